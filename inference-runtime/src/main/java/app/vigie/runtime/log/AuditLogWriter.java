@@ -1,0 +1,199 @@
+package app.vigie.runtime.log;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Emits the page audit log v1 of one stream (one scheduler owning one KV pool) as NDJSON lines,
+ * numbering records with a gap-free {@code seq} from 1 within the current boot.
+ */
+public final class AuditLogWriter {
+    private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
+            .withZone(ZoneOffset.UTC);
+
+    private final String stream;
+    private final String deployment;
+    private final Consumer<String> sink;
+    private String boot;
+    private long seq;
+
+    /** @param sink receives each line, without its trailing newline */
+    public AuditLogWriter(String stream, String deployment, String boot, Consumer<String> sink) {
+        this.stream = stream;
+        this.deployment = deployment;
+        this.boot = boot;
+        this.sink = sink;
+    }
+
+    /** Writes to an {@link Appendable}, one record per line. */
+    public static Consumer<String> lines(Appendable out) {
+        return line -> {
+            try {
+                out.append(line).append('\n');
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+    }
+
+    public String stream() {
+        return stream;
+    }
+
+    public long lastSeq() {
+        return seq;
+    }
+
+    /** A new engine start: a new boot id, numbering restarts at 1 (the next record must be CONFIG). */
+    public void reboot(String newBoot) {
+        this.boot = newBoot;
+        this.seq = 0;
+    }
+
+    public void config(Instant ts, int pageSize, int poolPages, int contextWindow, int maxInputTokens) {
+        if (seq != 0) {
+            throw new IllegalStateException("CONFIG must be the first record of a boot");
+        }
+        StringBuilder b = envelope(ts, "CONFIG");
+        b.append(",\"page_size\":").append(pageSize)
+                .append(",\"pool_pages\":").append(poolPages)
+                .append(",\"context_window\":").append(contextWindow)
+                .append(",\"max_input_tokens\":").append(maxInputTokens);
+        emit(b);
+    }
+
+    public void admit(Instant ts, String request, String tenant, int inputTokens, boolean accept, String reason) {
+        StringBuilder b = requestEnvelope(ts, "ADMIT", request, tenant);
+        b.append(",\"input_tokens\":").append(inputTokens)
+                .append(",\"verdict\":\"").append(accept ? "ACCEPT" : "REJECT").append('"');
+        if (reason != null) {
+            b.append(",\"reason\":");
+            Json.string(b, reason);
+        }
+        emit(b);
+    }
+
+    public void alloc(Instant ts, String request, String tenant, List<PageRun> pages, String purpose,
+            Integer claimedTokens) {
+        StringBuilder b = requestEnvelope(ts, "ALLOC", request, tenant);
+        runs(b, pages);
+        b.append(",\"purpose\":\"").append(purpose).append('"');
+        if (claimedTokens != null) {
+            b.append(",\"claimed_tokens\":").append(claimedTokens);
+        }
+        emit(b);
+    }
+
+    /** @param fingerprints pairs of (logical page, hex fingerprint) of pages this write leaves complete */
+    public void write(Instant ts, String request, String tenant, int from, int tokens, String source,
+            List<Fingerprint> fingerprints) {
+        StringBuilder b = requestEnvelope(ts, "WRITE", request, tenant);
+        b.append(",\"from\":").append(from).append(",\"tokens\":").append(tokens)
+                .append(",\"source\":\"").append(source).append('"');
+        if (fingerprints != null) {
+            b.append(",\"fp\":[");
+            for (int i = 0; i < fingerprints.size(); i++) {
+                Fingerprint f = fingerprints.get(i);
+                b.append(i == 0 ? "" : ",").append('[').append(f.logicalPage()).append(",\"").append(f.hex())
+                        .append("\"]");
+            }
+            b.append(']');
+        }
+        emit(b);
+    }
+
+    public void share(Instant ts, String request, String tenant, List<PageRun> pages, List<String> expected) {
+        StringBuilder b = requestEnvelope(ts, "SHARE", request, tenant);
+        runs(b, pages);
+        if (expected != null) {
+            b.append(",\"fp\":[");
+            for (int i = 0; i < expected.size(); i++) {
+                b.append(i == 0 ? "\"" : ",\"").append(expected.get(i)).append('"');
+            }
+            b.append(']');
+        }
+        emit(b);
+    }
+
+    public void attach(Instant ts, String request, String tenant, int tokens) {
+        StringBuilder b = requestEnvelope(ts, "ATTACH", request, tenant);
+        b.append(",\"tokens\":").append(tokens);
+        emit(b);
+    }
+
+    public void free(Instant ts, String request, List<PageRun> pages, String reason) {
+        StringBuilder b = envelope(ts, "FREE");
+        b.append(",\"request\":");
+        Json.string(b, request);
+        runs(b, pages);
+        b.append(",\"reason\":\"").append(reason).append('"');
+        emit(b);
+    }
+
+    public void xferCommit(Instant ts, String request, String tenant, int claimed, int covered, Boolean checksumOk) {
+        StringBuilder b = requestEnvelope(ts, "XFER_COMMIT", request, tenant);
+        b.append(",\"claimed_tokens\":").append(claimed).append(",\"covered_tokens\":").append(covered);
+        if (checksumOk != null) {
+            b.append(",\"checksum_ok\":").append(checksumOk);
+        }
+        emit(b);
+    }
+
+    public void finish(Instant ts, String request, String tenant, String status, int httpStatus, int outputTokens,
+            boolean delivered) {
+        StringBuilder b = requestEnvelope(ts, "FINISH", request, tenant);
+        b.append(",\"status\":\"").append(status).append("\",\"http_status\":").append(httpStatus)
+                .append(",\"output_tokens\":").append(outputTokens).append(",\"delivered\":").append(delivered);
+        emit(b);
+    }
+
+    public void heartbeat(Instant ts) {
+        emit(envelope(ts, "HEARTBEAT"));
+    }
+
+    private StringBuilder envelope(Instant ts, String type) {
+        StringBuilder b = new StringBuilder(160);
+        b.append("{\"v\":1,\"stream\":");
+        Json.string(b, stream);
+        b.append(",\"boot\":");
+        Json.string(b, boot);
+        b.append(",\"seq\":").append(seq + 1).append(",\"ts\":\"").append(TS.format(ts.truncatedTo(ChronoUnit.MILLIS)))
+                .append("\",\"deployment\":");
+        Json.string(b, deployment);
+        b.append(",\"type\":\"").append(type).append('"');
+        return b;
+    }
+
+    private StringBuilder requestEnvelope(Instant ts, String type, String request, String tenant) {
+        StringBuilder b = envelope(ts, type);
+        b.append(",\"request\":");
+        Json.string(b, request);
+        b.append(",\"tenant\":");
+        Json.string(b, tenant);
+        return b;
+    }
+
+    private static void runs(StringBuilder b, List<PageRun> pages) {
+        b.append(",\"pages\":[");
+        for (int i = 0; i < pages.size(); i++) {
+            PageRun r = pages.get(i);
+            b.append(i == 0 ? "[" : ",[").append(r.firstPage()).append(',').append(r.count()).append(']');
+        }
+        b.append(']');
+    }
+
+    private void emit(StringBuilder b) {
+        seq++;
+        sink.accept(b.append('}').toString());
+    }
+
+    /** The content fingerprint of one logical page of a request. */
+    public record Fingerprint(int logicalPage, String hex) {
+    }
+}

@@ -1,0 +1,19 @@
+package app.vigie.auditlog;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+import app.vigie.auditlog.record.AuditRecord;
+
+/**
+ * Receives the records of each (stream, boot) in seq order, exactly once, inside the transaction that stores them,
+ * and the gaps declared lost. The detector is one.
+ */
+public interface AppliedRecordListener {
+
+    void applied(Connection tx, AuditRecord record) throws SQLException;
+
+    /** Seqs {@code [fromSeq, toSeq]} of {@code (stream, boot)} will never be applied. */
+    default void gapLost(Connection tx, String stream, String boot, long fromSeq, long toSeq) throws SQLException {
+    }
+}

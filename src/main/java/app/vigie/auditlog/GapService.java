@@ -1,0 +1,72 @@
+package app.vigie.auditlog;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.scheduler.Scheduled;
+
+import app.vigie.auditlog.store.RecordStore;
+import app.vigie.auditlog.store.Sequencer;
+import app.vigie.auditlog.store.StreamCursor;
+import app.vigie.db.Transactions;
+
+/** Declares missing seqs lost, on an explicit flush or after the gap timeout, and applies what they held back. */
+@ApplicationScoped
+public class GapService {
+    private static final Logger LOG = Logger.getLogger(GapService.class);
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    IngestService ingest;
+
+    @Inject
+    IngestConfig config;
+
+    /** The answer of a flush: gaps declared lost and held-back records applied. */
+    public record Flushed(int gaps, long applied) {
+    }
+
+    public Flushed flush() throws SQLException {
+        return release(null, "FLUSH");
+    }
+
+    @Scheduled(every = "${vigie.ingest.gap-check-every:10s}", delayed = "${vigie.ingest.gap-check-every:10s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void timeout() {
+        try {
+            Flushed f = release(Instant.now().minus(config.gapTimeout()), "TIMEOUT");
+            if (f.gaps() > 0) {
+                LOG.warnf("Gap timeout (%s): declared %d gap(s) lost and applied %d held-back record(s)",
+                        config.gapTimeout(), f.gaps(), f.applied());
+            }
+        } catch (SQLException | RuntimeException e) {
+            LOG.error("Gap timeout check failed; it will be tried again", e);
+        }
+    }
+
+    private Flushed release(Instant heldBefore, String cause) throws SQLException {
+        Sequencer sequencer = ingest.sequencer();
+        List<Long> ids = Transactions.run(dataSource, RecordStore::streamsHoldingRecords);
+        int gaps = 0;
+        long applied = 0;
+        for (long id : ids) {
+            Sequencer.Released r = Transactions.run(dataSource, c -> {
+                StreamCursor cur = RecordStore.lockCursor(c, id);
+                return cur == null || !cur.holdsRecords() ? new Sequencer.Released(0, 0)
+                        : sequencer.releaseGaps(c, cur, heldBefore, cause, Instant.now());
+            });
+            gaps += r.gaps();
+            applied += r.applied();
+        }
+        return new Flushed(gaps, applied);
+    }
+}

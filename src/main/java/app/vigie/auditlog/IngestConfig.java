@@ -1,0 +1,27 @@
+package app.vigie.auditlog;
+
+import java.time.Duration;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** Intake settings. */
+@ConfigMapping(prefix = "vigie.ingest")
+public interface IngestConfig {
+
+    /** Lines stored per transaction. */
+    @WithDefault("2000")
+    int chunkRecords();
+
+    /** The largest accepted body of {@code POST /api/audit-log}; larger bodies get 413. */
+    @WithDefault("67108864")
+    long maxBodyBytes();
+
+    /** How long a record may wait behind a missing seq before the gap is declared lost. */
+    @WithDefault("5M")
+    Duration gapTimeout();
+
+    /** How often held-back records are checked against the gap timeout. */
+    @WithDefault("10s")
+    String gapCheckEvery();
+}

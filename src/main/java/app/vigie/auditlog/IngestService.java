@@ -1,0 +1,242 @@
+package app.vigie.auditlog;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+
+import io.agroal.api.AgroalDataSource;
+
+import app.vigie.auditlog.intake.IncomingLine;
+import app.vigie.auditlog.intake.IngestResult;
+import app.vigie.auditlog.intake.LineOutcome;
+import app.vigie.auditlog.intake.LineOutcome.Status;
+import app.vigie.auditlog.intake.LineParser;
+import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.auditlog.store.QuarantineStore;
+import app.vigie.auditlog.store.RecordStore;
+import app.vigie.auditlog.store.RecordStore.Long2;
+import app.vigie.auditlog.store.RecordStore.NewRecord;
+import app.vigie.auditlog.store.RecordStore.StreamKey;
+import app.vigie.auditlog.store.Sequencer;
+import app.vigie.auditlog.store.StreamCursor;
+import app.vigie.db.Transactions;
+
+/**
+ * The one way records enter Vigie, whatever their source: each line is judged, accepted records are stored durably
+ * (idempotent on (stream, boot, seq)) and applied in seq order, rejected lines go to the quarantine. A chunk of
+ * lines is one transaction: when this returns, its outcomes are committed.
+ */
+@ApplicationScoped
+public class IngestService {
+    private final LineParser parser = new LineParser();
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    Instance<AppliedRecordListener> listeners;
+
+    @Inject
+    IngestConfig config;
+
+    private volatile Sequencer sequencer;
+
+    public IngestResult ingest(List<IncomingLine> lines, int blank) throws SQLException {
+        LineOutcome[] outcomes = new LineOutcome[lines.size()];
+        int chunk = config.chunkRecords();
+        for (int from = 0; from < lines.size(); from += chunk) {
+            int to = Math.min(lines.size(), from + chunk);
+            List<LineParser.Parsed> parsed = new ArrayList<>(to - from);
+            for (int i = from; i < to; i++) {
+                parsed.add(parser.parse(lines.get(i)));
+            }
+            LineOutcome[] done = Transactions.run(dataSource, c -> write(c, parsed));
+            System.arraycopy(done, 0, outcomes, from, done.length);
+        }
+        if (lines.size() > chunk) {
+            settlePending(outcomes);
+        }
+        return new IngestResult(Arrays.asList(outcomes), blank);
+    }
+
+    /** A record held back by one chunk may have been applied by a later chunk of the same batch. */
+    private void settlePending(LineOutcome[] outcomes) throws SQLException {
+        Map<StreamKey, List<Integer>> pending = new HashMap<>();
+        for (int i = 0; i < outcomes.length; i++) {
+            if (outcomes[i].status() == Status.PENDING) {
+                pending.computeIfAbsent(streamKey(outcomes[i].record()), k -> new ArrayList<>()).add(i);
+            }
+        }
+        if (pending.isEmpty()) {
+            return;
+        }
+        Map<StreamKey, Long> next = Transactions.run(dataSource, c -> RecordStore.nextSeqs(c, pending.keySet()));
+        pending.forEach((key, indexes) -> {
+            for (int i : indexes) {
+                LineOutcome o = outcomes[i];
+                if (o.record().seq() < next.getOrDefault(key, 0L)) {
+                    outcomes[i] = new LineOutcome(o.line(), Status.APPLIED, null, o.record());
+                }
+            }
+        });
+    }
+
+    public Sequencer sequencer() {
+        Sequencer s = sequencer;
+        if (s == null) {
+            s = new Sequencer(listeners.stream().toList());
+            sequencer = s;
+        }
+        return s;
+    }
+
+    private LineOutcome[] write(Connection c, List<LineParser.Parsed> parsed) throws SQLException {
+        Instant now = Instant.now();
+        int n = parsed.size();
+        LineOutcome[] out = new LineOutcome[n];
+        int[] sameAs = new int[n];
+        Arrays.fill(sameAs, -1);
+        Map<AuditRecord.Key, Integer> first = new HashMap<>();
+        List<Integer> unique = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            LineParser.Parsed p = parsed.get(i);
+            if (p.rejection() != null) {
+                out[i] = LineOutcome.rejected(p.line(), p.rejection(), null);
+                continue;
+            }
+            Integer j = first.putIfAbsent(p.record().key(), i);
+            if (j == null) {
+                unique.add(i);
+            } else if (parsed.get(j).canonical().equals(p.canonical())) {
+                sameAs[i] = j;
+            } else {
+                out[i] = LineOutcome.rejected(p.line(), "conflicting duplicate: line " + parsed.get(j).line().position()
+                        + " has the same (stream, boot, seq) " + p.record().key() + " with different content",
+                        p.record());
+            }
+        }
+
+        Map<StreamKey, StreamCursor> cursors = unique.isEmpty() ? Map.of()
+                : RecordStore.lockCursors(c, unique.stream().map(i -> streamKey(parsed.get(i).record())).toList(),
+                        now);
+        List<NewRecord> candidates = new ArrayList<>();
+        List<Integer> candidateIndex = new ArrayList<>();
+        List<Integer> check = new ArrayList<>();
+        for (int i : unique) {
+            AuditRecord r = parsed.get(i).record();
+            StreamCursor cur = cursors.get(streamKey(r));
+            if (r.seq() < cur.nextSeq()) {
+                check.add(i);
+            } else {
+                candidates.add(new NewRecord(cur.id(), r, parsed.get(i).canonical()));
+                candidateIndex.add(i);
+            }
+        }
+        String source = parsed.isEmpty() ? "http" : parsed.get(0).line().source().label();
+        Set<Long2> inserted = RecordStore.insert(c, candidates, source, now);
+
+        Map<Long, TreeMap<Long, Integer>> insertedByStream = new HashMap<>();
+        for (int k = 0; k < candidates.size(); k++) {
+            NewRecord nr = candidates.get(k);
+            if (inserted.contains(new Long2(nr.streamBootId(), nr.record().seq()))) {
+                insertedByStream.computeIfAbsent(nr.streamBootId(), id -> new TreeMap<>())
+                        .put(nr.record().seq(), candidateIndex.get(k));
+            } else {
+                check.add(candidateIndex.get(k));
+            }
+        }
+        Map<Long, Integer> duplicatesByStream = new HashMap<>();
+        judgeExisting(c, parsed, cursors, check, out, duplicatesByStream);
+
+        for (StreamCursor cur : cursors.values()) {
+            TreeMap<Long, Integer> mine = insertedByStream.getOrDefault(cur.id(), new TreeMap<>());
+            long next = cur.nextSeq();
+            if (!mine.isEmpty()) {
+                Map<Long, AuditRecord> memory = new HashMap<>();
+                mine.forEach((seq, i) -> memory.put(seq, parsed.get(i).record()));
+                next = sequencer().walk(c, cur, next, memory, cur.holdsRecords());
+                for (Map.Entry<Long, Integer> e : mine.entrySet()) {
+                    LineParser.Parsed p = parsed.get(e.getValue());
+                    out[e.getValue()] = new LineOutcome(p.line(), e.getKey() < next ? Status.APPLIED : Status.PENDING,
+                            null, p.record());
+                }
+            }
+            long maxSeq = mine.isEmpty() ? 0 : mine.lastKey();
+            RecordStore.advance(c, cur.id(), next, maxSeq, mine.size(),
+                    duplicatesByStream.getOrDefault(cur.id(), 0), now);
+        }
+
+        for (int i = 0; i < n; i++) {
+            if (sameAs[i] >= 0) {
+                LineOutcome original = out[sameAs[i]];
+                LineParser.Parsed p = parsed.get(i);
+                out[i] = original.status() == Status.REJECTED
+                        ? LineOutcome.rejected(p.line(), original.reason(), p.record())
+                        : new LineOutcome(p.line(), Status.DUPLICATE, null, p.record());
+            }
+        }
+        QuarantineStore.keep(c, quarantine(out, now));
+        return out;
+    }
+
+    private static void judgeExisting(Connection c, List<LineParser.Parsed> parsed,
+            Map<StreamKey, StreamCursor> cursors, List<Integer> check, LineOutcome[] out,
+            Map<Long, Integer> duplicatesByStream) throws SQLException {
+        if (check.isEmpty()) {
+            return;
+        }
+        List<Long2> keys = new ArrayList<>(check.size());
+        for (int i : check) {
+            AuditRecord r = parsed.get(i).record();
+            keys.add(new Long2(cursors.get(streamKey(r)).id(), r.seq()));
+        }
+        Map<Long2, String> stored = RecordStore.bodies(c, keys);
+        for (int k = 0; k < check.size(); k++) {
+            int i = check.get(k);
+            LineParser.Parsed p = parsed.get(i);
+            String body = stored.get(keys.get(k));
+            if (body == null) {
+                out[i] = LineOutcome.rejected(p.line(), "late: seq " + p.record().seq() + " of stream '"
+                        + p.record().stream() + "' boot '" + p.record().boot()
+                        + "' arrived after its gap was declared lost; it can no longer be applied in order",
+                        p.record());
+            } else if (body.equals(p.canonical())) {
+                out[i] = new LineOutcome(p.line(), Status.DUPLICATE, null, p.record());
+                duplicatesByStream.merge(keys.get(k).a(), 1, Integer::sum);
+            } else {
+                out[i] = LineOutcome.rejected(p.line(), "conflicting duplicate: a record with the same "
+                        + "(stream, boot, seq) " + p.record().key() + " and different content was accepted before",
+                        p.record());
+            }
+        }
+    }
+
+    private static List<QuarantineStore.Entry> quarantine(LineOutcome[] out, Instant now) {
+        List<QuarantineStore.Entry> entries = new ArrayList<>();
+        for (LineOutcome o : out) {
+            if (o.status() == Status.REJECTED) {
+                AuditRecord r = o.record();
+                IncomingLine l = o.line();
+                entries.add(new QuarantineStore.Entry(0, now, l.source().label(), l.sourceName(), l.position(),
+                        o.reason(), l.bytes(), r == null ? null : r.stream(), r == null ? null : r.boot(),
+                        r == null ? null : r.seq()));
+            }
+        }
+        return entries;
+    }
+
+    private static StreamKey streamKey(AuditRecord r) {
+        return new StreamKey(r.stream(), r.boot());
+    }
+}

@@ -1,0 +1,54 @@
+package app.vigie.auditlog.intake;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Splits an NDJSON body into lines, numbered from 1. A trailing {@code \r} is dropped, a leading UTF-8 byte order
+ * mark is skipped, and blank lines are counted but carry no record.
+ */
+public final class LineSplitter {
+    private LineSplitter() {
+    }
+
+    /** The lines of the body and how many blank lines it had. */
+    public record Split(List<IncomingLine> lines, int blank) {
+    }
+
+    public static Split split(byte[] body, int length, Source source, String sourceName, long firstLine) {
+        List<IncomingLine> lines = new ArrayList<>();
+        int blank = 0;
+        int start = 0;
+        if (length >= 3 && (body[0] & 0xff) == 0xef && (body[1] & 0xff) == 0xbb && (body[2] & 0xff) == 0xbf) {
+            start = 3;
+        }
+        long number = firstLine;
+        while (start < length) {
+            int nl = start;
+            while (nl < length && body[nl] != '\n') {
+                nl++;
+            }
+            int end = nl;
+            if (end > start && body[end - 1] == '\r') {
+                end--;
+            }
+            if (isBlank(body, start, end)) {
+                blank++;
+            } else {
+                lines.add(new IncomingLine(source, sourceName, number, body, start, end - start));
+            }
+            number++;
+            start = nl + 1;
+        }
+        return new Split(lines, blank);
+    }
+
+    private static boolean isBlank(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] != ' ' && b[i] != '\t' && b[i] != '\r') {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,34 @@
+package app.vigie.auditlog.kafka;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+
+/** Ready when, in production mode, the Kafka intake has completed a poll in the last 30 s. */
+@Readiness
+@ApplicationScoped
+public class KafkaReadiness implements HealthCheck {
+    @Inject
+    AuditLogConsumer consumer;
+
+    @Override
+    public HealthCheckResponse call() {
+        if (!consumer.enabled()) {
+            return HealthCheckResponse.named("kafka-intake").up().withData("mode", "embedded (no Kafka)").build();
+        }
+        Instant last = consumer.lastSuccess();
+        boolean up = last != null && last.isAfter(Instant.now().minus(Duration.ofSeconds(30)));
+        var b = HealthCheckResponse.named("kafka-intake").status(up).withData("last_poll",
+                last == null ? "never" : last.toString());
+        if (consumer.lastError() != null) {
+            b.withData("last_error", consumer.lastError());
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,91 @@
+package app.vigie.auditlog.record;
+
+import java.util.List;
+
+/** The fields of a record beyond the envelope, one record class per type. */
+public sealed interface Body {
+
+    RecordType type();
+
+    /** Present on every type that names a request. */
+    interface OfRequest {
+        String request();
+    }
+
+    record Config(int pageSize, int poolPages, int contextWindow, int maxInputTokens) implements Body {
+        public RecordType type() {
+            return RecordType.CONFIG;
+        }
+    }
+
+    enum Verdict { ACCEPT, REJECT }
+
+    record Admit(String request, String tenant, int inputTokens, Verdict verdict, String reason)
+            implements Body, OfRequest {
+        public RecordType type() {
+            return RecordType.ADMIT;
+        }
+    }
+
+    enum AllocPurpose { PREFILL, DECODE, PREALLOC }
+
+    record Alloc(String request, String tenant, List<PageRun> pages, AllocPurpose purpose, Integer claimedTokens)
+            implements Body, OfRequest {
+        public RecordType type() {
+            return RecordType.ALLOC;
+        }
+    }
+
+    enum WriteSource { COMPUTE, TRANSFER }
+
+    /** {@code fp} is null when the record carries none. */
+    record Write(String request, String tenant, int from, int tokens, WriteSource source, List<PageFingerprint> fp)
+            implements Body, OfRequest {
+        public RecordType type() {
+            return RecordType.WRITE;
+        }
+    }
+
+    /** {@code fp} is null when the record carries none; otherwise one expected fingerprint per shared page. */
+    record Share(String request, String tenant, List<PageRun> pages, List<String> fp) implements Body, OfRequest {
+        public RecordType type() {
+            return RecordType.SHARE;
+        }
+    }
+
+    record Attach(String request, String tenant, int tokens) implements Body, OfRequest {
+        public RecordType type() {
+            return RecordType.ATTACH;
+        }
+    }
+
+    enum FreeReason { FINISH, ABORT, EVICT }
+
+    record Free(String request, List<PageRun> pages, FreeReason reason) implements Body, OfRequest {
+        public RecordType type() {
+            return RecordType.FREE;
+        }
+    }
+
+    record XferCommit(String request, String tenant, int claimedTokens, int coveredTokens, Boolean checksumOk)
+            implements Body, OfRequest {
+        public RecordType type() {
+            return RecordType.XFER_COMMIT;
+        }
+    }
+
+    enum FinishStatus { STOP, LENGTH, ABORT }
+
+    record Finish(String request, String tenant, FinishStatus status, int httpStatus, int outputTokens,
+            boolean delivered) implements Body, OfRequest {
+        public RecordType type() {
+            return RecordType.FINISH;
+        }
+    }
+
+    record Heartbeat() implements Body {
+        public RecordType type() {
+            return RecordType.HEARTBEAT;
+        }
+    }
+}

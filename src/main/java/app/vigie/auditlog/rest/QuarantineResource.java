@@ -1,0 +1,82 @@
+package app.vigie.auditlog.rest;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import io.agroal.api.AgroalDataSource;
+
+import app.vigie.auditlog.intake.Source;
+import app.vigie.auditlog.intake.Utf8;
+import app.vigie.auditlog.store.QuarantineStore;
+import app.vigie.db.Transactions;
+import app.vigie.problem.ProblemException;
+import app.vigie.security.Role;
+
+/** {@code GET /api/quarantine}: every rejected record, newest first, paged. */
+@Path("/api/quarantine")
+public class QuarantineResource {
+    static final int MAX_SIZE = 500;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    /** One kept line. {@code raw} is its text; {@code raw_base64} its bytes when they are not UTF-8. */
+    public record Item(long id, Instant receivedAt, String source, String sourceName, long position, String reason,
+            String raw, String rawBase64, String stream, String boot, Long seq) {
+    }
+
+    /** A page of the quarantine. */
+    public record Page(List<Item> items, int page, int size, long total) {
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Page list(@QueryParam("page") @DefaultValue("1") String pageParam,
+            @QueryParam("size") @DefaultValue("50") String sizeParam, @QueryParam("source") String source)
+            throws SQLException {
+        int page = intParam("page", pageParam, 1, 1_000_000);
+        int size = intParam("size", sizeParam, 1, MAX_SIZE);
+        if (source != null && !Arrays.stream(Source.values()).anyMatch(s -> s.label().equals(source))) {
+            throw new ProblemException(400, "query parameter 'source' must be http, kafka or file");
+        }
+        return Transactions.run(dataSource, c -> new Page(
+                QuarantineStore.page(c, source, (page - 1) * size, size).stream().map(QuarantineResource::item)
+                        .toList(),
+                page, size, QuarantineStore.count(c, source)));
+    }
+
+    static Item item(QuarantineStore.Entry e) {
+        boolean utf8 = Utf8.firstInvalid(e.raw(), 0, e.raw().length) < 0;
+        return new Item(e.id(), e.receivedAt(), e.source(), e.sourceName(), e.position(), e.reason(),
+                utf8 ? new String(e.raw(), StandardCharsets.UTF_8) : null,
+                utf8 ? null : Base64.getEncoder().encodeToString(e.raw()), e.stream(), e.boot(), e.seq());
+    }
+
+    static int intParam(String name, String value, int min, int max) {
+        try {
+            int v = Integer.parseInt(value.trim());
+            if (v >= min && v <= max) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new ProblemException(400, "query parameter '" + name + "' must be an integer from " + min + " to " + max
+                + ", got '" + value + "'");
+    }
+
+}

@@ -1,0 +1,250 @@
+package app.vigie.auditlog.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import app.vigie.auditlog.record.AuditRecord;
+
+/** SQL of the intake tables, each call inside the caller's transaction. */
+public final class RecordStore {
+    private RecordStore() {
+    }
+
+    /** The cursors of these (stream, boot) pairs, created when new, locked until the transaction ends. */
+    public static Map<StreamKey, StreamCursor> lockCursors(Connection c, Collection<StreamKey> keys, Instant now)
+            throws SQLException {
+        List<StreamKey> sorted = keys.stream().distinct().sorted().toList();
+        String[] streams = sorted.stream().map(StreamKey::stream).toArray(String[]::new);
+        String[] boots = sorted.stream().map(StreamKey::boot).toArray(String[]::new);
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into stream_boot (stream, boot, first_seen_at, last_seen_at)
+                select s, b, ?, ? from unnest(?::text[], ?::text[]) as t(s, b) order by s, b
+                on conflict (stream, boot) do nothing""")) {
+            Timestamp ts = Timestamp.from(now);
+            ps.setTimestamp(1, ts);
+            ps.setTimestamp(2, ts);
+            ps.setArray(3, c.createArrayOf("text", streams));
+            ps.setArray(4, c.createArrayOf("text", boots));
+            ps.executeUpdate();
+        }
+        Map<StreamKey, StreamCursor> cursors = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select id, stream, boot, next_seq, max_seq from stream_boot
+                where (stream, boot) in (select * from unnest(?::text[], ?::text[]))
+                order by id for update""")) {
+            ps.setArray(1, c.createArrayOf("text", streams));
+            ps.setArray(2, c.createArrayOf("text", boots));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    StreamCursor cur = cursor(rs);
+                    cursors.put(new StreamKey(cur.stream(), cur.boot()), cur);
+                }
+            }
+        }
+        return cursors;
+    }
+
+    /** The current next seq of these streams (without locking). */
+    public static Map<StreamKey, Long> nextSeqs(Connection c, Collection<StreamKey> keys) throws SQLException {
+        Map<StreamKey, Long> next = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select stream, boot, next_seq from stream_boot
+                where (stream, boot) in (select * from unnest(?::text[], ?::text[]))""")) {
+            ps.setArray(1, c.createArrayOf("text", keys.stream().map(StreamKey::stream).toArray(String[]::new)));
+            ps.setArray(2, c.createArrayOf("text", keys.stream().map(StreamKey::boot).toArray(String[]::new)));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    next.put(new StreamKey(rs.getString(1), rs.getString(2)), rs.getLong(3));
+                }
+            }
+        }
+        return next;
+    }
+
+    /** Locks the cursor of one stream by id. */
+    public static StreamCursor lockCursor(Connection c, long id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "select id, stream, boot, next_seq, max_seq from stream_boot where id = ? for update")) {
+            ps.setLong(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? cursor(rs) : null;
+            }
+        }
+    }
+
+    private static StreamCursor cursor(ResultSet rs) throws SQLException {
+        return new StreamCursor(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5));
+    }
+
+    /** A record to insert, with the cursor id of its stream. */
+    public record NewRecord(long streamBootId, AuditRecord record, String canonical) {
+    }
+
+    /** Inserts the records whose key is free; returns the keys inserted as {@code streamBootId:seq}. */
+    public static Set<Long2> insert(Connection c, List<NewRecord> records, String source, Instant now)
+            throws SQLException {
+        Set<Long2> inserted = new HashSet<>();
+        if (records.isEmpty()) {
+            return inserted;
+        }
+        int n = records.size();
+        Long[] ids = new Long[n];
+        Long[] seqs = new Long[n];
+        String[] types = new String[n];
+        Long[] tsMicros = new Long[n];
+        String[] bodies = new String[n];
+        for (int i = 0; i < n; i++) {
+            NewRecord r = records.get(i);
+            ids[i] = r.streamBootId();
+            seqs[i] = r.record().seq();
+            types[i] = r.record().type().name();
+            tsMicros[i] = r.record().ts().toEpochMilli() * 1000;
+            bodies[i] = r.canonical();
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into audit_record (stream_boot_id, seq, type, ts, body, source, received_at)
+                select id, seq, type, timestamptz 'epoch' + ts * interval '1 microsecond', body, ?, ?
+                from unnest(?::bigint[], ?::bigint[], ?::text[], ?::bigint[], ?::text[]) as t(id, seq, type, ts, body)
+                on conflict (stream_boot_id, seq) do nothing
+                returning stream_boot_id, seq""")) {
+            ps.setString(1, source);
+            ps.setTimestamp(2, Timestamp.from(now));
+            ps.setArray(3, c.createArrayOf("bigint", ids));
+            ps.setArray(4, c.createArrayOf("bigint", seqs));
+            ps.setArray(5, c.createArrayOf("text", types));
+            ps.setArray(6, c.createArrayOf("bigint", tsMicros));
+            ps.setArray(7, c.createArrayOf("text", bodies));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    inserted.add(new Long2(rs.getLong(1), rs.getLong(2)));
+                }
+            }
+        }
+        return inserted;
+    }
+
+    /** The stored bodies of these keys (absent keys are missing from the map). */
+    public static Map<Long2, String> bodies(Connection c, Collection<Long2> keys) throws SQLException {
+        Map<Long2, String> found = new HashMap<>();
+        if (keys.isEmpty()) {
+            return found;
+        }
+        Long[] ids = keys.stream().map(Long2::a).toArray(Long[]::new);
+        Long[] seqs = keys.stream().map(Long2::b).toArray(Long[]::new);
+        try (PreparedStatement ps = c.prepareStatement("""
+                select stream_boot_id, seq, body from audit_record
+                where (stream_boot_id, seq) in (select * from unnest(?::bigint[], ?::bigint[]))""")) {
+            ps.setArray(1, c.createArrayOf("bigint", ids));
+            ps.setArray(2, c.createArrayOf("bigint", seqs));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    found.put(new Long2(rs.getLong(1), rs.getLong(2)), rs.getString(3));
+                }
+            }
+        }
+        return found;
+    }
+
+    /** Stored records of a stream with {@code from <= seq < from + limit}, in seq order. */
+    public static List<StoredRecord> range(Connection c, long streamBootId, long from, int limit)
+            throws SQLException {
+        List<StoredRecord> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select seq, body from audit_record where stream_boot_id = ? and seq >= ? and seq < ?
+                order by seq""")) {
+            ps.setLong(1, streamBootId);
+            ps.setLong(2, from);
+            ps.setLong(3, from + limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new StoredRecord(streamBootId, rs.getLong(1), rs.getString(2)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The first held record at or after {@code from}: its seq and when it was received, or null. */
+    public static HeldRecord firstHeld(Connection c, long streamBootId, long from) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                select seq, received_at from audit_record where stream_boot_id = ? and seq >= ?
+                order by seq limit 1""")) {
+            ps.setLong(1, streamBootId);
+            ps.setLong(2, from);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new HeldRecord(rs.getLong(1), rs.getTimestamp(2).toInstant()) : null;
+            }
+        }
+    }
+
+    /** The first record held back behind a gap. */
+    public record HeldRecord(long seq, Instant receivedAt) {
+    }
+
+    public static void advance(Connection c, long id, long nextSeq, long maxSeq, long accepted, long duplicates,
+            Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                update stream_boot set next_seq = ?, max_seq = greatest(max_seq, ?), accepted = accepted + ?,
+                duplicates = duplicates + ?, last_seen_at = greatest(last_seen_at, ?) where id = ?""")) {
+            ps.setLong(1, nextSeq);
+            ps.setLong(2, maxSeq);
+            ps.setLong(3, accepted);
+            ps.setLong(4, duplicates);
+            ps.setTimestamp(5, Timestamp.from(now));
+            ps.setLong(6, id);
+            ps.executeUpdate();
+        }
+    }
+
+    public static void recordGap(Connection c, long id, long from, long to, String cause, Instant now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into stream_gap (stream_boot_id, from_seq, to_seq, cause, declared_at)
+                values (?, ?, ?, ?, ?)""")) {
+            ps.setLong(1, id);
+            ps.setLong(2, from);
+            ps.setLong(3, to);
+            ps.setString(4, cause);
+            ps.setTimestamp(5, Timestamp.from(now));
+            ps.executeUpdate();
+        }
+    }
+
+    /** Ids of the streams that hold records behind a gap. */
+    public static List<Long> streamsHoldingRecords(Connection c) throws SQLException {
+        List<Long> ids = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "select id from stream_boot where max_seq >= next_seq order by id");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                ids.add(rs.getLong(1));
+            }
+        }
+        return ids;
+    }
+
+    /** A pair of longs: (stream_boot id, seq). */
+    public record Long2(long a, long b) {
+    }
+
+    /** A (stream, boot) pair, ordered for lock ordering. */
+    public record StreamKey(String stream, String boot) implements Comparable<StreamKey> {
+        @Override
+        public int compareTo(StreamKey o) {
+            int s = stream.compareTo(o.stream);
+            return s != 0 ? s : boot.compareTo(o.boot);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package app.vigie.embedded;
+
+import java.util.Arrays;
+
+import io.quarkus.runtime.ApplicationLifecycleManager;
+import io.quarkus.runtime.Quarkus;
+import io.quarkus.runtime.annotations.QuarkusMain;
+
+import app.vigie.auditlog.replay.ReplayCommand;
+
+/**
+ * Starts Vigie. With no argument: the service, in the mode of {@code VIGIE_MODE} (embedded by default, which
+ * starts its own PostgreSQL under {@code VIGIE_DATA_DIR}). {@code replay FILE...}: sends archived audit logs to a
+ * running service.
+ */
+@QuarkusMain
+public class VigieMain {
+
+    public static void main(String... args) throws Exception {
+        if (args.length > 0 && "replay".equals(args[0])) {
+            System.exit(ReplayCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+        }
+        Mode mode;
+        try {
+            mode = Mode.current();
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (mode == Mode.PRODUCTION) {
+            Quarkus.run(args);
+            return;
+        }
+        EmbeddedDatabase db = EmbeddedDatabase.start(Mode.dataDir());
+        System.setProperty("quarkus.datasource.jdbc.url", db.jdbcUrl());
+        System.setProperty("quarkus.datasource.username", db.username());
+        System.setProperty("vigie.mode", "embedded");
+        Quarkus.run(null, (code, failure) -> {
+            db.close();
+            if (!ApplicationLifecycleManager.isVmShuttingDown()) {
+                System.exit(code);
+            }
+        }, args);
+    }
+}

@@ -1,0 +1,68 @@
+package app.vigie.problem;
+
+import java.util.UUID;
+
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+
+/** Every error of the API as {@code application/problem+json}; bad input never gets a 500. */
+public class ProblemMappers {
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+    private static final String CHALLENGE = "Basic realm=\"Vigie\", charset=\"UTF-8\"";
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e) {
+        return Problem.of(e.status(), e.getMessage()).toResponse();
+    }
+
+    @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
+    public Response unauthorized(Exception e) {
+        return Response.fromResponse(Problem.of(401,
+                "authentication required: send HTTP Basic credentials of a Vigie account").toResponse())
+                .header(HttpHeaders.WWW_AUTHENTICATE, CHALLENGE).build();
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return Problem.of(403, "your account does not have a role that may do this").toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response json(JsonProcessingException e) {
+        return Problem.of(400, "the body is not valid JSON: " + e.getOriginalMessage()).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        if (status >= 500) {
+            return internal(e);
+        }
+        String detail = switch (status) {
+            case 404 -> "no such resource";
+            case 405 -> "this method is not allowed here";
+            case 406 -> "cannot answer in an accepted media type";
+            case 415 -> "unsupported Content-Type; audit records are posted as application/x-ndjson";
+            default -> e.getMessage();
+        };
+        return Problem.of(status, detail).toResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response internal(Throwable e) {
+        String ref = UUID.randomUUID().toString();
+        LOG.errorf(e, "Internal error, reference %s", ref);
+        return Problem.of(500, "internal error; the server log has the details under reference " + ref)
+                .toResponse();
+    }
+}

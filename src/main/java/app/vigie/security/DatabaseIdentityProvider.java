@@ -1,0 +1,48 @@
+package app.vigie.security;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.quarkus.security.identity.IdentityProvider;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.request.UsernamePasswordAuthenticationRequest;
+import io.quarkus.security.runtime.QuarkusPrincipal;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.smallrye.mutiny.Uni;
+
+/** Checks HTTP Basic credentials against the accounts in the database. */
+@ApplicationScoped
+public class DatabaseIdentityProvider implements IdentityProvider<UsernamePasswordAuthenticationRequest> {
+    public static final String TENANT_ATTRIBUTE = "vigie.tenant";
+
+    @Inject
+    AccountService accounts;
+
+    @Override
+    public Class<UsernamePasswordAuthenticationRequest> getRequestType() {
+        return UsernamePasswordAuthenticationRequest.class;
+    }
+
+    @Override
+    public Uni<SecurityIdentity> authenticate(UsernamePasswordAuthenticationRequest request,
+            AuthenticationRequestContext context) {
+        return context.runBlocking(() -> {
+            try {
+                AccountService.Principal p = accounts
+                        .verify(request.getUsername(), request.getPassword().getPassword())
+                        .orElseThrow(() -> new AuthenticationFailedException("wrong username or password"));
+                QuarkusSecurityIdentity.Builder b = QuarkusSecurityIdentity.builder()
+                        .setPrincipal(new QuarkusPrincipal(p.username()))
+                        .addRoles(p.roles());
+                if (p.tenant() != null) {
+                    b.addAttribute(TENANT_ATTRIBUTE, p.tenant());
+                }
+                return b.build();
+            } catch (java.sql.SQLException e) {
+                throw new AuthenticationFailedException("account store unavailable", e);
+            }
+        });
+    }
+}
