@@ -21,7 +21,7 @@ import app.vigie.auditlog.record.PageRun;
  */
 public final class CanonicalJson {
     private static final JsonFactory FACTORY = new JsonFactory();
-    private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'X'")
+    private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
 
     private CanonicalJson() {

@@ -1,0 +1,62 @@
+package app.vigie.testing;
+
+import static io.restassured.RestAssured.given;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+
+/** Helpers for the API tests: accounts, posting audit records, the shared examples. */
+public final class Api {
+    public static final String ADMIN_PASSWORD = "test-admin-password";
+    public static final String NDJSON = "application/x-ndjson";
+
+    private Api() {
+    }
+
+    public static RequestSpecification admin() {
+        return as("admin", ADMIN_PASSWORD);
+    }
+
+    public static RequestSpecification as(String user, String password) {
+        return given().auth().preemptive().basic(user, password);
+    }
+
+    public static Response post(String body) {
+        return admin().contentType(NDJSON).body(body.getBytes(StandardCharsets.UTF_8)).post("/api/audit-log");
+    }
+
+    /** Creates (or replaces) an account with the given role; its password is {@code user + "-password"}. */
+    public static void account(String user, String role, String tenant) {
+        String json = "{\"password\":\"" + user + "-password\",\"roles\":[\"" + role + "\"]"
+                + (tenant == null ? "" : ",\"tenant\":\"" + tenant + "\"") + "}";
+        admin().contentType("application/json").body(json).put("/api/accounts/" + user).then().statusCode(200);
+    }
+
+    public static String example(String name) {
+        try (InputStream in = Api.class.getResourceAsStream("/examples/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The example with every stream renamed under a fresh prefix, so that a test owns its streams. */
+    public static String renamed(String ndjson, String prefix) {
+        return ndjson.replace("\"stream\": \"", "\"stream\": \"" + prefix + "/");
+    }
+
+    public static String uniquePrefix() {
+        return "t-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    public static List<String> lines(String ndjson) {
+        return ndjson.lines().filter(l -> !l.isBlank()).toList();
+    }
+}

@@ -1,0 +1,59 @@
+package app.vigie.testing;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.test.KafkaClusterTestKit;
+import org.apache.kafka.common.test.TestKitNodes;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+/** A real Kafka broker (KRaft, combined broker and controller) inside the test JVM, with Vigie's topics. */
+public class KafkaResource implements QuarkusTestResourceLifecycleManager {
+    private static KafkaClusterTestKit cluster;
+
+    public static synchronized String bootstrapServers() {
+        if (cluster == null) {
+            try {
+                cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder().setCombined(true)
+                        .setNumBrokerNodes(1).setNumControllerNodes(1).build()).build();
+                cluster.format();
+                cluster.startup();
+                cluster.waitForReadyBrokers();
+                try (Admin admin = Admin.create(adminProperties())) {
+                    admin.createTopics(List.of(new NewTopic("vigie.page-audit.v1", 3, (short) 1),
+                            new NewTopic("vigie.page-audit.dlq", 1, (short) 1))).all().get();
+                }
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        cluster.close();
+                    } catch (Exception e) {
+                        // the JVM is ending anyway
+                    }
+                }));
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot start the test Kafka broker", e);
+            }
+        }
+        return cluster.bootstrapServers();
+    }
+
+    public static Properties adminProperties() {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrapServers());
+        return p;
+    }
+
+    @Override
+    public Map<String, String> start() {
+        return Map.of("vigie.kafka.bootstrap-servers", bootstrapServers());
+    }
+
+    @Override
+    public void stop() {
+        // closed when the JVM ends
+    }
+}

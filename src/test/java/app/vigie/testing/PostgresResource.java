@@ -1,0 +1,48 @@
+package app.vigie.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+/** A real PostgreSQL server for the tests, one per test JVM, shared by every test profile. */
+public class PostgresResource implements QuarkusTestResourceLifecycleManager {
+    private static EmbeddedPostgres postgres;
+
+    static synchronized EmbeddedPostgres server() {
+        if (postgres == null) {
+            try {
+                Path dir = Files.createTempDirectory("vigie-test-pg");
+                postgres = EmbeddedPostgres.builder().setDataDirectory(dir.resolve("data"))
+                        .setOverrideWorkingDirectory(Path.of(System.getProperty("java.io.tmpdir"), "vigie-pg-bin").toFile())
+                        .setServerConfig("timezone", "UTC").start();
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        postgres.close();
+                    } catch (IOException e) {
+                        // the JVM is ending anyway
+                    }
+                }));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return postgres;
+    }
+
+    @Override
+    public Map<String, String> start() {
+        EmbeddedPostgres pg = server();
+        return Map.of("quarkus.datasource.jdbc.url", "jdbc:postgresql://localhost:" + pg.getPort() + "/postgres",
+                "quarkus.datasource.username", "postgres");
+    }
+
+    @Override
+    public void stop() {
+        // kept for the next test profile; closed when the JVM ends
+    }
+}
