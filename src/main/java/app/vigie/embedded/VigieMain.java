@@ -1,6 +1,8 @@
 package app.vigie.embedded;
 
 import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import io.quarkus.runtime.ApplicationLifecycleManager;
 import io.quarkus.runtime.Quarkus;
@@ -15,6 +17,7 @@ import app.vigie.auditlog.replay.ReplayCommand;
  */
 @QuarkusMain
 public class VigieMain {
+    private static final int STOP_WAIT_SECONDS = 60;
 
     public static void main(String... args) throws Exception {
         if (args.length > 0 && "replay".equals(args[0])) {
@@ -36,8 +39,18 @@ public class VigieMain {
         System.setProperty("quarkus.datasource.jdbc.url", db.jdbcUrl());
         System.setProperty("quarkus.datasource.username", db.username());
         System.setProperty("vigie.mode", "embedded");
-        Quarkus.run(null, (code, failure) -> {
+        // PostgreSQL stops after the service has stopped, whether it ends by itself or by a signal (SIGTERM).
+        CountDownLatch serviceStopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                serviceStopped.await(STOP_WAIT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             db.close();
+        }, "vigie-embedded-postgres-stop"));
+        Quarkus.run(null, (code, failure) -> {
+            serviceStopped.countDown();
             if (!ApplicationLifecycleManager.isVmShuttingDown()) {
                 System.exit(code);
             }

@@ -19,7 +19,11 @@ public class KafkaResource implements QuarkusTestResourceLifecycleManager {
         if (cluster == null) {
             try {
                 cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder().setCombined(true)
-                        .setNumBrokerNodes(1).setNumControllerNodes(1).build()).build();
+                        .setNumBrokerNodes(1).setNumControllerNodes(1)
+                        .setPerServerProperties(Map.of(0, Map.of("offsets.topic.replication.factor", "1",
+                                "offsets.topic.num.partitions", "3", "transaction.state.log.replication.factor", "1",
+                                "transaction.state.log.min.isr", "1", "group.initial.rebalance.delay.ms", "0")))
+                        .build()).build();
                 cluster.format();
                 cluster.startup();
                 cluster.waitForReadyBrokers();

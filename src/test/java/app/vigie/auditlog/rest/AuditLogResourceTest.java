@@ -6,14 +6,12 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
-import java.util.stream.LongStream;
 
 import jakarta.inject.Inject;
 
@@ -22,48 +20,18 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
-import app.vigie.runtime.log.AuditLogWriter;
-import app.vigie.runtime.log.PageRun;
 import app.vigie.testing.Api;
+import static app.vigie.testing.Logs.body;
+import static app.vigie.testing.Logs.pick;
+import static app.vigie.testing.Logs.range;
+import static app.vigie.testing.Logs.stream;
 import app.vigie.testing.RecordingListener;
 
 /** Intake over HTTP: idempotency, ordering, gaps, flush, bad lines, limits. */
 @QuarkusTest
 class AuditLogResourceTest {
-    private static final Instant T = Instant.parse("2026-08-27T09:00:00Z");
-
     @Inject
     RecordingListener recorder;
-
-    /** A valid stream of {@code n} records (CONFIG then requests), one line each. */
-    static List<String> stream(String name, int n) {
-        List<String> lines = new ArrayList<>();
-        AuditLogWriter w = new AuditLogWriter(name, "m/prod", "b1", lines::add);
-        w.config(T, 16, 64, 1024, 1000);
-        int r = 0;
-        while (lines.size() < n) {
-            String id = name + "-r" + r++;
-            w.admit(T, id, "acme", 16, true, null);
-            w.alloc(T, id, "acme", List.of(new PageRun(r % 60, 1)), "PREFILL", null);
-            w.write(T, id, "acme", 0, 16, "COMPUTE", null);
-            w.attach(T, id, "acme", 16);
-            w.finish(T, id, "acme", "STOP", 200, 1, true);
-            w.free(T, id, List.of(new PageRun(r % 60, 1)), "FINISH");
-        }
-        return lines.subList(0, n);
-    }
-
-    static String body(List<String> lines) {
-        return String.join("\n", lines) + "\n";
-    }
-
-    static List<String> pick(List<String> lines, long... seqs) {
-        return LongStream.of(seqs).mapToObj(s -> lines.get((int) s - 1)).toList();
-    }
-
-    static List<Long> range(long from, long to) {
-        return LongStream.rangeClosed(from, to).boxed().toList();
-    }
 
     @Test
     void aRepeatedBatchIsCountedAsDuplicatesAndAppliedOnce() {

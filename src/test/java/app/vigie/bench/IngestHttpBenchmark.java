@@ -1,0 +1,148 @@
+package app.vigie.bench;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import app.vigie.runtime.workload.BenignWorkload;
+import app.vigie.testing.ServiceProcess;
+
+/**
+ * Ingests N valid records (default 1,000,000) over HTTP into Vigie and prints records/s, next to the rate of raw
+ * Jackson parsing of the same lines on this machine. Starts the packaged service in embedded mode on a temporary
+ * data directory unless {@code --url} names a running one. Run it with {@code bench/ingest-http}.
+ */
+public final class IngestHttpBenchmark {
+
+    public static void main(String[] args) throws Exception {
+        long records = 1_000_000;
+        int threads = 4;
+        int streamsPerThread = 4;
+        int batch = 5000;
+        String url = null;
+        String password = System.getenv().getOrDefault("VIGIE_ADMIN_PASSWORD", "bench-admin-password");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--records" -> records = Long.parseLong(args[++i]);
+                case "--threads" -> threads = Integer.parseInt(args[++i]);
+                case "--streams-per-thread" -> streamsPerThread = Integer.parseInt(args[++i]);
+                case "--batch" -> batch = Integer.parseInt(args[++i]);
+                case "--url" -> url = args[++i];
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + "; options: --records N --threads N --streams-per-thread N --batch N --url URL");
+            }
+        }
+        long seed = System.nanoTime();
+        List<List<String>> perThread = new ArrayList<>();
+        long generated = 0;
+        for (int t = 0; t < threads; t++) {
+            List<String> lines = new ArrayList<>();
+            new BenignWorkload(streamsPerThread, seed + t).generate(records / threads, lines::add);
+            generated += lines.size();
+            perThread.add(lines);
+        }
+        long bytes = perThread.stream().flatMap(List::stream).mapToLong(l -> l.length() + 1).sum();
+        System.out.printf("generated %,d records (%,d bytes) on %d streams%n", generated, bytes,
+                threads * streamsPerThread);
+
+        double jackson = rawJacksonRate(perThread);
+        System.out.printf("raw Jackson parse (readTree, 1 thread): %,.0f records/s%n", jackson);
+
+        ServiceProcess service = null;
+        Path tmp = null;
+        if (url == null) {
+            tmp = Files.createTempDirectory("vigie-bench");
+            service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD", password)).start();
+            url = "http://localhost:" + service.port();
+            System.out.println("started the embedded service on " + url + " (data in " + tmp + ")");
+        }
+        try {
+            double rate = ingest(url, password, perThread, batch);
+            System.out.printf("HTTP ingest: %,.0f records/s (%d client threads, batches of %d); "
+                    + "ratio to raw Jackson parsing: %.2f%n", rate, threads, batch, rate / jackson);
+        } finally {
+            if (service != null) {
+                service.stop();
+            }
+        }
+    }
+
+    private static double rawJacksonRate(List<List<String>> perThread) throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        long n = 0;
+        long sink = 0;
+        long start = System.nanoTime();
+        for (List<String> lines : perThread) {
+            for (String l : lines) {
+                JsonNode node = mapper.readTree(l.getBytes(StandardCharsets.UTF_8));
+                sink += node.size();
+                n++;
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (sink == 0) {
+            throw new IllegalStateException("nothing parsed");
+        }
+        return n / seconds;
+    }
+
+    private static double ingest(String url, String password, List<List<String>> perThread, int batch)
+            throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        String auth = "Basic " + Base64.getEncoder()
+                .encodeToString(("admin:" + password).getBytes(StandardCharsets.UTF_8));
+        AtomicLong accepted = new AtomicLong();
+        AtomicLong posted = new AtomicLong();
+        ObjectMapper mapper = new ObjectMapper();
+        ExecutorService pool = Executors.newFixedThreadPool(perThread.size());
+        long start = System.nanoTime();
+        List<Future<?>> done = new ArrayList<>();
+        long total = perThread.stream().mapToLong(List::size).sum();
+        for (List<String> lines : perThread) {
+            done.add(pool.submit(() -> {
+                for (int from = 0; from < lines.size(); from += batch) {
+                    String body = String.join("\n", lines.subList(from, Math.min(lines.size(), from + batch))) + "\n";
+                    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "/api/audit-log"))
+                            .header("Authorization", auth).header("Content-Type", "application/x-ndjson")
+                            .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                            HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() != 200) {
+                        throw new IllegalStateException("answer " + r.statusCode() + ": " + r.body());
+                    }
+                    accepted.addAndGet(mapper.readTree(r.body()).get("accepted").asLong());
+                    long p = posted.addAndGet(Math.min(batch, lines.size() - from));
+                    if (p % (batch * 20L) < batch) {
+                        System.out.printf("  %,d of %,d records posted%n", p, total);
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        pool.shutdown();
+        if (accepted.get() != total) {
+            throw new IllegalStateException("accepted " + accepted.get() + " of " + total);
+        }
+        System.out.printf("accepted %,d records in %.1f s%n", accepted.get(), seconds);
+        return total / seconds;
+    }
+}

@@ -1,0 +1,144 @@
+package app.vigie.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.OutputStream;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPOutputStream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import app.vigie.testing.Api;
+import app.vigie.testing.Logs;
+import app.vigie.testing.ServiceProcess;
+
+/**
+ * The packaged jar in embedded mode: no external service, state under VIGIE_DATA_DIR, which survives a graceful
+ * restart and a {@code kill -9}; the replay command; the generated admin password.
+ */
+class EmbeddedModeIT {
+    private static final String PASSWORD = "it-admin-password";
+    private static final String ADMIN = "admin:" + PASSWORD;
+    private static final List<String> EXAMPLES = List.of("01-benign-colocated", "02-partial-overwrite",
+            "03-pd-rejected-prompt", "04-prefix-shared-same-tenant");
+    private final ObjectMapper json = new ObjectMapper();
+
+    @Test
+    void ingestsTheExamplesAndKeepsEverythingAcrossAHardKillAndARestart(@TempDir Path tmp) throws Exception {
+        Path data = tmp.resolve("data");
+        Map<String, String> env = Map.of("VIGIE_ADMIN_PASSWORD", PASSWORD);
+        long total = 0;
+        try (ServiceProcess service = new ServiceProcess(data, env).start()) {
+            for (String name : EXAMPLES) {
+                JsonNode expected = json.readTree(Api.example(name + ".expected.json")).get("batches").get(0);
+                JsonNode answer = post(service, Api.example(name + ".ndjson"));
+                assertThat(answer.get("accepted").asLong()).as(name).isEqualTo(expected.get("accepted").asLong());
+                assertThat(answer.get("duplicates").asLong()).isEqualTo(expected.get("duplicates").asLong());
+                assertThat(answer.get("pending").asLong()).isEqualTo(expected.get("pending").asLong());
+                assertThat(answer.get("rejected")).hasSize(expected.get("rejected_lines").size());
+                total += answer.get("accepted").asLong();
+            }
+            String late = Logs.body(Logs.stream("it/after-kill", 25));
+            assertThat(post(service, late).get("accepted").asLong()).isEqualTo(25);
+            total += 25;
+            service.kill();
+            assertThat(Files.exists(data.resolve("postgres"))).isTrue();
+
+            service.start();
+            for (String name : EXAMPLES) {
+                JsonNode again = post(service, Api.example(name + ".ndjson"));
+                assertThat(again.get("accepted").asLong()).as(name).isZero();
+                assertThat(again.get("duplicates").asLong()).isEqualTo(Api.lines(Api.example(name + ".ndjson")).size());
+            }
+            assertThat(post(service, late).get("duplicates").asLong()).isEqualTo(25);
+            assertThat(acceptedInStreams(service)).isEqualTo(total);
+
+            assertThat(service.stop()).as("exit code of a SIGTERM stop").isIn(0, 143);
+            assertThat(data.resolve("postgres").resolve("postmaster.pid")).as("PostgreSQL stopped with the service")
+                    .doesNotExist();
+            service.start();
+            assertThat(acceptedInStreams(service)).isEqualTo(total);
+            String log = service.log();
+            assertThat(log).contains("Embedded PostgreSQL started");
+            assertThat(Pattern.compile("still holds").matcher(log).results().count()).as("orphans stopped")
+                    .isEqualTo(1);
+            assertThat(log.lines().filter(l -> l.contains("WARN") || l.contains("ERROR"))
+                    .filter(l -> l.toLowerCase().contains("kafka"))).isEmpty();
+        }
+        assertThat(Files.exists(data.resolve("postgres").resolve("postmaster.pid")))
+                .as("PostgreSQL stopped with the service").isFalse();
+    }
+
+    @Test
+    void replaysArchivedFilesWithProgressAndASummary(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("archive.ndjson.gz");
+        List<String> lines = Logs.stream("it/replay", 120);
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
+            for (int i = 0; i < lines.size(); i++) {
+                out.write((lines.get(i) + "\n").getBytes(StandardCharsets.UTF_8));
+                if (i == 49) {
+                    out.write("{\"v\":1,\"type\":\"NOPE\"}\n".getBytes(StandardCharsets.UTF_8));
+                }
+            }
+        }
+        try (ServiceProcess service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD",
+                PASSWORD)).start()) {
+            Map.Entry<Integer, String> run = ServiceProcess.command(Map.of("VIGIE_PASSWORD", PASSWORD), "replay",
+                    "--url", "http://localhost:" + service.port(), "--batch-lines", "40", "--flush",
+                    file.toString());
+
+            assertThat(run.getKey()).as(run.getValue()).isZero();
+            assertThat(run.getValue()).contains("archive.ndjson.gz: 100%", "121 lines: 120 accepted",
+                    "1 rejected", "flush: 0 gap(s)", ":51: field 'type' must be one of");
+            JsonNode q = json.readTree(service.get("/api/quarantine?source=file", ADMIN).body());
+            assertThat(q.get("items").get(0).get("position").asLong()).isEqualTo(51);
+            assertThat(q.get("items").get(0).get("source_name").asText()).endsWith("archive.ndjson.gz");
+
+            Map.Entry<Integer, String> bad = ServiceProcess.command(Map.of("VIGIE_PASSWORD", "wrong"), "replay",
+                    "--url", "http://localhost:" + service.port(), file.toString());
+            assertThat(bad.getKey()).isEqualTo(1);
+            assertThat(bad.getValue()).contains("answered 401");
+        }
+    }
+
+    @Test
+    void withoutAPasswordTheAdminGetsAGeneratedOneShownOnce(@TempDir Path tmp) throws Exception {
+        Path data = tmp.resolve("data");
+        try (ServiceProcess service = new ServiceProcess(data, Map.of()).start()) {
+            Matcher m = Pattern.compile("generated password (\\S+)").matcher(service.log());
+            assertThat(m.find()).isTrue();
+            String generated = m.group(1);
+            assertThat(service.get("/api/streams", "admin:" + generated).statusCode()).isEqualTo(200);
+            assertThat(service.get("/api/streams", "admin:not-it").statusCode()).isEqualTo(401);
+            service.stop();
+            service.start();
+            assertThat(Pattern.compile("generated password").matcher(service.log()).results().count()).isEqualTo(1);
+            assertThat(service.get("/api/streams", "admin:" + generated).statusCode()).isEqualTo(200);
+        }
+    }
+
+    private JsonNode post(ServiceProcess service, String body) throws Exception {
+        HttpResponse<String> r = service.postNdjson(body, ADMIN);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return json.readTree(r.body());
+    }
+
+    private long acceptedInStreams(ServiceProcess service) throws Exception {
+        long sum = 0;
+        for (JsonNode s : json.readTree(service.get("/api/streams", ADMIN).body())) {
+            sum += s.get("accepted").asLong();
+        }
+        return sum;
+    }
+}
