@@ -12,6 +12,7 @@ import org.jboss.logging.Logger;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.scheduler.Scheduled;
 
+import app.vigie.audit.AuditTrail;
 import app.vigie.auditlog.store.RecordStore;
 import app.vigie.auditlog.store.Sequencer;
 import app.vigie.auditlog.store.StreamCursor;
@@ -35,8 +36,15 @@ public class GapService {
     public record Flushed(int gaps, long applied) {
     }
 
-    public Flushed flush() throws SQLException {
-        return release(null, "FLUSH");
+    /** Declares every current gap lost, on behalf of {@code actor}, and records it in the audit trail. */
+    public Flushed flush(String actor) throws SQLException {
+        Flushed f = release(null, "FLUSH");
+        Transactions.run(dataSource, c -> {
+            AuditTrail.record(c, actor, "audit-log.flush", "intake", null,
+                    "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied() + "}");
+            return null;
+        });
+        return f;
     }
 
     @Scheduled(every = "${vigie.ingest.gap-check-every:10s}", delayed = "${vigie.ingest.gap-check-every:10s}",
@@ -45,6 +53,11 @@ public class GapService {
         try {
             Flushed f = release(Instant.now().minus(config.gapTimeout()), "TIMEOUT");
             if (f.gaps() > 0) {
+                Transactions.run(dataSource, c -> {
+                    AuditTrail.record(c, "system", "audit-log.gap-timeout", "intake", null,
+                            "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied() + "}");
+                    return null;
+                });
                 LOG.warnf("Gap timeout (%s): declared %d gap(s) lost and applied %d held-back record(s)",
                         config.gapTimeout(), f.gaps(), f.applied());
             }

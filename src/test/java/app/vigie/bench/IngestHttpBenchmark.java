@@ -126,9 +126,10 @@ public final class IngestHttpBenchmark {
                         throw new IllegalStateException("answer " + r.statusCode() + ": " + r.body());
                     }
                     accepted.addAndGet(mapper.readTree(r.body()).get("accepted").asLong());
-                    long p = posted.addAndGet(Math.min(batch, lines.size() - from));
-                    if (p % (batch * 20L) < batch) {
-                        System.out.printf("  %,d of %,d records posted%n", p, total);
+                    long before = posted.getAndAdd(Math.min(batch, lines.size() - from));
+                    long after = before + Math.min(batch, lines.size() - from);
+                    if (before / 100_000 != after / 100_000 || after == total) {
+                        System.out.printf("  %,d of %,d records posted%n", after, total);
                     }
                 }
                 return null;

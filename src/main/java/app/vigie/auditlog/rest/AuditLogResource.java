@@ -13,7 +13,9 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
 
 import app.vigie.auditlog.GapService;
 import app.vigie.auditlog.IngestConfig;
@@ -94,8 +96,8 @@ public class AuditLogResource {
     @Path("flush")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Role.R_INGEST, Role.R_DPO, Role.R_ANALYST})
-    public GapService.Flushed flush() throws SQLException {
-        return gaps.flush();
+    public GapService.Flushed flush(@Context SecurityContext who) throws SQLException {
+        return gaps.flush(who.getUserPrincipal().getName());
     }
 
     private static ProblemException tooLarge(long max) {

@@ -33,6 +33,9 @@ class AuditLogResourceTest {
     @Inject
     RecordingListener recorder;
 
+    @Inject
+    io.agroal.api.AgroalDataSource dataSource;
+
     @Test
     void aRepeatedBatchIsCountedAsDuplicatesAndAppliedOnce() {
         String prefix = Api.uniquePrefix();
@@ -128,7 +131,7 @@ class AuditLogResourceTest {
     }
 
     @Test
-    void flushDeclaresGapsLostAppliesWhatTheyHeldAndRejectsLateRecords() {
+    void flushDeclaresGapsLostAppliesWhatTheyHeldAndRejectsLateRecords() throws Exception {
         String prefix = Api.uniquePrefix();
         String a = prefix + "/a";
         String b = prefix + "/b";
@@ -138,7 +141,9 @@ class AuditLogResourceTest {
         batch.addAll(pick(lb, 1, 3));
         Api.post(body(batch)).then().statusCode(200).body("accepted", equalTo(8)).body("pending", equalTo(4));
 
+        long audited = flushEvents();
         JsonPath f = Api.admin().post("/api/audit-log/flush").then().statusCode(200).extract().jsonPath();
+        assertThat(flushEvents()).as("the flush is in the audit trail").isEqualTo(audited + 1);
 
         assertThat(f.getInt("gaps")).isGreaterThanOrEqualTo(2);
         assertThat(f.getLong("applied")).isGreaterThanOrEqualTo(4);
@@ -153,6 +158,15 @@ class AuditLogResourceTest {
                 .body("find { it.stream == '" + a + "' }.lost_gaps", equalTo(1))
                 .body("find { it.stream == '" + a + "' }.lost_records", equalTo(2))
                 .body("find { it.stream == '" + a + "' }.held_back", equalTo(0));
+    }
+
+    private long flushEvents() throws java.sql.SQLException {
+        try (var c = dataSource.getConnection(); var st = c.createStatement();
+                var rs = st.executeQuery("select count(*) from audit_event where action = 'audit-log.flush'"
+                        + " and actor = 'admin'")) {
+            rs.next();
+            return rs.getLong(1);
+        }
     }
 
     @Test
