@@ -1,5 +1,6 @@
 package app.vigie.problem;
 
+import java.sql.SQLException;
 import java.util.UUID;
 
 import jakarta.ws.rs.WebApplicationException;
@@ -56,6 +57,20 @@ public class ProblemMappers {
             default -> e.getMessage();
         };
         return Problem.of(status, detail).toResponse();
+    }
+
+    /** The database is unreachable or saturated: nothing was lost, the client should retry. */
+    @ServerExceptionMapper
+    public Response database(SQLException e) {
+        String state = e.getSQLState();
+        String message = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        if ((state != null && state.startsWith("08")) || message.contains("acquisition timeout")) {
+            LOG.warnf("Database unavailable: %s", e.getMessage());
+            return Response.fromResponse(Problem.of(503,
+                    "the database is unavailable; retry later (records already stored count as duplicates on retry)")
+                    .toResponse()).header(HttpHeaders.RETRY_AFTER, "5").build();
+        }
+        return internal(e);
     }
 
     @ServerExceptionMapper

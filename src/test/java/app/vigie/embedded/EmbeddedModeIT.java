@@ -128,6 +128,27 @@ class EmbeddedModeIT {
         }
     }
 
+    @Test
+    void whenItsDatabaseDiesTheServiceAnswers503AndRecoversOnRestart(@TempDir Path tmp) throws Exception {
+        Path data = tmp.resolve("data");
+        try (ServiceProcess service = new ServiceProcess(data, Map.of("VIGIE_ADMIN_PASSWORD", PASSWORD)).start()) {
+            assertThat(post(service, Logs.body(Logs.stream("it/db", 10))).get("accepted").asLong()).isEqualTo(10);
+            long pid = Long.parseLong(Files.readAllLines(data.resolve("postgres").resolve("postmaster.pid")).get(0));
+            ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+            ProcessHandle.of(pid).ifPresent(h -> h.onExit().join());
+
+            HttpResponse<String> r = service.postNdjson(Logs.body(Logs.stream("it/db2", 5)), ADMIN);
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(503);
+            assertThat(r.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+            assertThat(r.headers().firstValue("Retry-After")).isPresent();
+            assertThat(service.get("/q/health/ready", null).statusCode()).isEqualTo(503);
+
+            service.kill();
+            service.start();
+            assertThat(post(service, Logs.body(Logs.stream("it/db", 10))).get("duplicates").asLong()).isEqualTo(10);
+        }
+    }
+
     private JsonNode post(ServiceProcess service, String body) throws Exception {
         HttpResponse<String> r = service.postNdjson(body, ADMIN);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);

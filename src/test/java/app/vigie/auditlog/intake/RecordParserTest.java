@@ -213,6 +213,13 @@ class RecordParserTest {
                 Arguments.of(rec("FINISH", FINISH.replace(",\"delivered\":true", "")), "FINISH: field 'delivered' is required"));
     }
 
+    @Test
+    void reasonsNeverCarryControlCharactersOrLoneSurrogates() {
+        assertThatThrownBy(() -> parser.parse(rec("NO\\u0000PE\\ud800", "")))
+                .hasMessage("field 'type' must be one of CONFIG, ADMIT, ALLOC, WRITE, SHARE, ATTACH, FREE, XFER_COMMIT, "
+                        + "FINISH, HEARTBEAT, got 'NO\\u0000PE\\ud800'");
+    }
+
     static String config(String fields) {
         return rec("CONFIG", fields).replace("\"seq\":7", "\"seq\":1");
     }
