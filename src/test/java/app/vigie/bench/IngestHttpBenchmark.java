@@ -79,6 +79,9 @@ public final class IngestHttpBenchmark {
         } finally {
             if (service != null) {
                 service.stop();
+                try (var files = Files.walk(tmp)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
             }
         }
     }
