@@ -1,0 +1,542 @@
+package app.vigie.detection.core;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.auditlog.record.Body;
+import app.vigie.auditlog.record.PageFingerprint;
+import app.vigie.auditlog.record.PageRun;
+
+/**
+ * The detector of one (stream, boot): replays its records in seq order over a model of its KV pool and judges every
+ * position of every {@code ATTACH} as the spec says ("Judging a read"). Plain Java, deterministic, not thread-safe
+ * (one stream is applied by one thread at a time).
+ *
+ * <p>State per pool slot is one int, the id of its last writer (0: never written), so a pool costs 4 bytes per slot
+ * plus 12 bytes per page (owner, fingerprint) and the requests alive.
+ */
+public final class StreamDetector {
+    static final byte ALLOCATED = 0;
+    static final byte SHARED = 1;
+    static final byte SHARED_WITH_FP = 2;
+    private static final int EVIDENCE_RANGES = 8;
+
+    private final String stream;
+    private final String boot;
+    private String deployment;
+    private boolean configured;
+    private int pageSize;
+    private int poolPages;
+    private int[] slots;
+    private int[] owner;
+    private long[] pageFp;
+    private BitSet fpKnown;
+    private Writer[] writers = new Writer[64];
+    private int[] freeIds = new int[64];
+    private int freeCount;
+    private int nextId = 1;
+    private final Map<String, RequestState> requests = new HashMap<>();
+    private final Map<String, Integer> tenants = new HashMap<>();
+    private long lostFrom = -1;
+    private long lostTo = -1;
+    private long lastSeq;
+
+    public StreamDetector(String stream, String boot) {
+        this.stream = stream;
+        this.boot = boot;
+    }
+
+    /** The last writer of some slots: a request of a tenant, kept while a slot or the request refers to it. */
+    private static final class Writer {
+        final String request;
+        final String tenant;
+        final int tenantId;
+        long refs;
+
+        Writer(String request, String tenant, int tenantId) {
+            this.request = request;
+            this.tenant = tenant;
+            this.tenantId = tenantId;
+        }
+    }
+
+    /** A request alive on this stream: its page table and the exposures it read. */
+    private static final class RequestState {
+        final String request;
+        final String tenant;
+        final int tenantId;
+        final int id;
+        int[] table = new int[8];
+        byte[] kind = new byte[8];
+        long[] expected = new long[8];
+        int pages;
+        int owned;
+        boolean finished;
+        final Map<String, Pair> pairs = new LinkedHashMap<>();
+
+        RequestState(String request, String tenant, int tenantId, int id) {
+            this.request = request;
+            this.tenant = tenant;
+            this.tenantId = tenantId;
+            this.id = id;
+        }
+
+        void append(int page, byte k, long fp) {
+            if (pages == table.length) {
+                table = Arrays.copyOf(table, pages * 2);
+                kind = Arrays.copyOf(kind, pages * 2);
+                expected = Arrays.copyOf(expected, pages * 2);
+            }
+            table[pages] = page;
+            kind[pages] = k;
+            expected[pages] = fp;
+            pages++;
+        }
+    }
+
+    /** The positions of one (reader, victim) pair counted so far. */
+    private static final class Pair {
+        final BitSet positions = new BitSet();
+        final Instant firstSeen;
+
+        Pair(Instant firstSeen) {
+            this.firstSeen = firstSeen;
+        }
+    }
+
+    public String stream() {
+        return stream;
+    }
+
+    public String boot() {
+        return boot;
+    }
+
+    /** The next seq this detector expects (the one after the last applied or lost). */
+    public long nextSeq() {
+        return lastSeq + 1;
+    }
+
+    /** Applies one record, in seq order. */
+    public void apply(AuditRecord r, DetectionSink sink) {
+        lastSeq = r.seq();
+        deployment = r.deployment();
+        if (lostFrom > 0) {
+            raiseGap(sink, r.ts());
+        }
+        Body body = r.body();
+        if (body instanceof Body.Config c) {
+            config(r, c, sink);
+            return;
+        }
+        if (!configured) {
+            sink.invalid(r, r.type() + ": no CONFIG before it in boot '" + boot + "' (seq 1 was lost); no effect");
+            return;
+        }
+        if (body instanceof Body.Admit a) {
+            if (a.verdict() == Body.Verdict.REJECT) {
+                sink.requestFact(fact(RequestFact.Kind.ADMIT_REJECTED, r, a.request(), a.tenant(), false, 0));
+            }
+        } else if (body instanceof Body.Alloc a) {
+            alloc(r, a, sink);
+        } else if (body instanceof Body.Share s) {
+            share(r, s, sink);
+        } else if (body instanceof Body.Write w) {
+            write(r, w, sink);
+        } else if (body instanceof Body.Attach a) {
+            attach(r, a, sink);
+        } else if (body instanceof Body.Free f) {
+            free(r, f, sink);
+        } else if (body instanceof Body.XferCommit x) {
+            xferCommit(r, x, sink);
+        } else if (body instanceof Body.Finish f) {
+            finish(r, f, sink);
+        }
+    }
+
+    /** Seqs {@code [from, to]} were declared lost: raised with the deployment of the stream's records. */
+    public void gapLost(long from, long to, Instant at, DetectionSink sink) {
+        lastSeq = Math.max(lastSeq, to);
+        lostFrom = lostFrom > 0 ? Math.min(lostFrom, from) : from;
+        lostTo = Math.max(lostTo, to);
+        if (deployment != null) {
+            raiseGap(sink, at);
+        }
+    }
+
+    private void raiseGap(DetectionSink sink, Instant at) {
+        sink.finding(new Finding(Rule.STREAM_GAP, deployment, stream + "@" + boot, at,
+                new Finding.Evidence(stream, boot, lostFrom, lostTo, "seq " + lostFrom
+                        + (lostTo > lostFrom ? "-" + lostTo : "") + " declared lost; application resumed after it")));
+        lostFrom = -1;
+        lostTo = -1;
+    }
+
+    private void config(AuditRecord r, Body.Config c, DetectionSink sink) {
+        long capacity = (long) c.pageSize() * c.poolPages();
+        if (capacity > Integer.MAX_VALUE) {
+            sink.invalid(r, "CONFIG: a pool of " + capacity + " slots is larger than Vigie models (2^31 - 1)");
+            return;
+        }
+        configured = true;
+        pageSize = c.pageSize();
+        poolPages = c.poolPages();
+        slots = new int[(int) capacity];
+        owner = new int[poolPages];
+        pageFp = new long[poolPages];
+        fpKnown = new BitSet(poolPages);
+        requests.clear();
+        writers = new Writer[64];
+        nextId = 1;
+        freeCount = 0;
+        if (c.contextWindow() > capacity) {
+            sink.finding(new Finding(Rule.CONTEXT_EXCEEDS_POOL, r.deployment(), stream + "@" + boot, r.ts(),
+                    evidence(r, "context window of " + c.contextWindow() + " tokens over a pool of " + capacity
+                            + " tokens (" + c.poolPages() + " pages of " + c.pageSize() + ")")));
+        }
+    }
+
+    private void alloc(AuditRecord r, Body.Alloc a, DetectionSink sink) {
+        String outside = outsidePool(a.pages());
+        if (outside != null) {
+            sink.invalid(r, "ALLOC: " + outside + "; no effect");
+            return;
+        }
+        RequestState q = request(a.request(), a.tenant());
+        Positions taken = new Positions();
+        for (PageRun run : a.pages()) {
+            for (int page = run.first(); page < run.end(); page++) {
+                int previous = owner[page];
+                if (previous != 0 && previous != q.id) {
+                    taken.add(page);
+                    RequestState other = requests.get(writers[previous].request);
+                    if (other != null) {
+                        other.owned--;
+                    }
+                }
+                if (previous != q.id) {
+                    owner[page] = q.id;
+                    q.owned++;
+                }
+                q.append(page, ALLOCATED, 0);
+            }
+        }
+        sink.requestFact(fact(RequestFact.Kind.SERVED, r, a.request(), a.tenant(), false, 0));
+        if (taken.size() > 0) {
+            sink.finding(new Finding(Rule.DOUBLE_ALLOC, r.deployment(), a.request(), r.ts(),
+                    evidence(r, "pages " + taken.ranges(EVIDENCE_RANGES) + " allocated to " + a.request()
+                            + " while still owned by another request")));
+        }
+    }
+
+    private void share(AuditRecord r, Body.Share s, DetectionSink sink) {
+        String outside = outsidePool(s.pages());
+        if (outside != null) {
+            sink.invalid(r, "SHARE: " + outside + "; no effect");
+            return;
+        }
+        RequestState q = request(s.request(), s.tenant());
+        int i = 0;
+        for (PageRun run : s.pages()) {
+            for (int page = run.first(); page < run.end(); page++) {
+                if (s.fp() == null) {
+                    q.append(page, SHARED, 0);
+                } else {
+                    q.append(page, SHARED_WITH_FP, hash(s.fp().get(i)));
+                }
+                i++;
+            }
+        }
+    }
+
+    private void write(AuditRecord r, Body.Write w, DetectionSink sink) {
+        RequestState q = requests.get(w.request());
+        long end = (long) w.from() + w.tokens();
+        long tableTokens = q == null ? 0 : (long) q.pages * pageSize;
+        if (end > tableTokens) {
+            sink.invalid(r, "WRITE: positions " + w.from() + "-" + (end - 1) + " go beyond the request's page table of "
+                    + tableTokens + " tokens; no effect");
+            return;
+        }
+        Writer me = writers[q.id];
+        int firstPage = w.from() / pageSize;
+        int lastPage = (int) ((end - 1) / pageSize);
+        for (int lp = firstPage; lp <= lastPage; lp++) {
+            int base = q.table[lp] * pageSize;
+            int from = Math.max(w.from(), lp * pageSize) - lp * pageSize;
+            int to = (int) Math.min(end, (long) (lp + 1) * pageSize) - lp * pageSize;
+            for (int i = base + from; i < base + to; i++) {
+                int old = slots[i];
+                if (old != q.id) {
+                    if (old != 0) {
+                        release(old, 1);
+                    }
+                    slots[i] = q.id;
+                    me.refs++;
+                }
+            }
+            fpKnown.clear(q.table[lp]);
+        }
+        if (w.fp() != null) {
+            for (PageFingerprint fp : w.fp()) {
+                if (fp.logicalPage() >= firstPage && fp.logicalPage() <= lastPage) {
+                    int page = q.table[fp.logicalPage()];
+                    pageFp[page] = hash(fp.hex());
+                    fpKnown.set(page);
+                }
+            }
+        }
+    }
+
+    private void attach(AuditRecord r, Body.Attach a, DetectionSink sink) {
+        RequestState q = requests.get(a.request());
+        int n = a.tokens();
+        long tableTokens = q == null ? 0 : (long) q.pages * pageSize;
+        if (n > tableTokens) {
+            sink.invalid(r, "ATTACH: " + n + " positions go beyond the request's page table of " + tableTokens
+                    + " tokens; no effect");
+            return;
+        }
+        sink.requestFact(fact(RequestFact.Kind.SERVED, r, a.request(), a.tenant(), false, 0));
+        if (n == 0) {
+            return;
+        }
+        Judgement j = new Judgement();
+        int rid = q.id;
+        int lastPage = (n - 1) / pageSize;
+        for (int lp = 0; lp <= lastPage; lp++) {
+            int page = q.table[lp];
+            int base = page * pageSize;
+            int limit = Math.min(pageSize, n - lp * pageSize);
+            int i = 0;
+            while (i < limit && slots[base + i] == rid) {
+                i++;
+            }
+            if (i == limit) {
+                continue;
+            }
+            byte k = q.kind[lp];
+            boolean fpMatch = k == SHARED_WITH_FP && fpKnown.get(page) && pageFp[page] == q.expected[lp];
+            for (; i < limit; i++) {
+                int w = slots[base + i];
+                if (w == rid) {
+                    continue;
+                }
+                if (fpMatch) {
+                    if (w != 0 && writers[w].tenantId != q.tenantId) {
+                        j.crossShare.add(page);
+                    }
+                    continue;
+                }
+                if (k == SHARED && w != 0 && writers[w].tenantId == q.tenantId) {
+                    continue;
+                }
+                if (w == 0) {
+                    j.uninitialized.add(lp * pageSize + i);
+                    continue;
+                }
+                if (writers[w].request.equals(q.request)) {
+                    continue;
+                }
+                j.hit(w, lp * pageSize + i, page);
+            }
+        }
+        report(r, q, j, sink);
+    }
+
+    /** What one ATTACH found. */
+    private static final class Judgement {
+        final Positions uninitialized = new Positions();
+        final Positions crossShare = new Positions();
+        final Map<Integer, Positions> byWriter = new LinkedHashMap<>();
+        final Map<Integer, Positions> pagesByWriter = new HashMap<>();
+
+        void hit(int writer, int position, int page) {
+            byWriter.computeIfAbsent(writer, w -> new Positions()).add(position);
+            Positions pages = pagesByWriter.computeIfAbsent(writer, w -> new Positions());
+            if (pages.size() == 0 || pages.get(pages.size() - 1) != page) {
+                pages.add(page);
+            }
+        }
+    }
+
+    private void report(AuditRecord r, RequestState q, Judgement j, DetectionSink sink) {
+        List<String> cross = new ArrayList<>();
+        List<String> intra = new ArrayList<>();
+        for (Map.Entry<Integer, Positions> e : j.byWriter.entrySet()) {
+            Writer v = writers[e.getKey()];
+            boolean isCross = v.tenantId != q.tenantId;
+            Pair pair = q.pairs.computeIfAbsent(v.request, x -> new Pair(r.ts()));
+            Positions ps = e.getValue();
+            for (int i = 0; i < ps.size(); i++) {
+                pair.positions.set(ps.get(i));
+            }
+            sink.exposure(new ExposureRead(r.deployment(), isCross ? ExposureKind.CROSS_TENANT
+                    : ExposureKind.INTRA_TENANT, q.request, q.tenant, v.request, v.tenant,
+                    pair.positions.cardinality(), pair.firstSeen, r.ts(), stream, boot, r.seq()));
+            (isCross ? cross : intra).add(ps.size() + " positions (" + ps.ranges(EVIDENCE_RANGES) + ") last written by "
+                    + v.request + " of tenant " + v.tenant + " on pages "
+                    + j.pagesByWriter.get(e.getKey()).ranges(EVIDENCE_RANGES));
+        }
+        if (!cross.isEmpty()) {
+            sink.finding(readFinding(Rule.CROSS_TENANT_READ, r, q, cross));
+        }
+        if (!intra.isEmpty()) {
+            sink.finding(readFinding(Rule.INTRA_TENANT_READ, r, q, intra));
+        }
+        if (j.uninitialized.size() > 0) {
+            sink.finding(readFinding(Rule.UNINITIALIZED_READ, r, q, List.of(j.uninitialized.size()
+                    + " never-written positions (" + j.uninitialized.ranges(EVIDENCE_RANGES) + ")")));
+        }
+        if (j.crossShare.size() > 0) {
+            sink.finding(readFinding(Rule.CROSS_TENANT_SHARE, r, q, List.of("shared pages "
+                    + j.crossShare.ranges(EVIDENCE_RANGES) + " written by another tenant, with matching fingerprints")));
+        }
+    }
+
+    private Finding readFinding(Rule rule, AuditRecord r, RequestState q, List<String> what) {
+        return new Finding(rule, r.deployment(), q.request, r.ts(), evidence(r, "ATTACH of "
+                + ((Body.Attach) r.body()).tokens() + " positions by " + q.request + " of tenant " + q.tenant + ": "
+                + String.join("; ", what)));
+    }
+
+    private void free(AuditRecord r, Body.Free f, DetectionSink sink) {
+        RequestState q = requests.get(f.request());
+        for (PageRun run : f.pages()) {
+            for (long page = run.first(); page < run.end(); page++) {
+                if (q == null || page >= poolPages || owner[(int) page] != q.id) {
+                    sink.invalid(r, "FREE: page " + page + " is not owned by " + f.request() + "; no effect");
+                    return;
+                }
+            }
+        }
+        for (PageRun run : f.pages()) {
+            for (int page = run.first(); page < run.end(); page++) {
+                owner[page] = 0;
+                q.owned--;
+            }
+        }
+        if (q.owned == 0) {
+            drop(q);
+        }
+    }
+
+    private void xferCommit(AuditRecord r, Body.XferCommit x, DetectionSink sink) {
+        if (x.coveredTokens() < x.claimedTokens()) {
+            sink.finding(new Finding(Rule.TRANSFER_COVERAGE_GAP, r.deployment(), x.request(), r.ts(),
+                    evidence(r, "transfer for " + x.request() + " claimed " + x.claimedTokens() + " tokens and covered "
+                            + x.coveredTokens() + ": positions " + x.coveredTokens() + "-" + (x.claimedTokens() - 1)
+                            + " are treated as written but hold stale content")));
+        }
+        if (Boolean.FALSE.equals(x.checksumOk())) {
+            sink.finding(new Finding(Rule.TRANSFER_CHECKSUM_MISMATCH, r.deployment(), x.request(), r.ts(),
+                    evidence(r, "transfer for " + x.request() + " failed its checksum")));
+        }
+    }
+
+    private void finish(AuditRecord r, Body.Finish f, DetectionSink sink) {
+        sink.requestFact(fact(RequestFact.Kind.FINISHED, r, f.request(), f.tenant(), f.delivered(),
+                f.outputTokens()));
+        RequestState q = requests.get(f.request());
+        if (q != null) {
+            q.finished = true;
+            if (q.owned == 0) {
+                drop(q);
+            }
+        }
+    }
+
+    private RequestState request(String request, String tenant) {
+        RequestState q = requests.get(request);
+        if (q == null) {
+            int tenantId = tenants.computeIfAbsent(tenant, t -> tenants.size() + 1);
+            int id = newWriter(new Writer(request, tenant, tenantId));
+            q = new RequestState(request, tenant, tenantId, id);
+            requests.put(request, q);
+        }
+        return q;
+    }
+
+    private void drop(RequestState q) {
+        requests.remove(q.request);
+        release(q.id, 1);
+    }
+
+    private int newWriter(Writer w) {
+        int id = freeCount > 0 ? freeIds[--freeCount] : nextId++;
+        if (id >= writers.length) {
+            writers = Arrays.copyOf(writers, writers.length * 2);
+        }
+        w.refs = 1;
+        writers[id] = w;
+        return id;
+    }
+
+    private void release(int id, long n) {
+        Writer w = writers[id];
+        w.refs -= n;
+        if (w.refs == 0) {
+            writers[id] = null;
+            if (freeCount == freeIds.length) {
+                freeIds = Arrays.copyOf(freeIds, freeCount * 2);
+            }
+            freeIds[freeCount++] = id;
+        }
+    }
+
+    private String outsidePool(List<PageRun> runs) {
+        for (PageRun run : runs) {
+            if (run.end() > poolPages) {
+                return "pages " + run.first() + "-" + (run.end() - 1) + " lie outside the pool of " + poolPages
+                        + " pages";
+            }
+        }
+        return null;
+    }
+
+    private Finding.Evidence evidence(AuditRecord r, String detail) {
+        return new Finding.Evidence(stream, boot, r.seq(), r.seq(), detail);
+    }
+
+    private RequestFact fact(RequestFact.Kind kind, AuditRecord r, String request, String tenant, boolean delivered,
+            int outputTokens) {
+        return new RequestFact(kind, request, tenant, r.deployment(), r.ts(), stream, boot, r.seq(), delivered,
+                outputTokens);
+    }
+
+    /** A 64-bit hash of a (lower-case hex) fingerprint: FNV-1a. */
+    static long hash(String hex) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < hex.length(); i++) {
+            h ^= hex.charAt(i);
+            h *= 0x100000001b3L;
+        }
+        return h;
+    }
+
+    /** Bytes held for the pool model (slots, owners, fingerprints), excluding requests. */
+    public long poolBytes() {
+        if (!configured) {
+            return 0;
+        }
+        return (long) slots.length * Integer.BYTES + (long) owner.length * Integer.BYTES
+                + (long) pageFp.length * Long.BYTES + fpKnown.size() / 8;
+    }
+
+    /** Slots of the pool. */
+    public long poolSlots() {
+        return configured ? slots.length : 0;
+    }
+
+    /** Requests alive on this stream. */
+    public int liveRequests() {
+        return requests.size();
+    }
+}

@@ -1,0 +1,55 @@
+package app.vigie.detection.core;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import app.vigie.auditlog.record.AuditRecord;
+
+/** Collects what detectors conclude, deduplicated as the persistence does, for the core tests. */
+final class Recorder implements DetectionSink {
+    final Map<String, Finding> findings = new LinkedHashMap<>();
+    final Map<String, ExposureRead> exposures = new TreeMap<>();
+    final Map<String, ExposureRead> firstRead = new HashMap<>();
+    final List<RequestFact> facts = new ArrayList<>();
+    final List<String> invalid = new ArrayList<>();
+    final Map<String, Boolean> delivered = new HashMap<>();
+
+    @Override
+    public void finding(Finding f) {
+        findings.putIfAbsent(f.rule() + "|" + f.deployment() + "|" + f.subject(), f);
+    }
+
+    @Override
+    public void exposure(ExposureRead e) {
+        String key = e.readerRequest() + "|" + e.victimRequest();
+        exposures.merge(key, e, (a, b) -> b.tokens() >= a.tokens() ? b : a);
+    }
+
+    @Override
+    public void requestFact(RequestFact f) {
+        facts.add(f);
+        if (f.kind() == RequestFact.Kind.FINISHED) {
+            delivered.put(f.request(), f.delivered());
+        }
+    }
+
+    @Override
+    public void invalid(AuditRecord r, String reason) {
+        invalid.add(r.seq() + ": " + reason);
+    }
+
+    /** rule -> count. */
+    Map<String, Integer> counts() {
+        Map<String, Integer> c = new TreeMap<>();
+        findings.values().forEach(f -> c.merge(f.rule().name(), 1, Integer::sum));
+        return c;
+    }
+
+    List<Rule> rules() {
+        return findings.values().stream().map(Finding::rule).distinct().toList();
+    }
+}
