@@ -1,0 +1,275 @@
+package app.vigie.detection.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import app.vigie.auditlog.intake.RecordParser;
+import app.vigie.runtime.log.AuditLogWriter;
+import app.vigie.runtime.log.AuditLogWriter.Fingerprint;
+import app.vigie.runtime.log.PageRun;
+
+/** Every rule of the spec, with cases that fire and cases that must stay silent. */
+class RulesTest {
+    private static final Instant T = Instant.parse("2026-08-27T09:00:00Z");
+    private static final int PS = 4;
+
+    private final List<String> lines = new ArrayList<>();
+    private final AuditLogWriter w = new AuditLogWriter("s", "d/prod", "b1", lines::add);
+    private final Recorder rec = new Recorder();
+    private StreamDetector detector = new StreamDetector("s", "b1");
+    private int applied;
+
+    RulesTest() {
+        w.config(T, PS, 16, 64, 60);
+    }
+
+    /** Applies the lines written so far. */
+    private Recorder run() throws Exception {
+        RecordParser parser = new RecordParser();
+        for (; applied < lines.size(); applied++) {
+            var r = parser.parse(lines.get(applied));
+            if (!r.boot().equals(detector.boot())) {
+                detector = new StreamDetector(r.stream(), r.boot());
+            }
+            detector.apply(r, rec);
+        }
+        return rec;
+    }
+
+    private static List<PageRun> pages(int first, int count) {
+        return List.of(new PageRun(first, count));
+    }
+
+    /** A request that allocates pages, writes {@code tokens} of its own, and optionally frees them. */
+    private void writer(String request, String tenant, int firstPage, int tokens, List<Fingerprint> fp, boolean free) {
+        int pageCount = (tokens + PS - 1) / PS;
+        w.alloc(T, request, tenant, pages(firstPage, pageCount), "PREFILL", null);
+        w.write(T, request, tenant, 0, tokens, "COMPUTE", fp);
+        w.attach(T, request, tenant, tokens);
+        w.finish(T, request, tenant, "STOP", 200, 1, true);
+        if (free) {
+            w.free(T, request, pages(firstPage, pageCount), "FINISH");
+        }
+    }
+
+    @Test
+    void readingOnlyOwnWritesIsSilent() throws Exception {
+        writer("a", "acme", 0, 8, null, true);
+        writer("b", "globex", 0, 8, null, true);
+        assertThat(run().findings).isEmpty();
+        assertThat(rec.exposures).isEmpty();
+    }
+
+    @Test
+    void attendingStaleSlotsOfAnotherTenantIsACrossTenantExposure() throws Exception {
+        writer("a", "acme", 0, 8, null, true);
+        w.alloc(T, "b", "globex", pages(0, 2), "PREFILL", null);
+        w.write(T, "b", "globex", 0, 3, "COMPUTE", null);
+        w.attach(T, "b", "globex", 8);
+        w.finish(T, "b", "globex", "STOP", 200, 4, true);
+        run();
+        assertThat(rec.rules()).containsExactly(Rule.CROSS_TENANT_READ);
+        ExposureRead e = rec.exposures.get("b|a");
+        assertThat(e.kind()).isEqualTo(ExposureKind.CROSS_TENANT);
+        assertThat(e.tokens()).isEqualTo(5);
+        assertThat(e.victimTenant()).isEqualTo("acme");
+        assertThat(rec.findings.values().iterator().next().evidence().detail())
+                .contains("5 positions (3-7) last written by a of tenant acme on pages 0-1");
+    }
+
+    @Test
+    void staleSlotsOfTheSameTenantAreAnIntraTenantExposure() throws Exception {
+        writer("a", "acme", 0, 8, null, true);
+        w.alloc(T, "b", "acme", pages(0, 2), "PREFILL", null);
+        w.attach(T, "b", "acme", 6);
+        run();
+        assertThat(rec.rules()).containsExactly(Rule.INTRA_TENANT_READ);
+        assertThat(rec.exposures.get("b|a").kind()).isEqualTo(ExposureKind.INTRA_TENANT);
+        assertThat(rec.exposures.get("b|a").tokens()).isEqualTo(6);
+    }
+
+    @Test
+    void eachPositionCountsOnceOverEveryAttachOfTheReader() throws Exception {
+        writer("a", "acme", 0, 8, null, true);
+        w.alloc(T, "b", "globex", pages(0, 2), "PREFILL", null);
+        w.attach(T, "b", "globex", 4);
+        w.attach(T, "b", "globex", 6);
+        w.attach(T.plusSeconds(1), "b", "globex", 6);
+        run();
+        assertThat(rec.exposures.get("b|a").tokens()).isEqualTo(6);
+        assertThat(rec.exposures.get("b|a").firstSeenAt()).isEqualTo(T);
+        assertThat(rec.exposures.get("b|a").attachAt()).isEqualTo(T.plusSeconds(1));
+    }
+
+    @Test
+    void neverWrittenSlotsAreUninitializedReads() throws Exception {
+        w.alloc(T, "a", "acme", pages(3, 1), "PREFILL", null);
+        w.write(T, "a", "acme", 0, 2, "COMPUTE", null);
+        w.attach(T, "a", "acme", 4);
+        run();
+        assertThat(rec.rules()).containsExactly(Rule.UNINITIALIZED_READ);
+        assertThat(rec.exposures).isEmpty();
+    }
+
+    @Test
+    void aRebootForgetsEveryWrite() throws Exception {
+        writer("a", "acme", 0, 8, null, false);
+        w.reboot("b2");
+        w.config(T, PS, 16, 64, 60);
+        w.alloc(T, "b", "globex", pages(0, 2), "PREFILL", null);
+        w.attach(T, "b", "globex", 8);
+        run();
+        assertThat(rec.rules()).containsExactly(Rule.UNINITIALIZED_READ);
+        assertThat(rec.exposures).isEmpty();
+    }
+
+    @Test
+    void aSharedPageWithAMatchingFingerprintOfTheSameTenantIsSilent() throws Exception {
+        writer("a", "acme", 0, 4, List.of(new Fingerprint(0, "f0")), false);
+        w.share(T, "b", "acme", pages(0, 1), List.of("F0"));
+        w.attach(T, "b", "acme", 4);
+        run();
+        assertThat(rec.findings).isEmpty();
+    }
+
+    @Test
+    void aSharedPageWithAMatchingFingerprintOfAnotherTenantIsACrossTenantShare() throws Exception {
+        writer("a", "acme", 0, 4, List.of(new Fingerprint(0, "f0")), false);
+        w.share(T, "b", "globex", pages(0, 1), List.of("f0"));
+        w.attach(T, "b", "globex", 4);
+        run();
+        assertThat(rec.rules()).containsExactly(Rule.CROSS_TENANT_SHARE);
+        assertThat(rec.exposures).isEmpty();
+    }
+
+    @Test
+    void aSharedPageWhoseFingerprintDiffersIsAnExposureEvenInsideTheTenant() throws Exception {
+        writer("a", "acme", 0, 4, List.of(new Fingerprint(0, "f0")), false);
+        w.share(T, "b", "acme", pages(0, 1), List.of("ff"));
+        w.attach(T, "b", "acme", 4);
+        run();
+        assertThat(rec.rules()).containsExactly(Rule.INTRA_TENANT_READ);
+        assertThat(rec.exposures.get("b|a").tokens()).isEqualTo(4);
+    }
+
+    @Test
+    void aSharedPageWhoseFingerprintIsUnknownIsJudgedLikeAnyOther() throws Exception {
+        writer("a", "acme", 0, 4, null, false);
+        w.share(T, "b", "globex", pages(0, 1), List.of("f0"));
+        w.attach(T, "b", "globex", 4);
+        run();
+        assertThat(rec.rules()).containsExactly(Rule.CROSS_TENANT_READ);
+    }
+
+    @Test
+    void aLaterWriteWithoutFingerprintMakesThePageUnknown() throws Exception {
+        writer("a", "acme", 0, 4, List.of(new Fingerprint(0, "f0")), false);
+        w.write(T, "a", "acme", 2, 1, "COMPUTE", null);
+        w.share(T, "b", "acme", pages(0, 1), List.of("f0"));
+        w.attach(T, "b", "acme", 4);
+        run();
+        assertThat(rec.rules()).containsExactly(Rule.INTRA_TENANT_READ);
+    }
+
+    @Test
+    void sharesWithoutFingerprintsAreFineInsideATenantAndExposuresAcrossTenants() throws Exception {
+        writer("a", "acme", 0, 4, null, false);
+        w.share(T, "b", "acme", pages(0, 1), null);
+        w.attach(T, "b", "acme", 4);
+        w.share(T, "c", "globex", pages(0, 1), null);
+        w.attach(T, "c", "globex", 4);
+        run();
+        assertThat(rec.rules()).containsExactly(Rule.CROSS_TENANT_READ);
+        assertThat(rec.exposures).containsOnlyKeys("c|a");
+    }
+
+    @Test
+    void allocatingAPageStillOwnedByAnotherRequestIsADoubleAllocation() throws Exception {
+        w.alloc(T, "a", "acme", pages(2, 2), "PREFILL", null);
+        w.alloc(T, "b", "globex", pages(3, 2), "PREFILL", null);
+        w.free(T, "a", pages(2, 1), "FINISH");
+        w.alloc(T, "c", "globex", pages(2, 1), "PREFILL", null);
+        run();
+        assertThat(rec.findings).containsOnlyKeys("DOUBLE_ALLOC|d/prod|b");
+        assertThat(rec.findings.values().iterator().next().evidence().detail()).contains("pages 3 allocated to b");
+    }
+
+    @Test
+    void transferFindingsFireOnlyOnAGapOrABadChecksum() throws Exception {
+        w.xferCommit(T, "a", "acme", 100, 1, null);
+        w.xferCommit(T, "b", "acme", 100, 100, false);
+        w.xferCommit(T, "c", "acme", 100, 100, true);
+        w.xferCommit(T, "d", "acme", 0, 0, null);
+        run();
+        assertThat(rec.findings).containsOnlyKeys("TRANSFER_COVERAGE_GAP|d/prod|a",
+                "TRANSFER_CHECKSUM_MISMATCH|d/prod|b");
+    }
+
+    @Test
+    void aContextWindowLargerThanThePoolIsFoundAtConfig() throws Exception {
+        run();
+        assertThat(rec.findings).isEmpty();
+        w.reboot("b2");
+        w.config(T, PS, 16, 65, 60);
+        run();
+        assertThat(rec.findings).containsOnlyKeys("CONTEXT_EXCEEDS_POOL|d/prod|s@b2");
+    }
+
+    @Test
+    void aLostGapIsAFindingWithTheStreamsDeployment() throws Exception {
+        run();
+        detector.gapLost(2, 4, T, rec);
+        assertThat(rec.findings).containsOnlyKeys("STREAM_GAP|d/prod|s@b1");
+        assertThat(rec.findings.get("STREAM_GAP|d/prod|s@b1").evidence().firstSeq()).isEqualTo(2);
+        assertThat(rec.findings.get("STREAM_GAP|d/prod|s@b1").evidence().lastSeq()).isEqualTo(4);
+    }
+
+    @Test
+    void impossibleRecordsHaveNoEffectAndAreReported() throws Exception {
+        w.alloc(T, "a", "acme", pages(15, 2), "PREFILL", null);
+        w.alloc(T, "b", "acme", pages(0, 1), "PREFILL", null);
+        w.write(T, "b", "acme", 2, 3, "COMPUTE", null);
+        w.attach(T, "b", "acme", 5);
+        w.free(T, "b", pages(1, 1), "FINISH");
+        w.share(T, "c", "acme", pages(16, 1), null);
+        run();
+        assertThat(rec.invalid).hasSize(5);
+        assertThat(rec.invalid.get(0)).contains("ALLOC: pages 15-16 lie outside the pool of 16 pages");
+        assertThat(rec.invalid.get(1)).contains("WRITE: positions 2-4 go beyond the request's page table of 4");
+        assertThat(rec.invalid.get(2)).contains("ATTACH: 5 positions go beyond");
+        assertThat(rec.invalid.get(3)).contains("FREE: page 1 is not owned by b");
+        assertThat(rec.invalid.get(4)).contains("SHARE: pages 16-16 lie outside");
+        assertThat(rec.findings).isEmpty();
+    }
+
+    @Test
+    void recordsAfterALostConfigHaveNoEffect() throws Exception {
+        RecordParser parser = new RecordParser();
+        w.heartbeat(T);
+        StreamDetector d = new StreamDetector("s", "b1");
+        d.gapLost(1, 1, T, rec);
+        d.apply(parser.parse(lines.get(1)), rec);
+        assertThat(rec.invalid).singleElement().asString().contains("no CONFIG before it");
+        assertThat(rec.findings).containsOnlyKeys("STREAM_GAP|d/prod|s@b1");
+    }
+
+    @Test
+    void rejectedRequestsServedAreFoundFromFactsInAnyOrder() {
+        RequestFact reject = new RequestFact(RequestFact.Kind.ADMIT_REJECTED, "r", "t", "d", T, "p", "b", 2, false, 0);
+        RequestFact served = new RequestFact(RequestFact.Kind.SERVED, "r", "t", "d", T, "q", "b", 9, false, 0);
+        RequestFact finishedEmpty = new RequestFact(RequestFact.Kind.FINISHED, "r", "t", "d", T, "q", "b", 9, true, 0);
+        RequestFact finishedOutput = new RequestFact(RequestFact.Kind.FINISHED, "r", "t", "d", T, "q", "b", 9, true, 3);
+
+        assertThat(RequestFacts.NONE.with(served).with(reject).rejectedButServed()).isTrue();
+        assertThat(RequestFacts.NONE.with(reject).with(served).rejectedButServed()).isTrue();
+        assertThat(RequestFacts.NONE.with(reject).with(finishedOutput).rejectedButServed()).isTrue();
+        assertThat(RequestFacts.NONE.with(reject).with(finishedEmpty).rejectedButServed()).isFalse();
+        assertThat(RequestFacts.NONE.with(reject).rejectedButServed()).isFalse();
+        assertThat(RequestFacts.NONE.with(served).with(finishedOutput).rejectedButServed()).isFalse();
+    }
+}
