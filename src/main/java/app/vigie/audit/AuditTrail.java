@@ -11,6 +11,28 @@ public final class AuditTrail {
     private AuditTrail() {
     }
 
+    /** A JSON string literal of {@code s} ({@code null} for null), for the before and after documents. */
+    public static String quote(String s) {
+        if (s == null) {
+            return "null";
+        }
+        StringBuilder b = new StringBuilder("\"");
+        for (char ch : s.toCharArray()) {
+            switch (ch) {
+                case '"' -> b.append("\\\"");
+                case '\\' -> b.append("\\\\");
+                default -> {
+                    if (ch < 0x20) {
+                        b.append(String.format("\\u%04x", (int) ch));
+                    } else {
+                        b.append(ch);
+                    }
+                }
+            }
+        }
+        return b.append('"').toString();
+    }
+
     public static void record(Connection c, String actor, String action, String target, String beforeJson,
             String afterJson) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""

@@ -16,4 +16,12 @@ public interface AppliedRecordListener {
     /** Seqs {@code [fromSeq, toSeq]} of {@code (stream, boot)} will never be applied. */
     default void gapLost(Connection tx, String stream, String boot, long fromSeq, long toSeq) throws SQLException {
     }
+
+    /** The transaction is about to commit: write what was buffered. */
+    default void beforeCommit(Connection tx) throws SQLException {
+    }
+
+    /** The transaction rolled back: forget in-memory state changed in it. */
+    default void rolledBack(Connection tx) {
+    }
 }

@@ -74,9 +74,11 @@ public class GapService {
         for (long id : ids) {
             Sequencer.Released r = Transactions.run(dataSource, c -> {
                 StreamCursor cur = RecordStore.lockCursor(c, id);
-                return cur == null || !cur.holdsRecords() ? new Sequencer.Released(0, 0)
+                Sequencer.Released released = cur == null || !cur.holdsRecords() ? new Sequencer.Released(0, 0)
                         : sequencer.releaseGaps(c, cur, heldBefore, cause, Instant.now());
-            });
+                sequencer.beforeCommit(c);
+                return released;
+            }, sequencer::rolledBack);
             gaps += r.gaps();
             applied += r.applied();
         }

@@ -61,7 +61,12 @@ public class IngestService {
             for (int i = from; i < to; i++) {
                 parsed.add(parser.parse(lines.get(i)));
             }
-            LineOutcome[] done = Transactions.run(dataSource, c -> write(c, parsed));
+            Sequencer seq = sequencer();
+            LineOutcome[] done = Transactions.run(dataSource, c -> {
+                LineOutcome[] out = write(c, parsed);
+                seq.beforeCommit(c);
+                return out;
+            }, seq::rolledBack);
             System.arraycopy(done, 0, outcomes, from, done.length);
         }
         if (lines.size() > chunk) {

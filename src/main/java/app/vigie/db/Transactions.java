@@ -18,17 +18,34 @@ public final class Transactions {
         T run(Connection c) throws SQLException;
     }
 
+    /** Told of a transaction that did not commit. */
+    @FunctionalInterface
+    public interface RolledBack {
+        void rolledBack(Connection c);
+    }
+
     public static <T> T run(DataSource ds, Work<T> work) throws SQLException {
+        return run(ds, work, c -> { });
+    }
+
+    /** Like {@link #run(DataSource, Work)}; {@code onRollback} hears of every attempt that did not commit. */
+    public static <T> T run(DataSource ds, Work<T> work, RolledBack onRollback) throws SQLException {
         for (int attempt = 1;; attempt++) {
             try (Connection c = ds.getConnection()) {
                 c.setAutoCommit(false);
+                boolean committed = false;
                 try {
                     T result = work.run(c);
                     c.commit();
+                    committed = true;
                     return result;
                 } catch (SQLException | RuntimeException e) {
                     rollback(c, e);
                     throw e;
+                } finally {
+                    if (!committed) {
+                        onRollback.rolledBack(c);
+                    }
                 }
             } catch (SQLException e) {
                 if (attempt >= ATTEMPTS || !retryable(e)) {

@@ -118,15 +118,11 @@ public class AccountService {
     }
 
     private static String json(UserAccount u) {
-        StringBuilder b = new StringBuilder("{\"username\":").append(quote(u.username())).append(",\"roles\":[");
+        StringBuilder b = new StringBuilder("{\"username\":").append(AuditTrail.quote(u.username())).append(",\"roles\":[");
         int i = 0;
         for (String r : u.roles()) {
-            b.append(i++ == 0 ? "" : ",").append(quote(r));
+            b.append(i++ == 0 ? "" : ",").append(AuditTrail.quote(r));
         }
-        return b.append("],\"tenant\":").append(u.tenant() == null ? "null" : quote(u.tenant())).append('}').toString();
-    }
-
-    private static String quote(String s) {
-        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+        return b.append("],\"tenant\":").append(AuditTrail.quote(u.tenant())).append('}').toString();
     }
 }

@@ -47,9 +47,11 @@ public final class Api {
         }
     }
 
-    /** The example with every stream renamed under a fresh prefix, so that a test owns its streams. */
+    /** The example with its streams, deployments and requests renamed under a prefix, so that a test owns them. */
     public static String renamed(String ndjson, String prefix) {
-        return ndjson.replace("\"stream\": \"", "\"stream\": \"" + prefix + "/");
+        return ndjson.replace("\"stream\": \"", "\"stream\": \"" + prefix + "/")
+                .replace("\"deployment\": \"", "\"deployment\": \"" + prefix + "/")
+                .replace("\"request\": \"", "\"request\": \"" + prefix + "/");
     }
 
     public static String uniquePrefix() {

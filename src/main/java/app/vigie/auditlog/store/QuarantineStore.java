@@ -20,14 +20,19 @@ public final class QuarantineStore {
             byte[] raw, String stream, String boot, Long seq) {
     }
 
-    /** Keeps the entries; an entry already kept for the same source position is not kept twice. */
+    /** Keeps lines rejected at intake; an entry already kept for the same source position is not kept twice. */
     public static void keep(Connection c, List<Entry> entries) throws SQLException {
+        keep(c, entries, "intake");
+    }
+
+    /** Keeps entries rejected at {@code stage}: intake, or apply (a record impossible in its stream's state). */
+    public static void keep(Connection c, List<Entry> entries, String stage) throws SQLException {
         if (entries.isEmpty()) {
             return;
         }
         try (PreparedStatement ps = c.prepareStatement("""
-                insert into quarantine (received_at, source, source_name, position, reason, raw, stream, boot, seq)
-                values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (source, source_name, position) do nothing""")) {
+                insert into quarantine (received_at, source, source_name, position, reason, raw, stream, boot, seq,
+                  stage) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (source, source_name, position) do nothing""")) {
             for (Entry e : entries) {
                 ps.setTimestamp(1, Timestamp.from(e.receivedAt()));
                 ps.setString(2, e.source());
@@ -42,6 +47,7 @@ public final class QuarantineStore {
                 } else {
                     ps.setLong(9, e.seq());
                 }
+                ps.setString(10, stage);
                 ps.addBatch();
             }
             ps.executeBatch();

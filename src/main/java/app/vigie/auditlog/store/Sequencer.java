@@ -57,6 +57,20 @@ public final class Sequencer {
         }
     }
 
+    /** Lets the listeners write what they buffered in this transaction. */
+    public void beforeCommit(Connection c) throws SQLException {
+        for (AppliedRecordListener l : listeners) {
+            l.beforeCommit(c);
+        }
+    }
+
+    /** Tells the listeners that this transaction rolled back. */
+    public void rolledBack(Connection c) {
+        for (AppliedRecordListener l : listeners) {
+            l.rolledBack(c);
+        }
+    }
+
     /** The result of declaring gaps lost on one stream. */
     public record Released(int gaps, long applied) {
     }

@@ -10,29 +10,74 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
 import app.vigie.testing.Api;
 
-/** The shared examples, posted whole as one batch each, give exactly the batch answer of their expected file. */
+/**
+ * The shared examples, posted whole as one batch each on their own deployments, give exactly their expected file:
+ * the batch answer, and every field of every incident, exposure and tenant but {@code id}, {@code status} and
+ * {@code detected_at}.
+ */
 @QuarkusTest
 class SharedExamplesTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @ParameterizedTest
     @ValueSource(strings = {"01-benign-colocated", "02-partial-overwrite", "03-pd-rejected-prompt",
             "04-prefix-shared-same-tenant"})
-    void ingestsWithTheExpectedCounts(String name) throws Exception {
-        JsonNode expected = new ObjectMapper().readTree(Api.example(name + ".expected.json")).get("batches").get(0);
+    void ingestAndDetectExactlyAsExpected(String name) throws Exception {
+        JsonNode expected = JSON.readTree(Api.example(name + ".expected.json"));
+        JsonNode batch = expected.get("batches").get(0);
 
         JsonPath answer = Api.post(Api.example(name + ".ndjson")).then().statusCode(200).extract().jsonPath();
 
-        assertThat(answer.getLong("accepted")).isEqualTo(expected.get("accepted").asLong());
-        assertThat(answer.getLong("duplicates")).isEqualTo(expected.get("duplicates").asLong());
-        assertThat(answer.getLong("pending")).isEqualTo(expected.get("pending").asLong());
+        assertThat(answer.getLong("accepted")).isEqualTo(batch.get("accepted").asLong());
+        assertThat(answer.getLong("duplicates")).isEqualTo(batch.get("duplicates").asLong());
+        assertThat(answer.getLong("pending")).isEqualTo(batch.get("pending").asLong());
         List<Long> expectedLines = new ArrayList<>();
-        expected.get("rejected_lines").forEach(n -> expectedLines.add(n.asLong()));
+        batch.get("rejected_lines").forEach(n -> expectedLines.add(n.asLong()));
         assertThat(answer.getList("rejected.line", Long.class)).containsExactlyElementsOf(expectedLines);
+
+        JsonNode incidents = JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract().asString());
+        for (String deployment : deployments(Api.example(name + ".ndjson"))) {
+            JsonNode actual = null;
+            for (JsonNode i : incidents) {
+                if (i.get("deployment").asText().equals(deployment)) {
+                    actual = i;
+                }
+            }
+            JsonNode wanted = expected.get("incidents").get(deployment);
+            if (wanted == null) {
+                assertThat(actual).as("no incident for %s", deployment).isNull();
+                continue;
+            }
+            assertThat(actual).as("incident for %s", deployment).isNotNull();
+            String id = actual.get("id").asText();
+            ObjectNode got = ((ObjectNode) actual).deepCopy();
+            got.remove(List.of("id", "status", "detected_at", "status_reason"));
+            got.set("exposures", JSON.readTree(Api.admin().get("/api/incidents/" + id + "/exposures").then()
+                    .statusCode(200).extract().asString()));
+            got.set("tenants", JSON.readTree(Api.admin().get("/api/incidents/" + id + "/tenants").then()
+                    .statusCode(200).extract().asString()));
+            assertThat(got).isEqualTo(wanted);
+            assertThat(actual.get("status").asText()).isEqualTo("OPEN");
+            assertThat(actual.get("detected_at").asText()).endsWith("Z");
+        }
     }
+
+    private static List<String> deployments(String ndjson) throws Exception {
+        List<String> out = new ArrayList<>();
+        for (String line : Api.lines(ndjson)) {
+            String d = JSON.readTree(line).get("deployment").asText();
+            if (!out.contains(d)) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
 }

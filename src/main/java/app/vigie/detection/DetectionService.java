@@ -1,0 +1,127 @@
+package app.vigie.detection;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import app.vigie.auditlog.AppliedRecordListener;
+import app.vigie.auditlog.intake.InvalidRecordException;
+import app.vigie.auditlog.intake.RecordParser;
+import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.detection.core.DetectionSink;
+import app.vigie.detection.core.StreamDetector;
+import app.vigie.detection.store.DetectionBuffer;
+import app.vigie.detection.store.DetectionStore;
+
+/**
+ * Runs a {@link StreamDetector} per (stream, boot) on the records as they are applied, and writes what they conclude
+ * in the same transaction. A detector missing from memory (after a restart, a rollback, or an eviction) is rebuilt
+ * by replaying the records already applied, silently, so that later records are judged as if nothing happened.
+ */
+@ApplicationScoped
+public class DetectionService implements AppliedRecordListener {
+    private static final Logger LOG = Logger.getLogger(DetectionService.class);
+
+    private final Map<String, StreamDetector> detectors = new ConcurrentHashMap<>();
+    private final Map<Connection, DetectionBuffer> buffers = new ConcurrentHashMap<>();
+    private final Map<Connection, Set<String>> touched = new ConcurrentHashMap<>();
+    private final RecordParser parser = new RecordParser();
+
+    @Override
+    public void applied(Connection tx, AuditRecord record) throws SQLException {
+        detector(tx, record.stream(), record.boot(), record.seq()).apply(record, buffer(tx));
+    }
+
+    @Override
+    public void gapLost(Connection tx, String stream, String boot, long fromSeq, long toSeq) throws SQLException {
+        detector(tx, stream, boot, fromSeq).gapLost(fromSeq, toSeq, Instant.now(), buffer(tx));
+    }
+
+    @Override
+    public void beforeCommit(Connection tx) throws SQLException {
+        touched.remove(tx);
+        DetectionBuffer b = buffers.remove(tx);
+        if (b != null) {
+            DetectionStore.write(tx, b, Instant.now());
+        }
+    }
+
+    @Override
+    public void rolledBack(Connection tx) {
+        buffers.remove(tx);
+        Set<String> keys = touched.remove(tx);
+        if (keys != null) {
+            keys.forEach(detectors::remove);
+        }
+    }
+
+    /** How many (stream, boot) detectors are in memory. */
+    public int detectorsInMemory() {
+        return detectors.size();
+    }
+
+    /** Forgets every detector (they are rebuilt from the stored records when next needed). */
+    public void forgetAll() {
+        detectors.clear();
+    }
+
+    private DetectionBuffer buffer(Connection tx) {
+        return buffers.computeIfAbsent(tx, c -> new DetectionBuffer());
+    }
+
+    /** The detector of (stream, boot), ready to take {@code seq}: rebuilt from the store when needed. */
+    private StreamDetector detector(Connection tx, String stream, String boot, long seq) throws SQLException {
+        String key = stream + "\u0000" + boot;
+        touched.computeIfAbsent(tx, c -> ConcurrentHashMap.newKeySet()).add(key);
+        StreamDetector d = detectors.get(key);
+        if (d != null && d.nextSeq() == seq) {
+            return d;
+        }
+        d = rebuild(tx, stream, boot, seq);
+        detectors.put(key, d);
+        return d;
+    }
+
+    private StreamDetector rebuild(Connection tx, String stream, String boot, long seq) throws SQLException {
+        StreamDetector d = new StreamDetector(stream, boot);
+        long replayed = 0;
+        long started = System.nanoTime();
+        try (PreparedStatement ps = tx.prepareStatement("""
+                select r.seq, r.body from audit_record r join stream_boot s on s.id = r.stream_boot_id
+                where s.stream = ? and s.boot = ? and r.seq < ? order by r.seq""")) {
+            ps.setFetchSize(2000);
+            ps.setString(1, stream);
+            ps.setString(2, boot);
+            ps.setLong(3, seq);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long s = rs.getLong(1);
+                    if (s > d.nextSeq()) {
+                        d.gapLost(d.nextSeq(), s - 1, Instant.EPOCH, DetectionSink.NONE);
+                    }
+                    d.apply(parser.parse(rs.getString(2)), DetectionSink.NONE);
+                    replayed++;
+                }
+            }
+        } catch (InvalidRecordException e) {
+            throw new IllegalStateException("a stored record no longer parses: " + e.getMessage(), e);
+        }
+        if (seq > d.nextSeq()) {
+            d.gapLost(d.nextSeq(), seq - 1, Instant.EPOCH, DetectionSink.NONE);
+        }
+        if (replayed > 0) {
+            LOG.infof("Rebuilt the detector of %s boot %s from %d stored records in %d ms", stream, boot, replayed,
+                    (System.nanoTime() - started) / 1_000_000);
+        }
+        return d;
+    }
+}

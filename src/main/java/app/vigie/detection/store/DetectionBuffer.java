@@ -1,0 +1,90 @@
+package app.vigie.detection.store;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.detection.core.DetectionSink;
+import app.vigie.detection.core.ExposureRead;
+import app.vigie.detection.core.Finding;
+import app.vigie.detection.core.RequestFact;
+
+/** What the detectors concluded in one transaction, merged, waiting to be written before it commits. */
+public final class DetectionBuffer implements DetectionSink {
+    final Map<String, Finding> findings = new LinkedHashMap<>();
+    final Map<String, ExposureRead> exposures = new LinkedHashMap<>();
+    final Map<String, ExposureSpan> spans = new LinkedHashMap<>();
+    final Map<String, FactRow> facts = new LinkedHashMap<>();
+    final List<Invalid> invalid = new ArrayList<>();
+
+    /** An impossible record and why. */
+    record Invalid(AuditRecord record, String reason) {
+    }
+
+    /** The earliest and latest ATTACH that judged an exposure, per deployment. */
+    record ExposureSpan(java.time.Instant first, java.time.Instant last) {
+    }
+
+    /** The facts of one request seen in this transaction. */
+    static final class FactRow {
+        final String request;
+        String tenant;
+        boolean rejected;
+        RequestFact rejectedBy;
+        boolean served;
+        boolean finished;
+        Boolean delivered;
+        boolean deliveredOutput;
+
+        FactRow(String request) {
+            this.request = request;
+        }
+    }
+
+    public boolean isEmpty() {
+        return findings.isEmpty() && exposures.isEmpty() && facts.isEmpty() && invalid.isEmpty();
+    }
+
+    @Override
+    public void finding(Finding f) {
+        findings.putIfAbsent(f.deployment() + "|" + f.rule() + "|" + f.subject(), f);
+    }
+
+    @Override
+    public void exposure(ExposureRead e) {
+        exposures.merge(e.deployment() + "|" + e.readerRequest() + "|" + e.victimRequest() + "|" + e.stream() + "|"
+                + e.boot(), e, (a, b) -> b.tokens() >= a.tokens() ? b : a);
+        spans.merge(e.deployment(), new ExposureSpan(e.attachAt(), e.attachAt()),
+                (a, b) -> new ExposureSpan(a.first().isBefore(b.first()) ? a.first() : b.first(),
+                        a.last().isAfter(b.last()) ? a.last() : b.last()));
+    }
+
+    @Override
+    public void requestFact(RequestFact f) {
+        FactRow row = facts.computeIfAbsent(f.request(), FactRow::new);
+        if (row.tenant == null) {
+            row.tenant = f.tenant();
+        }
+        switch (f.kind()) {
+            case ADMIT_REJECTED -> {
+                row.rejected = true;
+                if (row.rejectedBy == null) {
+                    row.rejectedBy = f;
+                }
+            }
+            case SERVED -> row.served = true;
+            case FINISHED -> {
+                row.finished = true;
+                row.delivered = f.delivered();
+                row.deliveredOutput |= f.delivered() && f.outputTokens() > 0;
+            }
+        }
+    }
+
+    @Override
+    public void invalid(AuditRecord record, String reason) {
+        invalid.add(new Invalid(record, reason));
+    }
+}

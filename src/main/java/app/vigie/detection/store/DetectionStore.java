@@ -1,0 +1,244 @@
+package app.vigie.detection.store;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import app.vigie.auditlog.intake.CanonicalJson;
+import app.vigie.auditlog.store.QuarantineStore;
+import app.vigie.detection.core.ExposureRead;
+import app.vigie.detection.core.Finding;
+import app.vigie.detection.core.RequestFact;
+import app.vigie.detection.core.Rule;
+
+/** Writes what the detectors concluded: request facts, findings into incidents, exposures, impossible records. */
+public final class DetectionStore {
+    private DetectionStore() {
+    }
+
+    public static void write(Connection c, DetectionBuffer b, Instant now) throws SQLException {
+        if (b.isEmpty()) {
+            return;
+        }
+        rejectedServed(c, b);
+        java.util.SortedSet<String> deployments = new java.util.TreeSet<>();
+        b.findings.values().forEach(f -> deployments.add(f.deployment()));
+        b.exposures.values().forEach(e -> deployments.add(e.deployment()));
+        Map<String, UUID> incidents = new HashMap<>();
+        for (String deployment : deployments) {
+            incidents.put(deployment, openIncident(c, deployment, now));
+        }
+        insertFindings(c, b, incidents, now);
+        upsertExposures(c, b, incidents);
+        for (Map.Entry<String, DetectionBuffer.ExposureSpan> e : b.spans.entrySet()) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    update incident set first_exposure_at = least(coalesce(first_exposure_at, ?), ?),
+                      last_exposure_at = greatest(coalesce(last_exposure_at, ?), ?) where id = ?""")) {
+                Timestamp first = Timestamp.from(e.getValue().first());
+                Timestamp last = Timestamp.from(e.getValue().last());
+                ps.setTimestamp(1, first);
+                ps.setTimestamp(2, first);
+                ps.setTimestamp(3, last);
+                ps.setTimestamp(4, last);
+                ps.setObject(5, incidents.get(e.getKey()));
+                ps.executeUpdate();
+            }
+        }
+        List<QuarantineStore.Entry> kept = new ArrayList<>();
+        for (DetectionBuffer.Invalid i : b.invalid) {
+            kept.add(new QuarantineStore.Entry(0, now, "apply", i.record().stream() + "@" + i.record().boot(),
+                    i.record().seq(), i.reason(), CanonicalJson.of(i.record()).getBytes(StandardCharsets.UTF_8),
+                    i.record().stream(), i.record().boot(), i.record().seq()));
+        }
+        QuarantineStore.keep(c, kept, "apply");
+    }
+
+    /** The open incident of the deployment, created when there is none. */
+    static UUID openIncident(Connection c, String deployment, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into incident (id, deployment, status, detected_at, updated_at) values (?, ?, 'OPEN', ?, ?)
+                on conflict (deployment) where status <> 'CLOSED' do nothing""")) {
+            ps.setObject(1, UUID.randomUUID());
+            ps.setString(2, deployment);
+            ps.setTimestamp(3, Timestamp.from(now));
+            ps.setTimestamp(4, Timestamp.from(now));
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "select id from incident where deployment = ? and status <> 'CLOSED' for share")) {
+            ps.setString(1, deployment);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getObject(1, UUID.class);
+            }
+        }
+    }
+
+    private static void insertFindings(Connection c, DetectionBuffer b, Map<String, UUID> incidents, Instant now)
+            throws SQLException {
+        if (b.findings.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into finding (incident_id, rule, deployment, subject, stream, boot, first_seq, last_seq, detail,
+                  seen_at, recorded_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                on conflict (incident_id, rule, subject) do nothing""")) {
+            for (Finding f : b.findings.values()) {
+                ps.setObject(1, incidents.get(f.deployment()));
+                ps.setString(2, f.rule().name());
+                ps.setString(3, f.deployment());
+                ps.setString(4, f.subject());
+                ps.setString(5, f.evidence().stream());
+                ps.setString(6, f.evidence().boot());
+                ps.setLong(7, f.evidence().firstSeq());
+                ps.setLong(8, f.evidence().lastSeq());
+                ps.setString(9, f.evidence().detail());
+                ps.setTimestamp(10, Timestamp.from(f.at()));
+                ps.setTimestamp(11, Timestamp.from(now));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    private static void upsertExposures(Connection c, DetectionBuffer b, Map<String, UUID> incidents)
+            throws SQLException {
+        if (b.exposures.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into exposure (incident_id, kind, reader_request, reader_tenant, victim_request, victim_tenant,
+                  stream, boot, tokens, first_seen_at, last_seen_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                on conflict (incident_id, reader_request, victim_request, stream, boot) do update set
+                  tokens = greatest(exposure.tokens, excluded.tokens),
+                  first_seen_at = least(exposure.first_seen_at, excluded.first_seen_at),
+                  last_seen_at = greatest(exposure.last_seen_at, excluded.last_seen_at)""")) {
+            for (ExposureRead e : b.exposures.values()) {
+                ps.setObject(1, incidents.get(e.deployment()));
+                ps.setString(2, e.kind().name());
+                ps.setString(3, e.readerRequest());
+                ps.setString(4, e.readerTenant());
+                ps.setString(5, e.victimRequest());
+                ps.setString(6, e.victimTenant());
+                ps.setString(7, e.stream());
+                ps.setString(8, e.boot());
+                ps.setInt(9, e.tokens());
+                ps.setTimestamp(10, Timestamp.from(e.firstSeenAt()));
+                ps.setTimestamp(11, Timestamp.from(e.attachAt()));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /**
+     * Merges the request facts of the transaction with those of earlier ones, and raises
+     * {@code REJECTED_REQUEST_SERVED} (with the deployment and place of the rejecting ADMIT) where the join holds.
+     */
+    private static void rejectedServed(Connection c, DetectionBuffer b) throws SQLException {
+        if (b.facts.isEmpty()) {
+            return;
+        }
+        int n = b.facts.size();
+        String[] request = new String[n];
+        String[] tenant = new String[n];
+        Boolean[] rejected = new Boolean[n];
+        String[] dep = new String[n];
+        String[] stream = new String[n];
+        String[] boot = new String[n];
+        Long[] seq = new Long[n];
+        Long[] at = new Long[n];
+        Boolean[] served = new Boolean[n];
+        Boolean[] finished = new Boolean[n];
+        Boolean[] delivered = new Boolean[n];
+        Boolean[] output = new Boolean[n];
+        int i = 0;
+        for (DetectionBuffer.FactRow f : b.facts.values()) {
+            RequestFact r = f.rejectedBy;
+            request[i] = f.request;
+            tenant[i] = f.tenant;
+            rejected[i] = f.rejected;
+            dep[i] = r == null ? null : r.deployment();
+            stream[i] = r == null ? null : r.stream();
+            boot[i] = r == null ? null : r.boot();
+            seq[i] = r == null ? null : r.seq();
+            at[i] = r == null ? null : r.at().toEpochMilli() * 1000;
+            served[i] = f.served;
+            finished[i] = f.finished;
+            delivered[i] = f.delivered;
+            output[i] = f.deliveredOutput;
+            i++;
+        }
+        List<Finding> raised = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into request_fact as f (request, tenant, rejected, rejected_deployment, rejected_stream,
+                  rejected_boot, rejected_seq, rejected_at, served, finished, delivered, delivered_output)
+                select r, t, rj, d, s, b, q, timestamptz 'epoch' + a * interval '1 microsecond', sv, fi, de, o
+                from unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::text[], ?::text[], ?::bigint[],
+                  ?::bigint[], ?::boolean[], ?::boolean[], ?::boolean[], ?::boolean[])
+                  as u(r, t, rj, d, s, b, q, a, sv, fi, de, o)
+                order by r
+                on conflict (request) do update set
+                  tenant = coalesce(f.tenant, excluded.tenant),
+                  rejected = f.rejected or excluded.rejected,
+                  rejected_deployment = coalesce(f.rejected_deployment, excluded.rejected_deployment),
+                  rejected_stream = coalesce(f.rejected_stream, excluded.rejected_stream),
+                  rejected_boot = coalesce(f.rejected_boot, excluded.rejected_boot),
+                  rejected_seq = coalesce(f.rejected_seq, excluded.rejected_seq),
+                  rejected_at = coalesce(f.rejected_at, excluded.rejected_at),
+                  served = f.served or excluded.served,
+                  finished = f.finished or excluded.finished,
+                  delivered = coalesce(excluded.delivered, f.delivered),
+                  delivered_output = f.delivered_output or excluded.delivered_output
+                returning request, rejected and (served or delivered_output) and not served_finding, tenant,
+                  rejected_deployment, rejected_stream, rejected_boot, rejected_seq, rejected_at, served,
+                  delivered_output""")) {
+            ps.setArray(1, c.createArrayOf("text", request));
+            ps.setArray(2, c.createArrayOf("text", tenant));
+            ps.setArray(3, c.createArrayOf("boolean", rejected));
+            ps.setArray(4, c.createArrayOf("text", dep));
+            ps.setArray(5, c.createArrayOf("text", stream));
+            ps.setArray(6, c.createArrayOf("text", boot));
+            ps.setArray(7, c.createArrayOf("bigint", seq));
+            ps.setArray(8, c.createArrayOf("bigint", at));
+            ps.setArray(9, c.createArrayOf("boolean", served));
+            ps.setArray(10, c.createArrayOf("boolean", finished));
+            ps.setArray(11, c.createArrayOf("boolean", delivered));
+            ps.setArray(12, c.createArrayOf("boolean", output));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getBoolean(2)) {
+                        String req = rs.getString(1);
+                        String how = rs.getBoolean(9) ? "then allocated or attended" : "";
+                        if (rs.getBoolean(10)) {
+                            how += (how.isEmpty() ? "" : ", and ") + "finished delivered with output";
+                        }
+                        raised.add(new Finding(Rule.REJECTED_REQUEST_SERVED, rs.getString(4), req,
+                                rs.getTimestamp(8).toInstant(), new Finding.Evidence(rs.getString(5),
+                                        rs.getString(6), rs.getLong(7), rs.getLong(7), "request " + req
+                                        + " of tenant " + rs.getString(3) + " was rejected at admission (seq "
+                                        + rs.getLong(7) + ") and " + how)));
+                    }
+                }
+            }
+        }
+        if (!raised.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "update request_fact set served_finding = true where request = any(?)")) {
+                ps.setArray(1, c.createArrayOf("text", raised.stream().map(Finding::subject).toArray(String[]::new)));
+                ps.executeUpdate();
+            }
+            raised.forEach(b::finding);
+        }
+    }
+
+}

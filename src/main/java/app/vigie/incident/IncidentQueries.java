@@ -1,0 +1,196 @@
+package app.vigie.incident;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/** Reads of incidents, their exposures, tenants and findings, counted exactly as api.md defines. */
+public final class IncidentQueries {
+    private static final String SELECT = """
+            select i.id, i.deployment, i.status, i.status_reason, i.detected_at, i.first_exposure_at,
+              i.last_exposure_at,
+              exists (select 1 from exposure e where e.incident_id = i.id),
+              (select count(distinct e.reader_request) from exposure e join request_fact f
+                 on f.request = e.reader_request
+               where e.incident_id = i.id and e.kind = 'CROSS_TENANT' and f.delivered),
+              (select coalesce(array_agg(distinct e.victim_tenant order by e.victim_tenant), '{}')
+                 from exposure e where e.incident_id = i.id),
+              (select coalesce(array_agg(distinct e.reader_tenant order by e.reader_tenant), '{}')
+                 from exposure e where e.incident_id = i.id)
+            from incident i""";
+
+    private IncidentQueries() {
+    }
+
+    public static List<IncidentView> list(Connection c, String status) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SELECT
+                + " where (?::text is null or i.status = ?) order by i.detected_at desc, i.id")) {
+            ps.setString(1, status);
+            ps.setString(2, status);
+            return views(c, ps);
+        }
+    }
+
+    public static Optional<IncidentView> get(Connection c, UUID id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SELECT + " where i.id = ?")) {
+            ps.setObject(1, id);
+            return views(c, ps).stream().findFirst();
+        }
+    }
+
+    private static List<IncidentView> views(Connection c, PreparedStatement ps) throws SQLException {
+        List<Object[]> rows = new ArrayList<>();
+        try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                rows.add(new Object[] {rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getString(4),
+                        instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)), instant(rs.getTimestamp(7)),
+                        rs.getBoolean(8), rs.getLong(9), strings(rs.getArray(10)), strings(rs.getArray(11))});
+            }
+        }
+        Map<UUID, Map<String, Long>> counts = findingCounts(c, rows.stream().map(r -> (UUID) r[0]).toList());
+        List<IncidentView> out = new ArrayList<>();
+        for (Object[] r : rows) {
+            @SuppressWarnings("unchecked")
+            List<String> victims = (List<String>) r[9];
+            @SuppressWarnings("unchecked")
+            List<String> recipients = (List<String>) r[10];
+            out.add(new IncidentView((UUID) r[0], (String) r[1], (String) r[2],
+                    (Boolean) r[7] ? "PERSONAL_DATA_BREACH" : "SECURITY_EVENT", (Instant) r[5], (Instant) r[6],
+                    (Instant) r[4], (Long) r[8], victims, recipients,
+                    counts.getOrDefault((UUID) r[0], Map.of()), (String) r[3]));
+        }
+        return out;
+    }
+
+    private static Map<UUID, Map<String, Long>> findingCounts(Connection c, List<UUID> ids) throws SQLException {
+        Map<UUID, Map<String, Long>> counts = new HashMap<>();
+        if (ids.isEmpty()) {
+            return counts;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                select incident_id, rule, count(*) from finding where incident_id = any(?)
+                group by incident_id, rule""")) {
+            ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    counts.computeIfAbsent(rs.getObject(1, UUID.class), k -> new TreeMap<>())
+                            .put(rs.getString(2), rs.getLong(3));
+                }
+            }
+        }
+        return counts;
+    }
+
+    public static List<ExposureView> exposures(Connection c, UUID id) throws SQLException {
+        List<ExposureView> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, sum(e.tokens),
+                  min(e.first_seen_at), case when f.finished then f.delivered end
+                from exposure e left join request_fact f on f.request = e.reader_request
+                where e.incident_id = ?
+                group by e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, f.finished,
+                  f.delivered
+                order by e.reader_request collate "C", e.victim_request collate "C\"""")) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    boolean delivered = rs.getBoolean(8);
+                    out.add(new ExposureView(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5), rs.getLong(6), instant(rs.getTimestamp(7)),
+                            rs.wasNull() ? null : delivered));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Affected tenants, from the exposures: sorted by tenant. */
+    public static List<TenantView> tenants(List<ExposureView> exposures) {
+        Map<String, long[]> sums = new TreeMap<>();
+        Map<String, Set<String>> victimRequests = new HashMap<>();
+        Map<String, Set<String>> delivered = new HashMap<>();
+        Map<String, Set<String>> roles = new HashMap<>();
+        for (ExposureView e : exposures) {
+            sums.computeIfAbsent(e.victimTenant(), t -> new long[2])[0] += e.tokens();
+            sums.computeIfAbsent(e.readerTenant(), t -> new long[2])[1] += e.tokens();
+            victimRequests.computeIfAbsent(e.victimTenant(), t -> new HashSet<>()).add(e.victimRequest());
+            roles.computeIfAbsent(e.victimTenant(), t -> new HashSet<>()).add("VICTIM");
+            roles.computeIfAbsent(e.readerTenant(), t -> new HashSet<>()).add("RECIPIENT");
+            if ("CROSS_TENANT".equals(e.kind()) && Boolean.TRUE.equals(e.delivered())) {
+                delivered.computeIfAbsent(e.readerTenant(), t -> new HashSet<>()).add(e.readerRequest());
+            }
+        }
+        List<TenantView> out = new ArrayList<>();
+        sums.forEach((tenant, s) -> out.add(new TenantView(tenant, roles.get(tenant).stream().sorted().toList(),
+                victimRequests.getOrDefault(tenant, Set.of()).size(), s[0], s[1],
+                delivered.getOrDefault(tenant, Set.of()).size())));
+        return out;
+    }
+
+    public static List<FindingView> findings(Connection c, UUID id) throws SQLException {
+        List<FindingView> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select id, rule, subject, deployment, stream, boot, first_seq, last_seq, detail, seen_at, recorded_at
+                from finding where incident_id = ? order by id""")) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new FindingView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5), rs.getString(6), rs.getLong(7), rs.getLong(8), rs.getString(9),
+                            instant(rs.getTimestamp(10)), instant(rs.getTimestamp(11))));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Changes the status, locking the row; returns the status before, or empty when there is no such incident. */
+    public static Optional<String> setStatus(Connection c, UUID id, IncidentStatus to, String reason, Instant now)
+            throws SQLException {
+        String before;
+        try (PreparedStatement ps = c.prepareStatement("select status from incident where id = ? for update")) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                before = rs.getString(1);
+            }
+        }
+        if (!IncidentStatus.valueOf(before).next().contains(to)) {
+            throw new IllegalStateException("an incident " + before + " cannot become " + to + "; it can become "
+                    + IncidentStatus.valueOf(before).next());
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+                "update incident set status = ?, status_reason = ?, updated_at = ? where id = ?")) {
+            ps.setString(1, to.name());
+            ps.setString(2, reason);
+            ps.setTimestamp(3, Timestamp.from(now));
+            ps.setObject(4, id);
+            ps.executeUpdate();
+        }
+        return Optional.of(before);
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+
+    private static List<String> strings(Array a) throws SQLException {
+        return a == null ? List.of() : Arrays.asList((String[]) a.getArray());
+    }
+}

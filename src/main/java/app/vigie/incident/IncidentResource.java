@@ -1,0 +1,143 @@
+package app.vigie.incident;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
+
+import io.agroal.api.AgroalDataSource;
+
+import app.vigie.audit.AuditTrail;
+import app.vigie.db.Transactions;
+import app.vigie.problem.ProblemException;
+import app.vigie.security.Role;
+
+/** {@code /api/incidents}: incidents per deployment, their exposures, affected tenants and findings; the lifecycle. */
+@Path("/api/incidents")
+@Produces(MediaType.APPLICATION_JSON)
+public class IncidentResource {
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    /** The body of a status change. */
+    public record StatusChange(String status, String reason) {
+    }
+
+    @GET
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public List<IncidentView> list(@QueryParam("status") String status) throws SQLException {
+        String s = status == null ? null : parseStatus(status).name();
+        return Transactions.run(dataSource, c -> IncidentQueries.list(c, s));
+    }
+
+    @GET
+    @Path("{id}")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public IncidentView get(@PathParam("id") String id) throws SQLException {
+        UUID uuid = uuid(id);
+        return Transactions.run(dataSource, c -> IncidentQueries.get(c, uuid)).orElseThrow(() -> notFound(id));
+    }
+
+    @GET
+    @Path("{id}/exposures")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public List<ExposureView> exposures(@PathParam("id") String id) throws SQLException {
+        UUID uuid = uuid(id);
+        return Transactions.run(dataSource, c -> {
+            exists(c, uuid, id);
+            return IncidentQueries.exposures(c, uuid);
+        });
+    }
+
+    @GET
+    @Path("{id}/tenants")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public List<TenantView> tenants(@PathParam("id") String id) throws SQLException {
+        return IncidentQueries.tenants(exposures(id));
+    }
+
+    @GET
+    @Path("{id}/findings")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public List<FindingView> findings(@PathParam("id") String id) throws SQLException {
+        UUID uuid = uuid(id);
+        return Transactions.run(dataSource, c -> {
+            exists(c, uuid, id);
+            return IncidentQueries.findings(c, uuid);
+        });
+    }
+
+    @POST
+    @Path("{id}/status")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST})
+    public IncidentView status(@PathParam("id") String id, StatusChange change, @Context SecurityContext who)
+            throws SQLException {
+        UUID uuid = uuid(id);
+        if (change == null || change.status() == null) {
+            throw new ProblemException(400, "field 'status' is required: TRIAGED, CONFIRMED, DISMISSED or CLOSED");
+        }
+        IncidentStatus to = parseStatus(change.status());
+        String reason = change.reason() == null ? null : change.reason().strip();
+        if (to.needsReason() && (reason == null || reason.isEmpty())) {
+            throw new ProblemException(400, "a reason is required to set an incident " + to);
+        }
+        if (reason != null && reason.length() > 4000) {
+            throw new ProblemException(400, "field 'reason' has at most 4000 characters");
+        }
+        String actor = who.getUserPrincipal().getName();
+        Transactions.run(dataSource, c -> {
+            String before;
+            try {
+                before = IncidentQueries.setStatus(c, uuid, to, reason, Instant.now()).orElseThrow(() -> notFound(id));
+            } catch (IllegalStateException e) {
+                throw new ProblemException(409, e.getMessage());
+            }
+            AuditTrail.record(c, actor, "incident.status", "incident:" + uuid, "{\"status\":\"" + before + "\"}",
+                    "{\"status\":\"" + to + "\",\"reason\":" + AuditTrail.quote(reason) + "}");
+            return null;
+        });
+        return get(id);
+    }
+
+    private void exists(java.sql.Connection c, UUID uuid, String id) throws SQLException {
+        if (IncidentQueries.get(c, uuid).isEmpty()) {
+            throw notFound(id);
+        }
+    }
+
+    private static IncidentStatus parseStatus(String s) {
+        try {
+            return IncidentStatus.valueOf(s.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ProblemException(400, "unknown status '" + s + "': OPEN, TRIAGED, CONFIRMED, DISMISSED or CLOSED");
+        }
+    }
+
+    private static UUID uuid(String id) {
+        try {
+            return UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            throw notFound(id);
+        }
+    }
+
+    private static ProblemException notFound(String id) {
+        return new ProblemException(404, "no incident " + id);
+    }
+}

@@ -1,0 +1,12 @@
+package app.vigie.incident;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/** An incident as api.md shows it, plus its status reason. */
+public record IncidentView(UUID id, String deployment, String status, String classification,
+        Instant firstExposureAt, Instant lastExposureAt, Instant detectedAt, long leakedResponses,
+        List<String> victimTenants, List<String> recipientTenants, Map<String, Long> findings, String statusReason) {
+}
