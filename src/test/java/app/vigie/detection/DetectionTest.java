@@ -1,0 +1,182 @@
+package app.vigie.detection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+import app.vigie.testing.Api;
+import app.vigie.testing.Logs;
+
+/** Detection through the service: any arrival order, duplicates, several deployments, restarts, the lifecycle. */
+@QuarkusTest
+class DetectionTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Inject
+    DetectionService detection;
+
+    /** The incident of a deployment with its exposures and tenants, without id, status and detected_at. */
+    static JsonNode incident(String deployment) throws Exception {
+        JsonNode all = JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract().asString());
+        for (JsonNode i : all) {
+            if (i.get("deployment").asText().equals(deployment)) {
+                String id = i.get("id").asText();
+                ObjectNode got = ((ObjectNode) i).deepCopy();
+                got.remove(List.of("id", "status", "detected_at", "status_reason"));
+                got.set("exposures", JSON.readTree(Api.admin().get("/api/incidents/" + id + "/exposures").then()
+                        .statusCode(200).extract().asString()));
+                got.set("tenants", JSON.readTree(Api.admin().get("/api/incidents/" + id + "/tenants").then()
+                        .statusCode(200).extract().asString()));
+                return got;
+            }
+        }
+        return null;
+    }
+
+    /** The expected incident of an example, renamed under the prefix as {@link Api#renamed} renames its log. */
+    static JsonNode expected(String example, String deployment, String prefix) throws Exception {
+        String text = Api.example(example + ".expected.json");
+        JsonNode wanted = JSON.readTree(text).get("incidents").get(deployment);
+        String renamed = wanted.toString().replace("\"reader_request\":\"", "\"reader_request\":\"" + prefix + "/")
+                .replace("\"victim_request\":\"", "\"victim_request\":\"" + prefix + "/")
+                .replace("\"deployment\":\"", "\"deployment\":\"" + prefix + "/");
+        return JSON.readTree(renamed);
+    }
+
+    @Test
+    void anyArrivalOrderWithDuplicatesInManyBatchesGivesTheSameIncident() throws Exception {
+        String prefix = Api.uniquePrefix();
+        List<String> lines = new ArrayList<>(Api.lines(Api.renamed(Api.example("03-pd-rejected-prompt.ndjson"),
+                prefix)));
+        lines.addAll(lines.subList(0, 60));
+        Collections.shuffle(lines, new Random(7));
+        for (int from = 0; from < lines.size(); from += 37) {
+            Api.post(Logs.body(lines.subList(from, Math.min(lines.size(), from + 37)))).then().statusCode(200);
+        }
+        assertThat(incident(prefix + "/glm-5.3/prod-eu")).isEqualTo(expected("03-pd-rejected-prompt",
+                "glm-5.3/prod-eu", prefix));
+    }
+
+    @Test
+    void severalDeploymentsInOneBatchEachGetTheirIncident() throws Exception {
+        String prefix = Api.uniquePrefix();
+        List<String> lines = new ArrayList<>(Api.lines(Api.renamed(Api.example("02-partial-overwrite.ndjson"),
+                prefix)));
+        lines.addAll(Api.lines(Api.renamed(Api.example("03-pd-rejected-prompt.ndjson"), prefix)));
+        lines.addAll(Api.lines(Api.renamed(Api.example("01-benign-colocated.ndjson"), prefix)));
+        lines.add(3, "this line is not JSON");
+        Collections.shuffle(lines, new Random(11));
+        Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", equalTo(97 + 242 + 321))
+                .body("rejected.size()", equalTo(1));
+
+        assertThat(incident(prefix + "/mistral-24b/prod-eu")).isEqualTo(expected("02-partial-overwrite",
+                "mistral-24b/prod-eu", prefix));
+        assertThat(incident(prefix + "/glm-5.3/prod-eu")).isEqualTo(expected("03-pd-rejected-prompt",
+                "glm-5.3/prod-eu", prefix));
+        assertThat(incident(prefix + "/llama-8b/prod")).isNull();
+    }
+
+    @Test
+    void forgettingTheDetectorsMidScenarioChangesNothing() throws Exception {
+        String prefix = Api.uniquePrefix();
+        List<String> lines = Api.lines(Api.renamed(Api.example("03-pd-rejected-prompt.ndjson"), prefix));
+        Api.post(Logs.body(lines.subList(0, 120))).then().statusCode(200);
+        detection.forgetAll();
+        Api.post(Logs.body(lines.subList(120, lines.size()))).then().statusCode(200);
+        assertThat(incident(prefix + "/glm-5.3/prod-eu")).isEqualTo(expected("03-pd-rejected-prompt",
+                "glm-5.3/prod-eu", prefix));
+    }
+
+    @Test
+    void theLifecycleIsEnforcedAuditedAndAClosedIncidentIsNotJoined() throws Exception {
+        String prefix = Api.uniquePrefix();
+        List<String> lines = Api.lines(Api.renamed(Api.example("02-partial-overwrite.ndjson"), prefix));
+        Api.post(Logs.body(lines.subList(0, 60))).then().statusCode(200);
+        String deployment = prefix + "/mistral-24b/prod-eu";
+        String id = id(deployment);
+
+        Api.admin().contentType("application/json").body("{\"status\":\"CLOSED\",\"reason\":\"x\"}")
+                .post("/api/incidents/" + id + "/status").then().statusCode(409)
+                .contentType("application/problem+json").body("detail", containsString("cannot become CLOSED"));
+        Api.admin().contentType("application/json").body("{\"status\":\"DISMISSED\"}")
+                .post("/api/incidents/" + id + "/status").then().statusCode(400)
+                .body("detail", containsString("reason is required"));
+        Api.admin().contentType("application/json").body("{\"status\":\"TRIAGED\"}")
+                .post("/api/incidents/" + id + "/status").then().statusCode(200).body("status", equalTo("TRIAGED"));
+        Api.admin().contentType("application/json").body("{\"status\":\"CONFIRMED\",\"reason\":\"stale pages read\"}")
+                .post("/api/incidents/" + id + "/status").then().statusCode(200).body("status", equalTo("CONFIRMED"));
+        Api.account("auditor1", "auditor", null);
+        Api.as("auditor1", "auditor1-password").contentType("application/json").body("{\"status\":\"CLOSED\"}")
+                .post("/api/incidents/" + id + "/status").then().statusCode(403);
+        Api.admin().contentType("application/json").body("{\"status\":\"CLOSED\",\"reason\":\"customers told\"}")
+                .post("/api/incidents/" + id + "/status").then().statusCode(200).body("status", equalTo("CLOSED"))
+                .body("status_reason", equalTo("customers told"));
+
+        Api.post(Logs.body(lines.subList(60, lines.size()))).then().statusCode(200);
+        String second = id(deployment);
+        assertThat(second).isNotEqualTo(id);
+        Api.admin().get("/api/incidents/" + id).then().body("status", equalTo("CLOSED"));
+        Api.admin().get("/api/incidents/" + second).then().body("status", equalTo("OPEN"));
+        Api.admin().get("/api/incidents?status=CLOSED").then().body("id", org.hamcrest.Matchers.hasItem(id));
+
+        Api.admin().get("/api/incidents/" + java.util.UUID.randomUUID()).then().statusCode(404)
+                .contentType("application/problem+json");
+        Api.admin().get("/api/incidents/not-a-uuid/exposures").then().statusCode(404);
+        Api.admin().get("/api/incidents?status=SOMETIMES").then().statusCode(400);
+    }
+
+    @Test
+    void findingsCarryTheirEvidence() throws Exception {
+        String prefix = Api.uniquePrefix();
+        Api.post(Api.renamed(Api.example("03-pd-rejected-prompt.ndjson"), prefix)).then().statusCode(200);
+        String id = id(prefix + "/glm-5.3/prod-eu");
+        JsonNode findings = JSON.readTree(Api.admin().get("/api/incidents/" + id + "/findings").then()
+                .statusCode(200).extract().asString());
+        assertThat(findings).hasSize(10);
+        JsonNode read = null;
+        for (JsonNode f : findings) {
+            assertThat(f.get("stream").asText()).startsWith(prefix + "/");
+            assertThat(f.get("first_seq").asLong()).isPositive();
+            if (f.get("rule").asText().equals("CROSS_TENANT_READ") && read == null) {
+                read = f;
+            }
+        }
+        assertThat(read.get("subject").asText()).isEqualTo(prefix + "/gw-0006");
+        assertThat(read.get("detail").asText()).contains("last written by " + prefix + "/gw-0005 of tenant acme",
+                "on pages");
+    }
+
+    @Test
+    void readsNeedARoleAndCustomersSeeNoIncidentList() {
+        Api.account("cust1", "customer", "acme");
+        Api.as("cust1", "cust1-password").get("/api/incidents").then().statusCode(403);
+        io.restassured.RestAssured.given().get("/api/incidents").then().statusCode(401);
+        Api.account("analyst1", "analyst", null);
+        Api.as("analyst1", "analyst1-password").get("/api/incidents").then().statusCode(200);
+    }
+
+    private static String id(String deployment) throws Exception {
+        JsonNode all = JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract().asString());
+        for (JsonNode i : all) {
+            if (i.get("deployment").asText().equals(deployment)) {
+                return i.get("id").asText();
+            }
+        }
+        throw new AssertionError("no incident for " + deployment);
+    }
+}
