@@ -81,6 +81,30 @@ class EmbeddedModeIT {
     }
 
     @Test
+    void aScenarioSplitAroundAHardKillGivesTheUninterruptedIncident(@TempDir Path tmp) throws Exception {
+        List<String> lines = Api.lines(Api.example("03-pd-rejected-prompt.ndjson"));
+        try (ServiceProcess service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD",
+                PASSWORD)).start()) {
+            post(service, Logs.body(lines.subList(0, 150)));
+            service.kill();
+            service.start();
+            post(service, Logs.body(lines.subList(150, lines.size())));
+
+            JsonNode incidents = json.readTree(service.get("/api/incidents", ADMIN).body());
+            assertThat(incidents).hasSize(1);
+            com.fasterxml.jackson.databind.node.ObjectNode got =
+                    ((com.fasterxml.jackson.databind.node.ObjectNode) incidents.get(0)).deepCopy();
+            String id = got.get("id").asText();
+            got.remove(List.of("id", "status", "detected_at", "status_reason"));
+            got.set("exposures", json.readTree(service.get("/api/incidents/" + id + "/exposures", ADMIN).body()));
+            got.set("tenants", json.readTree(service.get("/api/incidents/" + id + "/tenants", ADMIN).body()));
+            assertThat(got).isEqualTo(json.readTree(Api.example("03-pd-rejected-prompt.expected.json"))
+                    .get("incidents").get("glm-5.3/prod-eu"));
+            assertThat(service.log()).contains("Rebuilt the detector of eu-par1/n21/decode/dp0");
+        }
+    }
+
+    @Test
     void replaysArchivedFilesWithProgressAndASummary(@TempDir Path tmp) throws Exception {
         Path file = tmp.resolve("archive.ndjson.gz");
         List<String> lines = Logs.stream("it/replay", 120);
