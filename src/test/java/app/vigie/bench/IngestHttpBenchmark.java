@@ -36,6 +36,7 @@ public final class IngestHttpBenchmark {
         int streamsPerThread = 4;
         int batch = 5000;
         String url = null;
+        String workload = "benign";
         String password = System.getenv().getOrDefault("VIGIE_ADMIN_PASSWORD", "bench-admin-password");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -44,22 +45,42 @@ public final class IngestHttpBenchmark {
                 case "--streams-per-thread" -> streamsPerThread = Integer.parseInt(args[++i]);
                 case "--batch" -> batch = Integer.parseInt(args[++i]);
                 case "--url" -> url = args[++i];
+                case "--workload" -> workload = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; options: --records N --threads N --streams-per-thread N --batch N --url URL");
+                        + "; options: --records N --threads N --streams-per-thread N --batch N --url URL "
+                        + "--workload benign|pd-example");
             }
         }
         long seed = System.nanoTime();
         List<List<String>> perThread = new ArrayList<>();
         long generated = 0;
-        for (int t = 0; t < threads; t++) {
-            List<String> lines = new ArrayList<>();
-            new BenignWorkload(streamsPerThread, seed + t).generate(records / threads, lines::add);
-            generated += lines.size();
-            perThread.add(lines);
+        if ("pd-example".equals(workload)) {
+            List<String> all = ScaledExample.lines(records);
+            String tag = "r" + Long.toString(seed, 36) + "/";
+            for (int t = 0; t < threads; t++) {
+                perThread.add(new ArrayList<>());
+            }
+            int copy = 0;
+            for (int i = 0; i < all.size(); i += 242) {
+                List<String> target = perThread.get(copy++ % threads);
+                for (String line : all.subList(i, Math.min(all.size(), i + 242))) {
+                    target.add(line.replace("\"stream\": \"", "\"stream\": \"" + tag)
+                            .replace("\"request\": \"", "\"request\": \"" + tag));
+                }
+            }
+            generated = all.size();
+        } else if ("benign".equals(workload)) {
+            for (int t = 0; t < threads; t++) {
+                List<String> lines = new ArrayList<>();
+                new BenignWorkload(streamsPerThread, seed + t).generate(records / threads, lines::add);
+                generated += lines.size();
+                perThread.add(lines);
+            }
+        } else {
+            throw new IllegalArgumentException("--workload is benign or pd-example");
         }
         long bytes = perThread.stream().flatMap(List::stream).mapToLong(l -> l.length() + 1).sum();
-        System.out.printf("generated %,d records (%,d bytes) on %d streams%n", generated, bytes,
-                threads * streamsPerThread);
+        System.out.printf("generated %,d records (%,d bytes), workload %s%n", generated, bytes, workload);
 
         double jackson = rawJacksonRate(perThread);
         System.out.printf("raw Jackson parse (readTree, 1 thread): %,.0f records/s%n", jackson);
@@ -68,17 +89,27 @@ public final class IngestHttpBenchmark {
         Path tmp = null;
         if (url == null) {
             tmp = Files.createTempDirectory("vigie-bench");
-            service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD", password)).start();
+            Map<String, String> env = new java.util.HashMap<>(Map.of("VIGIE_ADMIN_PASSWORD", password));
+            if (System.getenv("VIGIE_BENCH_JFR") != null) {
+                env.put("JAVA_TOOL_OPTIONS", "-XX:StartFlightRecording=filename=" + System.getenv("VIGIE_BENCH_JFR"));
+            }
+            service = new ServiceProcess(tmp.resolve("data"), env).start();
             url = "http://localhost:" + service.port();
             System.out.println("started the embedded service on " + url + " (data in " + tmp + ")");
         }
+        boolean ok = false;
         try {
             double rate = ingest(url, password, perThread, batch);
+            ok = true;
             System.out.printf("HTTP ingest: %,.0f records/s (%d client threads, batches of %d); "
                     + "ratio to raw Jackson parsing: %.2f%n", rate, threads, batch, rate / jackson);
         } finally {
             if (service != null) {
                 service.stop();
+            }
+            if (service != null && !ok) {
+                System.out.println("the service log is kept in " + tmp);
+            } else if (service != null) {
                 try (var files = Files.walk(tmp)) {
                     files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 }
@@ -138,11 +169,14 @@ public final class IngestHttpBenchmark {
                 return null;
             }));
         }
-        for (Future<?> f : done) {
-            f.get();
+        try {
+            for (Future<?> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        pool.shutdown();
         if (accepted.get() != total) {
             throw new IllegalStateException("accepted " + accepted.get() + " of " + total);
         }

@@ -47,6 +47,7 @@ public final class StreamDetector {
     private long lostFrom = -1;
     private long lostTo = -1;
     private long lastSeq;
+    private long judged;
 
     public StreamDetector(String stream, String boot) {
         this.stream = stream;
@@ -305,6 +306,7 @@ public final class StreamDetector {
             return;
         }
         sink.requestFact(fact(RequestFact.Kind.SERVED, r, a.request(), a.tenant(), false, 0));
+        judged += n;
         if (n == 0) {
             return;
         }
@@ -533,6 +535,11 @@ public final class StreamDetector {
     /** Slots of the pool. */
     public long poolSlots() {
         return configured ? slots.length : 0;
+    }
+
+    /** Positions judged so far (the sum of the ATTACH sizes). */
+    public long judgedSlots() {
+        return judged;
     }
 
     /** Requests alive on this stream. */

@@ -74,7 +74,7 @@ public final class DetectionStore {
             ps.executeUpdate();
         }
         try (PreparedStatement ps = c.prepareStatement(
-                "select id from incident where deployment = ? and status <> 'CLOSED' for share")) {
+                "select id from incident where deployment = ? and status <> 'CLOSED' for no key update")) {
             ps.setString(1, deployment);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
