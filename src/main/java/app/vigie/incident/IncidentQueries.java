@@ -18,6 +18,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 
+import app.vigie.tenant.TenantStore;
+
 /** Reads of incidents, their exposures, tenants and findings, counted exactly as api.md defines. */
 public final class IncidentQueries {
     private static final String SELECT = """
@@ -52,6 +54,7 @@ public final class IncidentQueries {
         }
     }
 
+    @SuppressWarnings("unchecked")
     private static List<IncidentView> views(Connection c, PreparedStatement ps) throws SQLException {
         List<Object[]> rows = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {
@@ -62,6 +65,12 @@ public final class IncidentQueries {
             }
         }
         Map<UUID, Map<String, Long>> counts = findingCounts(c, rows.stream().map(r -> (UUID) r[0]).toList());
+        Set<String> affected = new HashSet<>();
+        for (Object[] r : rows) {
+            affected.addAll((List<String>) r[9]);
+            affected.addAll((List<String>) r[10]);
+        }
+        Set<String> mapped = TenantStore.legalNames(c, affected).keySet();
         List<IncidentView> out = new ArrayList<>();
         for (Object[] r : rows) {
             @SuppressWarnings("unchecked")
@@ -71,7 +80,9 @@ public final class IncidentQueries {
             out.add(new IncidentView((UUID) r[0], (String) r[1], (String) r[2],
                     (Boolean) r[7] ? "PERSONAL_DATA_BREACH" : "SECURITY_EVENT", (Instant) r[5], (Instant) r[6],
                     (Instant) r[4], (Long) r[8], victims, recipients,
-                    counts.getOrDefault((UUID) r[0], Map.of()), (String) r[3]));
+                    counts.getOrDefault((UUID) r[0], Map.of()), (String) r[3],
+                    java.util.stream.Stream.concat(victims.stream(), recipients.stream()).distinct().sorted()
+                            .filter(t -> !mapped.contains(t)).toList()));
         }
         return out;
     }
@@ -118,6 +129,13 @@ public final class IncidentQueries {
         return out;
     }
 
+    /** Affected tenants with their controllers from the directory, sorted by tenant. */
+    public static List<TenantView> tenants(Connection c, List<ExposureView> exposures) throws SQLException {
+        List<TenantView> plain = tenants(exposures);
+        Map<String, String> names = TenantStore.legalNames(c, plain.stream().map(TenantView::tenant).toList());
+        return plain.stream().map(t -> t.withController(names.get(t.tenant()))).toList();
+    }
+
     /** Affected tenants, from the exposures: sorted by tenant. */
     public static List<TenantView> tenants(List<ExposureView> exposures) {
         Map<String, long[]> sums = new TreeMap<>();
@@ -137,7 +155,7 @@ public final class IncidentQueries {
         List<TenantView> out = new ArrayList<>();
         sums.forEach((tenant, s) -> out.add(new TenantView(tenant, roles.get(tenant).stream().sorted().toList(),
                 victimRequests.getOrDefault(tenant, Set.of()).size(), s[0], s[1],
-                delivered.getOrDefault(tenant, Set.of()).size())));
+                delivered.getOrDefault(tenant, Set.of()).size(), false, null)));
         return out;
     }
 

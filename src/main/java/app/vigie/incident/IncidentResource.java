@@ -68,7 +68,11 @@ public class IncidentResource {
     @Path("{id}/tenants")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public List<TenantView> tenants(@PathParam("id") String id) throws SQLException {
-        return IncidentQueries.tenants(exposures(id));
+        UUID uuid = uuid(id);
+        return Transactions.run(dataSource, c -> {
+            exists(c, uuid, id);
+            return IncidentQueries.tenants(c, IncidentQueries.exposures(c, uuid));
+        });
     }
 
     @GET

@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.test.junit.QuarkusTest;
 
 import app.vigie.testing.Api;
+import app.vigie.testing.Projection;
 import app.vigie.testing.Logs;
 
 /** Detection through the service: any arrival order, duplicates, several deployments, restarts, the lifecycle. */
@@ -58,6 +59,10 @@ class DetectionTest {
         return JSON.readTree(renamed);
     }
 
+    static void assertMatches(JsonNode actual, JsonNode expected) {
+        assertThat(Projection.onto(actual, expected)).isEqualTo(expected);
+    }
+
     @Test
     void anyArrivalOrderWithDuplicatesInManyBatchesGivesTheSameIncident() throws Exception {
         String prefix = Api.uniquePrefix();
@@ -68,7 +73,7 @@ class DetectionTest {
         for (int from = 0; from < lines.size(); from += 37) {
             Api.post(Logs.body(lines.subList(from, Math.min(lines.size(), from + 37)))).then().statusCode(200);
         }
-        assertThat(incident(prefix + "/glm-5.3/prod-eu")).isEqualTo(expected("03-pd-rejected-prompt",
+        assertMatches(incident(prefix + "/glm-5.3/prod-eu"), expected("03-pd-rejected-prompt",
                 "glm-5.3/prod-eu", prefix));
     }
 
@@ -84,9 +89,9 @@ class DetectionTest {
         Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", equalTo(97 + 242 + 321))
                 .body("rejected.size()", equalTo(1));
 
-        assertThat(incident(prefix + "/mistral-24b/prod-eu")).isEqualTo(expected("02-partial-overwrite",
+        assertMatches(incident(prefix + "/mistral-24b/prod-eu"), expected("02-partial-overwrite",
                 "mistral-24b/prod-eu", prefix));
-        assertThat(incident(prefix + "/glm-5.3/prod-eu")).isEqualTo(expected("03-pd-rejected-prompt",
+        assertMatches(incident(prefix + "/glm-5.3/prod-eu"), expected("03-pd-rejected-prompt",
                 "glm-5.3/prod-eu", prefix));
         assertThat(incident(prefix + "/llama-8b/prod")).isNull();
     }
@@ -98,7 +103,7 @@ class DetectionTest {
         Api.post(Logs.body(lines.subList(0, 120))).then().statusCode(200);
         detection.forgetAll();
         Api.post(Logs.body(lines.subList(120, lines.size()))).then().statusCode(200);
-        assertThat(incident(prefix + "/glm-5.3/prod-eu")).isEqualTo(expected("03-pd-rejected-prompt",
+        assertMatches(incident(prefix + "/glm-5.3/prod-eu"), expected("03-pd-rejected-prompt",
                 "glm-5.3/prod-eu", prefix));
     }
 

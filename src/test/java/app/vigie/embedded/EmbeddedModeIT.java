@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import app.vigie.testing.Api;
 import app.vigie.testing.Logs;
+import app.vigie.testing.Projection;
 import app.vigie.testing.ServiceProcess;
 
 /**
@@ -98,8 +99,9 @@ class EmbeddedModeIT {
             got.remove(List.of("id", "status", "detected_at", "status_reason"));
             got.set("exposures", json.readTree(service.get("/api/incidents/" + id + "/exposures", ADMIN).body()));
             got.set("tenants", json.readTree(service.get("/api/incidents/" + id + "/tenants", ADMIN).body()));
-            assertThat(got).isEqualTo(json.readTree(Api.example("03-pd-rejected-prompt.expected.json"))
-                    .get("incidents").get("glm-5.3/prod-eu"));
+            JsonNode wanted = json.readTree(Api.example("03-pd-rejected-prompt.expected.json")).get("incidents")
+                    .get("glm-5.3/prod-eu");
+            assertThat(Projection.onto(got, wanted)).isEqualTo(wanted);
             assertThat(service.log()).contains("Rebuilt the detector of eu-par1/n21/decode/dp0");
         }
     }

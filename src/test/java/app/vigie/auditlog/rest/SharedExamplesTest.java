@@ -16,6 +16,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
 import app.vigie.testing.Api;
+import app.vigie.testing.Projection;
 
 /**
  * The shared examples, posted whole as one batch each on their own deployments, give exactly their expected file:
@@ -63,7 +64,7 @@ class SharedExamplesTest {
                     .statusCode(200).extract().asString()));
             got.set("tenants", JSON.readTree(Api.admin().get("/api/incidents/" + id + "/tenants").then()
                     .statusCode(200).extract().asString()));
-            assertThat(got).isEqualTo(wanted);
+            assertThat(Projection.onto(got, wanted)).isEqualTo(wanted);
             assertThat(actual.get("status").asText()).isEqualTo("OPEN");
             assertThat(actual.get("detected_at").asText()).endsWith("Z");
         }

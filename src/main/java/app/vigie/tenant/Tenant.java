@@ -1,0 +1,19 @@
+package app.vigie.tenant;
+
+import java.util.List;
+
+/**
+ * A tenant of the inference service mapped to its controller (GDPR): who must be alerted, how, how fast, and which
+ * laws and sectors apply. {@code id} is the tenant name used in the page audit log.
+ */
+public record Tenant(String id, String legalName, String country, String companyId, Dpo dpo,
+        List<AlertChannel> alertChannels, String alertDelay, List<String> jurisdictions, List<String> sectors) {
+
+    /** The controller's data protection officer. */
+    public record Dpo(String name, String email, String phone) {
+    }
+
+    /** Where alerts go: {@code webhook} (an https URL), {@code email} (an address) or {@code kafka} (a key). */
+    public record AlertChannel(String type, String target) {
+    }
+}

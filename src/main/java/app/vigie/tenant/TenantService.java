@@ -1,0 +1,112 @@
+package app.vigie.tenant;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.runtime.StartupEvent;
+
+import app.vigie.audit.AuditTrail;
+import app.vigie.db.Transactions;
+
+/** The tenant directory: changes through the API, and the YAML file loaded at start ({@code vigie.tenants.file}). */
+@ApplicationScoped
+public class TenantService {
+    private static final Logger LOG = Logger.getLogger(TenantService.class);
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @ConfigProperty(name = "vigie.tenants.file")
+    Optional<String> file;
+
+    /** The YAML file: {@code tenants:} then a list of entries. */
+    record TenantsFile(List<Tenant> tenants) {
+    }
+
+    /** A tenants file that cannot be loaded stops the start, naming the file and the entry. */
+    public static class InvalidTenantsFile extends RuntimeException {
+        InvalidTenantsFile(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    void load(@Observes StartupEvent start) throws SQLException {
+        if (file.isEmpty() || file.get().isBlank()) {
+            return;
+        }
+        Path path = Path.of(file.get()).toAbsolutePath();
+        List<Tenant> tenants = read(path);
+        for (Tenant t : tenants) {
+            save("file:" + path.getFileName(), t, "file");
+        }
+        LOG.infof("Loaded %d tenants from %s", tenants.size(), path);
+    }
+
+    /** Reads and validates the whole file; nothing is saved when any entry is wrong. */
+    public static List<Tenant> read(Path path) {
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
+                .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        TenantsFile parsed;
+        try {
+            parsed = yaml.readValue(Files.readAllBytes(path), TenantsFile.class);
+        } catch (IOException e) {
+            throw new InvalidTenantsFile("tenants file " + path + ": " + e.getMessage().lines().findFirst()
+                    .orElse("unreadable"), e);
+        }
+        if (parsed == null || parsed.tenants() == null) {
+            throw new InvalidTenantsFile("tenants file " + path + ": expected a list under 'tenants:'", null);
+        }
+        for (int i = 0; i < parsed.tenants().size(); i++) {
+            Tenant t = parsed.tenants().get(i);
+            List<String> problems = t == null ? List.of("empty entry") : TenantValidator.problems(t);
+            if (!problems.isEmpty()) {
+                throw new InvalidTenantsFile("tenants file " + path + ", entry " + (i + 1)
+                        + (t == null || t.id() == null ? "" : " (id '" + t.id() + "')") + ": "
+                        + String.join("; ", problems), null);
+            }
+        }
+        return parsed.tenants();
+    }
+
+    public void save(String actor, Tenant t, String source) throws SQLException {
+        Transactions.run(dataSource, c -> {
+            Optional<Tenant> before = TenantStore.find(c, t.id());
+            TenantStore.save(c, t, source);
+            if (before.isEmpty() || !before.get().equals(t)) {
+                AuditTrail.record(c, actor, before.isPresent() ? "tenant.update" : "tenant.create",
+                        "tenant:" + t.id(), before.map(TenantStore::json).orElse(null), TenantStore.json(t));
+            }
+            return null;
+        });
+    }
+
+    public boolean delete(String actor, String id) throws SQLException {
+        return Transactions.run(dataSource, c -> {
+            Optional<Tenant> before = TenantStore.find(c, id);
+            if (before.isEmpty()) {
+                return false;
+            }
+            TenantStore.delete(c, id);
+            AuditTrail.record(c, actor, "tenant.delete", "tenant:" + id, TenantStore.json(before.get()), null);
+            return true;
+        });
+    }
+}

@@ -1,0 +1,110 @@
+package app.vigie.tenant;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/** Checks a tenant entry field by field; every problem is named, none is silently fixed. */
+public final class TenantValidator {
+    private static final Pattern ID = Pattern.compile("[^\\p{Cntrl}]{1,256}");
+    private static final Pattern COUNTRY = Pattern.compile("[A-Z]{2}");
+    private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
+    private static final Pattern CODE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,49}");
+    private static final Set<String> CHANNELS = Set.of("webhook", "email", "kafka");
+    private static final Duration MAX_DELAY = Duration.ofDays(30);
+
+    private TenantValidator() {
+    }
+
+    /** The problems of the entry; empty when it is valid. */
+    public static List<String> problems(Tenant t) {
+        List<String> p = new ArrayList<>();
+        if (t.id() == null || !ID.matcher(t.id()).matches()) {
+            p.add("'id' must be the tenant name of the logs: 1 to 256 characters, no control character");
+        }
+        if (t.legalName() == null || t.legalName().isBlank() || t.legalName().length() > 300) {
+            p.add("'legal_name' is required (at most 300 characters)");
+        }
+        if (t.country() == null || !COUNTRY.matcher(t.country()).matches()) {
+            p.add("'country' must be an ISO 3166-1 alpha-2 code such as FR, got " + quoted(t.country()));
+        }
+        if (t.companyId() != null && t.companyId().length() > 100) {
+            p.add("'company_id' has at most 100 characters");
+        }
+        if (t.dpo() != null && t.dpo().email() != null && !EMAIL.matcher(t.dpo().email()).matches()) {
+            p.add("'dpo.email' is not an e-mail address: " + quoted(t.dpo().email()));
+        }
+        if (t.alertChannels() != null) {
+            for (int i = 0; i < t.alertChannels().size(); i++) {
+                channel(p, i, t.alertChannels().get(i));
+            }
+        }
+        if (t.alertDelay() != null) {
+            try {
+                Duration d = Duration.parse(t.alertDelay());
+                if (d.isNegative() || d.compareTo(MAX_DELAY) > 0) {
+                    p.add("'alert_delay' must be between PT0S and P30D, got " + t.alertDelay());
+                }
+            } catch (DateTimeParseException e) {
+                p.add("'alert_delay' must be an ISO-8601 duration such as PT24H, got " + quoted(t.alertDelay()));
+            }
+        }
+        codes(p, "jurisdictions", t.jurisdictions());
+        codes(p, "sectors", t.sectors());
+        return p;
+    }
+
+    private static void channel(List<String> p, int i, Tenant.AlertChannel c) {
+        String where = "'alert_channels[" + i + "]'";
+        if (c == null || c.type() == null || !CHANNELS.contains(c.type())) {
+            p.add(where + " type must be webhook, email or kafka");
+            return;
+        }
+        String target = c.target();
+        if (target == null || target.isBlank()) {
+            p.add(where + " needs a target");
+            return;
+        }
+        switch (c.type()) {
+            case "webhook" -> {
+                try {
+                    URI u = URI.create(target);
+                    if (!"https".equals(u.getScheme()) && !"http".equals(u.getScheme()) || u.getHost() == null) {
+                        p.add(where + " target must be an http(s) URL, got " + quoted(target));
+                    }
+                } catch (IllegalArgumentException e) {
+                    p.add(where + " target must be an http(s) URL, got " + quoted(target));
+                }
+            }
+            case "email" -> {
+                if (!EMAIL.matcher(target).matches()) {
+                    p.add(where + " target is not an e-mail address: " + quoted(target));
+                }
+            }
+            default -> {
+                if (target.length() > 200) {
+                    p.add(where + " target has at most 200 characters");
+                }
+            }
+        }
+    }
+
+    private static void codes(List<String> p, String name, List<String> values) {
+        if (values == null) {
+            return;
+        }
+        for (String v : values) {
+            if (v == null || !CODE.matcher(v).matches()) {
+                p.add("'" + name + "' entries are codes of 1 to 50 letters, digits, _ . -, got " + quoted(v));
+            }
+        }
+    }
+
+    private static String quoted(String s) {
+        return s == null ? "nothing" : "'" + s + "'";
+    }
+}
