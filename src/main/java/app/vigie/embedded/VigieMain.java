@@ -4,6 +4,8 @@ import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.jboss.logging.Logger;
+
 import io.quarkus.runtime.ApplicationLifecycleManager;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
@@ -18,6 +20,14 @@ import app.vigie.auditlog.replay.ReplayCommand;
 @QuarkusMain
 public class VigieMain {
     private static final int STOP_WAIT_SECONDS = 60;
+
+    static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() != null ? root.getMessage() : root.toString();
+    }
 
     public static void main(String... args) throws Exception {
         if (args.length > 0 && "replay".equals(args[0])) {
@@ -50,6 +60,9 @@ public class VigieMain {
             db.close();
         }, "vigie-embedded-postgres-stop"));
         Quarkus.run(null, (code, failure) -> {
+            if (failure != null) {
+                Logger.getLogger(VigieMain.class).errorf(failure, "Vigie could not start: %s", rootMessage(failure));
+            }
             serviceStopped.countDown();
             if (!ApplicationLifecycleManager.isVmShuttingDown()) {
                 System.exit(code);

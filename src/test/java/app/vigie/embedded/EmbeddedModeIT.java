@@ -175,6 +175,22 @@ class EmbeddedModeIT {
         }
     }
 
+    @Test
+    void anInvalidTenantsFileStopsTheStartNamingTheFileAndTheEntry(@TempDir Path tmp) throws Exception {
+        Path tenants = tmp.resolve("tenants.yaml");
+        Files.writeString(tenants, "tenants:\n  - id: acme\n    legal_name: ACME\n    country: France\n");
+        ServiceProcess service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD", PASSWORD,
+                "VIGIE_TENANTS_FILE", tenants.toString()));
+        org.assertj.core.api.Assertions.assertThatThrownBy(service::start).hasMessageContaining("exited with")
+                .hasMessageContaining(tenants.toString()).hasMessageContaining("entry 1 (id 'acme')")
+                .hasMessageContaining("'country' must be an ISO 3166-1 alpha-2 code");
+        assertThat(data(tmp).resolve("postgres").resolve("postmaster.pid")).doesNotExist();
+    }
+
+    private static Path data(Path tmp) {
+        return tmp.resolve("data");
+    }
+
     private JsonNode post(ServiceProcess service, String body) throws Exception {
         HttpResponse<String> r = service.postNdjson(body, ADMIN);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
