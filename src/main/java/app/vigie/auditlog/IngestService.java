@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -135,34 +134,27 @@ public class IngestService {
         Map<StreamKey, StreamCursor> cursors = unique.isEmpty() ? Map.of()
                 : RecordStore.lockCursors(c, unique.stream().map(i -> streamKey(parsed.get(i).record())).toList(),
                         now);
-        List<NewRecord> candidates = new ArrayList<>();
-        List<Integer> candidateIndex = new ArrayList<>();
+        // Cursors are locked: a seq above the highest accepted is free; one between the cursor and it may be held
+        // back already, and one below the cursor was applied or lost. Only those two are looked up.
+        List<Integer> fresh = new ArrayList<>();
         List<Integer> check = new ArrayList<>();
         for (int i : unique) {
             AuditRecord r = parsed.get(i).record();
-            StreamCursor cur = cursors.get(streamKey(r));
-            if (r.seq() < cur.nextSeq()) {
-                check.add(i);
-            } else {
-                candidates.add(new NewRecord(cur.id(), r, parsed.get(i).canonical()));
-                candidateIndex.add(i);
-            }
-        }
-        String source = parsed.isEmpty() ? "http" : parsed.get(0).line().source().label();
-        Set<Long2> inserted = RecordStore.insert(c, candidates, source, now);
-
-        Map<Long, TreeMap<Long, Integer>> insertedByStream = new HashMap<>();
-        for (int k = 0; k < candidates.size(); k++) {
-            NewRecord nr = candidates.get(k);
-            if (inserted.contains(new Long2(nr.streamBootId(), nr.record().seq()))) {
-                insertedByStream.computeIfAbsent(nr.streamBootId(), id -> new TreeMap<>())
-                        .put(nr.record().seq(), candidateIndex.get(k));
-            } else {
-                check.add(candidateIndex.get(k));
-            }
+            (r.seq() > cursors.get(streamKey(r)).maxSeq() ? fresh : check).add(i);
         }
         Map<Long, Integer> duplicatesByStream = new HashMap<>();
-        judgeExisting(c, parsed, cursors, check, out, duplicatesByStream);
+        fresh.addAll(judgeExisting(c, parsed, cursors, check, out, duplicatesByStream));
+
+        List<NewRecord> inserts = new ArrayList<>(fresh.size());
+        Map<Long, TreeMap<Long, Integer>> insertedByStream = new HashMap<>();
+        for (int i : fresh) {
+            AuditRecord r = parsed.get(i).record();
+            long id = cursors.get(streamKey(r)).id();
+            inserts.add(new NewRecord(id, r, parsed.get(i).canonical()));
+            insertedByStream.computeIfAbsent(id, k -> new TreeMap<>()).put(r.seq(), i);
+        }
+        String source = parsed.isEmpty() ? "http" : parsed.get(0).line().source().label();
+        RecordStore.insertNew(c, inserts, source, now);
 
         for (StreamCursor cur : cursors.values()) {
             TreeMap<Long, Integer> mine = insertedByStream.getOrDefault(cur.id(), new TreeMap<>());
@@ -195,11 +187,16 @@ public class IngestService {
         return out;
     }
 
-    private static void judgeExisting(Connection c, List<LineParser.Parsed> parsed,
+    /**
+     * Judges records whose key may be stored already: duplicates, conflicts, and late records (below the cursor,
+     * never stored: their gap was declared lost). Returns those still to insert.
+     */
+    private static List<Integer> judgeExisting(Connection c, List<LineParser.Parsed> parsed,
             Map<StreamKey, StreamCursor> cursors, List<Integer> check, LineOutcome[] out,
             Map<Long, Integer> duplicatesByStream) throws SQLException {
+        List<Integer> toInsert = new ArrayList<>();
         if (check.isEmpty()) {
-            return;
+            return toInsert;
         }
         List<Long2> keys = new ArrayList<>(check.size());
         for (int i : check) {
@@ -211,7 +208,9 @@ public class IngestService {
             int i = check.get(k);
             LineParser.Parsed p = parsed.get(i);
             String body = stored.get(keys.get(k));
-            if (body == null) {
+            if (body == null && p.record().seq() >= cursors.get(streamKey(p.record())).nextSeq()) {
+                toInsert.add(i);
+            } else if (body == null) {
                 out[i] = LineOutcome.rejected(p.line(), "late: seq " + p.record().seq() + " of stream '"
                         + p.record().stream() + "' boot '" + p.record().boot()
                         + "' arrived after its gap was declared lost; it can no longer be applied in order",
@@ -225,6 +224,7 @@ public class IngestService {
                         p.record());
             }
         }
+        return toInsert;
     }
 
     private static List<QuarantineStore.Entry> quarantine(LineOutcome[] out, Instant now) {

@@ -41,6 +41,12 @@ public final class EmbeddedDatabase implements AutoCloseable {
                 .setServerConfig("fsync", "on")
                 .setServerConfig("synchronous_commit", "on")
                 .setServerConfig("timezone", "UTC")
+                // intake writes a lot: fewer checkpoints and compressed full-page images keep the WAL small
+                .setServerConfig("max_wal_size", "2GB")
+                .setServerConfig("checkpoint_timeout", "15min")
+                .setServerConfig("wal_compression", "on")
+                .setServerConfig("shared_buffers", "256MB")
+                .setServerConfig("wal_buffers", "16MB")
                 .start();
         LOG.infof("Embedded PostgreSQL started on 127.0.0.1:%d, data in %s", pg.getPort(), pgData.toAbsolutePath());
         return new EmbeddedDatabase(pg);

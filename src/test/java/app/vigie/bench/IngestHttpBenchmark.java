@@ -107,7 +107,7 @@ public final class IngestHttpBenchmark {
             if (service != null) {
                 service.stop();
             }
-            if (service != null && !ok) {
+            if (service != null && (!ok || System.getenv("VIGIE_BENCH_KEEP") != null)) {
                 System.out.println("the service log is kept in " + tmp);
             } else if (service != null) {
                 try (var files = Files.walk(tmp)) {
