@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
@@ -11,7 +12,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+
+import io.quarkus.scheduler.Scheduled;
 
 import app.vigie.auditlog.AppliedRecordListener;
 import app.vigie.auditlog.intake.InvalidRecordException;
@@ -35,10 +39,24 @@ public class DetectionService implements AppliedRecordListener {
     private final Map<Connection, DetectionBuffer> buffers = new ConcurrentHashMap<>();
     private final Map<Connection, Set<String>> touched = new ConcurrentHashMap<>();
     private final RecordParser parser = new RecordParser();
+    private final Map<String, Long> sinceSnapshot = new ConcurrentHashMap<>();
+    private final Map<String, Long> lastUsed = new ConcurrentHashMap<>();
+
+    @ConfigProperty(name = "vigie.detection.idle-eviction", defaultValue = "1H")
+    Duration idleEviction;
+
+    @ConfigProperty(name = "vigie.detection.snapshot-every", defaultValue = "50000")
+    long snapshotEvery;
 
     @Override
     public void applied(Connection tx, AuditRecord record) throws SQLException {
-        detector(tx, record.stream(), record.boot(), record.seq()).apply(record, buffer(tx));
+        StreamDetector d = detector(tx, record.stream(), record.boot(), record.seq());
+        d.apply(record, buffer(tx));
+        String key = key(record.stream(), record.boot());
+        if (sinceSnapshot.merge(key, 1L, Long::sum) >= snapshotEvery) {
+            DetectorSnapshots.save(tx, d);
+            sinceSnapshot.put(key, 0L);
+        }
     }
 
     @Override
@@ -61,6 +79,7 @@ public class DetectionService implements AppliedRecordListener {
         Set<String> keys = touched.remove(tx);
         if (keys != null) {
             keys.forEach(detectors::remove);
+            keys.forEach(sinceSnapshot::remove);
         }
     }
 
@@ -72,6 +91,31 @@ public class DetectionService implements AppliedRecordListener {
     /** Forgets every detector (they are rebuilt from the stored records when next needed). */
     public void forgetAll() {
         detectors.clear();
+        sinceSnapshot.clear();
+        lastUsed.clear();
+    }
+
+    /** Frees the memory of detectors unused for longer than {@code idle}: their streams went quiet. */
+    public int evictIdle(Duration idle) {
+        long before = System.currentTimeMillis() - idle.toMillis();
+        int evicted = 0;
+        for (Map.Entry<String, Long> e : lastUsed.entrySet()) {
+            if (e.getValue() <= before && lastUsed.remove(e.getKey(), e.getValue())) {
+                detectors.remove(e.getKey());
+                sinceSnapshot.remove(e.getKey());
+                evicted++;
+            }
+        }
+        return evicted;
+    }
+
+    @Scheduled(every = "1m", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void evictIdleDetectors() {
+        int n = evictIdle(idleEviction);
+        if (n > 0) {
+            LOG.infof("Evicted %d idle detectors (unused for %s); %d stay in memory", n, idleEviction,
+                    detectors.size());
+        }
     }
 
     private DetectionBuffer buffer(Connection tx) {
@@ -80,7 +124,8 @@ public class DetectionService implements AppliedRecordListener {
 
     /** The detector of (stream, boot), ready to take {@code seq}: rebuilt from the store when needed. */
     private StreamDetector detector(Connection tx, String stream, String boot, long seq) throws SQLException {
-        String key = stream + "\u0000" + boot;
+        String key = key(stream, boot);
+        lastUsed.put(key, System.currentTimeMillis());
         touched.computeIfAbsent(tx, c -> ConcurrentHashMap.newKeySet()).add(key);
         StreamDetector d = detectors.get(key);
         if (d != null && d.nextSeq() == seq) {
@@ -91,17 +136,24 @@ public class DetectionService implements AppliedRecordListener {
         return d;
     }
 
+    private static String key(String stream, String boot) {
+        return stream + "\u0000" + boot;
+    }
+
     private StreamDetector rebuild(Connection tx, String stream, String boot, long seq) throws SQLException {
-        StreamDetector d = new StreamDetector(stream, boot);
+        StreamDetector d = DetectorSnapshots.load(tx, stream, boot, seq).orElseGet(() -> new StreamDetector(stream,
+                boot));
+        long fromSnapshot = d.nextSeq() - 1;
         long replayed = 0;
         long started = System.nanoTime();
         try (PreparedStatement ps = tx.prepareStatement("""
                 select r.seq, r.body from audit_record r join stream_boot s on s.id = r.stream_boot_id
-                where s.stream = ? and s.boot = ? and r.seq < ? order by r.seq""")) {
+                where s.stream = ? and s.boot = ? and r.seq > ? and r.seq < ? order by r.seq""")) {
             ps.setFetchSize(2000);
             ps.setString(1, stream);
             ps.setString(2, boot);
-            ps.setLong(3, seq);
+            ps.setLong(3, fromSnapshot);
+            ps.setLong(4, seq);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     long s = rs.getLong(1);
@@ -118,8 +170,9 @@ public class DetectionService implements AppliedRecordListener {
         if (seq > d.nextSeq()) {
             d.gapLost(d.nextSeq(), seq - 1, Instant.EPOCH, DetectionSink.NONE);
         }
-        if (replayed > 0) {
-            LOG.infof("Rebuilt the detector of %s boot %s from %d stored records in %d ms", stream, boot, replayed,
+        if (replayed > 0 || fromSnapshot > 0) {
+            LOG.infof("Rebuilt the detector of %s boot %s from %s and %d stored records in %d ms", stream, boot,
+                    fromSnapshot > 0 ? "its snapshot at seq " + fromSnapshot : "the start of the boot", replayed,
                     (System.nanoTime() - started) / 1_000_000);
         }
         return d;

@@ -101,7 +101,8 @@ class DetectionTest {
         String prefix = Api.uniquePrefix();
         List<String> lines = Api.lines(Api.renamed(Api.example("03-pd-rejected-prompt.ndjson"), prefix));
         Api.post(Logs.body(lines.subList(0, 120))).then().statusCode(200);
-        detection.forgetAll();
+        assertThat(detection.evictIdle(java.time.Duration.ZERO)).isPositive();
+        assertThat(detection.detectorsInMemory()).isZero();
         Api.post(Logs.body(lines.subList(120, lines.size()))).then().statusCode(200);
         assertMatches(incident(prefix + "/glm-5.3/prod-eu"), expected("03-pd-rejected-prompt",
                 "glm-5.3/prod-eu", prefix));

@@ -1,5 +1,8 @@
 package app.vigie.detection.core;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,6 +30,7 @@ public final class StreamDetector {
     static final byte SHARED = 1;
     static final byte SHARED_WITH_FP = 2;
     private static final int EVIDENCE_RANGES = 8;
+    private static final int SNAPSHOT_VERSION = 1;
 
     private final String stream;
     private final String boot;
@@ -521,6 +525,179 @@ public final class StreamDetector {
             h *= 0x100000001b3L;
         }
         return h;
+    }
+
+    /** Writes the whole state, so that {@link #restore} continues exactly where this detector is. */
+    public void snapshot(DataOutputStream out) throws IOException {
+        out.writeInt(SNAPSHOT_VERSION);
+        out.writeUTF(stream);
+        out.writeUTF(boot);
+        writeNullable(out, deployment);
+        out.writeLong(lastSeq);
+        out.writeLong(judged);
+        out.writeLong(lostFrom);
+        out.writeLong(lostTo);
+        out.writeBoolean(configured);
+        if (!configured) {
+            return;
+        }
+        out.writeInt(pageSize);
+        out.writeInt(poolPages);
+        writeInts(out, slots, slots.length);
+        writeInts(out, owner, owner.length);
+        for (long fp : pageFp) {
+            out.writeLong(fp);
+        }
+        writeLongs(out, fpKnown.toLongArray());
+        out.writeInt(tenants.size());
+        for (Map.Entry<String, Integer> t : tenants.entrySet()) {
+            out.writeUTF(t.getKey());
+            out.writeInt(t.getValue());
+        }
+        out.writeInt(nextId);
+        writeInts(out, freeIds, freeCount);
+        int live = 0;
+        for (int id = 1; id < nextId && id < writers.length; id++) {
+            live += writers[id] == null ? 0 : 1;
+        }
+        out.writeInt(live);
+        for (int id = 1; id < nextId && id < writers.length; id++) {
+            Writer w = writers[id];
+            if (w != null) {
+                out.writeInt(id);
+                out.writeUTF(w.request);
+                out.writeUTF(w.tenant);
+                out.writeInt(w.tenantId);
+                out.writeLong(w.refs);
+            }
+        }
+        out.writeInt(requests.size());
+        for (RequestState q : requests.values()) {
+            out.writeInt(q.id);
+            writeInts(out, q.table, q.pages);
+            out.write(q.kind, 0, q.pages);
+            for (int i = 0; i < q.pages; i++) {
+                out.writeLong(q.expected[i]);
+            }
+            out.writeInt(q.owned);
+            out.writeBoolean(q.finished);
+            out.writeInt(q.pairs.size());
+            for (Map.Entry<String, Pair> e : q.pairs.entrySet()) {
+                out.writeUTF(e.getKey());
+                out.writeLong(e.getValue().firstSeen.getEpochSecond());
+                out.writeInt(e.getValue().firstSeen.getNano());
+                writeLongs(out, e.getValue().positions.toLongArray());
+            }
+        }
+    }
+
+    /** A detector in the state a {@link #snapshot} wrote. */
+    public static StreamDetector restore(DataInputStream in) throws IOException {
+        int version = in.readInt();
+        if (version != SNAPSHOT_VERSION) {
+            throw new IOException("snapshot version " + version + " is not " + SNAPSHOT_VERSION);
+        }
+        StreamDetector d = new StreamDetector(in.readUTF(), in.readUTF());
+        d.deployment = readNullable(in);
+        d.lastSeq = in.readLong();
+        d.judged = in.readLong();
+        d.lostFrom = in.readLong();
+        d.lostTo = in.readLong();
+        d.configured = in.readBoolean();
+        if (!d.configured) {
+            return d;
+        }
+        d.pageSize = in.readInt();
+        d.poolPages = in.readInt();
+        d.slots = readInts(in);
+        d.owner = readInts(in);
+        d.pageFp = new long[d.poolPages];
+        for (int i = 0; i < d.poolPages; i++) {
+            d.pageFp[i] = in.readLong();
+        }
+        d.fpKnown = BitSet.valueOf(readLongs(in));
+        int tenantCount = in.readInt();
+        for (int i = 0; i < tenantCount; i++) {
+            d.tenants.put(in.readUTF(), in.readInt());
+        }
+        d.nextId = in.readInt();
+        d.freeIds = readInts(in);
+        d.freeCount = d.freeIds.length;
+        d.freeIds = Arrays.copyOf(d.freeIds, Math.max(64, d.freeCount));
+        d.writers = new Writer[Math.max(64, Integer.highestOneBit(Math.max(1, d.nextId)) * 2)];
+        int live = in.readInt();
+        for (int i = 0; i < live; i++) {
+            int id = in.readInt();
+            Writer w = new Writer(in.readUTF(), in.readUTF(), in.readInt());
+            w.refs = in.readLong();
+            d.writers[id] = w;
+        }
+        int requestCount = in.readInt();
+        for (int i = 0; i < requestCount; i++) {
+            int id = in.readInt();
+            Writer w = d.writers[id];
+            RequestState q = new RequestState(w.request, w.tenant, w.tenantId, id);
+            int[] table = readInts(in);
+            q.pages = table.length;
+            q.table = Arrays.copyOf(table, Math.max(8, table.length));
+            q.kind = Arrays.copyOf(in.readNBytes(table.length), Math.max(8, table.length));
+            q.expected = new long[Math.max(8, table.length)];
+            for (int k = 0; k < table.length; k++) {
+                q.expected[k] = in.readLong();
+            }
+            q.owned = in.readInt();
+            q.finished = in.readBoolean();
+            int pairs = in.readInt();
+            for (int k = 0; k < pairs; k++) {
+                String victim = in.readUTF();
+                Pair pair = new Pair(Instant.ofEpochSecond(in.readLong(), in.readInt()));
+                pair.positions.or(BitSet.valueOf(readLongs(in)));
+                q.pairs.put(victim, pair);
+            }
+            d.requests.put(q.request, q);
+        }
+        return d;
+    }
+
+    private static void writeInts(DataOutputStream out, int[] values, int count) throws IOException {
+        out.writeInt(count);
+        for (int i = 0; i < count; i++) {
+            out.writeInt(values[i]);
+        }
+    }
+
+    private static int[] readInts(DataInputStream in) throws IOException {
+        int[] values = new int[in.readInt()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = in.readInt();
+        }
+        return values;
+    }
+
+    private static void writeLongs(DataOutputStream out, long[] values) throws IOException {
+        out.writeInt(values.length);
+        for (long v : values) {
+            out.writeLong(v);
+        }
+    }
+
+    private static long[] readLongs(DataInputStream in) throws IOException {
+        long[] values = new long[in.readInt()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = in.readLong();
+        }
+        return values;
+    }
+
+    private static void writeNullable(DataOutputStream out, String s) throws IOException {
+        out.writeBoolean(s != null);
+        if (s != null) {
+            out.writeUTF(s);
+        }
+    }
+
+    private static String readNullable(DataInputStream in) throws IOException {
+        return in.readBoolean() ? in.readUTF() : null;
     }
 
     /** Bytes held for the pool model (slots, owners, fingerprints), excluding requests. */

@@ -1,0 +1,58 @@
+package app.vigie.detection.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import app.vigie.auditlog.record.AuditRecord;
+
+/** A detector written to a snapshot and restored after any record goes on exactly as the uninterrupted one. */
+class SnapshotTest {
+
+    static StreamDetector roundTrip(StreamDetector d) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            d.snapshot(out);
+        }
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            return StreamDetector.restore(in);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"01-benign-colocated", "02-partial-overwrite", "03-pd-rejected-prompt",
+            "04-prefix-shared-same-tenant"})
+    void restoringAfterEveryRecordChangesNothing(String name) throws Exception {
+        List<AuditRecord> records = SharedExamplesCoreTest.records(name).stream()
+                .sorted(Comparator.comparing((AuditRecord r) -> r.stream()).thenComparingLong(AuditRecord::seq))
+                .toList();
+        Recorder straight = SharedExamplesCoreTest.detect(records);
+
+        Recorder restored = new Recorder();
+        Map<String, StreamDetector> detectors = new LinkedHashMap<>();
+        for (AuditRecord r : records) {
+            StreamDetector d = detectors.computeIfAbsent(r.stream(), s -> new StreamDetector(s, r.boot()));
+            d.apply(r, restored);
+            StreamDetector copy = roundTrip(d);
+            assertThat(copy.nextSeq()).isEqualTo(d.nextSeq());
+            assertThat(copy.liveRequests()).isEqualTo(d.liveRequests());
+            detectors.put(r.stream(), copy);
+        }
+
+        assertThat(restored.findings.keySet()).isEqualTo(straight.findings.keySet());
+        assertThat(restored.exposures).isEqualTo(straight.exposures);
+        assertThat(restored.facts).isEqualTo(straight.facts);
+        assertThat(restored.invalid).isEqualTo(straight.invalid);
+    }
+}
