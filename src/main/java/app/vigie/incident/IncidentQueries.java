@@ -55,6 +55,15 @@ public final class IncidentQueries {
     }
 
     @SuppressWarnings("unchecked")
+    public static boolean exists(Connection c, UUID id) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select 1 from incident where id = ?")) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
     private static List<IncidentView> views(Connection c, PreparedStatement ps) throws SQLException {
         List<Object[]> rows = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {

@@ -1,5 +1,6 @@
 package app.vigie.incident;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -57,33 +58,21 @@ public class IncidentResource {
     @Path("{id}/exposures")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public List<ExposureView> exposures(@PathParam("id") String id) throws SQLException {
-        UUID uuid = uuid(id);
-        return Transactions.run(dataSource, c -> {
-            exists(c, uuid, id);
-            return IncidentQueries.exposures(c, uuid);
-        });
+        return ofIncident(id, IncidentQueries::exposures);
     }
 
     @GET
     @Path("{id}/tenants")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public List<TenantView> tenants(@PathParam("id") String id) throws SQLException {
-        UUID uuid = uuid(id);
-        return Transactions.run(dataSource, c -> {
-            exists(c, uuid, id);
-            return IncidentQueries.tenants(c, IncidentQueries.exposures(c, uuid));
-        });
+        return ofIncident(id, (c, uuid) -> IncidentQueries.tenants(c, IncidentQueries.exposures(c, uuid)));
     }
 
     @GET
     @Path("{id}/findings")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public List<FindingView> findings(@PathParam("id") String id) throws SQLException {
-        UUID uuid = uuid(id);
-        return Transactions.run(dataSource, c -> {
-            exists(c, uuid, id);
-            return IncidentQueries.findings(c, uuid);
-        });
+        return ofIncident(id, IncidentQueries::findings);
     }
 
     @POST
@@ -119,10 +108,21 @@ public class IncidentResource {
         return get(id);
     }
 
-    private void exists(java.sql.Connection c, UUID uuid, String id) throws SQLException {
-        if (IncidentQueries.get(c, uuid).isEmpty()) {
-            throw notFound(id);
-        }
+    /** A read of one incident's details. */
+    @FunctionalInterface
+    interface IncidentRead<T> {
+        T read(Connection c, UUID id) throws SQLException;
+    }
+
+    /** Runs a read of an existing incident; 404 when there is no such incident. */
+    private <T> T ofIncident(String id, IncidentRead<T> read) throws SQLException {
+        UUID uuid = uuid(id);
+        return Transactions.run(dataSource, c -> {
+            if (!IncidentQueries.exists(c, uuid)) {
+                throw notFound(id);
+            }
+            return read.read(c, uuid);
+        });
     }
 
     private static IncidentStatus parseStatus(String s) {

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -31,22 +30,8 @@ class DetectionTest {
     @Inject
     DetectionService detection;
 
-    /** The incident of a deployment with its exposures and tenants, without id, status and detected_at. */
     static JsonNode incident(String deployment) throws Exception {
-        JsonNode all = JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract().asString());
-        for (JsonNode i : all) {
-            if (i.get("deployment").asText().equals(deployment)) {
-                String id = i.get("id").asText();
-                ObjectNode got = ((ObjectNode) i).deepCopy();
-                got.remove(List.of("id", "status", "detected_at", "status_reason"));
-                got.set("exposures", JSON.readTree(Api.admin().get("/api/incidents/" + id + "/exposures").then()
-                        .statusCode(200).extract().asString()));
-                got.set("tenants", JSON.readTree(Api.admin().get("/api/incidents/" + id + "/tenants").then()
-                        .statusCode(200).extract().asString()));
-                return got;
-            }
-        }
-        return null;
+        return Api.incident(deployment);
     }
 
     /** The expected incident of an example, renamed under the prefix as {@link Api#renamed} renames its log. */

@@ -54,6 +54,30 @@ public final class Api {
                 .replace("\"request\": \"", "\"request\": \"" + prefix + "/");
     }
 
+    /**
+     * The incident of a deployment as the examples' expected files show it: the incident with its exposures and
+     * tenants, without {@code id}, {@code status}, {@code detected_at}. Null when the deployment has none.
+     */
+    public static com.fasterxml.jackson.databind.JsonNode incident(String deployment) throws IOException {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode all = json.readTree(admin().get("/api/incidents").then()
+                .statusCode(200).extract().asString());
+        for (com.fasterxml.jackson.databind.JsonNode i : all) {
+            if (i.get("deployment").asText().equals(deployment)) {
+                String id = i.get("id").asText();
+                com.fasterxml.jackson.databind.node.ObjectNode got =
+                        ((com.fasterxml.jackson.databind.node.ObjectNode) i).deepCopy();
+                got.remove(List.of("id", "status", "detected_at"));
+                got.set("exposures", json.readTree(admin().get("/api/incidents/" + id + "/exposures").then()
+                        .statusCode(200).extract().asString()));
+                got.set("tenants", json.readTree(admin().get("/api/incidents/" + id + "/tenants").then()
+                        .statusCode(200).extract().asString()));
+                return got;
+            }
+        }
+        return null;
+    }
+
     public static String uniquePrefix() {
         return "t-" + UUID.randomUUID().toString().substring(0, 8);
     }
