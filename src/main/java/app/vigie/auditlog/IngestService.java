@@ -18,6 +18,7 @@ import io.agroal.api.AgroalDataSource;
 
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.IngestResult;
+import app.vigie.auditlog.intake.InvalidRecordException;
 import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.LineOutcome.Status;
 import app.vigie.auditlog.intake.LineParser;
@@ -150,7 +151,7 @@ public class IngestService {
         for (int i : fresh) {
             AuditRecord r = parsed.get(i).record();
             long id = cursors.get(streamKey(r)).id();
-            inserts.add(new NewRecord(id, r, parsed.get(i).canonical()));
+            inserts.add(new NewRecord(id, r, parsed.get(i).text()));
             insertedByStream.computeIfAbsent(id, k -> new TreeMap<>()).put(r.seq(), i);
         }
         String source = parsed.isEmpty() ? "http" : parsed.get(0).line().source().label();
@@ -191,7 +192,7 @@ public class IngestService {
      * Judges records whose key may be stored already: duplicates, conflicts, and late records (below the cursor,
      * never stored: their gap was declared lost). Returns those still to insert.
      */
-    private static List<Integer> judgeExisting(Connection c, List<LineParser.Parsed> parsed,
+    private List<Integer> judgeExisting(Connection c, List<LineParser.Parsed> parsed,
             Map<StreamKey, StreamCursor> cursors, List<Integer> check, LineOutcome[] out,
             Map<Long, Integer> duplicatesByStream) throws SQLException {
         List<Integer> toInsert = new ArrayList<>();
@@ -215,7 +216,7 @@ public class IngestService {
                         + p.record().stream() + "' boot '" + p.record().boot()
                         + "' arrived after its gap was declared lost; it can no longer be applied in order",
                         p.record());
-            } else if (body.equals(p.canonical())) {
+            } else if (body.equals(p.text()) || canonicalOfStored(body).equals(p.canonical())) {
                 out[i] = new LineOutcome(p.line(), Status.DUPLICATE, null, p.record());
                 duplicatesByStream.merge(keys.get(k).a(), 1, Integer::sum);
             } else {
@@ -225,6 +226,14 @@ public class IngestService {
             }
         }
         return toInsert;
+    }
+
+    private String canonicalOfStored(String body) {
+        try {
+            return parser.canonicalOfStored(body);
+        } catch (InvalidRecordException e) {
+            throw new IllegalStateException("a stored record no longer parses: " + e.getMessage(), e);
+        }
     }
 
     private static List<QuarantineStore.Entry> quarantine(LineOutcome[] out, Instant now) {

@@ -9,7 +9,7 @@ import app.vigie.auditlog.intake.LineParser;
 import app.vigie.auditlog.intake.Source;
 import app.vigie.runtime.workload.BenignWorkload;
 
-/** Lines/s of the intake's judging of one line alone (UTF-8, JSON, fields, canonical text), on one thread. */
+/** Lines/s of the intake's judging of one line alone (UTF-8, JSON, every field), on one thread. */
 public final class IntakeParseBenchmark {
 
     public static void main(String[] args) {

@@ -15,7 +15,9 @@ public final class LineSplitter {
     public record Split(List<IncomingLine> lines, int blank) {
     }
 
-    public static Split split(byte[] body, int length, Source source, String sourceName, long firstLine) {
+    /** @param utf8Checked the body is known to be valid UTF-8: lines are not checked again */
+    public static Split split(byte[] body, int length, Source source, String sourceName, long firstLine,
+            boolean utf8Checked) {
         List<IncomingLine> lines = new ArrayList<>();
         int blank = 0;
         int start = 0;
@@ -35,7 +37,7 @@ public final class LineSplitter {
             if (isBlank(body, start, end)) {
                 blank++;
             } else {
-                lines.add(new IncomingLine(source, sourceName, number, body, start, end - start));
+                lines.add(new IncomingLine(source, sourceName, number, body, start, end - start, utf8Checked));
             }
             number++;
             start = nl + 1;

@@ -88,7 +88,7 @@ public class AuditLogResource {
         }
         String batchId = UUID.randomUUID().toString();
         LineSplitter.Split split = LineSplitter.split(buf, length, file ? Source.FILE : Source.HTTP,
-                file ? sourceName : batchId, sourceLine == null ? 1 : sourceLine);
+                file ? sourceName : batchId, sourceLine == null ? 1 : sourceLine, !file);
         return IngestAnswer.of(ingest.ingest(split.lines(), split.blank()), batchId);
     }
 

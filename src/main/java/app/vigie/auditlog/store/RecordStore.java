@@ -90,8 +90,8 @@ public final class RecordStore {
         return new StreamCursor(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5));
     }
 
-    /** A record to insert, with the cursor id of its stream. */
-    public record NewRecord(long streamBootId, AuditRecord record, String canonical) {
+    /** A record to insert, with the cursor id of its stream and its text as received. */
+    public record NewRecord(long streamBootId, AuditRecord record, String text) {
     }
 
     /**
@@ -108,13 +108,15 @@ public final class RecordStore {
         for (NewRecord r : records) {
             rows.append(r.streamBootId()).append('\t').append(r.record().seq()).append('\t')
                     .append(r.record().type().name()).append('\t').append(r.record().ts()).append('\t');
-            String body = r.canonical();
+            String body = r.text();
             for (int i = 0; i < body.length(); i++) {
                 char ch = body.charAt(i);
-                if (ch == '\\') {
-                    rows.append("\\\\");
-                } else {
-                    rows.append(ch);
+                switch (ch) {
+                    case '\\' -> rows.append("\\\\");
+                    case '\t' -> rows.append("\\t");
+                    case '\r' -> rows.append("\\r");
+                    case '\n' -> rows.append("\\n");
+                    default -> rows.append(ch);
                 }
             }
             rows.append('\t').append(source).append('\t').append(received).append('\n');

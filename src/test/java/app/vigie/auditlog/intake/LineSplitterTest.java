@@ -11,7 +11,7 @@ class LineSplitterTest {
     @Test
     void numbersLinesFromTheFirstCountsBlanksAndDropsCarriageReturns() {
         byte[] body = "\uFEFFa\r\n\n  \nb\nc".getBytes(StandardCharsets.UTF_8);
-        LineSplitter.Split split = LineSplitter.split(body, body.length, Source.FILE, "f", 101);
+        LineSplitter.Split split = LineSplitter.split(body, body.length, Source.FILE, "f", 101, false);
         assertThat(split.lines()).extracting(IncomingLine::text).containsExactly("a", "b", "c");
         assertThat(split.lines()).extracting(IncomingLine::position).containsExactly(101L, 104L, 105L);
         assertThat(split.blank()).isEqualTo(2);
@@ -19,7 +19,7 @@ class LineSplitterTest {
 
     @Test
     void anEmptyBodyHasNoLine() {
-        LineSplitter.Split split = LineSplitter.split(new byte[0], 0, Source.HTTP, "b", 1);
+        LineSplitter.Split split = LineSplitter.split(new byte[0], 0, Source.HTTP, "b", 1, true);
         assertThat(split.lines()).isEmpty();
         assertThat(split.blank()).isZero();
     }

@@ -76,6 +76,18 @@ class AuditLogResourceTest {
     }
 
     @Test
+    void linesAreStoredExactlyAsReceivedTabsAndBackslashesIncluded() {
+        String s = Api.uniquePrefix() + "/tab\\s";
+        List<String> lines = stream(s, 3).stream().map(l -> l.replace(",\"", ",\t\"").replace("\":", "\"\t:\t"))
+                .toList();
+        Api.post(body(lines)).then().statusCode(200).body("accepted", equalTo(3));
+        Api.post(body(lines)).then().statusCode(200).body("duplicates", equalTo(3)).body("accepted", equalTo(0));
+        Api.post(body(stream(s, 3))).then().statusCode(200).body("duplicates", equalTo(3))
+                .body("rejected.size()", equalTo(0));
+        assertThat(recorder.appliedSeqs(s)).containsExactly(1L, 2L, 3L);
+    }
+
+    @Test
     void duplicatesInsideOneBatchCountOnceAndConflictsNameTheEarlierLine() {
         String s = Api.uniquePrefix() + "/s";
         List<String> lines = stream(s, 3);
