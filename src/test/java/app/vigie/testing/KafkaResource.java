@@ -8,14 +8,23 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.common.utils.Exit;
+import org.jboss.logging.Logger;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 /** A real Kafka broker (KRaft, combined broker and controller) inside the test JVM, with Vigie's topics. */
 public class KafkaResource implements QuarkusTestResourceLifecycleManager {
+    private static final Logger LOG = Logger.getLogger(KafkaResource.class);
     private static KafkaClusterTestKit cluster;
 
-    public static synchronized String bootstrapServers() {
+    public static String bootstrapServers() {
+        synchronized (KafkaResource.class) {
+            return startIfNeeded();
+        }
+    }
+
+    private static String startIfNeeded() {
         if (cluster == null) {
             try {
                 cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder().setCombined(true)
@@ -31,13 +40,9 @@ public class KafkaResource implements QuarkusTestResourceLifecycleManager {
                     admin.createTopics(List.of(new NewTopic("vigie.page-audit.v1", 3, (short) 1),
                             new NewTopic("vigie.page-audit.dlq", 1, (short) 1))).all().get();
                 }
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                    try {
-                        cluster.close();
-                    } catch (Exception e) {
-                        // the JVM is ending anyway
-                    }
-                }));
+                // a broker that fails while stopping must not halt the test JVM (Kafka's default is Runtime.halt)
+                Exit.setExitProcedure((code, message) -> LOG.warnf("Kafka asked to exit (%d): %s", code, message));
+                Exit.setHaltProcedure((code, message) -> LOG.warnf("Kafka asked to halt (%d): %s", code, message));
             } catch (Exception e) {
                 throw new IllegalStateException("cannot start the test Kafka broker", e);
             }
@@ -56,8 +61,16 @@ public class KafkaResource implements QuarkusTestResourceLifecycleManager {
         return Map.of("vigie.kafka.bootstrap-servers", bootstrapServers());
     }
 
+    /** Closed when the test profile that uses it ends. */
     @Override
-    public void stop() {
-        // closed when the JVM ends
+    public synchronized void stop() {
+        if (cluster != null) {
+            try {
+                cluster.close();
+            } catch (Exception e) {
+                LOG.warn("The test Kafka broker did not close cleanly", e);
+            }
+            cluster = null;
+        }
     }
 }

@@ -20,13 +20,7 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
                 postgres = EmbeddedPostgres.builder().setDataDirectory(dir.resolve("data"))
                         .setOverrideWorkingDirectory(Path.of(System.getProperty("java.io.tmpdir"), "vigie-pg-bin").toFile())
                         .setServerConfig("timezone", "UTC").start();
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                    try {
-                        postgres.close();
-                    } catch (IOException e) {
-                        // the JVM is ending anyway
-                    }
-                }));
+                Runtime.getRuntime().addShutdownHook(new Thread(PostgresResource::closeServer));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -41,8 +35,20 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
                 "quarkus.datasource.username", "postgres");
     }
 
+    /** Each test profile has its own class loader, hence its own server: closed when the profile ends. */
     @Override
-    public void stop() {
-        // kept for the next test profile; closed when the JVM ends
+    public synchronized void stop() {
+        closeServer();
+    }
+
+    private static synchronized void closeServer() {
+        if (postgres != null) {
+            try {
+                postgres.close();
+            } catch (IOException e) {
+                // the server process is gone already
+            }
+            postgres = null;
+        }
     }
 }
