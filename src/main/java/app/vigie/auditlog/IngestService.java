@@ -151,7 +151,7 @@ public class IngestService {
         for (int i : fresh) {
             AuditRecord r = parsed.get(i).record();
             long id = cursors.get(streamKey(r)).id();
-            inserts.add(new NewRecord(id, r, parsed.get(i).text()));
+            inserts.add(new NewRecord(id, r, parsed.get(i).line()));
             insertedByStream.computeIfAbsent(id, k -> new TreeMap<>()).put(r.seq(), i);
         }
         String source = parsed.isEmpty() ? "http" : parsed.get(0).line().source().label();

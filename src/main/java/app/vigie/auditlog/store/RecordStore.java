@@ -1,7 +1,9 @@
 package app.vigie.auditlog.store;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,6 +19,7 @@ import java.util.Map;
 
 import org.postgresql.PGConnection;
 
+import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.record.AuditRecord;
 
 /** SQL of the intake tables, each call inside the caller's transaction. */
@@ -90,8 +93,8 @@ public final class RecordStore {
         return new StreamCursor(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5));
     }
 
-    /** A record to insert, with the cursor id of its stream and its text as received. */
-    public record NewRecord(long streamBootId, AuditRecord record, String text) {
+    /** A record to insert, with the cursor id of its stream and the line it came in (its UTF-8 bytes). */
+    public record NewRecord(long streamBootId, AuditRecord record, IncomingLine line) {
     }
 
     /**
@@ -103,31 +106,38 @@ public final class RecordStore {
         if (records.isEmpty()) {
             return;
         }
-        String received = now.toString();
-        StringBuilder rows = new StringBuilder(records.size() * 360);
+        byte[] tail = ("\t" + source + "\t" + now + "\n").getBytes(StandardCharsets.UTF_8);
+        ByteArrayOutputStream rows = new ByteArrayOutputStream(records.size() * 400);
         for (NewRecord r : records) {
-            rows.append(r.streamBootId()).append('\t').append(r.record().seq()).append('\t')
-                    .append(r.record().type().name()).append('\t').append(r.record().ts()).append('\t');
-            String body = r.text();
-            for (int i = 0; i < body.length(); i++) {
-                char ch = body.charAt(i);
-                switch (ch) {
-                    case '\\' -> rows.append("\\\\");
-                    case '\t' -> rows.append("\\t");
-                    case '\r' -> rows.append("\\r");
-                    case '\n' -> rows.append("\\n");
-                    default -> rows.append(ch);
-                }
-            }
-            rows.append('\t').append(source).append('\t').append(received).append('\n');
+            String head = r.streamBootId() + "\t" + r.record().seq() + "\t" + r.record().type().name() + "\t"
+                    + r.record().ts() + "\t";
+            rows.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
+            escape(rows, r.line().buf(), r.line().offset(), r.line().length());
+            rows.writeBytes(tail);
         }
         try {
             c.unwrap(PGConnection.class).getCopyAPI().copyIn(
                     "copy audit_record (stream_boot_id, seq, type, ts, body, source, received_at) from stdin",
-                    new StringReader(rows.toString()));
+                    new ByteArrayInputStream(rows.toByteArray()));
         } catch (IOException e) {
             throw new SQLException("copy of the records failed", e);
         }
+    }
+
+    /** Writes UTF-8 bytes as a COPY text field: backslash, tab, CR and LF escaped (never inside a multi-byte). */
+    private static void escape(ByteArrayOutputStream out, byte[] buf, int offset, int length) {
+        int start = offset;
+        int end = offset + length;
+        for (int i = offset; i < end; i++) {
+            byte b = buf[i];
+            if (b == '\\' || b == '\t' || b == '\r' || b == '\n') {
+                out.write(buf, start, i - start);
+                out.write('\\');
+                out.write(b == '\\' ? '\\' : b == '\t' ? 't' : b == '\r' ? 'r' : 'n');
+                start = i + 1;
+            }
+        }
+        out.write(buf, start, end - start);
     }
 
     /** The stored bodies of these keys (absent keys are missing from the map). */
