@@ -35,12 +35,10 @@ import app.vigie.detection.store.DetectionStore;
 public class DetectionService implements AppliedRecordListener {
     private static final Logger LOG = Logger.getLogger(DetectionService.class);
 
-    private final Map<String, StreamDetector> detectors = new ConcurrentHashMap<>();
+    private final Map<String, Live> live = new ConcurrentHashMap<>();
     private final Map<Connection, DetectionBuffer> buffers = new ConcurrentHashMap<>();
     private final Map<Connection, Set<String>> touched = new ConcurrentHashMap<>();
     private final RecordParser parser = new RecordParser();
-    private final Map<String, Long> sinceSnapshot = new ConcurrentHashMap<>();
-    private final Map<String, Long> lastUsed = new ConcurrentHashMap<>();
 
     @ConfigProperty(name = "vigie.detection.idle-eviction", defaultValue = "1H")
     Duration idleEviction;
@@ -48,20 +46,30 @@ public class DetectionService implements AppliedRecordListener {
     @ConfigProperty(name = "vigie.detection.snapshot-every", defaultValue = "50000")
     long snapshotEvery;
 
+    /** A detector in memory, with the records applied since its last snapshot and when it was last used. */
+    private static final class Live {
+        final StreamDetector detector;
+        long sinceSnapshot;
+        volatile long lastUsed;
+
+        Live(StreamDetector detector) {
+            this.detector = detector;
+        }
+    }
+
     @Override
     public void applied(Connection tx, AuditRecord record) throws SQLException {
-        StreamDetector d = detector(tx, record.stream(), record.boot(), record.seq());
-        d.apply(record, buffer(tx));
-        String key = key(record.stream(), record.boot());
-        if (sinceSnapshot.merge(key, 1L, Long::sum) >= snapshotEvery) {
-            DetectorSnapshots.save(tx, d);
-            sinceSnapshot.put(key, 0L);
+        Live l = live(tx, record.stream(), record.boot(), record.seq());
+        l.detector.apply(record, buffer(tx));
+        if (++l.sinceSnapshot >= snapshotEvery) {
+            DetectorSnapshots.save(tx, l.detector);
+            l.sinceSnapshot = 0;
         }
     }
 
     @Override
     public void gapLost(Connection tx, String stream, String boot, long fromSeq, long toSeq) throws SQLException {
-        detector(tx, stream, boot, fromSeq).gapLost(fromSeq, toSeq, Instant.now(), buffer(tx));
+        live(tx, stream, boot, fromSeq).detector.gapLost(fromSeq, toSeq, Instant.now(), buffer(tx));
     }
 
     @Override
@@ -78,31 +86,26 @@ public class DetectionService implements AppliedRecordListener {
         buffers.remove(tx);
         Set<String> keys = touched.remove(tx);
         if (keys != null) {
-            keys.forEach(detectors::remove);
-            keys.forEach(sinceSnapshot::remove);
+            keys.forEach(live::remove);
         }
     }
 
     /** How many (stream, boot) detectors are in memory. */
     public int detectorsInMemory() {
-        return detectors.size();
+        return live.size();
     }
 
     /** Forgets every detector (they are rebuilt from the stored records when next needed). */
     public void forgetAll() {
-        detectors.clear();
-        sinceSnapshot.clear();
-        lastUsed.clear();
+        live.clear();
     }
 
     /** Frees the memory of detectors unused for longer than {@code idle}: their streams went quiet. */
     public int evictIdle(Duration idle) {
         long before = System.currentTimeMillis() - idle.toMillis();
         int evicted = 0;
-        for (Map.Entry<String, Long> e : lastUsed.entrySet()) {
-            if (e.getValue() <= before && lastUsed.remove(e.getKey(), e.getValue())) {
-                detectors.remove(e.getKey());
-                sinceSnapshot.remove(e.getKey());
+        for (Map.Entry<String, Live> e : live.entrySet()) {
+            if (e.getValue().lastUsed <= before && live.remove(e.getKey(), e.getValue())) {
                 evicted++;
             }
         }
@@ -113,8 +116,7 @@ public class DetectionService implements AppliedRecordListener {
     void evictIdleDetectors() {
         int n = evictIdle(idleEviction);
         if (n > 0) {
-            LOG.infof("Evicted %d idle detectors (unused for %s); %d stay in memory", n, idleEviction,
-                    detectors.size());
+            LOG.infof("Evicted %d idle detectors (unused for %s); %d stay in memory", n, idleEviction, live.size());
         }
     }
 
@@ -123,17 +125,16 @@ public class DetectionService implements AppliedRecordListener {
     }
 
     /** The detector of (stream, boot), ready to take {@code seq}: rebuilt from the store when needed. */
-    private StreamDetector detector(Connection tx, String stream, String boot, long seq) throws SQLException {
+    private Live live(Connection tx, String stream, String boot, long seq) throws SQLException {
         String key = key(stream, boot);
-        lastUsed.put(key, System.currentTimeMillis());
         touched.computeIfAbsent(tx, c -> ConcurrentHashMap.newKeySet()).add(key);
-        StreamDetector d = detectors.get(key);
-        if (d != null && d.nextSeq() == seq) {
-            return d;
+        Live l = live.get(key);
+        if (l == null || l.detector.nextSeq() != seq) {
+            l = new Live(rebuild(tx, stream, boot, seq));
+            live.put(key, l);
         }
-        d = rebuild(tx, stream, boot, seq);
-        detectors.put(key, d);
-        return d;
+        l.lastUsed = System.currentTimeMillis();
+        return l;
     }
 
     private static String key(String stream, String boot) {
