@@ -54,7 +54,6 @@ public final class IncidentQueries {
         }
     }
 
-    @SuppressWarnings("unchecked")
     public static boolean exists(Connection c, UUID id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("select 1 from incident where id = ?")) {
             ps.setObject(1, id);
@@ -64,34 +63,36 @@ public final class IncidentQueries {
         }
     }
 
+    /** One row of {@link #SELECT}. */
+    private record Row(UUID id, String deployment, String status, String reason, Instant detectedAt,
+            Instant firstExposureAt, Instant lastExposureAt, boolean breach, long leaked, List<String> victims,
+            List<String> recipients) {
+    }
+
     private static List<IncidentView> views(Connection c, PreparedStatement ps) throws SQLException {
-        List<Object[]> rows = new ArrayList<>();
+        List<Row> rows = new ArrayList<>();
         try (ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                rows.add(new Object[] {rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getString(4),
+                rows.add(new Row(rs.getObject(1, UUID.class), rs.getString(2), rs.getString(3), rs.getString(4),
                         instant(rs.getTimestamp(5)), instant(rs.getTimestamp(6)), instant(rs.getTimestamp(7)),
-                        rs.getBoolean(8), rs.getLong(9), strings(rs.getArray(10)), strings(rs.getArray(11))});
+                        rs.getBoolean(8), rs.getLong(9), strings(rs.getArray(10)), strings(rs.getArray(11))));
             }
         }
-        Map<UUID, Map<String, Long>> counts = findingCounts(c, rows.stream().map(r -> (UUID) r[0]).toList());
+        Map<UUID, Map<String, Long>> counts = findingCounts(c, rows.stream().map(Row::id).toList());
         Set<String> affected = new HashSet<>();
-        for (Object[] r : rows) {
-            affected.addAll((List<String>) r[9]);
-            affected.addAll((List<String>) r[10]);
-        }
+        rows.forEach(r -> {
+            affected.addAll(r.victims());
+            affected.addAll(r.recipients());
+        });
         Set<String> mapped = TenantStore.legalNames(c, affected).keySet();
         List<IncidentView> out = new ArrayList<>();
-        for (Object[] r : rows) {
-            @SuppressWarnings("unchecked")
-            List<String> victims = (List<String>) r[9];
-            @SuppressWarnings("unchecked")
-            List<String> recipients = (List<String>) r[10];
-            out.add(new IncidentView((UUID) r[0], (String) r[1], (String) r[2],
-                    (Boolean) r[7] ? "PERSONAL_DATA_BREACH" : "SECURITY_EVENT", (Instant) r[5], (Instant) r[6],
-                    (Instant) r[4], (Long) r[8], victims, recipients,
-                    counts.getOrDefault((UUID) r[0], Map.of()), (String) r[3],
-                    java.util.stream.Stream.concat(victims.stream(), recipients.stream()).distinct().sorted()
-                            .filter(t -> !mapped.contains(t)).toList()));
+        for (Row r : rows) {
+            List<String> unmapped = java.util.stream.Stream.concat(r.victims().stream(), r.recipients().stream())
+                    .distinct().sorted().filter(t -> !mapped.contains(t)).toList();
+            out.add(new IncidentView(r.id(), r.deployment(), r.status(),
+                    r.breach() ? "PERSONAL_DATA_BREACH" : "SECURITY_EVENT", r.firstExposureAt(), r.lastExposureAt(),
+                    r.detectedAt(), r.leaked(), r.victims(), r.recipients(), counts.getOrDefault(r.id(), Map.of()),
+                    r.reason(), unmapped));
         }
         return out;
     }
