@@ -153,6 +153,27 @@ class DetectionTest {
     }
 
     @Test
+    void recordsImpossibleInTheirStreamAreAcceptedThenKeptWithTheirReason() {
+        String p = Api.uniquePrefix();
+        List<String> lines = new ArrayList<>();
+        app.vigie.runtime.log.AuditLogWriter w = new app.vigie.runtime.log.AuditLogWriter(p + "/s", p + "/d", "b1",
+                lines::add);
+        java.time.Instant t = java.time.Instant.parse("2026-08-27T09:00:00Z");
+        w.config(t, 4, 16, 64, 60);
+        w.alloc(t, "r1", "acme", List.of(new app.vigie.runtime.log.PageRun(15, 2)), "PREFILL", null);
+        w.free(t, "r2", List.of(new app.vigie.runtime.log.PageRun(0, 1)), "FINISH");
+        Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", equalTo(3))
+                .body("rejected.size()", equalTo(0));
+
+        io.restassured.path.json.JsonPath q = Api.admin().get("/api/quarantine?source=apply&size=500").then()
+                .statusCode(200).extract().jsonPath();
+        assertThat(q.getString("items.find { it.source_name == '" + p + "/s@b1' && it.position == 2 }.reason"))
+                .isEqualTo("ALLOC: pages 15-16 lie outside the pool of 16 pages; no effect");
+        assertThat(q.getString("items.find { it.source_name == '" + p + "/s@b1' && it.position == 3 }.reason"))
+                .isEqualTo("FREE: page 0 is not owned by r2; no effect");
+    }
+
+    @Test
     void readsNeedARoleAndCustomersSeeNoIncidentList() {
         Api.account("cust1", "customer", "acme");
         Api.as("cust1", "cust1-password").get("/api/incidents").then().statusCode(403);

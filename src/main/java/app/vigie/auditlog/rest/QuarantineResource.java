@@ -25,10 +25,15 @@ import app.vigie.db.Transactions;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 
-/** {@code GET /api/quarantine}: every rejected record, newest first, paged. */
+/**
+ * {@code GET /api/quarantine}: every rejected record, newest first, paged. {@code source} filters by http, kafka,
+ * file, or apply (accepted, then found impossible in its stream's state).
+ */
 @Path("/api/quarantine")
 public class QuarantineResource {
     static final int MAX_SIZE = 500;
+    /** The source of records accepted at intake but impossible in their stream's state when applied. */
+    static final String APPLY = "apply";
 
     @Inject
     AgroalDataSource dataSource;
@@ -50,8 +55,9 @@ public class QuarantineResource {
             throws SQLException {
         int page = intParam("page", pageParam, 1, 1_000_000);
         int size = intParam("size", sizeParam, 1, MAX_SIZE);
-        if (source != null && !Arrays.stream(Source.values()).anyMatch(s -> s.label().equals(source))) {
-            throw new ProblemException(400, "query parameter 'source' must be http, kafka or file");
+        if (source != null && !APPLY.equals(source)
+                && Arrays.stream(Source.values()).noneMatch(s -> s.label().equals(source))) {
+            throw new ProblemException(400, "query parameter 'source' must be http, kafka, file or apply");
         }
         return Transactions.run(dataSource, c -> new Page(
                 QuarantineStore.page(c, source, (page - 1) * size, size).stream().map(QuarantineResource::item)

@@ -317,6 +317,7 @@ class AuditLogResourceTest {
         Api.admin().get("/api/quarantine?size=0").then().statusCode(400).contentType("application/problem+json");
         Api.admin().get("/api/quarantine?page=x").then().statusCode(400);
         Api.admin().get("/api/quarantine?source=ftp").then().statusCode(400);
+        Api.admin().get("/api/quarantine?source=apply").then().statusCode(200);
     }
 
     @Test
