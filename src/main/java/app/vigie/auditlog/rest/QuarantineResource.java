@@ -32,8 +32,6 @@ import app.vigie.security.Role;
 @Path("/api/quarantine")
 public class QuarantineResource {
     static final int MAX_SIZE = 500;
-    /** The source of records accepted at intake but impossible in their stream's state when applied. */
-    static final String APPLY = "apply";
 
     @Inject
     AgroalDataSource dataSource;
@@ -55,7 +53,7 @@ public class QuarantineResource {
             throws SQLException {
         int page = intParam("page", pageParam, 1, 1_000_000);
         int size = intParam("size", sizeParam, 1, MAX_SIZE);
-        if (source != null && !APPLY.equals(source)
+        if (source != null && !QuarantineStore.APPLY.equals(source)
                 && Arrays.stream(Source.values()).noneMatch(s -> s.label().equals(source))) {
             throw new ProblemException(400, "query parameter 'source' must be http, kafka, file or apply");
         }

@@ -12,6 +12,8 @@ import java.util.List;
 
 /** The quarantine: every rejected line, kept with its raw bytes, source, position and reason. */
 public final class QuarantineStore {
+    /** Source and stage of records accepted at intake but impossible in their stream's state when applied. */
+    public static final String APPLY = "apply";
     private QuarantineStore() {
     }
 

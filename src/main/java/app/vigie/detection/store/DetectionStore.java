@@ -55,11 +55,12 @@ public final class DetectionStore {
         }
         List<QuarantineStore.Entry> kept = new ArrayList<>();
         for (DetectionBuffer.Invalid i : b.invalid) {
-            kept.add(new QuarantineStore.Entry(0, now, "apply", i.record().stream() + "@" + i.record().boot(),
+            kept.add(new QuarantineStore.Entry(0, now, QuarantineStore.APPLY,
+                    i.record().stream() + "@" + i.record().boot(),
                     i.record().seq(), i.reason(), CanonicalJson.of(i.record()).getBytes(StandardCharsets.UTF_8),
                     i.record().stream(), i.record().boot(), i.record().seq()));
         }
-        QuarantineStore.keep(c, kept, "apply");
+        QuarantineStore.keep(c, kept, QuarantineStore.APPLY);
     }
 
     /** The open incident of the deployment, created when there is none. */
