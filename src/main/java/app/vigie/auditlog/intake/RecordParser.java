@@ -54,8 +54,17 @@ public final class RecordParser {
                 .forType(JsonNode.class);
     }
 
-    /** Parses a line already known to be UTF-8 and at most {@link #MAX_LINE_BYTES} long. */
+    /**
+     * Parses a line already known to be UTF-8 and at most {@link #MAX_LINE_BYTES} long: the plain lines writers
+     * produce take the fast way, every other line the strict one that words the reason.
+     */
     public AuditRecord parse(byte[] buf, int offset, int length) throws InvalidRecordException {
+        AuditRecord fast = FastRecordParser.tryParse(buf, offset, length);
+        return fast != null ? fast : parseStrict(buf, offset, length);
+    }
+
+    /** The strict way alone: a Jackson tree, then each field by name. */
+    AuditRecord parseStrict(byte[] buf, int offset, int length) throws InvalidRecordException {
         JsonNode tree;
         try {
             tree = reader.readValue(buf, offset, length);
