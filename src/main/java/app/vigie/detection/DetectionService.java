@@ -21,6 +21,8 @@ import app.vigie.auditlog.AppliedRecordListener;
 import app.vigie.auditlog.intake.InvalidRecordException;
 import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.auditlog.store.RecordStore;
+import app.vigie.auditlog.store.StoredRecord;
 import app.vigie.detection.core.DetectionSink;
 import app.vigie.detection.core.StreamDetector;
 import app.vigie.detection.store.DetectionBuffer;
@@ -34,6 +36,8 @@ import app.vigie.detection.store.DetectionStore;
 @ApplicationScoped
 public class DetectionService implements AppliedRecordListener {
     private static final Logger LOG = Logger.getLogger(DetectionService.class);
+    /** Records read from the store at a time when a detector is rebuilt. */
+    private static final int REPLAY_WINDOW = 4096;
 
     private final Map<String, Live> live = new ConcurrentHashMap<>();
     private final Map<Connection, DetectionBuffer> buffers = new ConcurrentHashMap<>();
@@ -137,6 +141,16 @@ public class DetectionService implements AppliedRecordListener {
         return l;
     }
 
+    private static Long streamBootId(Connection tx, String stream, String boot) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement("select id from stream_boot where stream = ? and boot = ?")) {
+            ps.setString(1, stream);
+            ps.setString(2, boot);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        }
+    }
+
     private static String key(String stream, String boot) {
         return stream + "\u0000" + boot;
     }
@@ -147,21 +161,14 @@ public class DetectionService implements AppliedRecordListener {
         long fromSnapshot = d.nextSeq() - 1;
         long replayed = 0;
         long started = System.nanoTime();
-        try (PreparedStatement ps = tx.prepareStatement("""
-                select r.seq, r.body from audit_record r join stream_boot s on s.id = r.stream_boot_id
-                where s.stream = ? and s.boot = ? and r.seq > ? and r.seq < ? order by r.seq""")) {
-            ps.setFetchSize(2000);
-            ps.setString(1, stream);
-            ps.setString(2, boot);
-            ps.setLong(3, fromSnapshot);
-            ps.setLong(4, seq);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    long s = rs.getLong(1);
-                    if (s > d.nextSeq()) {
-                        d.gapLost(d.nextSeq(), s - 1, Instant.EPOCH, DetectionSink.NONE);
+        try {
+            Long id = streamBootId(tx, stream, boot);
+            for (long from = fromSnapshot + 1; id != null && from < seq; from += REPLAY_WINDOW) {
+                for (StoredRecord r : RecordStore.range(tx, id, from, (int) Math.min(REPLAY_WINDOW, seq - from))) {
+                    if (r.seq() > d.nextSeq()) {
+                        d.gapLost(d.nextSeq(), r.seq() - 1, Instant.EPOCH, DetectionSink.NONE);
                     }
-                    d.apply(parser.parse(rs.getString(2)), DetectionSink.NONE);
+                    d.apply(parser.parse(r.body()), DetectionSink.NONE);
                     replayed++;
                 }
             }

@@ -16,6 +16,7 @@ import jakarta.ws.rs.core.MediaType;
 
 import io.agroal.api.AgroalDataSource;
 
+import app.vigie.auditlog.store.RecordStore;
 import app.vigie.db.Transactions;
 import app.vigie.security.Role;
 
@@ -39,12 +40,13 @@ public class StreamResource {
             List<StreamState> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("""
                     select s.stream, s.boot, s.next_seq, s.max_seq, s.accepted, s.duplicates,
-                      (select count(*) from audit_record r where r.stream_boot_id = s.id and r.seq >= s.next_seq),
+                      %s,
                       (select count(*) from stream_gap g where g.stream_boot_id = s.id),
                       (select coalesce(sum(g.to_seq - g.from_seq + 1), 0) from stream_gap g
                         where g.stream_boot_id = s.id),
                       s.first_seen_at, s.last_seen_at
-                    from stream_boot s order by s.stream, s.first_seen_at, s.boot""");
+                    from stream_boot s order by s.stream, s.first_seen_at, s.boot""".formatted(
+                    RecordStore.HELD_BACK_OF_S));
                     ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(new StreamState(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4),

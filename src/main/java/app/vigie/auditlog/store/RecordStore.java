@@ -1,9 +1,6 @@
 package app.vigie.auditlog.store;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,18 +9,26 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import org.postgresql.PGConnection;
+import java.util.Set;
 
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.record.AuditRecord;
 
 /** SQL of the intake tables, each call inside the caller's transaction. */
 public final class RecordStore {
+    /** SQL of the number of records held back behind a gap in the stream of cursor row {@code s}. */
+    public static final String HELD_BACK_OF_S = """
+            (select coalesce(sum(case when g.seqs is null then g.last_seq - greatest(g.first_seq, s.next_seq) + 1
+                    else (select count(*) from unnest(g.seqs) q where q >= s.next_seq) end), 0)
+             from record_segment g where g.stream_boot_id = s.id and g.first_seq > s.next_seq - %d
+               and g.last_seq >= s.next_seq)""".formatted(Segment.MAX_SPAN);
+
     private RecordStore() {
     }
 
@@ -99,45 +104,50 @@ public final class RecordStore {
 
     /**
      * Inserts records whose keys are known to be free (their cursors are locked, and each seq is above the highest
-     * accepted or was looked up): streamed with COPY, the fastest way into PostgreSQL.
+     * accepted or was looked up), as segments: the records of each stream in seq order, compressed together.
      */
     public static void insertNew(Connection c, List<NewRecord> records, String source, Instant now)
             throws SQLException {
         if (records.isEmpty()) {
             return;
         }
-        byte[] tail = ("\t" + source + "\t" + now + "\n").getBytes(StandardCharsets.UTF_8);
-        ByteArrayOutputStream rows = new ByteArrayOutputStream(records.size() * 400);
-        for (NewRecord r : records) {
-            String head = r.streamBootId() + "\t" + r.record().seq() + "\t" + r.record().type().name() + "\t"
-                    + r.record().ts() + "\t";
-            rows.writeBytes(head.getBytes(StandardCharsets.US_ASCII));
-            escape(rows, r.line().buf(), r.line().offset(), r.line().length());
-            rows.writeBytes(tail);
-        }
-        try {
-            c.unwrap(PGConnection.class).getCopyAPI().copyIn(
-                    "copy audit_record (stream_boot_id, seq, type, ts, body, source, received_at) from stdin",
-                    new ByteArrayInputStream(rows.toByteArray()));
-        } catch (IOException e) {
-            throw new SQLException("copy of the records failed", e);
-        }
-    }
-
-    /** Writes UTF-8 bytes as a COPY text field: backslash, tab, CR and LF escaped (never inside a multi-byte). */
-    private static void escape(ByteArrayOutputStream out, byte[] buf, int offset, int length) {
-        int start = offset;
-        int end = offset + length;
-        for (int i = offset; i < end; i++) {
-            byte b = buf[i];
-            if (b == '\\' || b == '\t' || b == '\r' || b == '\n') {
-                out.write(buf, start, i - start);
-                out.write('\\');
-                out.write(b == '\\' ? '\\' : b == '\t' ? 't' : b == '\r' ? 'r' : 'n');
-                start = i + 1;
+        List<NewRecord> sorted = new ArrayList<>(records);
+        sorted.sort(Comparator.comparingLong(NewRecord::streamBootId)
+                .thenComparingLong(r -> r.record().seq()));
+        List<Segment.Encoded> segments = new ArrayList<>();
+        Segment.Builder current = null;
+        for (NewRecord r : sorted) {
+            IncomingLine line = r.line();
+            if (current != null && (current.streamBootId() != r.streamBootId()
+                    || !current.fits(r.record().seq(), line.length()))) {
+                segments.add(current.encode());
+                current = null;
             }
+            if (current == null) {
+                current = new Segment.Builder(r.streamBootId());
+            }
+            current.add(r.record().seq(), line.buf(), line.offset(), line.length());
         }
-        out.write(buf, start, end - start);
+        segments.add(current.encode());
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into record_segment (stream_boot_id, first_seq, last_seq, records, seqs, source, received_at,
+                  codec, raw_length, data) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")) {
+            Timestamp ts = Timestamp.from(now);
+            for (Segment.Encoded e : segments) {
+                ps.setLong(1, e.streamBootId());
+                ps.setLong(2, e.first());
+                ps.setLong(3, e.last());
+                ps.setInt(4, e.records());
+                ps.setArray(5, e.seqs() == null ? null : c.createArrayOf("bigint", e.seqs()));
+                ps.setString(6, source);
+                ps.setTimestamp(7, ts);
+                ps.setString(8, Segment.LZ4);
+                ps.setInt(9, e.rawLength());
+                ps.setBytes(10, e.data());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
     }
 
     /** The stored bodies of these keys (absent keys are missing from the map). */
@@ -146,16 +156,39 @@ public final class RecordStore {
         if (keys.isEmpty()) {
             return found;
         }
-        Long[] ids = keys.stream().map(Long2::a).toArray(Long[]::new);
-        Long[] seqs = keys.stream().map(Long2::b).toArray(Long[]::new);
+        // Keys close together share a lookup: (stream, lo, hi) for each run of seqs less than a span apart.
+        List<Long2> sorted = keys.stream().distinct()
+                .sorted(Comparator.comparingLong(Long2::a).thenComparingLong(Long2::b)).toList();
+        List<Long> ids = new ArrayList<>();
+        List<Long> los = new ArrayList<>();
+        List<Long> his = new ArrayList<>();
+        for (Long2 k : sorted) {
+            int last = ids.size() - 1;
+            if (last >= 0 && ids.get(last) == k.a() && k.b() - his.get(last) < Segment.MAX_SPAN) {
+                his.set(last, k.b());
+            } else {
+                ids.add(k.a());
+                los.add(k.b());
+                his.add(k.b());
+            }
+        }
+        Set<Long2> wanted = new HashSet<>(sorted);
         try (PreparedStatement ps = c.prepareStatement("""
-                select stream_boot_id, seq, body from audit_record
-                where (stream_boot_id, seq) in (select * from unnest(?::bigint[], ?::bigint[]))""")) {
-            ps.setArray(1, c.createArrayOf("bigint", ids));
-            ps.setArray(2, c.createArrayOf("bigint", seqs));
+                select distinct s.stream_boot_id, s.first_seq, s.seqs, s.codec, s.raw_length, s.data
+                from unnest(?::bigint[], ?::bigint[], ?::bigint[]) as k(id, lo, hi)
+                join record_segment s on s.stream_boot_id = k.id and s.first_seq > k.lo - %d
+                  and s.first_seq <= k.hi and s.last_seq >= k.lo""".formatted(Segment.MAX_SPAN))) {
+            ps.setArray(1, c.createArrayOf("bigint", ids.toArray()));
+            ps.setArray(2, c.createArrayOf("bigint", los.toArray()));
+            ps.setArray(3, c.createArrayOf("bigint", his.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    found.put(new Long2(rs.getLong(1), rs.getLong(2)), rs.getString(3));
+                    for (StoredRecord r : decode(rs)) {
+                        Long2 key = new Long2(r.streamBootId(), r.seq());
+                        if (wanted.contains(key)) {
+                            found.put(key, r.body());
+                        }
+                    }
                 }
             }
         }
@@ -167,31 +200,72 @@ public final class RecordStore {
             throws SQLException {
         List<StoredRecord> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select seq, body from audit_record where stream_boot_id = ? and seq >= ? and seq < ?
-                order by seq""")) {
+                select stream_boot_id, first_seq, seqs, codec, raw_length, data from record_segment
+                where stream_boot_id = ? and first_seq > ? and first_seq < ? and last_seq >= ?
+                order by first_seq""")) {
             ps.setLong(1, streamBootId);
-            ps.setLong(2, from);
+            ps.setLong(2, from - Segment.MAX_SPAN);
             ps.setLong(3, from + limit);
+            ps.setLong(4, from);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new StoredRecord(streamBootId, rs.getLong(1), rs.getString(2)));
+                    for (StoredRecord r : decode(rs)) {
+                        if (r.seq() >= from && r.seq() < from + limit) {
+                            out.add(r);
+                        }
+                    }
                 }
             }
         }
+        out.sort(Comparator.comparingLong(StoredRecord::seq));
         return out;
+    }
+
+    private static List<StoredRecord> decode(ResultSet rs) throws SQLException {
+        Array seqs = rs.getArray(3);
+        return Segment.decode(rs.getLong(1), rs.getLong(2), seqs == null ? null : (Long[]) seqs.getArray(),
+                rs.getString(4), rs.getInt(5), rs.getBytes(6));
     }
 
     /** The first held record at or after {@code from}: its seq and when it was received, or null. */
     public static HeldRecord firstHeld(Connection c, long streamBootId, long from) throws SQLException {
+        HeldRecord best = null;
         try (PreparedStatement ps = c.prepareStatement("""
-                select seq, received_at from audit_record where stream_boot_id = ? and seq >= ?
-                order by seq limit 1""")) {
+                select first_seq, seqs, received_at from record_segment
+                where stream_boot_id = ? and first_seq > ? and last_seq >= ? order by first_seq""")) {
+            ps.setFetchSize(16);
             ps.setLong(1, streamBootId);
-            ps.setLong(2, from);
+            ps.setLong(2, from - Segment.MAX_SPAN);
+            ps.setLong(3, from);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new HeldRecord(rs.getLong(1), rs.getTimestamp(2).toInstant()) : null;
+                while (rs.next()) {
+                    long first = rs.getLong(1);
+                    if (best != null && first > best.seq()) {
+                        break;
+                    }
+                    Array array = rs.getArray(2);
+                    long seq = first >= from ? first : firstAtOrAfter(array == null ? null : (Long[]) array.getArray(),
+                            from);
+                    if (best == null || seq < best.seq()) {
+                        best = new HeldRecord(seq, rs.getTimestamp(3).toInstant());
+                    }
+                }
             }
         }
+        return best;
+    }
+
+    /** The first seq at or after {@code from} of a segment that ends at or after it. */
+    private static long firstAtOrAfter(Long[] seqs, long from) {
+        if (seqs == null) {
+            return from;
+        }
+        for (Long s : seqs) {
+            if (s >= from) {
+                return s;
+            }
+        }
+        throw new IllegalStateException("a segment ending at or after " + from + " holds no seq there");
     }
 
     /** The first record held back behind a gap. */

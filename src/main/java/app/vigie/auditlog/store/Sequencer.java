@@ -17,7 +17,7 @@ import app.vigie.auditlog.record.AuditRecord;
  * caller's transaction with the cursor locked.
  */
 public final class Sequencer {
-    private static final int FETCH = 1000;
+    private static final int FETCH = Segment.MAX_SPAN;
 
     private final List<AppliedRecordListener> listeners;
     private final RecordParser parser = new RecordParser();
