@@ -132,31 +132,51 @@ public class IngestService {
             }
         }
 
-        Map<StreamKey, StreamCursor> cursors = unique.isEmpty() ? Map.of()
-                : RecordStore.lockCursors(c, unique.stream().map(i -> streamKey(parsed.get(i).record())).toList(),
-                        now);
-        // Cursors are locked: a seq above the highest accepted is free; one between the cursor and it may be held
-        // back already, and one below the cursor was applied or lost. Only those two are looked up.
-        List<Integer> fresh = new ArrayList<>();
-        List<Integer> check = new ArrayList<>();
+        // One key per run of records of the same stream, and one cursor lookup per key instance.
+        StreamKey[] keyOf = new StreamKey[n];
+        List<StreamKey> keys = new ArrayList<>();
+        StreamKey previous = null;
         for (int i : unique) {
             AuditRecord r = parsed.get(i).record();
-            (r.seq() > cursors.get(streamKey(r)).maxSeq() ? fresh : check).add(i);
+            if (previous == null || !previous.stream().equals(r.stream()) || !previous.boot().equals(r.boot())) {
+                previous = streamKey(r);
+                keys.add(previous);
+            }
+            keyOf[i] = previous;
+        }
+        Map<StreamKey, StreamCursor> cursors = unique.isEmpty() ? Map.of() : RecordStore.lockCursors(c, keys, now);
+        StreamCursor[] cursorOf = new StreamCursor[n];
+        StreamKey lastKey = null;
+        StreamCursor lastCursor = null;
+        for (int i : unique) {
+            if (keyOf[i] != lastKey) {
+                lastKey = keyOf[i];
+                lastCursor = cursors.get(lastKey);
+            }
+            cursorOf[i] = lastCursor;
+        }
+        // Cursors are locked: a seq above the highest accepted is free; one between the cursor and it may be held
+        // back already, and one below the cursor was applied or lost. Only those two are looked up.
+        List<Integer> fresh = new ArrayList<>(unique.size());
+        List<Integer> check = new ArrayList<>();
+        for (int i : unique) {
+            (parsed.get(i).record().seq() > cursorOf[i].maxSeq() ? fresh : check).add(i);
         }
         Map<Long, Integer> duplicatesByStream = new HashMap<>();
-        fresh.addAll(judgeExisting(c, parsed, cursors, check, out, duplicatesByStream));
+        fresh.addAll(judgeExisting(c, parsed, cursorOf, check, out, duplicatesByStream));
 
         List<NewRecord> inserts = new ArrayList<>(fresh.size());
         Map<Long, TreeMap<Long, Integer>> insertedByStream = new HashMap<>();
         for (int i : fresh) {
             AuditRecord r = parsed.get(i).record();
-            long id = cursors.get(streamKey(r)).id();
+            long id = cursorOf[i].id();
             inserts.add(new NewRecord(id, r, parsed.get(i).line()));
             insertedByStream.computeIfAbsent(id, k -> new TreeMap<>()).put(r.seq(), i);
         }
         String source = parsed.isEmpty() ? "http" : parsed.get(0).line().source().label();
         RecordStore.insertNew(c, inserts, source, now);
 
+        List<RecordStore.Advance> advances = new ArrayList<>(cursors.size());
         for (StreamCursor cur : cursors.values()) {
             TreeMap<Long, Integer> mine = insertedByStream.getOrDefault(cur.id(), new TreeMap<>());
             long next = cur.nextSeq();
@@ -171,9 +191,10 @@ public class IngestService {
                 }
             }
             long maxSeq = mine.isEmpty() ? 0 : mine.lastKey();
-            RecordStore.advance(c, cur.id(), next, maxSeq, mine.size(),
-                    duplicatesByStream.getOrDefault(cur.id(), 0), now);
+            advances.add(new RecordStore.Advance(cur.id(), next, maxSeq, mine.size(),
+                    duplicatesByStream.getOrDefault(cur.id(), 0)));
         }
+        RecordStore.advance(c, advances, now);
 
         for (int i = 0; i < n; i++) {
             if (sameAs[i] >= 0) {
@@ -192,8 +213,8 @@ public class IngestService {
      * Judges records whose key may be stored already: duplicates, conflicts, and late records (below the cursor,
      * never stored: their gap was declared lost). Returns those still to insert.
      */
-    private List<Integer> judgeExisting(Connection c, List<LineParser.Parsed> parsed,
-            Map<StreamKey, StreamCursor> cursors, List<Integer> check, LineOutcome[] out,
+    private List<Integer> judgeExisting(Connection c, List<LineParser.Parsed> parsed, StreamCursor[] cursorOf,
+            List<Integer> check, LineOutcome[] out,
             Map<Long, Integer> duplicatesByStream) throws SQLException {
         List<Integer> toInsert = new ArrayList<>();
         if (check.isEmpty()) {
@@ -202,14 +223,14 @@ public class IngestService {
         List<Long2> keys = new ArrayList<>(check.size());
         for (int i : check) {
             AuditRecord r = parsed.get(i).record();
-            keys.add(new Long2(cursors.get(streamKey(r)).id(), r.seq()));
+            keys.add(new Long2(cursorOf[i].id(), r.seq()));
         }
         Map<Long2, String> stored = RecordStore.bodies(c, keys);
         for (int k = 0; k < check.size(); k++) {
             int i = check.get(k);
             LineParser.Parsed p = parsed.get(i);
             String body = stored.get(keys.get(k));
-            if (body == null && p.record().seq() >= cursors.get(streamKey(p.record())).nextSeq()) {
+            if (body == null && p.record().seq() >= cursorOf[i].nextSeq()) {
                 toInsert.add(i);
             } else if (body == null) {
                 out[i] = LineOutcome.rejected(p.line(), "late: seq " + p.record().seq() + " of stream '"

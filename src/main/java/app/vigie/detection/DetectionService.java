@@ -134,7 +134,8 @@ public class DetectionService implements AppliedRecordListener {
         touched.computeIfAbsent(tx, c -> ConcurrentHashMap.newKeySet()).add(key);
         Live l = live.get(key);
         if (l == null || l.detector.nextSeq() != seq) {
-            l = new Live(rebuild(tx, stream, boot, seq));
+            // Nothing comes before seq 1 (the CONFIG that starts a boot): no need to look for it.
+            l = new Live(seq == 1 ? new StreamDetector(stream, boot) : rebuild(tx, stream, boot, seq));
             live.put(key, l);
         }
         l.lastUsed = System.currentTimeMillis();

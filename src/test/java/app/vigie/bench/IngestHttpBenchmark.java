@@ -37,6 +37,7 @@ public final class IngestHttpBenchmark {
         int batch = 5000;
         String url = null;
         String workload = "benign";
+        long warmup = 300_000;
         String password = System.getenv().getOrDefault("VIGIE_ADMIN_PASSWORD", "bench-admin-password");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -46,39 +47,17 @@ public final class IngestHttpBenchmark {
                 case "--batch" -> batch = Integer.parseInt(args[++i]);
                 case "--url" -> url = args[++i];
                 case "--workload" -> workload = args[++i];
+                case "--warmup" -> warmup = Long.parseLong(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + "; options: --records N --threads N --streams-per-thread N --batch N --url URL "
-                        + "--workload benign|pd-example");
+                        + "--workload benign|pd-example --warmup N");
             }
         }
         long seed = System.nanoTime();
-        List<List<String>> perThread = new ArrayList<>();
-        long generated = 0;
-        if ("pd-example".equals(workload)) {
-            List<String> all = ScaledExample.lines(records);
-            String tag = "r" + Long.toString(seed, 36) + "/";
-            for (int t = 0; t < threads; t++) {
-                perThread.add(new ArrayList<>());
-            }
-            int copy = 0;
-            for (int i = 0; i < all.size(); i += 242) {
-                List<String> target = perThread.get(copy++ % threads);
-                for (String line : all.subList(i, Math.min(all.size(), i + 242))) {
-                    target.add(line.replace("\"stream\": \"", "\"stream\": \"" + tag)
-                            .replace("\"request\": \"", "\"request\": \"" + tag));
-                }
-            }
-            generated = all.size();
-        } else if ("benign".equals(workload)) {
-            for (int t = 0; t < threads; t++) {
-                List<String> lines = new ArrayList<>();
-                new BenignWorkload(streamsPerThread, seed + t).generate(records / threads, lines::add);
-                generated += lines.size();
-                perThread.add(lines);
-            }
-        } else {
-            throw new IllegalArgumentException("--workload is benign or pd-example");
-        }
+        List<List<String>> perThread = workload(workload, records, threads, streamsPerThread, seed);
+        List<List<String>> warmupLines = warmup == 0 ? List.of()
+                : workload(workload, warmup, threads, streamsPerThread, seed + 1_000_003);
+        long generated = perThread.stream().mapToLong(List::size).sum();
         long bytes = perThread.stream().flatMap(List::stream).mapToLong(l -> l.length() + 1).sum();
         System.out.printf("generated %,d records (%,d bytes), workload %s%n", generated, bytes, workload);
 
@@ -90,8 +69,12 @@ public final class IngestHttpBenchmark {
         if (url == null) {
             tmp = Files.createTempDirectory("vigie-bench");
             Map<String, String> env = new java.util.HashMap<>(Map.of("VIGIE_ADMIN_PASSWORD", password));
+            String options = System.getenv().getOrDefault("VIGIE_BENCH_JAVA_OPTIONS", "");
             if (System.getenv("VIGIE_BENCH_JFR") != null) {
-                env.put("JAVA_TOOL_OPTIONS", "-XX:StartFlightRecording=filename=" + System.getenv("VIGIE_BENCH_JFR"));
+                options += " -XX:StartFlightRecording=filename=" + System.getenv("VIGIE_BENCH_JFR");
+            }
+            if (!options.isBlank()) {
+                env.put("JAVA_TOOL_OPTIONS", options.trim());
             }
             service = new ServiceProcess(tmp.resolve("data"), env).start();
             url = "http://localhost:" + service.port();
@@ -99,10 +82,18 @@ public final class IngestHttpBenchmark {
         }
         boolean ok = false;
         try {
+            if (!warmupLines.isEmpty()) {
+                long n = warmupLines.stream().mapToLong(List::size).sum();
+                System.out.printf("warming the service up with %,d other records of the same workload%n", n);
+                double cold = ingest(url, password, warmupLines, batch);
+                System.out.printf("warm-up: %,.0f records/s (a fresh JVM compiles its code and grows its heap)%n",
+                        cold);
+            }
             double rate = ingest(url, password, perThread, batch);
             ok = true;
-            System.out.printf("HTTP ingest: %,.0f records/s (%d client threads, batches of %d); "
-                    + "ratio to raw Jackson parsing: %.2f%n", rate, threads, batch, rate / jackson);
+            System.out.printf("HTTP ingest: %,.0f records/s (%d client threads, batches of %d%s); "
+                    + "ratio to raw Jackson parsing: %.2f%n", rate, threads, batch,
+                    warmupLines.isEmpty() ? ", cold service" : ", after the warm-up", rate / jackson);
         } finally {
             if (service != null) {
                 service.stop();
@@ -115,6 +106,34 @@ public final class IngestHttpBenchmark {
                 }
             }
         }
+    }
+
+    /** The lines of a workload, split among client threads; streams and requests are new to the service. */
+    private static List<List<String>> workload(String workload, long records, int threads, int streamsPerThread,
+            long seed) {
+        List<List<String>> perThread = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            perThread.add(new ArrayList<>());
+        }
+        if ("pd-example".equals(workload)) {
+            List<String> all = ScaledExample.lines(records);
+            String tag = "r" + Long.toString(seed, 36) + "/";
+            int copy = 0;
+            for (int i = 0; i < all.size(); i += 242) {
+                List<String> target = perThread.get(copy++ % threads);
+                for (String line : all.subList(i, Math.min(all.size(), i + 242))) {
+                    target.add(line.replace("\"stream\": \"", "\"stream\": \"" + tag)
+                            .replace("\"request\": \"", "\"request\": \"" + tag));
+                }
+            }
+        } else if ("benign".equals(workload)) {
+            for (int t = 0; t < threads; t++) {
+                new BenignWorkload(streamsPerThread, seed + t).generate(records / threads, perThread.get(t)::add);
+            }
+        } else {
+            throw new IllegalArgumentException("--workload is benign or pd-example");
+        }
+        return perThread;
     }
 
     private static double rawJacksonRate(List<List<String>> perThread) throws Exception {
@@ -145,16 +164,27 @@ public final class IngestHttpBenchmark {
         AtomicLong posted = new AtomicLong();
         ObjectMapper mapper = new ObjectMapper();
         ExecutorService pool = Executors.newFixedThreadPool(perThread.size());
-        long start = System.nanoTime();
         List<Future<?>> done = new ArrayList<>();
         long total = perThread.stream().mapToLong(List::size).sum();
+        List<List<byte[]>> bodies = new ArrayList<>();
         for (List<String> lines : perThread) {
+            List<byte[]> mine = new ArrayList<>();
+            for (int from = 0; from < lines.size(); from += batch) {
+                mine.add((String.join("\n", lines.subList(from, Math.min(lines.size(), from + batch))) + "\n")
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+            bodies.add(mine);
+        }
+        long start = System.nanoTime();
+        for (int t = 0; t < perThread.size(); t++) {
+            List<String> lines = perThread.get(t);
+            List<byte[]> mine = bodies.get(t);
             done.add(pool.submit(() -> {
-                for (int from = 0; from < lines.size(); from += batch) {
-                    String body = String.join("\n", lines.subList(from, Math.min(lines.size(), from + batch))) + "\n";
+                for (int b = 0; b < mine.size(); b++) {
+                    int from = b * batch;
                     HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "/api/audit-log"))
                             .header("Authorization", auth).header("Content-Type", "application/x-ndjson")
-                            .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(mine.get(b))).build(),
                             HttpResponse.BodyHandlers.ofString());
                     if (r.statusCode() != 200) {
                         throw new IllegalStateException("answer " + r.statusCode() + ": " + r.body());

@@ -272,17 +272,46 @@ public final class RecordStore {
     public record HeldRecord(long seq, Instant receivedAt) {
     }
 
+    /** New values of one cursor: its next seq, and what a transaction added to it. */
+    public record Advance(long id, long nextSeq, long maxSeq, long accepted, long duplicates) {
+    }
+
     public static void advance(Connection c, long id, long nextSeq, long maxSeq, long accepted, long duplicates,
             Instant now) throws SQLException {
+        advance(c, List.of(new Advance(id, nextSeq, maxSeq, accepted, duplicates)), now);
+    }
+
+    /** Moves locked cursors, in one statement. */
+    public static void advance(Connection c, List<Advance> advances, Instant now) throws SQLException {
+        if (advances.isEmpty()) {
+            return;
+        }
+        int n = advances.size();
+        Long[] ids = new Long[n];
+        Long[] next = new Long[n];
+        Long[] max = new Long[n];
+        Long[] accepted = new Long[n];
+        Long[] duplicates = new Long[n];
+        for (int i = 0; i < n; i++) {
+            Advance a = advances.get(i);
+            ids[i] = a.id();
+            next[i] = a.nextSeq();
+            max[i] = a.maxSeq();
+            accepted[i] = a.accepted();
+            duplicates[i] = a.duplicates();
+        }
         try (PreparedStatement ps = c.prepareStatement("""
-                update stream_boot set next_seq = ?, max_seq = greatest(max_seq, ?), accepted = accepted + ?,
-                duplicates = duplicates + ?, last_seen_at = greatest(last_seen_at, ?) where id = ?""")) {
-            ps.setLong(1, nextSeq);
-            ps.setLong(2, maxSeq);
-            ps.setLong(3, accepted);
-            ps.setLong(4, duplicates);
-            ps.setTimestamp(5, Timestamp.from(now));
-            ps.setLong(6, id);
+                update stream_boot s set next_seq = u.nx, max_seq = greatest(s.max_seq, u.mx),
+                  accepted = s.accepted + u.ac, duplicates = s.duplicates + u.du,
+                  last_seen_at = greatest(s.last_seen_at, ?)
+                from unnest(?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[], ?::bigint[]) as u(id, nx, mx, ac, du)
+                where s.id = u.id""")) {
+            ps.setTimestamp(1, Timestamp.from(now));
+            ps.setArray(2, c.createArrayOf("bigint", ids));
+            ps.setArray(3, c.createArrayOf("bigint", next));
+            ps.setArray(4, c.createArrayOf("bigint", max));
+            ps.setArray(5, c.createArrayOf("bigint", accepted));
+            ps.setArray(6, c.createArrayOf("bigint", duplicates));
             ps.executeUpdate();
         }
     }
