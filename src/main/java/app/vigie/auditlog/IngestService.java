@@ -112,38 +112,35 @@ public class IngestService {
         LineOutcome[] out = new LineOutcome[n];
         int[] sameAs = new int[n];
         Arrays.fill(sameAs, -1);
-        Map<AuditRecord.Key, Integer> first = new HashMap<>();
-        List<Integer> unique = new ArrayList<>();
+        // One key instance per run of records of the same stream: its strings hash once, then every lookup is cheap.
+        StreamKey[] keyOf = new StreamKey[n];
+        List<StreamKey> keys = new ArrayList<>();
+        StreamKey previous = null;
+        Map<SeqKey, Integer> first = new HashMap<>(n * 2);
+        List<Integer> unique = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             LineParser.Parsed p = parsed.get(i);
             if (p.rejection() != null) {
                 out[i] = LineOutcome.rejected(p.line(), p.rejection(), null);
                 continue;
             }
-            Integer j = first.putIfAbsent(p.record().key(), i);
+            AuditRecord r = p.record();
+            if (previous == null || !previous.stream().equals(r.stream()) || !previous.boot().equals(r.boot())) {
+                previous = streamKey(r);
+                keys.add(previous);
+            }
+            keyOf[i] = previous;
+            Integer j = first.putIfAbsent(new SeqKey(previous, r.seq()), i);
             if (j == null) {
                 unique.add(i);
             } else if (parsed.get(j).canonical().equals(p.canonical())) {
                 sameAs[i] = j;
             } else {
                 out[i] = LineOutcome.rejected(p.line(), "conflicting duplicate: line " + parsed.get(j).line().position()
-                        + " has the same (stream, boot, seq) " + p.record().key() + " with different content",
-                        p.record());
+                        + " has the same (stream, boot, seq) " + r.key() + " with different content", r);
             }
         }
 
-        // One key per run of records of the same stream, and one cursor lookup per key instance.
-        StreamKey[] keyOf = new StreamKey[n];
-        List<StreamKey> keys = new ArrayList<>();
-        StreamKey previous = null;
-        for (int i : unique) {
-            AuditRecord r = parsed.get(i).record();
-            if (previous == null || !previous.stream().equals(r.stream()) || !previous.boot().equals(r.boot())) {
-                previous = streamKey(r);
-                keys.add(previous);
-            }
-            keyOf[i] = previous;
-        }
         Map<StreamKey, StreamCursor> cursors = unique.isEmpty() ? Map.of() : RecordStore.lockCursors(c, keys, now);
         StreamCursor[] cursorOf = new StreamCursor[n];
         StreamKey lastKey = null;
@@ -269,6 +266,10 @@ public class IngestService {
             }
         }
         return entries;
+    }
+
+    /** A record's key within a chunk. */
+    private record SeqKey(StreamKey stream, long seq) {
     }
 
     private static StreamKey streamKey(AuditRecord r) {

@@ -43,6 +43,8 @@ public class DetectionService implements AppliedRecordListener {
     private final Map<Connection, DetectionBuffer> buffers = new ConcurrentHashMap<>();
     private final Map<Connection, Set<String>> touched = new ConcurrentHashMap<>();
     private final RecordParser parser = new RecordParser();
+    /** The detector this thread used last, in which transaction: the records of a stream come in runs. */
+    private final ThreadLocal<Last> last = ThreadLocal.withInitial(Last::new);
 
     @ConfigProperty(name = "vigie.detection.idle-eviction", defaultValue = "1H")
     Duration idleEviction;
@@ -59,6 +61,12 @@ public class DetectionService implements AppliedRecordListener {
         Live(StreamDetector detector) {
             this.detector = detector;
         }
+    }
+
+    private static final class Last {
+        Connection tx;
+        String key;
+        Live live;
     }
 
     @Override
@@ -130,6 +138,20 @@ public class DetectionService implements AppliedRecordListener {
 
     /** The detector of (stream, boot), ready to take {@code seq}: rebuilt from the store when needed. */
     private Live live(Connection tx, String stream, String boot, long seq) throws SQLException {
+        Last last = this.last.get();
+        if (last.tx == tx && last.live != null && last.live.detector.nextSeq() == seq
+                && last.live.detector.stream().equals(stream) && last.live.detector.boot().equals(boot)
+                && live.get(last.key) == last.live) {
+            return last.live;
+        }
+        Live l = find(tx, stream, boot, seq);
+        last.tx = tx;
+        last.key = key(stream, boot);
+        last.live = l;
+        return l;
+    }
+
+    private Live find(Connection tx, String stream, String boot, long seq) throws SQLException {
         String key = key(stream, boot);
         touched.computeIfAbsent(tx, c -> ConcurrentHashMap.newKeySet()).add(key);
         Live l = live.get(key);

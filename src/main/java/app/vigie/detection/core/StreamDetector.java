@@ -364,11 +364,20 @@ public final class StreamDetector {
         final Map<Integer, Positions> byWriter = new LinkedHashMap<>();
         final Map<Integer, Positions> pagesByWriter = new HashMap<>();
 
+        /** The writer of the previous hit and its lists: a run of positions mostly has one writer. */
+        int lastWriter = -1;
+        Positions lastPositions;
+        Positions lastPages;
+
         void hit(int writer, int position, int page) {
-            byWriter.computeIfAbsent(writer, w -> new Positions()).add(position);
-            Positions pages = pagesByWriter.computeIfAbsent(writer, w -> new Positions());
-            if (pages.size() == 0 || pages.get(pages.size() - 1) != page) {
-                pages.add(page);
+            if (writer != lastWriter) {
+                lastWriter = writer;
+                lastPositions = byWriter.computeIfAbsent(writer, w -> new Positions());
+                lastPages = pagesByWriter.computeIfAbsent(writer, w -> new Positions());
+            }
+            lastPositions.add(position);
+            if (lastPages.size() == 0 || lastPages.get(lastPages.size() - 1) != page) {
+                lastPages.add(page);
             }
         }
     }
