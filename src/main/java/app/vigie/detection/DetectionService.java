@@ -6,7 +6,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -15,6 +19,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.scheduler.Scheduled;
 
 import app.vigie.auditlog.AppliedRecordListener;
@@ -51,6 +56,10 @@ public class DetectionService implements AppliedRecordListener {
 
     @ConfigProperty(name = "vigie.detection.snapshot-every", defaultValue = "50000")
     long snapshotEvery;
+
+    /** The memory detectors may take; a quarter of the heap when unset. */
+    @ConfigProperty(name = "vigie.detection.memory-budget")
+    Optional<MemorySize> memoryBudget;
 
     /** A detector in memory, with the records applied since its last snapshot and when it was last used. */
     private static final class Live {
@@ -107,6 +116,11 @@ public class DetectionService implements AppliedRecordListener {
         return live.size();
     }
 
+    /** Whether the detector of (stream, boot) is in memory. */
+    public boolean inMemory(String stream, String boot) {
+        return live.containsKey(key(stream, boot));
+    }
+
     /** Forgets every detector (they are rebuilt from the stored records when next needed). */
     public void forgetAll() {
         live.clear();
@@ -129,6 +143,61 @@ public class DetectionService implements AppliedRecordListener {
         int n = evictIdle(idleEviction);
         if (n > 0) {
             LOG.infof("Evicted %d idle detectors (unused for %s); %d stay in memory", n, idleEviction, live.size());
+        }
+    }
+
+    /** Bytes a detector holds, roughly: its pool model and its live requests. */
+    static long bytesOf(StreamDetector d) {
+        return 1024 + d.poolBytes() + 256L * d.liveRequests();
+    }
+
+    /** The detectors' memory, estimated. */
+    public long bytesInMemory() {
+        long total = 0;
+        for (Live l : live.values()) {
+            total += bytesOf(l.detector);
+        }
+        return total;
+    }
+
+    /**
+     * Keeps the detectors within {@code budget} bytes: over it, the least recently used ones that have been unused
+     * for at least {@code minIdle} leave memory until 80 % of the budget is left. A stream that speaks again gets its
+     * detector back from its snapshot and the records after it. Returns how many left.
+     */
+    public int evictOverBudget(long budget, Duration minIdle) {
+        long total = bytesInMemory();
+        if (total <= budget) {
+            return 0;
+        }
+        long before = System.currentTimeMillis() - minIdle.toMillis();
+        List<Map.Entry<String, Live>> idle = new ArrayList<>();
+        for (Map.Entry<String, Live> e : live.entrySet()) {
+            if (e.getValue().lastUsed <= before) {
+                idle.add(e);
+            }
+        }
+        idle.sort(Comparator.comparingLong(e -> e.getValue().lastUsed));
+        int evicted = 0;
+        for (Map.Entry<String, Live> e : idle) {
+            if (total <= budget * 8 / 10) {
+                break;
+            }
+            if (live.remove(e.getKey(), e.getValue())) {
+                total -= bytesOf(e.getValue().detector);
+                evicted++;
+            }
+        }
+        return evicted;
+    }
+
+    @Scheduled(every = "${vigie.detection.memory-check-every:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void keepWithinMemoryBudget() {
+        long budget = memoryBudget.map(MemorySize::asLongValue).orElse(Runtime.getRuntime().maxMemory() / 4);
+        int n = evictOverBudget(budget, Duration.ofSeconds(2));
+        if (n > 0) {
+            LOG.infof("Evicted %d least recently used detectors to stay within %d MB; %d stay in memory (%d MB)", n,
+                    budget >> 20, live.size(), bytesInMemory() >> 20);
         }
     }
 

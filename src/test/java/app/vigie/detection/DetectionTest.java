@@ -94,6 +94,35 @@ class DetectionTest {
     }
 
     @Test
+    void overTheMemoryBudgetTheLeastRecentlyUsedDetectorsLeaveAndComeBackUnchanged() throws Exception {
+        String older = Api.uniquePrefix();
+        String newer = Api.uniquePrefix();
+        List<String> lines = Api.lines(Api.renamed(Api.example("03-pd-rejected-prompt.ndjson"), older));
+        Api.post(Logs.body(lines.subList(0, 120))).then().statusCode(200);
+        Thread.sleep(20);
+        Api.post(Api.renamed(Api.example("01-benign-colocated.ndjson"), newer)).then().statusCode(200);
+        String newerStream = newer + "/par1/n1/colo/dp0";
+        assertThat(detection.inMemory(older + "/eu-par1/n21/decode/dp0", "b1")).isTrue();
+        assertThat(detection.inMemory(newerStream, "b1")).as("the benign example's stream").isTrue();
+        long total = detection.bytesInMemory();
+        assertThat(total).isPositive();
+
+        assertThat(detection.evictOverBudget(total, java.time.Duration.ZERO)).as("within budget").isZero();
+        assertThat(detection.evictOverBudget(0, java.time.Duration.ofHours(1))).as("none idle long enough")
+                .isZero();
+        // Just over budget: the oldest leave first, the one used last stays.
+        assertThat(detection.evictOverBudget(total - 1, java.time.Duration.ZERO)).isPositive();
+        assertThat(detection.inMemory(newerStream, "b1")).isTrue();
+        assertThat(detection.bytesInMemory()).isLessThanOrEqualTo((total - 1) * 8 / 10);
+        // A budget of nothing empties memory; the scenario then goes on as if nothing happened.
+        detection.evictOverBudget(0, java.time.Duration.ZERO);
+        assertThat(detection.detectorsInMemory()).isZero();
+        Api.post(Logs.body(lines.subList(120, lines.size()))).then().statusCode(200);
+        assertMatches(incident(older + "/glm-5.3/prod-eu"), expected("03-pd-rejected-prompt",
+                "glm-5.3/prod-eu", older));
+    }
+
+    @Test
     void theLifecycleIsEnforcedAuditedAndAClosedIncidentIsNotJoined() throws Exception {
         String prefix = Api.uniquePrefix();
         List<String> lines = Api.lines(Api.renamed(Api.example("02-partial-overwrite.ndjson"), prefix));
