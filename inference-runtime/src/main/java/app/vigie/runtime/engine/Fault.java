@@ -1,0 +1,12 @@
+package app.vigie.runtime.engine;
+
+/** Faults the runtime can be switched into, each a way the 2026 incident or its cousins happened. */
+public enum Fault {
+    /** The advertised context window is larger than the KV pool (1,048,576 tokens over 681,280 in 2026). */
+    POOL_SMALLER_THAN_WINDOW,
+    /**
+     * An over-long prompt is marked rejected at prefill but not aborted: the decode node has pre-allocated pages for
+     * the whole prompt, receives the KV of one token, and decodes over whatever the pages held.
+     */
+    REJECT_WITHOUT_ABORT
+}

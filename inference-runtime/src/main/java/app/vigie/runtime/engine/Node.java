@@ -1,0 +1,214 @@
+package app.vigie.runtime.engine;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import app.vigie.runtime.kv.Fingerprints;
+import app.vigie.runtime.kv.KvPool;
+import app.vigie.runtime.log.AuditLogWriter;
+
+/**
+ * One scheduler and its KV pool: a stream of the audit log. It allocates, writes, reads and frees pages for
+ * requests, and tells each step to its {@link AuditLogWriter}. The toy model reads by attending: the response to a
+ * request echoes, token by token, the KV it attended, so a stale page shows in the response as the tokens of whoever
+ * wrote it last ({@link GroundTruth}).
+ */
+public final class Node {
+    private final String stream;
+    private final KvPool pool;
+    private final AuditLogWriter log;
+    private final Fingerprints fingerprints;
+    private final int contextWindow;
+    private final int maxInputTokens;
+    private final Set<Fix> fixes;
+    private final Map<Integer, Request> requests;
+    private final GroundTruth truth;
+    private final Supplier<Instant> clock;
+    private final Map<Integer, Table> tables = new HashMap<>();
+
+    /** A request's page table on this node, and the fingerprint chain of its complete pages. */
+    private static final class Table {
+        int[] pages = new int[8];
+        int count;
+        final List<byte[]> fps = new ArrayList<>();
+
+        void add(int[] more) {
+            if (count + more.length > pages.length) {
+                pages = Arrays.copyOf(pages, Math.max(pages.length * 2, count + more.length));
+            }
+            System.arraycopy(more, 0, pages, count, more.length);
+            count += more.length;
+        }
+    }
+
+    /** How a node is set up: its pool, what it advertises, and its boot. */
+    public record Config(String stream, String deployment, String boot, int pageSize, int poolPages,
+            int contextWindow, int maxInputTokens) {
+    }
+
+    public Node(Config c, Set<Fault> faults, Set<Fix> fixes, byte[] fingerprintKey, Map<Integer, Request> requests,
+            GroundTruth truth, Supplier<Instant> clock, java.util.function.Consumer<String> sink) {
+        this.stream = c.stream();
+        this.pool = new KvPool(c.pageSize(), c.poolPages());
+        this.fixes = Set.copyOf(fixes);
+        int capacity = c.pageSize() * c.poolPages();
+        int window = c.contextWindow();
+        if (!faults.contains(Fault.POOL_SMALLER_THAN_WINDOW)) {
+            window = Math.min(window, capacity);
+        }
+        if (fixes.contains(Fix.STARTUP_WINDOW_CHECK)) {
+            window = Math.min(window, capacity);
+        }
+        this.contextWindow = window;
+        this.maxInputTokens = Math.min(c.maxInputTokens(), window);
+        this.fingerprints = new Fingerprints(fingerprintKey, c.pageSize());
+        this.requests = requests;
+        this.truth = truth;
+        this.clock = clock;
+        this.log = new AuditLogWriter(c.stream(), c.deployment(), c.boot(), sink);
+        log.config(clock.get(), c.pageSize(), c.poolPages(), contextWindow, maxInputTokens);
+    }
+
+    public String stream() {
+        return stream;
+    }
+
+    public int contextWindow() {
+        return contextWindow;
+    }
+
+    public int maxInputTokens() {
+        return maxInputTokens;
+    }
+
+    public KvPool pool() {
+        return pool;
+    }
+
+    public boolean has(Fix fix) {
+        return fixes.contains(fix);
+    }
+
+    /** The admission decision for a prompt of {@code input} tokens, told as it is made. */
+    public boolean admit(Request r, int input) {
+        String reason = input > maxInputTokens ? "input of " + input + " tokens exceeds max_input_tokens "
+                + maxInputTokens : null;
+        log.admit(clock.get(), r.name(), r.tenant(), input, reason == null, reason);
+        return reason == null;
+    }
+
+    /** Grows the request's table to hold {@code tokens} positions; false (nothing allocated) when the pool is short. */
+    public boolean allocate(Request r, int tokens, String purpose, Integer claimed) {
+        Table t = tables.computeIfAbsent(r.id(), k -> new Table());
+        int needed = (tokens + pool.pageSize() - 1) / pool.pageSize() - t.count;
+        if (needed <= 0) {
+            return true;
+        }
+        int[] pages = pool.allocate(needed, r.id());
+        if (pages == null) {
+            return false;
+        }
+        t.add(pages);
+        log.alloc(clock.get(), r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), purpose, claimed);
+        return true;
+    }
+
+    /** Writes {@code values[0, count)} at positions {@code [from, from + count)} of the request's table. */
+    public void write(Request r, int from, int[] values, int count, String source) {
+        Table t = tables.get(r.id());
+        int ps = pool.pageSize();
+        for (int i = 0; i < count; i++) {
+            int p = from + i;
+            pool.write(t.pages[p / ps], p % ps, values[i], r.id());
+        }
+        // Fingerprints of the pages this write completes, chained from the first page: the chain stops at a page
+        // that is not all the request's own tokens (it then has no fingerprint, nor do the pages after it).
+        List<AuditLogWriter.Fingerprint> fp = new ArrayList<>();
+        int end = from + count;
+        for (int page = t.fps.size(); (page + 1) * ps <= end && ownedThrough(r, t, page); page++) {
+            int[] tokens = new int[ps];
+            for (int s = 0; s < ps; s++) {
+                tokens[s] = pool.token(t.pages[page], s);
+            }
+            byte[] f = fingerprints.next(page == 0 ? null : t.fps.get(page - 1), tokens, 0, ps);
+            t.fps.add(f);
+            if ((page + 1) * ps > from) {
+                fp.add(new AuditLogWriter.Fingerprint(page, Fingerprints.hex(f)));
+            }
+        }
+        log.write(clock.get(), r.name(), r.tenant(), from, count, source, fp.isEmpty() ? null : fp);
+    }
+
+    /** Whether every slot of a logical page was written by the request (its fingerprint is then its own tokens'). */
+    private boolean ownedThrough(Request r, Table t, int page) {
+        for (int s = 0; s < pool.pageSize(); s++) {
+            if (pool.writer(t.pages[page], s) != r.id()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Receiver side of a transfer: what it now treats as written, and what arrived. */
+    public void xferCommit(Request r, int claimed, int covered, Boolean checksumOk) {
+        log.xferCommit(clock.get(), r.name(), r.tenant(), claimed, covered, checksumOk);
+    }
+
+    /**
+     * The request attends positions {@code [0, tokens)}: true, and the foreign ones go to the ground truth; or, with
+     * the tag check on and a page not the reader's own, false: the read does not happen.
+     */
+    public boolean attach(Request r, int tokens) {
+        Table t = tables.get(r.id());
+        int ps = pool.pageSize();
+        if (fixes.contains(Fix.TAG_CHECK)) {
+            for (int page = 0; page * ps < tokens; page++) {
+                if (!pool.tagAllows(t.pages[page], r.id(), Math.min(ps, tokens - page * ps))) {
+                    return false;
+                }
+            }
+        }
+        log.attach(clock.get(), r.name(), r.tenant(), tokens);
+        for (int p = 0; p < tokens; p++) {
+            int w = pool.writer(t.pages[p / ps], p % ps);
+            if (w != KvPool.NONE && w != r.id()) {
+                truth.foreign(r, requests.get(w), p);
+            }
+        }
+        return true;
+    }
+
+    /** The tokens the request attends at {@code [0, tokens)}, as the toy model echoes them. */
+    public int[] echo(Request r, int tokens) {
+        Table t = tables.get(r.id());
+        int ps = pool.pageSize();
+        int[] out = new int[tokens];
+        for (int p = 0; p < tokens; p++) {
+            out[p] = pool.token(t.pages[p / ps], p % ps);
+        }
+        return out;
+    }
+
+    public void finish(Request r, String status, int httpStatus, int outputTokens, boolean delivered) {
+        log.finish(clock.get(), r.name(), r.tenant(), status, httpStatus, outputTokens, delivered);
+        truth.finished(r, delivered);
+    }
+
+    /** Frees every page the request holds here. */
+    public void free(Request r, String reason) {
+        Table t = tables.remove(r.id());
+        if (t == null || t.count == 0) {
+            return;
+        }
+        for (int i = 0; i < t.count; i++) {
+            pool.free(t.pages[i]);
+        }
+        log.free(clock.get(), r.name(), KvPool.runs(t.pages, 0, t.count), reason);
+    }
+}

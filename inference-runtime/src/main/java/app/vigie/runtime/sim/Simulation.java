@@ -1,0 +1,215 @@
+package app.vigie.runtime.sim;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import app.vigie.runtime.engine.Fault;
+import app.vigie.runtime.engine.Fix;
+import app.vigie.runtime.engine.GroundTruth;
+import app.vigie.runtime.engine.Node;
+import app.vigie.runtime.engine.Request;
+
+/**
+ * Runs a deployment of the toy runtime on a multi-tenant workload and writes its page audit log. Deterministic for a
+ * seed: the same options give the same log and the same ground truth.
+ */
+public final class Simulation {
+    /** Where the simulated clock starts. */
+    public static final Instant START = Instant.parse("2026-08-27T09:00:00Z");
+    private static final int PAGE_SIZE = 64;
+    private static final int CHUNK = 512;
+
+    /** The scenarios: their deployments. */
+    public enum Scenario {
+        /** Prefill/decode disaggregation as in 2026: a small prefill pool, a decode pool under the window. */
+        INCIDENT_2026,
+        /** One colocated node. */
+        COLOCATED
+    }
+
+    /**
+     * @param longPromptShare share of prompts longer than the prefill's max input (over-long, as in 2026)
+     */
+    public record Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
+            String deployment, double longPromptShare) {
+        public Options {
+            if (tenants < 1 || tenants > 1000) {
+                throw new IllegalArgumentException("tenants must be 1 to 1000, got " + tenants);
+            }
+            if (requests < 0) {
+                throw new IllegalArgumentException("requests must be >= 0, got " + requests);
+            }
+            if (longPromptShare < 0 || longPromptShare > 1) {
+                throw new IllegalArgumentException("the share of long prompts is between 0 and 1, got "
+                        + longPromptShare);
+            }
+            faults = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
+            fixes = fixes.isEmpty() ? EnumSet.noneOf(Fix.class) : EnumSet.copyOf(fixes);
+        }
+
+        public static Options of(Scenario scenario, int tenants, int requests, long seed) {
+            return new Options(scenario, tenants, requests, Set.of(), Set.of(), seed, "sim-model/prod", 0.15);
+        }
+
+        public Options with(Set<Fault> f, Set<Fix> x) {
+            return new Options(scenario, tenants, requests, f, x, seed, deployment, longPromptShare);
+        }
+    }
+
+    /** What a run did, besides its log. */
+    public record Summary(int requests, int rejected, int aborted, int delivered, GroundTruth truth) {
+    }
+
+    /** Told after each request: done so far, of how many. */
+    public interface Progress {
+        void update(int done, int total);
+    }
+
+    private Simulation() {
+    }
+
+    public static Summary run(Options o, Consumer<String> sink, Progress progress) {
+        Random random = new Random(o.seed());
+        Map<Integer, Request> requests = new HashMap<>();
+        GroundTruth truth = new GroundTruth();
+        Instant[] now = {START};
+        Supplier<Instant> clock = () -> {
+            now[0] = now[0].plusMillis(1);
+            return now[0];
+        };
+        byte[] key = ("vigie-sim-fingerprint-key/" + o.seed()).getBytes(StandardCharsets.UTF_8);
+        String boot = "b" + Long.toString(o.seed() & 0xffffff, 36);
+        Node prefill;
+        Node decode;
+        if (o.scenario() == Scenario.INCIDENT_2026) {
+            prefill = new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE, 40, 16_384,
+                    2_500), o.faults(), o.fixes(), key, requests, truth, clock, sink);
+            decode = new Node(new Node.Config("sim/n21/decode/dp0", o.deployment(), boot, PAGE_SIZE, 200, 16_384,
+                    16_384), o.faults(), o.fixes(), key, requests, truth, clock, sink);
+        } else {
+            prefill = new Node(new Node.Config("sim/n1/colo/dp0", o.deployment(), boot, PAGE_SIZE, 200, 16_384,
+                    8_192), o.faults(), o.fixes(), key, requests, truth, clock, sink);
+            decode = prefill;
+        }
+        int rejected = 0;
+        int aborted = 0;
+        int delivered = 0;
+        for (int i = 0; i < o.requests(); i++) {
+            int tenant = random.nextInt(o.tenants());
+            boolean tooLong = random.nextDouble() < o.longPromptShare();
+            int length = tooLong ? 3_000 + random.nextInt(9_000) : 100 + random.nextInt(1_900);
+            int[] prompt = new int[length];
+            for (int p = 0; p < length; p++) {
+                // A tenant's tokens are its own numbers: a foreign token in a response is recognisable.
+                prompt[p] = (tenant + 1) * 1_000_000 + random.nextInt(1_000_000);
+            }
+            Request r = new Request(i, "sim-" + i, "tenant-" + tenant, prompt, 8 + random.nextInt(56));
+            requests.put(i, r);
+            now[0] = now[0].plus(Duration.ofMillis(random.nextInt(20)));
+            Outcome out = prefill == decode ? colocated(prefill, r) : disaggregated(prefill, decode, r, o);
+            switch (out) {
+                case REJECTED -> rejected++;
+                case ABORTED -> aborted++;
+                case DELIVERED -> delivered++;
+            }
+            if (progress != null) {
+                progress.update(i + 1, o.requests());
+            }
+        }
+        return new Summary(o.requests(), rejected, aborted, delivered, truth);
+    }
+
+    private enum Outcome { REJECTED, ABORTED, DELIVERED }
+
+    private static Outcome colocated(Node node, Request r) {
+        int length = r.prompt().length;
+        if (!node.admit(r, length)) {
+            node.finish(r, "ABORT", 400, 0, false);
+            return Outcome.REJECTED;
+        }
+        if (!node.allocate(r, length, "PREFILL", null)) {
+            node.finish(r, "ABORT", 503, 0, false);
+            return Outcome.ABORTED;
+        }
+        node.write(r, 0, r.prompt(), length, "COMPUTE");
+        return decode(node, r, length);
+    }
+
+    private static Outcome disaggregated(Node prefill, Node decode, Request r, Options o) {
+        int length = r.prompt().length;
+        if (!prefill.admit(r, length)) {
+            if (o.faults().contains(Fault.REJECT_WITHOUT_ABORT) && !o.fixes().contains(Fix.NO_PREALLOC_FOR_REJECTED)) {
+                // The decode node pre-allocated for the whole prompt and is never told: it receives the KV of one
+                // token, takes the rest as written, and decodes.
+                if (!decode.allocate(r, length, "PREALLOC", length)) {
+                    prefill.finish(r, "ABORT", 400, 0, false);
+                    return Outcome.REJECTED;
+                }
+                decode.write(r, 0, r.prompt(), 1, "TRANSFER");
+                decode.xferCommit(r, length, 1, null);
+                if (decode.has(Fix.COVERAGE_CHECK)) {
+                    decode.finish(r, "ABORT", 500, 0, false);
+                    decode.free(r, "ABORT");
+                    return Outcome.ABORTED;
+                }
+                return decode(decode, r, length);
+            }
+            prefill.finish(r, "ABORT", 400, 0, false);
+            return Outcome.REJECTED;
+        }
+        if (!prefill.allocate(r, length, "PREFILL", null)) {
+            prefill.finish(r, "ABORT", 503, 0, false);
+            return Outcome.ABORTED;
+        }
+        prefill.write(r, 0, r.prompt(), length, "COMPUTE");
+        if (!decode.allocate(r, length, "PREALLOC", length)) {
+            prefill.free(r, "ABORT");
+            prefill.finish(r, "ABORT", 503, 0, false);
+            return Outcome.ABORTED;
+        }
+        for (int from = 0; from < length; from += CHUNK) {
+            int n = Math.min(CHUNK, length - from);
+            decode.write(r, from, java.util.Arrays.copyOfRange(r.prompt(), from, from + n), n, "TRANSFER");
+        }
+        decode.xferCommit(r, length, length, true);
+        prefill.free(r, "FINISH");
+        return decode(decode, r, length);
+    }
+
+    /** Decodes: attend the context, then generate, growing the table a page at a time. */
+    private static Outcome decode(Node node, Request r, int length) {
+        if (!node.attach(r, length)) {
+            node.finish(r, "ABORT", 500, 0, false);
+            node.free(r, "ABORT");
+            return Outcome.ABORTED;
+        }
+        // The toy model: its k-th generated token repeats the k-th token it attends.
+        int[] context = node.echo(r, length);
+        int generated = 0;
+        for (int k = 0; k < r.maxOutput(); k++) {
+            int position = length + k;
+            boolean grows = position % node.pool().pageSize() == 0;
+            if (grows && !node.allocate(r, position + 1, "DECODE", null)) {
+                break;
+            }
+            node.write(r, position, new int[] {context[k % length]}, 1, "COMPUTE");
+            generated++;
+            if (grows && !node.attach(r, position + 1)) {
+                node.finish(r, "ABORT", 500, 0, false);
+                node.free(r, "ABORT");
+                return Outcome.ABORTED;
+            }
+        }
+        node.finish(r, generated == r.maxOutput() ? "STOP" : "LENGTH", 200, generated, true);
+        node.free(r, "FINISH");
+        return Outcome.DELIVERED;
+    }
+}

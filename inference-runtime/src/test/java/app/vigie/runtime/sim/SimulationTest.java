@@ -1,0 +1,74 @@
+package app.vigie.runtime.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+import app.vigie.runtime.engine.Fault;
+import app.vigie.runtime.engine.Fix;
+import app.vigie.runtime.sim.Simulation.Options;
+import app.vigie.runtime.sim.Simulation.Scenario;
+import app.vigie.runtime.sim.Simulation.Summary;
+
+/** The toy runtime leaks the 2026 way with its faults on, and each announced fix closes it (ground truth). */
+class SimulationTest {
+    private static final Options INCIDENT = Options.of(Scenario.INCIDENT_2026, 6, 400, 2026);
+    private static final Set<Fault> FAULTS = EnumSet.allOf(Fault.class);
+
+    private static Summary run(Options o, List<String> lines) {
+        return Simulation.run(o, lines::add, null);
+    }
+
+    @Test
+    void withTheIncidentsFaultsDeliveredResponsesCarryOtherTenantsTokens() {
+        List<String> lines = new ArrayList<>();
+        Summary s = run(INCIDENT.with(FAULTS, Set.of()), lines);
+        assertThat(s.truth().readers()).isNotEmpty();
+        assertThat(s.truth().deliveredForeignTokens()).isPositive();
+        assertThat(s.truth().readers().values()).anySatisfy(r -> assertThat(r.tokensByVictim().keySet())
+                .anySatisfy(v -> assertThat(r.victimTenant(v)).isNotEqualTo(r.tenant())));
+        assertThat(lines.get(1)).contains("\"context_window\":16384").contains("\"pool_pages\":200");
+    }
+
+    @Test
+    void withoutFaultsNothingLeaks() {
+        Summary s = run(INCIDENT, new ArrayList<>());
+        assertThat(s.truth().readers()).isEmpty();
+        assertThat(s.rejected()).as("over-long prompts are still rejected").isPositive();
+        assertThat(s.delivered()).isPositive();
+    }
+
+    @Test
+    void eachFixAloneClosesTheLeak() {
+        for (Fix fix : List.of(Fix.NO_PREALLOC_FOR_REJECTED, Fix.COVERAGE_CHECK, Fix.TAG_CHECK)) {
+            Summary s = run(INCIDENT.with(FAULTS, Set.of(fix)), new ArrayList<>());
+            assertThat(s.truth().readers()).as(fix.name()).isEmpty();
+            if (fix != Fix.NO_PREALLOC_FOR_REJECTED) {
+                assertThat(s.aborted()).as(fix + " aborts what would have leaked").isPositive();
+            }
+        }
+    }
+
+    @Test
+    void theStartupCheckClampsTheWindowToThePool() {
+        List<String> lines = new ArrayList<>();
+        run(INCIDENT.with(FAULTS, Set.of(Fix.STARTUP_WINDOW_CHECK)), lines);
+        assertThat(lines.get(1)).contains("\"context_window\":12800");
+    }
+
+    @Test
+    void aSeedGivesTheSameLogAndAnotherSeedAnother() {
+        List<String> a = new ArrayList<>();
+        List<String> b = new ArrayList<>();
+        List<String> c = new ArrayList<>();
+        run(INCIDENT.with(FAULTS, Set.of()), a);
+        run(INCIDENT.with(FAULTS, Set.of()), b);
+        run(Options.of(Scenario.INCIDENT_2026, 6, 400, 7).with(FAULTS, Set.of()), c);
+        assertThat(a).isEqualTo(b).isNotEqualTo(c);
+    }
+}

@@ -1,0 +1,105 @@
+package app.vigie.detection.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+import app.vigie.auditlog.intake.RecordParser;
+import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.runtime.engine.Fault;
+import app.vigie.runtime.engine.Fix;
+import app.vigie.runtime.engine.GroundTruth;
+import app.vigie.runtime.sim.Simulation;
+import app.vigie.runtime.sim.Simulation.Options;
+import app.vigie.runtime.sim.Simulation.Scenario;
+
+/**
+ * The reference runtime against the detector: what the toy model's responses actually carried (who wrote each token
+ * a request attended) is exactly what the detector finds in the runtime's audit log, request by request and victim by
+ * victim, token counts included. Every line the runtime emits passes the intake's strict validation.
+ */
+class RuntimeGroundTruthTest {
+    private static final Set<Fault> FAULTS = EnumSet.allOf(Fault.class);
+
+    private record Run(Simulation.Summary summary, Recorder detected) {
+    }
+
+    private static Run run(Options o) throws Exception {
+        List<String> lines = new ArrayList<>();
+        Simulation.Summary summary = Simulation.run(o, lines::add, null);
+        RecordParser parser = new RecordParser();
+        List<AuditRecord> records = new ArrayList<>();
+        for (String line : lines) {
+            records.add(parser.parse(line));
+        }
+        Recorder rec = SharedExamplesCoreTest.detect(records);
+        assertThat(rec.invalid).as("records impossible in their stream").isEmpty();
+        return new Run(summary, rec);
+    }
+
+    /** reader -> victim -> tokens, as the detector found them. */
+    private static Map<String, Map<String, Integer>> detected(Recorder rec) {
+        Map<String, Map<String, Integer>> out = new TreeMap<>();
+        rec.exposures.values().forEach(e -> out.computeIfAbsent(e.readerRequest(), k -> new TreeMap<>())
+                .put(e.victimRequest(), e.tokens()));
+        return out;
+    }
+
+    private static Map<String, Map<String, Integer>> truth(GroundTruth t) {
+        Map<String, Map<String, Integer>> out = new TreeMap<>();
+        t.readers().forEach((reader, r) -> out.put(reader, r.tokensByVictim()));
+        return out;
+    }
+
+    @Test
+    void withTheIncidentsFaultsTheDetectorFindsExactlyTheResponsesThatCarriedForeignTokens() throws Exception {
+        for (long seed : List.of(2026L, 7L, 1234567L)) {
+            Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, seed).with(FAULTS, Set.of()));
+            GroundTruth truth = run.summary().truth();
+            assertThat(truth.readers()).as("seed %d leaks", seed).isNotEmpty();
+            assertThat(detected(run.detected())).as("seed %d", seed).isEqualTo(truth(truth));
+            for (ExposureRead e : run.detected().exposures.values()) {
+                GroundTruth.Reader r = truth.readers().get(e.readerRequest());
+                assertThat(e.victimTenant()).isEqualTo(r.victimTenant(e.victimRequest()));
+                assertThat(e.kind()).isEqualTo(e.victimTenant().equals(e.readerTenant()) ? ExposureKind.INTRA_TENANT
+                        : ExposureKind.CROSS_TENANT);
+                assertThat(run.detected().delivered.get(e.readerRequest())).isEqualTo(r.delivered());
+            }
+            Map<String, Integer> counts = run.detected().counts();
+            assertThat(counts).containsKeys("CONTEXT_EXCEEDS_POOL", "TRANSFER_COVERAGE_GAP");
+            long readers = truth.readers().size();
+            assertThat(counts.getOrDefault("CROSS_TENANT_READ", 0) + counts.getOrDefault("INTRA_TENANT_READ", 0))
+                    .isGreaterThanOrEqualTo((int) readers);
+        }
+    }
+
+    @Test
+    void withTheFixesOnTheDetectorFindsNoExposure() throws Exception {
+        for (Fix fix : List.of(Fix.NO_PREALLOC_FOR_REJECTED, Fix.COVERAGE_CHECK, Fix.TAG_CHECK)) {
+            Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, 2026).with(FAULTS, Set.of(fix)));
+            assertThat(run.summary().truth().readers()).as(fix.name()).isEmpty();
+            assertThat(run.detected().exposures).as(fix.name()).isEmpty();
+            assertThat(run.detected().counts()).as(fix.name()).doesNotContainKeys("CROSS_TENANT_READ",
+                    "INTRA_TENANT_READ", "UNINITIALIZED_READ");
+        }
+        Run all = run(Options.of(Scenario.INCIDENT_2026, 6, 300, 2026).with(FAULTS, EnumSet.allOf(Fix.class)));
+        assertThat(all.detected().counts()).as("every fix: nothing to report").isEmpty();
+    }
+
+    @Test
+    void everyScenarioEmitsALogThatPassesValidationAndIsQuietWithoutFaults() throws Exception {
+        for (Scenario scenario : Scenario.values()) {
+            Run quiet = run(Options.of(scenario, 4, 200, 99));
+            assertThat(quiet.detected().exposures).as(scenario.name()).isEmpty();
+            assertThat(quiet.detected().counts()).as(scenario.name()).isEmpty();
+            run(Options.of(scenario, 4, 200, 99).with(FAULTS, Set.of()));
+        }
+    }
+}
