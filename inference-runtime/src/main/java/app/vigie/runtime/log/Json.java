@@ -1,11 +1,11 @@
 package app.vigie.runtime.log;
 
 /** Minimal JSON string escaping for the audit log writer (no dependency). */
-final class Json {
+public final class Json {
     private Json() {
     }
 
-    static void string(StringBuilder out, String s) {
+    public static void string(StringBuilder out, String s) {
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);

@@ -30,6 +30,8 @@ class SimulationTest {
         Summary s = run(INCIDENT.with(FAULTS, Set.of()), lines);
         assertThat(s.truth().readers()).isNotEmpty();
         assertThat(s.truth().deliveredForeignTokens()).isPositive();
+        assertThat(s.rejectedButServed()).as("over-long prompts rejected, then served by the decode node")
+                .isPositive();
         assertThat(s.truth().readers().values()).anySatisfy(r -> assertThat(r.tokensByVictim().keySet())
                 .anySatisfy(v -> assertThat(r.victimTenant(v)).isNotEqualTo(r.tenant())));
         assertThat(lines.get(1)).contains("\"context_window\":16384").contains("\"pool_pages\":200");
@@ -48,6 +50,7 @@ class SimulationTest {
         for (Fix fix : List.of(Fix.NO_PREALLOC_FOR_REJECTED, Fix.COVERAGE_CHECK, Fix.TAG_CHECK)) {
             Summary s = run(INCIDENT.with(FAULTS, Set.of(fix)), new ArrayList<>());
             assertThat(s.truth().readers()).as(fix.name()).isEmpty();
+            assertThat(s.rejectedButServed()).as(fix.name()).isZero();
             if (fix != Fix.NO_PREALLOC_FOR_REJECTED) {
                 assertThat(s.aborted()).as(fix + " aborts what would have leaked").isPositive();
             }
@@ -59,6 +62,18 @@ class SimulationTest {
         List<String> lines = new ArrayList<>();
         run(INCIDENT.with(FAULTS, Set.of(Fix.STARTUP_WINDOW_CHECK)), lines);
         assertThat(lines.get(1)).contains("\"context_window\":12800");
+    }
+
+    @Test
+    void requestIdsDifferFromOneRunToAnother() {
+        List<String> a = new ArrayList<>();
+        List<String> b = new ArrayList<>();
+        run(INCIDENT, a);
+        run(Options.of(Scenario.COLOCATED, 6, 400, 2026), b);
+        java.util.function.Function<List<String>, java.util.Set<String>> ids = lines -> lines.stream()
+                .filter(l -> l.contains("\"request\":\""))
+                .map(l -> l.replaceAll(".*\"request\":\"([^\"]+)\".*", "$1")).collect(java.util.stream.Collectors.toSet());
+        assertThat(ids.apply(a)).isNotEmpty().doesNotContainAnyElementsOf(ids.apply(b));
     }
 
     @Test

@@ -1,0 +1,96 @@
+package app.vigie.runtime.sim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.zip.GZIPInputStream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.sun.net.httpserver.HttpServer;
+
+class SimulateCommandTest {
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return SimulateCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void writesAGzippedLogAndTheGroundTruthWithProgress() throws IOException {
+        Path log = dir.resolve("log.ndjson.gz");
+        Path truth = dir.resolve("truth.json");
+        assertThat(run("--scenario", "incident-2026", "--tenants", "4", "--requests", "200", "--faults", "all",
+                "--out", log.toString(), "--truth", truth.toString())).isZero();
+        List<String> lines;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(log))) {
+            lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+        }
+        assertThat(lines).hasSizeGreaterThan(400).allSatisfy(l -> assertThat(l).startsWith("{\"v\":1,"));
+        assertThat(err.toString()).contains("simulated 200 of 200 requests (100%)").contains("(50%)");
+        assertThat(out.toString()).contains("200 requests").contains("carried other requests' tokens");
+        assertThat(Files.readString(truth)).contains("\"readers\":[").containsPattern("\"victims\":\\[\\{\"request\":\"r[0-9a-z]+-[0-9]+\"");
+    }
+
+    @Test
+    void badArgumentsSayWhatIsWrongAndExitWithTwo() {
+        assertThat(run("--faults", "pool-too-small", "--out", dir.resolve("x").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown fault 'pool-too-small'").contains("pool-smaller-than-window");
+        assertThat(run("--requests", "10")).isEqualTo(2);
+        assertThat(err.toString()).contains("give one of --out FILE or --vigie URL");
+        assertThat(run("--tenants", "0", "--out", dir.resolve("y").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("tenants must be 1 to 1000");
+    }
+
+    @Test
+    void theHttpSinkPostsBatchesWithCredentialsAndStopsWhenALineIsRejected() throws Exception {
+        List<String> bodies = new ArrayList<>();
+        List<String> auth = new ArrayList<>();
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        boolean[] reject = {false};
+        server.createContext("/api/audit-log", ex -> {
+            bodies.add(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            auth.add(ex.getRequestHeaders().getFirst("Authorization"));
+            byte[] answer = (reject[0] ? "{\"accepted\":0,\"rejected\":[{\"line\":1,\"reason\":\"x\"}]}"
+                    : "{\"accepted\":3,\"rejected\": []}").getBytes(StandardCharsets.UTF_8);
+            ex.sendResponseHeaders(200, answer.length);
+            ex.getResponseBody().write(answer);
+            ex.close();
+        });
+        server.start();
+        try {
+            URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+            try (Sinks.Sink sink = Sinks.http(base, "ingest", "secret", 2)) {
+                sink.accept("a");
+                sink.accept("b");
+                sink.accept("c");
+            }
+            assertThat(bodies).containsExactly("a\nb\n", "c\n");
+            assertThat(auth).allMatch(a -> a.equals("Basic " + Base64.getEncoder()
+                    .encodeToString("ingest:secret".getBytes(StandardCharsets.UTF_8))));
+            reject[0] = true;
+            Sinks.Sink sink = Sinks.http(base, "ingest", "secret", 1);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> sink.accept("d"))
+                    .hasMessageContaining("answered 200").hasMessageContaining("reason");
+        } finally {
+            server.stop(0);
+        }
+    }
+}
