@@ -81,16 +81,27 @@ class RuntimeGroundTruthTest {
     }
 
     @Test
+    void onAColocatedNodeWithItsPrefillCutShortTooTheDetectorFindsExactlyWhatLeaked() throws Exception {
+        Run run = run(Options.of(Scenario.COLOCATED, 5, 400, 11).with(FAULTS, Set.of()));
+        assertThat(run.summary().truth().readers()).isNotEmpty();
+        assertThat(detected(run.detected())).isEqualTo(truth(run.summary().truth()));
+    }
+
+    @Test
     void withTheFixesOnTheDetectorFindsNoExposure() throws Exception {
         for (Fix fix : List.of(Fix.NO_PREALLOC_FOR_REJECTED, Fix.COVERAGE_CHECK, Fix.TAG_CHECK)) {
-            Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, 2026).with(FAULTS, Set.of(fix)));
+            Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, 2026).with(EnumSet.of(
+                    Fault.POOL_SMALLER_THAN_WINDOW, Fault.REJECT_WITHOUT_ABORT), Set.of(fix)));
             assertThat(run.summary().truth().readers()).as(fix.name()).isEmpty();
             assertThat(run.detected().exposures).as(fix.name()).isEmpty();
             assertThat(run.detected().counts()).as(fix.name()).doesNotContainKeys("CROSS_TENANT_READ",
                     "INTRA_TENANT_READ", "UNINITIALIZED_READ");
         }
         Run all = run(Options.of(Scenario.INCIDENT_2026, 6, 300, 2026).with(FAULTS, EnumSet.allOf(Fix.class)));
-        assertThat(all.detected().counts()).as("every fix: nothing to report").isEmpty();
+        // Every fix on: no read of anything foreign; what remains are the transfers of prefills cut short, told
+        // honestly (covered < claimed) and aborted by the coverage check before any read.
+        assertThat(all.detected().exposures).isEmpty();
+        assertThat(all.detected().counts().keySet()).containsOnly("TRANSFER_COVERAGE_GAP");
     }
 
     @Test

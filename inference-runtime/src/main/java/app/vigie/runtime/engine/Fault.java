@@ -8,5 +8,10 @@ public enum Fault {
      * An over-long prompt is marked rejected at prefill but not aborted: the decode node has pre-allocated pages for
      * the whole prompt, receives the KV of one token, and decodes over whatever the pages held.
      */
-    REJECT_WITHOUT_ABORT
+    REJECT_WITHOUT_ABORT,
+    /**
+     * Prefill stops after its first chunk for one request in ten (a chunked prefill cut short) and the request goes
+     * on as if its whole prompt were written; a transfer then carries only what was written.
+     */
+    PARTIAL_PREFILL_WRITE
 }

@@ -123,7 +123,7 @@ public final class Simulation {
             Request r = new Request(i, run + "-" + i, "tenant-" + tenant, prompt, 8 + random.nextInt(56));
             requests.put(i, r);
             now[0] = now[0].plus(Duration.ofMillis(random.nextInt(20)));
-            Outcome out = prefill == decode ? colocated(prefill, r) : disaggregated(prefill, decode, r, o);
+            Outcome out = prefill == decode ? colocated(prefill, r, o) : disaggregated(prefill, decode, r, o);
             switch (out) {
                 case REJECTED -> rejected++;
                 case ABORTED -> aborted++;
@@ -142,7 +142,14 @@ public final class Simulation {
 
     private enum Outcome { REJECTED, REJECTED_BUT_SERVED, ABORTED, DELIVERED }
 
-    private static Outcome colocated(Node node, Request r) {
+    /** Positions the prefill writes: the whole prompt, or its first chunk when the prefill is cut short. */
+    private static int prefilled(Request r, Options o) {
+        int length = r.prompt().length;
+        return o.faults().contains(Fault.PARTIAL_PREFILL_WRITE) && r.id() % 10 == 3 ? Math.min(CHUNK, length)
+                : length;
+    }
+
+    private static Outcome colocated(Node node, Request r, Options o) {
         int length = r.prompt().length;
         if (!node.admit(r, length)) {
             node.finish(r, "ABORT", 400, 0, false);
@@ -152,7 +159,7 @@ public final class Simulation {
             node.finish(r, "ABORT", 503, 0, false);
             return Outcome.ABORTED;
         }
-        node.write(r, 0, r.prompt(), length, "COMPUTE");
+        node.write(r, 0, r.prompt(), prefilled(r, o), "COMPUTE");
         return decode(node, r, length);
     }
 
@@ -183,18 +190,24 @@ public final class Simulation {
             prefill.finish(r, "ABORT", 503, 0, false);
             return Outcome.ABORTED;
         }
-        prefill.write(r, 0, r.prompt(), length, "COMPUTE");
+        int written = prefilled(r, o);
+        prefill.write(r, 0, r.prompt(), written, "COMPUTE");
         if (!decode.allocate(r, length, "PREALLOC", length)) {
             prefill.free(r, "ABORT");
             prefill.finish(r, "ABORT", 503, 0, false);
             return Outcome.ABORTED;
         }
-        for (int from = 0; from < length; from += CHUNK) {
-            int n = Math.min(CHUNK, length - from);
+        for (int from = 0; from < written; from += CHUNK) {
+            int n = Math.min(CHUNK, written - from);
             decode.write(r, from, java.util.Arrays.copyOfRange(r.prompt(), from, from + n), n, "TRANSFER");
         }
-        decode.xferCommit(r, length, length, true);
+        decode.xferCommit(r, length, written, true);
         prefill.free(r, "FINISH");
+        if (written < length && decode.has(Fix.COVERAGE_CHECK)) {
+            decode.finish(r, "ABORT", 500, 0, false);
+            decode.free(r, "ABORT");
+            return Outcome.ABORTED;
+        }
         return decode(decode, r, length);
     }
 

@@ -19,6 +19,9 @@ import app.vigie.runtime.sim.Simulation.Summary;
 class SimulationTest {
     private static final Options INCIDENT = Options.of(Scenario.INCIDENT_2026, 6, 400, 2026);
     private static final Set<Fault> FAULTS = EnumSet.allOf(Fault.class);
+    /** The two faults of the 2026 incident. */
+    private static final Set<Fault> FAULTS_2026 = EnumSet.of(Fault.POOL_SMALLER_THAN_WINDOW,
+            Fault.REJECT_WITHOUT_ABORT);
 
     private static Summary run(Options o, List<String> lines) {
         return Simulation.run(o, lines::add, null);
@@ -46,15 +49,41 @@ class SimulationTest {
     }
 
     @Test
-    void eachFixAloneClosesTheLeak() {
+    void eachFixAloneClosesTheLeakOf2026() {
         for (Fix fix : List.of(Fix.NO_PREALLOC_FOR_REJECTED, Fix.COVERAGE_CHECK, Fix.TAG_CHECK)) {
-            Summary s = run(INCIDENT.with(FAULTS, Set.of(fix)), new ArrayList<>());
+            Summary s = run(INCIDENT.with(FAULTS_2026, Set.of(fix)), new ArrayList<>());
             assertThat(s.truth().readers()).as(fix.name()).isEmpty();
             assertThat(s.rejectedButServed()).as(fix.name()).isZero();
             if (fix != Fix.NO_PREALLOC_FOR_REJECTED) {
                 assertThat(s.aborted()).as(fix + " aborts what would have leaked").isPositive();
             }
         }
+    }
+
+    @Test
+    void theCoverageAndTagChecksCloseEveryFaultAtOnceTheNarrowFixDoesNot() {
+        assertThat(run(INCIDENT.with(FAULTS, Set.of(Fix.COVERAGE_CHECK)), new ArrayList<>()).truth().readers())
+                .isEmpty();
+        assertThat(run(INCIDENT.with(FAULTS, Set.of(Fix.TAG_CHECK)), new ArrayList<>()).truth().readers()).isEmpty();
+        assertThat(run(INCIDENT.with(FAULTS, Set.of(Fix.NO_PREALLOC_FOR_REJECTED)), new ArrayList<>()).truth()
+                .readers()).as("a prefill cut short still leaks").isNotEmpty();
+    }
+
+    @Test
+    void aPrefillCutShortLeaksAloneAndTheTagCheckClosesIt() {
+        Options colocated = Options.of(Scenario.COLOCATED, 6, 400, 2026);
+        Set<Fault> partial = EnumSet.of(Fault.PARTIAL_PREFILL_WRITE);
+        assertThat(run(colocated, new ArrayList<>()).truth().readers()).isEmpty();
+        Summary leaking = run(colocated.with(partial, Set.of()), new ArrayList<>());
+        assertThat(leaking.truth().deliveredForeignTokens()).isPositive();
+        assertThat(leaking.rejectedButServed()).isZero();
+        Summary fixed = run(colocated.with(partial, Set.of(Fix.TAG_CHECK)), new ArrayList<>());
+        assertThat(fixed.truth().readers()).isEmpty();
+        assertThat(fixed.aborted()).isPositive();
+        // Disaggregated, the transfer carries only what was written: the coverage check stops it too.
+        assertThat(run(INCIDENT.with(partial, Set.of()), new ArrayList<>()).truth().readers()).isNotEmpty();
+        assertThat(run(INCIDENT.with(partial, Set.of(Fix.COVERAGE_CHECK)), new ArrayList<>()).truth().readers())
+                .isEmpty();
     }
 
     @Test
