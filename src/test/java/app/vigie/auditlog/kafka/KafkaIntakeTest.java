@@ -141,6 +141,27 @@ class KafkaIntakeTest {
         return h == null ? null : new String(h.value(), StandardCharsets.UTF_8);
     }
 
+    /** The reference runtime's Kafka sink, end to end: the incident Vigie opens counts what the responses carried. */
+    @Test
+    void theRuntimesKafkaSinkFeedsVigieAndTheIncidentCountsWhatLeaked() throws Exception {
+        String deployment = Api.uniquePrefix() + "/kafka-sim";
+        app.vigie.runtime.sim.Simulation.Summary summary;
+        try (app.vigie.runtime.sim.Sinks.Sink sink = app.vigie.runtime.sim.Sinks.kafka(
+                KafkaResource.bootstrapServers(), "vigie.page-audit.v1")) {
+            summary = app.vigie.runtime.sim.Simulation.run(new app.vigie.runtime.sim.Simulation.Options(
+                    app.vigie.runtime.sim.Simulation.Scenario.INCIDENT_2026, 4, 150,
+                    java.util.EnumSet.allOf(app.vigie.runtime.engine.Fault.class), java.util.Set.of(), 3, deployment,
+                    0.15), sink, null);
+        }
+        long leaking = summary.truth().readers().values().stream()
+                .filter(app.vigie.runtime.engine.GroundTruth.Reader::delivered).count();
+        assertThat(leaking).isPositive();
+        com.fasterxml.jackson.databind.JsonNode incident = Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> Api.incident(deployment), i -> i != null
+                        && i.get("leaked_responses").asLong() == leaking);
+        assertThat(incident.get("classification").asText()).isEqualTo("PERSONAL_DATA_BREACH");
+    }
+
     private static Properties producerProperties() {
         Properties p = new Properties();
         p.putAll(Map.of("bootstrap.servers", KafkaResource.bootstrapServers(), "acks", "all",

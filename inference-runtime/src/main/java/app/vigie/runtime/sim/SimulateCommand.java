@@ -28,7 +28,8 @@ public final class SimulateCommand {
     static final String USAGE = """
             usage: simulate [--scenario incident-2026|colocated] [--tenants N] [--requests N] [--seed N]
                             [--faults all|none|f1,f2] [--fixes all|none|x1,x2] [--long-prompts SHARE]
-                            [--deployment NAME] (--out FILE[.gz] | --vigie URL) [--truth FILE]
+                            [--deployment NAME] [--truth FILE]
+                            (--out FILE[.gz] | --vigie URL | --kafka BOOTSTRAP [--topic vigie.page-audit.v1])
               faults: %s
               fixes:  %s
               --vigie posts to URL/api/audit-log as VIGIE_USER (default admin) with VIGIE_PASSWORD
@@ -54,6 +55,8 @@ public final class SimulateCommand {
         String deployment = "sim-model/prod";
         Path file = null;
         URI vigie = null;
+        String kafka = null;
+        String topic = "vigie.page-audit.v1";
         Path truthFile = null;
         try {
             for (int i = 0; i < args.length; i++) {
@@ -77,17 +80,20 @@ public final class SimulateCommand {
                     case "--deployment" -> deployment = v;
                     case "--out" -> file = Path.of(v);
                     case "--vigie" -> vigie = URI.create(v);
+                    case "--kafka" -> kafka = v;
+                    case "--topic" -> topic = v;
                     case "--truth" -> truthFile = Path.of(v);
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
-            if ((file == null) == (vigie == null)) {
-                throw new IllegalArgumentException("give one of --out FILE or --vigie URL");
+            if ((file != null ? 1 : 0) + (vigie != null ? 1 : 0) + (kafka != null ? 1 : 0) != 1) {
+                throw new IllegalArgumentException("give one of --out FILE, --vigie URL or --kafka BOOTSTRAP");
             }
             Options options = new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPrompts);
             Simulation.Summary summary;
-            try (Sinks.Sink sink = file != null ? Sinks.file(file) : Sinks.http(vigie,
-                    System.getenv().getOrDefault("VIGIE_USER", "admin"), password(), 5000)) {
+            try (Sinks.Sink sink = file != null ? Sinks.file(file) : vigie != null ? Sinks.http(vigie,
+                    System.getenv().getOrDefault("VIGIE_USER", "admin"), password(), 5000)
+                    : Sinks.kafka(kafka, topic)) {
                 int step = Math.max(1, requests / 10);
                 summary = Simulation.run(options, sink, (done, total) -> {
                     if (done % step == 0 || done == total) {
@@ -100,7 +106,8 @@ public final class SimulateCommand {
                     + "log in %s%n", scenario.name().toLowerCase(Locale.ROOT).replace('_', '-'), summary.requests(),
                     summary.rejected(), summary.rejectedButServed(), summary.aborted(), summary.delivered(),
                     summary.truth().readers().size(),
-                    summary.truth().deliveredForeignTokens(), file != null ? file : vigie);
+                    summary.truth().deliveredForeignTokens(), file != null ? file : vigie != null ? vigie
+                    : "topic " + topic + " of " + kafka);
             if (truthFile != null) {
                 Files.writeString(truthFile, truthJson(summary.truth()), StandardCharsets.UTF_8);
                 out.println("ground truth in " + truthFile);

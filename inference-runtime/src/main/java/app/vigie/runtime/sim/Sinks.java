@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.zip.GZIPOutputStream;
 
-/** Where the audit log goes: an NDJSON file (gzip when its name ends in .gz), or Vigie over HTTP. */
+/** Where the audit log goes: an NDJSON file (gzip when its name ends in .gz), Vigie over HTTP, or a Kafka topic. */
 public final class Sinks {
     private static final java.util.regex.Pattern NONE_REJECTED = java.util.regex.Pattern.compile(
             "\"rejected\"\\s*:\\s*\\[\\s*\\]");
@@ -102,6 +102,81 @@ public final class Sinks {
                 send();
             }
         };
+    }
+
+    /**
+     * Produces each line to a Kafka topic, keyed by its stream (as the spec asks: one stream's records stay in one
+     * partition, in order), idempotent and acknowledged by every in-sync replica. Closing waits for every send.
+     */
+    public static Sink kafka(String bootstrapServers, String topic) {
+        java.util.Properties p = new java.util.Properties();
+        p.put("bootstrap.servers", bootstrapServers);
+        p.put("acks", "all");
+        p.put("enable.idempotence", "true");
+        p.put("linger.ms", "5");
+        p.put("compression.type", "lz4");
+        p.put("key.serializer", org.apache.kafka.common.serialization.StringSerializer.class.getName());
+        p.put("value.serializer", org.apache.kafka.common.serialization.StringSerializer.class.getName());
+        org.apache.kafka.clients.producer.KafkaProducer<String, String> producer =
+                new org.apache.kafka.clients.producer.KafkaProducer<>(p);
+        java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        return new Sink() {
+            @Override
+            public void accept(String line) {
+                Exception e = failed.get();
+                if (e != null) {
+                    throw new IllegalStateException("Kafka at " + bootstrapServers + " refused a record: "
+                            + e.getMessage(), e);
+                }
+                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, streamOf(line), line),
+                        (meta, error) -> {
+                            if (error != null) {
+                                failed.compareAndSet(null, error);
+                            }
+                        });
+            }
+
+            @Override
+            public void close() {
+                producer.close(Duration.ofMinutes(1));
+                Exception e = failed.get();
+                if (e != null) {
+                    throw new IllegalStateException("Kafka at " + bootstrapServers + " refused a record: "
+                            + e.getMessage(), e);
+                }
+            }
+        };
+    }
+
+    /** The stream of a line written by {@code AuditLogWriter} (its second field), unescaped. */
+    static String streamOf(String line) {
+        String prefix = "{\"v\":1,\"stream\":\"";
+        if (!line.startsWith(prefix)) {
+            throw new IllegalArgumentException("not a line of AuditLogWriter: " + abbreviate(line));
+        }
+        StringBuilder b = new StringBuilder();
+        for (int i = prefix.length(); i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (c == '"') {
+                return b.toString();
+            }
+            if (c == '\\' && i + 1 < line.length()) {
+                char n = line.charAt(++i);
+                switch (n) {
+                    case 'n' -> b.append('\n');
+                    case 'r' -> b.append('\r');
+                    case 't' -> b.append('\t');
+                    case 'u' -> {
+                        b.append((char) Integer.parseInt(line.substring(i + 1, i + 5), 16));
+                        i += 4;
+                    }
+                    default -> b.append(n);
+                }
+            } else {
+                b.append(c);
+            }
+        }
+        throw new IllegalArgumentException("unterminated stream in " + abbreviate(line));
     }
 
     private static String abbreviate(String s) {

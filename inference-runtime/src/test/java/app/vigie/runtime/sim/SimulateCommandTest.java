@@ -54,9 +54,17 @@ class SimulateCommandTest {
         assertThat(run("--faults", "pool-too-small", "--out", dir.resolve("x").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("unknown fault 'pool-too-small'").contains("pool-smaller-than-window");
         assertThat(run("--requests", "10")).isEqualTo(2);
-        assertThat(err.toString()).contains("give one of --out FILE or --vigie URL");
+        assertThat(err.toString()).contains("give one of --out FILE, --vigie URL or --kafka BOOTSTRAP");
         assertThat(run("--tenants", "0", "--out", dir.resolve("y").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("tenants must be 1 to 1000");
+    }
+
+    @Test
+    void aLinesStreamIsItsKafkaKey() {
+        assertThat(Sinks.streamOf("{\"v\":1,\"stream\":\"eu/n1/dp0\",\"boot\":\"b\"}")).isEqualTo("eu/n1/dp0");
+        assertThat(Sinks.streamOf("{\"v\":1,\"stream\":\"a\\\"b\\u00e9\",\"boot\":\"b\"}")).isEqualTo("a\"bé");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Sinks.streamOf("{\"stream\":1}"))
+                .hasMessageContaining("not a line of AuditLogWriter");
     }
 
     @Test
