@@ -13,5 +13,10 @@ public enum Fault {
      * Prefill stops after its first chunk for one request in ten (a chunked prefill cut short) and the request goes
      * on as if its whole prompt were written; a transfer then carries only what was written.
      */
-    PARTIAL_PREFILL_WRITE
+    PARTIAL_PREFILL_WRITE,
+    /**
+     * The prefill frees a request's pages once its transfer has started, for one request in ten; another tenant's
+     * request is prefilled on them before the transfer has read them, and the decode receives its KV.
+     */
+    FREE_DURING_TRANSFER
 }

@@ -127,6 +127,43 @@ public final class Node {
             int p = from + i;
             pool.write(t.pages[p / ps], p % ps, values[i], r.id());
         }
+        logWrite(r, t, from, count, source);
+    }
+
+    /** The pages of the request's table here, as a transfer engine holds them. */
+    public int[] pagesOf(Request r) {
+        Table t = tables.get(r.id());
+        return Arrays.copyOf(t.pages, t.count);
+    }
+
+    /**
+     * Receives positions {@code [from, from + count)} of a transfer: whatever the sender's pages hold now, token and
+     * origin, is written as the request's ({@code TRANSFER}).
+     */
+    public void receive(Request r, int from, int count, Node sender, int[] senderPages) {
+        Table t = tables.get(r.id());
+        int ps = pool.pageSize();
+        int sps = sender.pool.pageSize();
+        for (int p = from; p < from + count; p++) {
+            int page = senderPages[p / sps];
+            pool.write(t.pages[p / ps], p % ps, sender.pool.token(page, p % sps), r.id(),
+                    sender.pool.writer(page, p % sps));
+        }
+        logWrite(r, t, from, count, "TRANSFER");
+    }
+
+    /** A checksum of the tokens at positions {@code [0, tokens)} of the given pages. */
+    public long checksum(int[] pages, int tokens) {
+        int ps = pool.pageSize();
+        long h = 1125899906842597L;
+        for (int p = 0; p < tokens; p++) {
+            h = 31 * h + pool.token(pages[p / ps], p % ps);
+        }
+        return h;
+    }
+
+    private void logWrite(Request r, Table t, int from, int count, String source) {
+        int ps = pool.pageSize();
         // Fingerprints of the pages this write completes, chained from the first page: the chain stops at a page
         // that is not all the request's own tokens (it then has no fingerprint, nor do the pages after it).
         List<AuditLogWriter.Fingerprint> fp = new ArrayList<>();

@@ -89,9 +89,17 @@ public final class KvPool {
     }
 
     public void write(int page, int slot, int value, int request) {
+        write(page, slot, value, request, request);
+    }
+
+    /**
+     * Writes a token on behalf of {@code request} (the page's tag) that {@code origin} produced (the ground truth):
+     * they differ when a transfer carries another request's KV.
+     */
+    public void write(int page, int slot, int value, int request, int origin) {
         int i = page * pageSize + slot;
         token[i] = value;
-        writer[i] = request;
+        writer[i] = origin;
         if (contentOf[page] != request) {
             contentOf[page] = request;
             filled[page] = 0;
@@ -103,7 +111,7 @@ public final class KvPool {
         return token[page * pageSize + slot];
     }
 
-    /** The request that last wrote the slot, or {@link #NONE}. */
+    /** The request whose token the slot holds (who produced it), or {@link #NONE}. */
     public int writer(int page, int slot) {
         return writer[page * pageSize + slot];
     }

@@ -107,6 +107,18 @@ public final class Simulation {
         // deployment, scenario and seed.
         String run = "r" + Integer.toString((o.deployment() + "|" + o.scenario() + "|" + o.seed()).hashCode()
                 & 0x7fffffff, 36);
+        int[] intruderCount = {0};
+        java.util.function.Function<Request, Request> intruders = victim -> {
+            int tenant = (Integer.parseInt(victim.tenant().substring("tenant-".length())) + 1) % o.tenants();
+            int[] prompt = new int[victim.prompt().length];
+            for (int p = 0; p < prompt.length; p++) {
+                prompt[p] = (tenant + 1) * 1_000_000 + random.nextInt(1_000_000);
+            }
+            Request x = new Request(o.requests() + intruderCount[0], run + "-x" + intruderCount[0]++,
+                    "tenant-" + tenant, prompt, 0);
+            requests.put(x.id(), x);
+            return x;
+        };
         int rejected = 0;
         int rejectedButServed = 0;
         int aborted = 0;
@@ -123,7 +135,8 @@ public final class Simulation {
             Request r = new Request(i, run + "-" + i, "tenant-" + tenant, prompt, 8 + random.nextInt(56));
             requests.put(i, r);
             now[0] = now[0].plus(Duration.ofMillis(random.nextInt(20)));
-            Outcome out = prefill == decode ? colocated(prefill, r, o) : disaggregated(prefill, decode, r, o);
+            Outcome out = prefill == decode ? colocated(prefill, r, o)
+                    : disaggregated(prefill, decode, r, o, intruders);
             switch (out) {
                 case REJECTED -> rejected++;
                 case ABORTED -> aborted++;
@@ -163,7 +176,18 @@ public final class Simulation {
         return decode(node, r, length);
     }
 
-    private static Outcome disaggregated(Node prefill, Node decode, Request r, Options o) {
+    /** Another tenant's request prefilled, then cancelled by its client: it lands on the pages just freed. */
+    private static void intrude(Node prefill, Request x) {
+        int length = x.prompt().length;
+        if (prefill.admit(x, length) && prefill.allocate(x, length, "PREFILL", null)) {
+            prefill.write(x, 0, x.prompt(), length, "COMPUTE");
+            prefill.free(x, "ABORT");
+        }
+        prefill.finish(x, "ABORT", 499, 0, false);
+    }
+
+    private static Outcome disaggregated(Node prefill, Node decode, Request r, Options o,
+            java.util.function.Function<Request, Request> intruders) {
         int length = r.prompt().length;
         if (!prefill.admit(r, length)) {
             if (o.faults().contains(Fault.REJECT_WITHOUT_ABORT) && !o.fixes().contains(Fix.NO_PREALLOC_FOR_REJECTED)) {
@@ -197,12 +221,22 @@ public final class Simulation {
             prefill.finish(r, "ABORT", 503, 0, false);
             return Outcome.ABORTED;
         }
+        // The transfer engine reads the prefill's pages chunk by chunk, and checksums what it meant to send.
+        int[] senderPages = prefill.pagesOf(r);
+        long sent = prefill.checksum(senderPages, written);
+        boolean freeEarly = o.faults().contains(Fault.FREE_DURING_TRANSFER) && !o.fixes().contains(Fix.DEFERRED_FREE)
+                && r.id() % 10 == 7;
         for (int from = 0; from < written; from += CHUNK) {
-            int n = Math.min(CHUNK, written - from);
-            decode.write(r, from, java.util.Arrays.copyOfRange(r.prompt(), from, from + n), n, "TRANSFER");
+            decode.receive(r, from, Math.min(CHUNK, written - from), prefill, senderPages);
+            if (freeEarly && from == 0) {
+                prefill.free(r, "FINISH");
+                intrude(prefill, intruders.apply(r));
+            }
         }
-        decode.xferCommit(r, length, written, true);
-        prefill.free(r, "FINISH");
+        decode.xferCommit(r, length, written, sent == decode.checksum(decode.pagesOf(r), written));
+        if (!freeEarly) {
+            prefill.free(r, "FINISH");
+        }
         if (written < length && decode.has(Fix.COVERAGE_CHECK)) {
             decode.finish(r, "ABORT", 500, 0, false);
             decode.free(r, "ABORT");

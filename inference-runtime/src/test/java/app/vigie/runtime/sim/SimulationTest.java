@@ -61,12 +61,15 @@ class SimulationTest {
     }
 
     @Test
-    void theCoverageAndTagChecksCloseEveryFaultAtOnceTheNarrowFixDoesNot() {
-        assertThat(run(INCIDENT.with(FAULTS, Set.of(Fix.COVERAGE_CHECK)), new ArrayList<>()).truth().readers())
+    void theCoverageAndTagChecksCloseEveryFaultOfTheReadsTheNarrowFixDoesNot() {
+        Set<Fault> reads = EnumSet.complementOf(EnumSet.of(Fault.FREE_DURING_TRANSFER));
+        assertThat(run(INCIDENT.with(reads, Set.of(Fix.COVERAGE_CHECK)), new ArrayList<>()).truth().readers())
                 .isEmpty();
-        assertThat(run(INCIDENT.with(FAULTS, Set.of(Fix.TAG_CHECK)), new ArrayList<>()).truth().readers()).isEmpty();
-        assertThat(run(INCIDENT.with(FAULTS, Set.of(Fix.NO_PREALLOC_FOR_REJECTED)), new ArrayList<>()).truth()
+        assertThat(run(INCIDENT.with(reads, Set.of(Fix.TAG_CHECK)), new ArrayList<>()).truth().readers()).isEmpty();
+        assertThat(run(INCIDENT.with(reads, Set.of(Fix.NO_PREALLOC_FOR_REJECTED)), new ArrayList<>()).truth()
                 .readers()).as("a prefill cut short still leaks").isNotEmpty();
+        assertThat(run(INCIDENT.with(FAULTS, EnumSet.allOf(Fix.class)), new ArrayList<>()).truth().readers())
+                .as("every fix against every fault").isEmpty();
     }
 
     @Test
@@ -84,6 +87,22 @@ class SimulationTest {
         assertThat(run(INCIDENT.with(partial, Set.of()), new ArrayList<>()).truth().readers()).isNotEmpty();
         assertThat(run(INCIDENT.with(partial, Set.of(Fix.COVERAGE_CHECK)), new ArrayList<>()).truth().readers())
                 .isEmpty();
+    }
+
+    @Test
+    void pagesFreedDuringATransferCarryAnotherTenantsPromptAndOnlyTheDeferredFreeStopsIt() {
+        Set<Fault> early = EnumSet.of(Fault.FREE_DURING_TRANSFER);
+        List<String> lines = new ArrayList<>();
+        Summary leaking = run(INCIDENT.with(early, Set.of()), lines);
+        assertThat(leaking.truth().readers()).isNotEmpty();
+        assertThat(leaking.truth().readers().values()).allSatisfy(r -> assertThat(r.tokensByVictim().keySet())
+                .allSatisfy(v -> assertThat(v).contains("-x")));
+        assertThat(lines).anySatisfy(l -> assertThat(l).contains("\"checksum_ok\":false"));
+        assertThat(run(INCIDENT.with(early, Set.of(Fix.TAG_CHECK, Fix.COVERAGE_CHECK)), new ArrayList<>()).truth()
+                .readers()).as("the pages are the reader's own, fully covered: the checks see nothing").isNotEmpty();
+        List<String> fixed = new ArrayList<>();
+        assertThat(run(INCIDENT.with(early, Set.of(Fix.DEFERRED_FREE)), fixed).truth().readers()).isEmpty();
+        assertThat(fixed).noneSatisfy(l -> assertThat(l).contains("\"checksum_ok\":false"));
     }
 
     @Test
