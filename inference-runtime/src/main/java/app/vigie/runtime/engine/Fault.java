@@ -18,5 +18,10 @@ public enum Fault {
      * The prefill frees a request's pages once its transfer has started, for one request in ten; another tenant's
      * request is prefilled on them before the transfer has read them, and the decode receives its KV.
      */
-    FREE_DURING_TRANSFER
+    FREE_DURING_TRANSFER,
+    /**
+     * The prefix cache gives an evicted page back to the free list but leaves its index entry: a later hit shares a
+     * page that now holds whatever its next owner wrote.
+     */
+    STALE_CACHE_INDEX
 }

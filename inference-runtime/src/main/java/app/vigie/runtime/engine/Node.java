@@ -31,11 +31,16 @@ public final class Node {
     private final GroundTruth truth;
     private final Supplier<Instant> clock;
     private final Map<Integer, Table> tables = new HashMap<>();
+    private final Cache cacheMode;
+    private final PrefixCache cache;
 
     /** A request's page table on this node, and the fingerprint chain of its complete pages. */
     private static final class Table {
         int[] pages = new int[8];
         int count;
+        /** The first pages, got from the prefix cache (not owned), and their entries. */
+        int shared;
+        List<PrefixCache.Entry> sharedEntries = List.of();
         final List<byte[]> fps = new ArrayList<>();
 
         void add(int[] more) {
@@ -54,6 +59,14 @@ public final class Node {
 
     public Node(Config c, Set<Fault> faults, Set<Fix> fixes, byte[] fingerprintKey, Map<Integer, Request> requests,
             GroundTruth truth, Supplier<Instant> clock, java.util.function.Consumer<String> sink) {
+        this(c, Cache.OFF, faults, fixes, fingerprintKey, requests, truth, clock, sink);
+    }
+
+    public Node(Config c, Cache cacheMode, Set<Fault> faults, Set<Fix> fixes, byte[] fingerprintKey,
+            Map<Integer, Request> requests, GroundTruth truth, Supplier<Instant> clock,
+            java.util.function.Consumer<String> sink) {
+        this.cacheMode = cacheMode;
+        this.cache = cacheMode == Cache.OFF ? null : new PrefixCache(faults.contains(Fault.STALE_CACHE_INDEX));
         this.stream = c.stream();
         this.pool = new KvPool(c.pageSize(), c.poolPages());
         this.fixes = Set.copyOf(fixes);
@@ -110,6 +123,9 @@ public final class Node {
         if (needed <= 0) {
             return true;
         }
+        if (pool.freePages() < needed && cache != null) {
+            cache.evict(needed - pool.freePages(), pool);
+        }
         int[] pages = pool.allocate(needed, r.id());
         if (pages == null) {
             return false;
@@ -117,6 +133,52 @@ public final class Node {
         t.add(pages);
         log.alloc(clock.get(), r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), purpose, claimed);
         return true;
+    }
+
+    /**
+     * Prefills a prompt of {@code length} tokens of which {@code written} get computed: the full pages the prefix
+     * cache has for it are shared ({@code SHARE}, with the fingerprints the request expects), the rest allocated and
+     * written. At least the last token is always computed. False when the pool is short.
+     */
+    public boolean prefill(Request r, int length, int written) {
+        int ps = pool.pageSize();
+        Table t = tables.computeIfAbsent(r.id(), k -> new Table());
+        int hits = 0;
+        if (cache != null && t.count == 0) {
+            int full = (length - 1) / ps;
+            long[] keys = PrefixCache.keys(salt(r), r.prompt(), full, ps);
+            List<PrefixCache.Entry> found = new ArrayList<>();
+            while (hits < full && cache.get(keys[hits]) != null) {
+                found.add(cache.get(keys[hits]));
+                hits++;
+            }
+            if (hits > 0) {
+                int[] pages = found.stream().mapToInt(e -> e.page).toArray();
+                found.forEach(e -> e.readers++);
+                t.add(pages);
+                t.shared = hits;
+                t.sharedEntries = found;
+                List<String> expected = new ArrayList<>();
+                for (int k = 0; k < hits; k++) {
+                    byte[] f = fingerprints.next(k == 0 ? null : t.fps.get(k - 1), r.prompt(), k * ps, ps);
+                    t.fps.add(f);
+                    expected.add(Fingerprints.hex(f));
+                }
+                log.share(clock.get(), r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), expected);
+            }
+        }
+        if (!allocate(r, length, "PREFILL", null)) {
+            return false;
+        }
+        int from = hits * ps;
+        if (written > from) {
+            write(r, from, Arrays.copyOfRange(r.prompt(), from, written), written - from, "COMPUTE");
+        }
+        return true;
+    }
+
+    private long salt(Request r) {
+        return cacheMode == Cache.PER_TENANT ? r.tenant().hashCode() * 31L + 17 : 0;
     }
 
     /** Writes {@code values[0, count)} at positions {@code [from, from + count)} of the request's table. */
@@ -206,16 +268,40 @@ public final class Node {
         int ps = pool.pageSize();
         if (fixes.contains(Fix.TAG_CHECK)) {
             for (int page = 0; page * ps < tokens; page++) {
-                if (!pool.tagAllows(t.pages[page], r.id(), Math.min(ps, tokens - page * ps))) {
+                boolean ok;
+                if (page < t.shared) {
+                    PrefixCache.Entry e = t.sharedEntries.get(page);
+                    ok = e.held && pool.generation(e.page) == e.generation && pool.contentOf(e.page) == e.origin;
+                } else {
+                    ok = pool.tagAllows(t.pages[page], r.id(), Math.min(ps, tokens - page * ps));
+                }
+                if (!ok) {
                     return false;
                 }
             }
         }
         log.attach(clock.get(), r.name(), r.tenant(), tokens);
-        for (int p = 0; p < tokens; p++) {
-            int w = pool.writer(t.pages[p / ps], p % ps);
-            if (w != KvPool.NONE && w != r.id()) {
-                truth.foreign(r, requests.get(w), p);
+        for (int page = 0; page * ps < tokens; page++) {
+            if (page < t.shared && holdsOwnTokens(r, t.pages[page], page)) {
+                continue; // a cached page of the very same tokens: nothing foreign
+            }
+            for (int p = page * ps; p < Math.min(tokens, (page + 1) * ps); p++) {
+                int w = pool.writer(t.pages[page], p % ps);
+                if (w != KvPool.NONE && w != r.id()) {
+                    truth.foreign(r, requests.get(w), p);
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Whether a pool page holds exactly the request's own prompt tokens of a logical page. */
+    private boolean holdsOwnTokens(Request r, int poolPage, int logicalPage) {
+        int ps = pool.pageSize();
+        for (int s = 0; s < ps; s++) {
+            int p = logicalPage * ps + s;
+            if (p >= r.prompt().length || pool.token(poolPage, s) != r.prompt()[p]) {
+                return false;
             }
         }
         return true;
@@ -237,15 +323,33 @@ public final class Node {
         truth.finished(r, delivered);
     }
 
-    /** Frees every page the request holds here. */
+    /**
+     * Frees the pages the request owns here (not those it shared from the cache). With a prefix cache, its full
+     * prompt pages of its own tokens stay in the cache instead of going back to the free list.
+     */
     public void free(Request r, String reason) {
         Table t = tables.remove(r.id());
-        if (t == null || t.count == 0) {
+        if (t == null) {
             return;
         }
-        for (int i = 0; i < t.count; i++) {
-            pool.free(t.pages[i]);
+        t.sharedEntries.forEach(e -> e.readers--);
+        if (t.count == t.shared) {
+            return;
         }
-        log.free(clock.get(), r.name(), KvPool.runs(t.pages, 0, t.count), reason);
+        int ps = pool.pageSize();
+        int full = r.prompt().length / ps;
+        long[] keys = cache == null || !"FINISH".equals(reason) ? null
+                : PrefixCache.keys(salt(r), r.prompt(), full, ps);
+        for (int i = t.shared; i < t.count; i++) {
+            int page = t.pages[i];
+            if (keys != null && i < full && holdsOwnTokens(r, page, i) && ownedThrough(r, t, i)
+                    && cache.get(keys[i]) == null) {
+                pool.release(page);
+                cache.put(keys[i], page, pool.generation(page), r.id());
+            } else {
+                pool.free(page);
+            }
+        }
+        log.free(clock.get(), r.name(), KvPool.runs(t.pages, t.shared, t.count), reason);
     }
 }

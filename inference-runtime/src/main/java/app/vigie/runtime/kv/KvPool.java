@@ -81,10 +81,23 @@ public final class KvPool {
 
     /** Gives a page back; its content stays. */
     public void free(int page) {
+        release(page);
+        recycle(page);
+    }
+
+    /** The owner gives the page up, but it does not go back to the free list: a prefix cache holds it. */
+    public void release(int page) {
         if (owner[page] == NONE) {
             throw new IllegalStateException("page " + page + " is not allocated");
         }
         owner[page] = NONE;
+    }
+
+    /** A page nobody owns goes back to the free list (a prefix cache evicting it). */
+    public void recycle(int page) {
+        if (owner[page] != NONE) {
+            throw new IllegalStateException("page " + page + " is owned by request " + owner[page]);
+        }
         free[freeCount++] = page;
     }
 

@@ -28,7 +28,7 @@ public final class SimulateCommand {
     static final String USAGE = """
             usage: simulate [--scenario incident-2026|colocated] [--tenants N] [--requests N] [--seed N]
                             [--faults all|none|f1,f2] [--fixes all|none|x1,x2] [--long-prompts SHARE]
-                            [--deployment NAME] [--truth FILE]
+                            [--cache per-tenant|shared|off] [--deployment NAME] [--truth FILE]
                             (--out FILE[.gz] | --vigie URL | --kafka BOOTSTRAP [--topic vigie.page-audit.v1])
               faults: %s
               fixes:  %s
@@ -52,6 +52,7 @@ public final class SimulateCommand {
         Set<Fault> faults = EnumSet.noneOf(Fault.class);
         Set<Fix> fixes = EnumSet.noneOf(Fix.class);
         double longPrompts = 0.15;
+        app.vigie.runtime.engine.Cache cache = app.vigie.runtime.engine.Cache.PER_TENANT;
         String deployment = "sim-model/prod";
         Path file = null;
         URI vigie = null;
@@ -77,6 +78,8 @@ public final class SimulateCommand {
                     case "--faults" -> faults = parse(Fault.class, v);
                     case "--fixes" -> fixes = parse(Fix.class, v);
                     case "--long-prompts" -> longPrompts = Double.parseDouble(v);
+                    case "--cache" -> cache = app.vigie.runtime.engine.Cache.valueOf(v.toUpperCase(Locale.ROOT)
+                            .replace('-', '_'));
                     case "--deployment" -> deployment = v;
                     case "--out" -> file = Path.of(v);
                     case "--vigie" -> vigie = URI.create(v);
@@ -89,7 +92,8 @@ public final class SimulateCommand {
             if ((file != null ? 1 : 0) + (vigie != null ? 1 : 0) + (kafka != null ? 1 : 0) != 1) {
                 throw new IllegalArgumentException("give one of --out FILE, --vigie URL or --kafka BOOTSTRAP");
             }
-            Options options = new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPrompts);
+            Options options = new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPrompts,
+                    cache);
             Simulation.Summary summary;
             try (Sinks.Sink sink = file != null ? Sinks.file(file) : vigie != null ? Sinks.http(vigie,
                     System.getenv().getOrDefault("VIGIE_USER", "admin"), password(), 5000)

@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
+import app.vigie.runtime.engine.Cache;
 import app.vigie.runtime.engine.Fault;
 import app.vigie.runtime.engine.Fix;
 import app.vigie.runtime.engine.GroundTruth;
@@ -26,6 +27,8 @@ public final class Simulation {
     public static final Instant START = Instant.parse("2026-08-27T09:00:00Z");
     private static final int PAGE_SIZE = 64;
     private static final int CHUNK = 512;
+    /** The template (first 256) and system prompt (next 256) tokens behind every colocated prompt. */
+    private static final int[] SYSTEM = new Random(42).ints(512, 0, 1_000_000).toArray();
 
     /** The scenarios: their deployments. */
     public enum Scenario {
@@ -39,7 +42,13 @@ public final class Simulation {
      * @param longPromptShare share of prompts longer than the prefill's max input (over-long, as in 2026)
      */
     public record Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
-            String deployment, double longPromptShare) {
+            String deployment, double longPromptShare, Cache cache) {
+        /** With a prefix cache salted per tenant. */
+        public Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
+                String deployment, double longPromptShare) {
+            this(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, Cache.PER_TENANT);
+        }
+
         public Options {
             if (tenants < 1 || tenants > 1000) {
                 throw new IllegalArgumentException("tenants must be 1 to 1000, got " + tenants);
@@ -52,6 +61,7 @@ public final class Simulation {
                         + longPromptShare);
             }
             faults = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
+            java.util.Objects.requireNonNull(cache, "cache");
             fixes = fixes.isEmpty() ? EnumSet.noneOf(Fix.class) : EnumSet.copyOf(fixes);
         }
 
@@ -60,7 +70,11 @@ public final class Simulation {
         }
 
         public Options with(Set<Fault> f, Set<Fix> x) {
-            return new Options(scenario, tenants, requests, f, x, seed, deployment, longPromptShare);
+            return new Options(scenario, tenants, requests, f, x, seed, deployment, longPromptShare, cache);
+        }
+
+        public Options with(Cache c) {
+            return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, c);
         }
     }
 
@@ -100,7 +114,7 @@ public final class Simulation {
                     16_384), o.faults(), o.fixes(), key, requests, truth, clock, sink);
         } else {
             prefill = new Node(new Node.Config("sim/n1/colo/dp0", o.deployment(), boot, PAGE_SIZE, 200, 16_384,
-                    8_192), o.faults(), o.fixes(), key, requests, truth, clock, sink);
+                    8_192), o.cache(), o.faults(), o.fixes(), key, requests, truth, clock, sink);
             decode = prefill;
         }
         // Request ids are unique across streams and runs (the gateway's): a run names its requests after its
@@ -128,7 +142,16 @@ public final class Simulation {
             boolean tooLong = random.nextDouble() < o.longPromptShare();
             int length = tooLong ? 3_000 + random.nextInt(9_000) : 100 + random.nextInt(1_900);
             int[] prompt = new int[length];
-            for (int p = 0; p < length; p++) {
+            int prefix = 0;
+            if (o.scenario() == Scenario.COLOCATED) {
+                // Prompts start with the deployment's template (4 pages, the same for all) and the tenant's system
+                // prompt (4 pages): what a prefix cache is for.
+                prefix = Math.min(length - 1, SYSTEM.length);
+                for (int p = 0; p < prefix; p++) {
+                    prompt[p] = p < 256 ? SYSTEM[p] : (tenant + 1) * 1_000_000 + SYSTEM[p];
+                }
+            }
+            for (int p = prefix; p < length; p++) {
                 // A tenant's tokens are its own numbers: a foreign token in a response is recognisable.
                 prompt[p] = (tenant + 1) * 1_000_000 + random.nextInt(1_000_000);
             }
@@ -168,11 +191,11 @@ public final class Simulation {
             node.finish(r, "ABORT", 400, 0, false);
             return Outcome.REJECTED;
         }
-        if (!node.allocate(r, length, "PREFILL", null)) {
+        if (!node.prefill(r, length, prefilled(r, o))) {
+            node.free(r, "ABORT");
             node.finish(r, "ABORT", 503, 0, false);
             return Outcome.ABORTED;
         }
-        node.write(r, 0, r.prompt(), prefilled(r, o), "COMPUTE");
         return decode(node, r, length);
     }
 

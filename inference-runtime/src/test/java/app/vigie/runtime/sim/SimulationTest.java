@@ -106,6 +106,34 @@ class SimulationTest {
     }
 
     @Test
+    void thePrefixCacheSharesPagesWithoutLeakingAndCanBeSwitchedOff() {
+        Options colocated = Options.of(Scenario.COLOCATED, 6, 400, 2026);
+        for (app.vigie.runtime.engine.Cache cache : app.vigie.runtime.engine.Cache.values()) {
+            List<String> lines = new ArrayList<>();
+            Summary s = run(colocated.with(cache), lines);
+            assertThat(s.truth().readers()).as(cache.name()).isEmpty();
+            long shares = lines.stream().filter(l -> l.contains("\"type\":\"SHARE\"")).count();
+            if (cache == app.vigie.runtime.engine.Cache.OFF) {
+                assertThat(shares).isZero();
+            } else {
+                assertThat(shares).as(cache.name()).isGreaterThan(200);
+            }
+        }
+    }
+
+    @Test
+    void aStaleCacheIndexLeaksAndTheTagCheckClosesIt() {
+        Options colocated = Options.of(Scenario.COLOCATED, 6, 600, 2026)
+                .with(EnumSet.of(Fault.STALE_CACHE_INDEX), Set.of());
+        Summary leaking = run(colocated, new ArrayList<>());
+        assertThat(leaking.truth().deliveredForeignTokens()).isPositive();
+        Summary fixed = run(colocated.with(EnumSet.of(Fault.STALE_CACHE_INDEX), Set.of(Fix.TAG_CHECK)),
+                new ArrayList<>());
+        assertThat(fixed.truth().readers()).isEmpty();
+        assertThat(fixed.aborted()).isPositive();
+    }
+
+    @Test
     void theStartupCheckClampsTheWindowToThePool() {
         List<String> lines = new ArrayList<>();
         run(INCIDENT.with(FAULTS, Set.of(Fix.STARTUP_WINDOW_CHECK)), lines);
