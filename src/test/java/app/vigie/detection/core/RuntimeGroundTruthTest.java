@@ -93,6 +93,15 @@ class RuntimeGroundTruthTest {
         }
     }
 
+    @Test
+    void acrossRebootsTheDetectorStillFindsExactlyWhatLeaked() throws Exception {
+        Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, 5).with(READS, Set.of()).rebootingEvery(70));
+        assertThat(run.summary().truth().readers()).isNotEmpty();
+        assertThat(detected(run.detected())).isEqualTo(truth(run.summary().truth()));
+        Run colocated = run(Options.of(Scenario.COLOCATED, 5, 400, 5).with(READS, Set.of()).rebootingEvery(90));
+        assertThat(detected(colocated.detected())).isEqualTo(truth(colocated.summary().truth()));
+    }
+
     /** A prefix cache shared between tenants is a side channel, not a disclosure: shares, no exposure. */
     @Test
     void aCacheSharedBetweenTenantsIsReportedAsCrossTenantSharesWithoutExposure() throws Exception {

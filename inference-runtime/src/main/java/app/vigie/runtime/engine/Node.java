@@ -21,7 +21,7 @@ import app.vigie.runtime.log.AuditLogWriter;
  */
 public final class Node {
     private final String stream;
-    private final KvPool pool;
+    private KvPool pool;
     private final AuditLogWriter log;
     private final Fingerprints fingerprints;
     private final int contextWindow;
@@ -32,7 +32,9 @@ public final class Node {
     private final Supplier<Instant> clock;
     private final Map<Integer, Table> tables = new HashMap<>();
     private final Cache cacheMode;
-    private final PrefixCache cache;
+    private PrefixCache cache;
+    private final boolean staleIndex;
+    private final Config config;
 
     /** A request's page table on this node, and the fingerprint chain of its complete pages. */
     private static final class Table {
@@ -66,7 +68,9 @@ public final class Node {
             Map<Integer, Request> requests, GroundTruth truth, Supplier<Instant> clock,
             java.util.function.Consumer<String> sink) {
         this.cacheMode = cacheMode;
-        this.cache = cacheMode == Cache.OFF ? null : new PrefixCache(faults.contains(Fault.STALE_CACHE_INDEX));
+        this.staleIndex = faults.contains(Fault.STALE_CACHE_INDEX);
+        this.cache = cacheMode == Cache.OFF ? null : new PrefixCache(staleIndex);
+        this.config = c;
         this.stream = c.stream();
         this.pool = new KvPool(c.pageSize(), c.poolPages());
         this.fixes = Set.copyOf(fixes);
@@ -90,6 +94,18 @@ public final class Node {
 
     public String stream() {
         return stream;
+    }
+
+    /**
+     * The engine restarts: a new boot, a new pool (every slot never written), an empty prefix cache; requests in
+     * flight are lost with it. The log starts the new boot with its {@code CONFIG}.
+     */
+    public void reboot(String boot) {
+        tables.clear();
+        pool = new KvPool(config.pageSize(), config.poolPages());
+        cache = cacheMode == Cache.OFF ? null : new PrefixCache(staleIndex);
+        log.reboot(boot);
+        log.config(clock.get(), config.pageSize(), config.poolPages(), contextWindow, maxInputTokens);
     }
 
     public int contextWindow() {

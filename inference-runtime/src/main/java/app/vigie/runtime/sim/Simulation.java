@@ -42,11 +42,11 @@ public final class Simulation {
      * @param longPromptShare share of prompts longer than the prefill's max input (over-long, as in 2026)
      */
     public record Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
-            String deployment, double longPromptShare, Cache cache) {
-        /** With a prefix cache salted per tenant. */
+            String deployment, double longPromptShare, Cache cache, int rebootEvery) {
+        /** With a prefix cache salted per tenant, and no reboot. */
         public Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
                 String deployment, double longPromptShare) {
-            this(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, Cache.PER_TENANT);
+            this(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, Cache.PER_TENANT, 0);
         }
 
         public Options {
@@ -62,6 +62,9 @@ public final class Simulation {
             }
             faults = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
             java.util.Objects.requireNonNull(cache, "cache");
+            if (rebootEvery < 0) {
+                throw new IllegalArgumentException("reboot-every must be >= 0 (0: never), got " + rebootEvery);
+            }
             fixes = fixes.isEmpty() ? EnumSet.noneOf(Fix.class) : EnumSet.copyOf(fixes);
         }
 
@@ -70,11 +73,18 @@ public final class Simulation {
         }
 
         public Options with(Set<Fault> f, Set<Fix> x) {
-            return new Options(scenario, tenants, requests, f, x, seed, deployment, longPromptShare, cache);
+            return new Options(scenario, tenants, requests, f, x, seed, deployment, longPromptShare, cache,
+                    rebootEvery);
         }
 
         public Options with(Cache c) {
-            return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, c);
+            return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, c,
+                    rebootEvery);
+        }
+
+        /** The engines restart every {@code n} requests (0: never). */
+        public Options rebootingEvery(int n) {
+            return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache, n);
         }
     }
 
@@ -158,6 +168,13 @@ public final class Simulation {
             Request r = new Request(i, run + "-" + i, "tenant-" + tenant, prompt, 8 + random.nextInt(56));
             requests.put(i, r);
             now[0] = now[0].plus(Duration.ofMillis(random.nextInt(20)));
+            if (o.rebootEvery() > 0 && i > 0 && i % o.rebootEvery() == 0) {
+                String next = boot + "-r" + (i / o.rebootEvery());
+                prefill.reboot(next);
+                if (decode != prefill) {
+                    decode.reboot(next);
+                }
+            }
             Outcome out = prefill == decode ? colocated(prefill, r, o)
                     : disaggregated(prefill, decode, r, o, intruders);
             switch (out) {

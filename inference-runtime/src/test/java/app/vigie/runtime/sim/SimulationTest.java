@@ -134,6 +134,25 @@ class SimulationTest {
     }
 
     @Test
+    void aRebootStartsANewBootWithNothingWrittenSoNothingCrossesIt() {
+        Set<Fault> reads = EnumSet.complementOf(EnumSet.of(Fault.FREE_DURING_TRANSFER));
+        List<String> lines = new ArrayList<>();
+        Summary s = run(INCIDENT.with(reads, Set.of()).rebootingEvery(100), lines);
+        List<String> configs = lines.stream().filter(l -> l.contains("\"type\":\"CONFIG\"")).toList();
+        assertThat(configs).hasSize(2 * 4);
+        assertThat(configs.stream().map(l -> l.replaceAll(".*\"boot\":\"([^\"]+)\".*", "$1")).distinct())
+                .hasSize(4);
+        assertThat(configs).allSatisfy(l -> assertThat(l).contains("\"seq\":1,"));
+        assertThat(s.truth().readers()).isNotEmpty();
+        s.truth().readers().forEach((reader, r) -> r.tokensByVictim().keySet().forEach(victim ->
+                assertThat(index(victim) / 100).as("%s read %s", reader, victim).isEqualTo(index(reader) / 100)));
+    }
+
+    private static int index(String request) {
+        return Integer.parseInt(request.substring(request.lastIndexOf('-') + 1));
+    }
+
+    @Test
     void theStartupCheckClampsTheWindowToThePool() {
         List<String> lines = new ArrayList<>();
         run(INCIDENT.with(FAULTS, Set.of(Fix.STARTUP_WINDOW_CHECK)), lines);
