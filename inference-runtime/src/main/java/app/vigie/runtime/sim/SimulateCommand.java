@@ -28,7 +28,8 @@ public final class SimulateCommand {
     static final String USAGE = """
             usage: simulate [--scenario incident-2026|colocated] [--tenants N] [--requests N] [--seed N]
                             [--faults all|none|f1,f2] [--fixes all|none|x1,x2] [--long-prompts SHARE]
-                            [--cache per-tenant|shared|off] [--reboot-every N] [--deployment NAME] [--truth FILE]
+                            [--cache per-tenant|shared|off] [--reboot-every N] [--rate REQUESTS_PER_S]
+                            [--deployment NAME] [--truth FILE]
                             (--out FILE[.gz] | --vigie URL | --kafka BOOTSTRAP [--topic vigie.page-audit.v1])
               faults: %s
               fixes:  %s
@@ -54,6 +55,7 @@ public final class SimulateCommand {
         double longPrompts = 0.15;
         app.vigie.runtime.engine.Cache cache = app.vigie.runtime.engine.Cache.PER_TENANT;
         int rebootEvery = 0;
+        double rate = 50;
         String deployment = "sim-model/prod";
         Path file = null;
         URI vigie = null;
@@ -80,6 +82,7 @@ public final class SimulateCommand {
                     case "--fixes" -> fixes = parse(Fix.class, v);
                     case "--long-prompts" -> longPrompts = Double.parseDouble(v);
                     case "--reboot-every" -> rebootEvery = Integer.parseInt(v);
+                    case "--rate" -> rate = Double.parseDouble(v);
                     case "--cache" -> cache = app.vigie.runtime.engine.Cache.valueOf(v.toUpperCase(Locale.ROOT)
                             .replace('-', '_'));
                     case "--deployment" -> deployment = v;
@@ -95,7 +98,7 @@ public final class SimulateCommand {
                 throw new IllegalArgumentException("give one of --out FILE, --vigie URL or --kafka BOOTSTRAP");
             }
             Options options = new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPrompts,
-                    cache, rebootEvery);
+                    cache, rebootEvery, rate);
             Simulation.Summary summary;
             try (Sinks.Sink sink = file != null ? Sinks.file(file) : vigie != null ? Sinks.http(vigie,
                     System.getenv().getOrDefault("VIGIE_USER", "admin"), password(), 5000)

@@ -42,11 +42,12 @@ public final class Simulation {
      * @param longPromptShare share of prompts longer than the prefill's max input (over-long, as in 2026)
      */
     public record Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
-            String deployment, double longPromptShare, Cache cache, int rebootEvery) {
+            String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate) {
         /** With a prefix cache salted per tenant, and no reboot. */
         public Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
                 String deployment, double longPromptShare) {
-            this(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, Cache.PER_TENANT, 0);
+            this(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, Cache.PER_TENANT, 0,
+                    50);
         }
 
         public Options {
@@ -62,6 +63,10 @@ public final class Simulation {
             }
             faults = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
             java.util.Objects.requireNonNull(cache, "cache");
+            if (!(rate > 0) || rate > 1_000_000) {
+                throw new IllegalArgumentException("the arrival rate is more than 0 and at most 1,000,000 requests/s, "
+                        + "got " + rate);
+            }
             if (rebootEvery < 0) {
                 throw new IllegalArgumentException("reboot-every must be >= 0 (0: never), got " + rebootEvery);
             }
@@ -74,17 +79,24 @@ public final class Simulation {
 
         public Options with(Set<Fault> f, Set<Fix> x) {
             return new Options(scenario, tenants, requests, f, x, seed, deployment, longPromptShare, cache,
-                    rebootEvery);
+                    rebootEvery, rate);
         }
 
         public Options with(Cache c) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, c,
-                    rebootEvery);
+                    rebootEvery, rate);
         }
 
         /** The engines restart every {@code n} requests (0: never). */
         public Options rebootingEvery(int n) {
-            return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache, n);
+            return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache, n,
+                    rate);
+        }
+
+        /** Requests arrive at {@code r} per second on average (Poisson arrivals). */
+        public Options arriving(double r) {
+            return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
+                    rebootEvery, r);
         }
     }
 
@@ -106,6 +118,7 @@ public final class Simulation {
 
     public static Summary run(Options o, Consumer<String> sink, Progress progress) {
         Random random = new Random(o.seed());
+        Random arrivals = new Random(o.seed() ^ 0x5DEECE66DL);
         Map<Integer, Request> requests = new HashMap<>();
         GroundTruth truth = new GroundTruth();
         Instant[] now = {START};
@@ -167,7 +180,8 @@ public final class Simulation {
             }
             Request r = new Request(i, run + "-" + i, "tenant-" + tenant, prompt, 8 + random.nextInt(56));
             requests.put(i, r);
-            now[0] = now[0].plus(Duration.ofMillis(random.nextInt(20)));
+            // Poisson arrivals: exponential gaps of mean 1/rate, from a generator of their own.
+            now[0] = now[0].plusNanos((long) (-Math.log(1 - arrivals.nextDouble()) / o.rate() * 1e9));
             if (o.rebootEvery() > 0 && i > 0 && i % o.rebootEvery() == 0) {
                 String next = boot + "-r" + (i / o.rebootEvery());
                 prefill.reboot(next);

@@ -148,6 +148,22 @@ class SimulationTest {
                 assertThat(index(victim) / 100).as("%s read %s", reader, victim).isEqualTo(index(reader) / 100)));
     }
 
+    @Test
+    void requestsArriveAtTheGivenRate() {
+        List<String> slow = new ArrayList<>();
+        List<String> fast = new ArrayList<>();
+        run(INCIDENT.arriving(10), slow);
+        run(INCIDENT.arriving(1000), fast);
+        java.util.function.Function<List<String>, java.time.Duration> span = lines -> java.time.Duration.between(
+                java.time.Instant.parse(lines.get(0).replaceAll(".*\"ts\":\"([^\"]+)\".*", "$1")),
+                java.time.Instant.parse(lines.get(lines.size() - 1).replaceAll(".*\"ts\":\"([^\"]+)\".*", "$1")));
+        // 400 requests at 10/s take about 40 s of simulated time; at 1000/s the span is the runtime's own work (a
+        // millisecond per record, one request after another): about 16 s.
+        assertThat(span.apply(slow)).isBetween(java.time.Duration.ofSeconds(35), java.time.Duration.ofSeconds(70));
+        assertThat(span.apply(fast)).isLessThan(java.time.Duration.ofSeconds(25));
+        assertThat(slow.size()).isEqualTo(fast.size());
+    }
+
     private static int index(String request) {
         return Integer.parseInt(request.substring(request.lastIndexOf('-') + 1));
     }
