@@ -22,6 +22,7 @@ import app.vigie.runtime.log.AuditLogWriter;
 public final class Node {
     private final String stream;
     private KvPool pool;
+    /** Null when emission is off (benchmarks). */
     private final AuditLogWriter log;
     private final Fingerprints fingerprints;
     private final int contextWindow;
@@ -34,6 +35,7 @@ public final class Node {
     private final Cache cacheMode;
     private PrefixCache cache;
     private final boolean staleIndex;
+    private final boolean tagging;
     private final Config config;
 
     /** A request's page table on this node, and the fingerprint chain of its complete pages. */
@@ -67,12 +69,24 @@ public final class Node {
     public Node(Config c, Cache cacheMode, Set<Fault> faults, Set<Fix> fixes, byte[] fingerprintKey,
             Map<Integer, Request> requests, GroundTruth truth, Supplier<Instant> clock,
             java.util.function.Consumer<String> sink) {
+        this(c, cacheMode, faults, fixes, fingerprintKey, requests, truth, clock, sink, true);
+    }
+
+    /**
+     * @param tagging whether pages carry tags (owner, generation, content); off only to measure what they cost
+     * @param sink where the audit log goes; null: no log at all (no record built, no fingerprint computed)
+     * @param truth null: no ground truth kept
+     */
+    public Node(Config c, Cache cacheMode, Set<Fault> faults, Set<Fix> fixes, byte[] fingerprintKey,
+            Map<Integer, Request> requests, GroundTruth truth, Supplier<Instant> clock,
+            java.util.function.Consumer<String> sink, boolean tagging) {
+        this.tagging = tagging;
         this.cacheMode = cacheMode;
         this.staleIndex = faults.contains(Fault.STALE_CACHE_INDEX);
         this.cache = cacheMode == Cache.OFF ? null : new PrefixCache(staleIndex);
         this.config = c;
         this.stream = c.stream();
-        this.pool = new KvPool(c.pageSize(), c.poolPages());
+        this.pool = new KvPool(c.pageSize(), c.poolPages(), tagging);
         this.fixes = Set.copyOf(fixes);
         int capacity = c.pageSize() * c.poolPages();
         int window = c.contextWindow();
@@ -88,8 +102,10 @@ public final class Node {
         this.requests = requests;
         this.truth = truth;
         this.clock = clock;
-        this.log = new AuditLogWriter(c.stream(), c.deployment(), c.boot(), sink);
-        log.config(clock.get(), c.pageSize(), c.poolPages(), contextWindow, maxInputTokens);
+        this.log = sink == null ? null : new AuditLogWriter(c.stream(), c.deployment(), c.boot(), sink);
+        if (log != null) {
+            log.config(clock.get(), c.pageSize(), c.poolPages(), contextWindow, maxInputTokens);
+        }
     }
 
     public String stream() {
@@ -102,10 +118,12 @@ public final class Node {
      */
     public void reboot(String boot) {
         tables.clear();
-        pool = new KvPool(config.pageSize(), config.poolPages());
+        pool = new KvPool(config.pageSize(), config.poolPages(), tagging);
         cache = cacheMode == Cache.OFF ? null : new PrefixCache(staleIndex);
-        log.reboot(boot);
-        log.config(clock.get(), config.pageSize(), config.poolPages(), contextWindow, maxInputTokens);
+        if (log != null) {
+            log.reboot(boot);
+            log.config(clock.get(), config.pageSize(), config.poolPages(), contextWindow, maxInputTokens);
+        }
     }
 
     public int contextWindow() {
@@ -128,7 +146,9 @@ public final class Node {
     public boolean admit(Request r, int input) {
         String reason = input > maxInputTokens ? "input of " + input + " tokens exceeds max_input_tokens "
                 + maxInputTokens : null;
-        log.admit(clock.get(), r.name(), r.tenant(), input, reason == null, reason);
+        if (log != null) {
+            log.admit(clock.get(), r.name(), r.tenant(), input, reason == null, reason);
+        }
         return reason == null;
     }
 
@@ -147,7 +167,9 @@ public final class Node {
             return false;
         }
         t.add(pages);
-        log.alloc(clock.get(), r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), purpose, claimed);
+        if (log != null) {
+            log.alloc(clock.get(), r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), purpose, claimed);
+        }
         return true;
     }
 
@@ -175,12 +197,14 @@ public final class Node {
                 t.shared = hits;
                 t.sharedEntries = found;
                 List<String> expected = new ArrayList<>();
-                for (int k = 0; k < hits; k++) {
+                for (int k = 0; log != null && k < hits; k++) {
                     byte[] f = fingerprints.next(k == 0 ? null : t.fps.get(k - 1), r.prompt(), k * ps, ps);
                     t.fps.add(f);
                     expected.add(Fingerprints.hex(f));
                 }
-                log.share(clock.get(), r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), expected);
+                if (log != null) {
+                    log.share(clock.get(), r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), expected);
+                }
             }
         }
         if (!allocate(r, length, "PREFILL", null)) {
@@ -241,6 +265,9 @@ public final class Node {
     }
 
     private void logWrite(Request r, Table t, int from, int count, String source) {
+        if (log == null) {
+            return;
+        }
         int ps = pool.pageSize();
         // Fingerprints of the pages this write completes, chained from the first page: the chain stops at a page
         // that is not all the request's own tokens (it then has no fingerprint, nor do the pages after it).
@@ -272,7 +299,9 @@ public final class Node {
 
     /** Receiver side of a transfer: what it now treats as written, and what arrived. */
     public void xferCommit(Request r, int claimed, int covered, Boolean checksumOk) {
-        log.xferCommit(clock.get(), r.name(), r.tenant(), claimed, covered, checksumOk);
+        if (log != null) {
+            log.xferCommit(clock.get(), r.name(), r.tenant(), claimed, covered, checksumOk);
+        }
     }
 
     /**
@@ -296,14 +325,16 @@ public final class Node {
                 }
             }
         }
-        log.attach(clock.get(), r.name(), r.tenant(), tokens);
+        if (log != null) {
+            log.attach(clock.get(), r.name(), r.tenant(), tokens);
+        }
         for (int page = 0; page * ps < tokens; page++) {
             if (page < t.shared && holdsOwnTokens(r, t.pages[page], page)) {
                 continue; // a cached page of the very same tokens: nothing foreign
             }
             for (int p = page * ps; p < Math.min(tokens, (page + 1) * ps); p++) {
                 int w = pool.writer(t.pages[page], p % ps);
-                if (w != KvPool.NONE && w != r.id()) {
+                if (w != KvPool.NONE && w != r.id() && truth != null) {
                     truth.foreign(r, requests.get(w), p);
                 }
             }
@@ -335,8 +366,12 @@ public final class Node {
     }
 
     public void finish(Request r, String status, int httpStatus, int outputTokens, boolean delivered) {
-        log.finish(clock.get(), r.name(), r.tenant(), status, httpStatus, outputTokens, delivered);
-        truth.finished(r, delivered);
+        if (log != null) {
+            log.finish(clock.get(), r.name(), r.tenant(), status, httpStatus, outputTokens, delivered);
+        }
+        if (truth != null) {
+            truth.finished(r, delivered);
+        }
     }
 
     /**
@@ -366,6 +401,8 @@ public final class Node {
                 pool.free(page);
             }
         }
-        log.free(clock.get(), r.name(), KvPool.runs(t.pages, t.shared, t.count), reason);
+        if (log != null) {
+            log.free(clock.get(), r.name(), KvPool.runs(t.pages, t.shared, t.count), reason);
+        }
     }
 }

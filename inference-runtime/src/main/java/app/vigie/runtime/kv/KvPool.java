@@ -27,7 +27,16 @@ public final class KvPool {
     private final int[] contentOf;
     private final int[] filled;
 
+    private final boolean tagged;
+    private long allocations;
+
     public KvPool(int pageSize, int pages) {
+        this(pageSize, pages, true);
+    }
+
+    /** @param tagged whether pages carry tags; off only to measure what they cost (the tag check then fails) */
+    public KvPool(int pageSize, int pages, boolean tagged) {
+        this.tagged = tagged;
         if (pageSize < 1 || pages < 1) {
             throw new IllegalArgumentException("a pool needs pages of at least one slot: " + pageSize + " x " + pages);
         }
@@ -62,18 +71,26 @@ public final class KvPool {
         return freeCount;
     }
 
+    /** Pages handed out since the pool was made. */
+    public long allocations() {
+        return allocations;
+    }
+
     /** {@code n} pages for {@code request}, most recently freed first, or null when fewer are free. */
     public int[] allocate(int n, int request) {
         if (n > freeCount) {
             return null;
         }
         int[] out = new int[n];
+        allocations += n;
         for (int i = 0; i < n; i++) {
             int page = free[--freeCount];
             owner[page] = request;
-            generation[page]++;
-            contentOf[page] = NONE;
-            filled[page] = 0;
+            if (tagged) {
+                generation[page]++;
+                contentOf[page] = NONE;
+                filled[page] = 0;
+            }
             out[i] = page;
         }
         return out;
@@ -113,6 +130,9 @@ public final class KvPool {
         int i = page * pageSize + slot;
         token[i] = value;
         writer[i] = origin;
+        if (!tagged) {
+            return;
+        }
         if (contentOf[page] != request) {
             contentOf[page] = request;
             filled[page] = 0;
@@ -150,7 +170,7 @@ public final class KvPool {
      * written, or only partly written, fails.
      */
     public boolean tagAllows(int page, int reader, int slots) {
-        return owner[page] == reader && contentOf[page] == reader && filled[page] >= slots;
+        return tagged && owner[page] == reader && contentOf[page] == reader && filled[page] >= slots;
     }
 
     /** Pages as runs of consecutive numbers, in the given order. */

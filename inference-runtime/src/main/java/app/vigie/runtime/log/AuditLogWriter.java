@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -22,6 +21,8 @@ public final class AuditLogWriter {
     private final Consumer<String> sink;
     private String boot;
     private long seq;
+    private long lastMillis = Long.MIN_VALUE;
+    private String lastTimestamp;
 
     /** @param sink receives each line, without its trailing newline */
     public AuditLogWriter(String stream, String deployment, String boot, Consumer<String> sink) {
@@ -163,11 +164,21 @@ public final class AuditLogWriter {
         Json.string(b, stream);
         b.append(",\"boot\":");
         Json.string(b, boot);
-        b.append(",\"seq\":").append(seq + 1).append(",\"ts\":\"").append(TS.format(ts.truncatedTo(ChronoUnit.MILLIS)))
+        b.append(",\"seq\":").append(seq + 1).append(",\"ts\":\"").append(timestamp(ts))
                 .append("\",\"deployment\":");
         Json.string(b, deployment);
         b.append(",\"type\":\"").append(type).append('"');
         return b;
+    }
+
+    /** The timestamp text, formatted once per millisecond: records come many to a millisecond. */
+    private String timestamp(Instant ts) {
+        long ms = ts.toEpochMilli();
+        if (ms != lastMillis) {
+            lastMillis = ms;
+            lastTimestamp = TS.format(Instant.ofEpochMilli(ms));
+        }
+        return lastTimestamp;
     }
 
     private StringBuilder requestEnvelope(Instant ts, String type, String request, String tenant) {

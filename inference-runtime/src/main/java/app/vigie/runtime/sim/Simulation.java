@@ -105,7 +105,7 @@ public final class Simulation {
      * anyway (counted in {@code delivered}); {@code rejected}: rejected and answered so.
      */
     public record Summary(int requests, int rejected, int rejectedButServed, int aborted, int delivered,
-            GroundTruth truth) {
+            GroundTruth truth, long pagesAllocated) {
     }
 
     /** Told after each request: done so far, of how many. */
@@ -117,10 +117,23 @@ public final class Simulation {
     }
 
     public static Summary run(Options o, Consumer<String> sink, Progress progress) {
+        return run(o, sink, progress, true, true);
+    }
+
+    /**
+     * A run with parts of the instrumentation off, to measure what they cost: {@code sink} null emits no log (no
+     * record built, no fingerprint), {@code tagging} false keeps no page tags, {@code groundTruth} false records
+     * nothing of what responses carried. The tag check needs tags.
+     */
+    public static Summary run(Options o, Consumer<String> sink, Progress progress, boolean tagging,
+            boolean groundTruth) {
+        if (!tagging && o.fixes().contains(Fix.TAG_CHECK)) {
+            throw new IllegalArgumentException("the tag check needs page tags");
+        }
         Random random = new Random(o.seed());
         Random arrivals = new Random(o.seed() ^ 0x5DEECE66DL);
         Map<Integer, Request> requests = new HashMap<>();
-        GroundTruth truth = new GroundTruth();
+        GroundTruth truth = groundTruth ? new GroundTruth() : null;
         Instant[] now = {START};
         Supplier<Instant> clock = () -> {
             now[0] = now[0].plusMillis(1);
@@ -132,12 +145,12 @@ public final class Simulation {
         Node decode;
         if (o.scenario() == Scenario.INCIDENT_2026) {
             prefill = new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE, 40, 16_384,
-                    2_500), o.faults(), o.fixes(), key, requests, truth, clock, sink);
+                    2_500), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, tagging);
             decode = new Node(new Node.Config("sim/n21/decode/dp0", o.deployment(), boot, PAGE_SIZE, 200, 16_384,
-                    16_384), o.faults(), o.fixes(), key, requests, truth, clock, sink);
+                    16_384), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, tagging);
         } else {
             prefill = new Node(new Node.Config("sim/n1/colo/dp0", o.deployment(), boot, PAGE_SIZE, 200, 16_384,
-                    8_192), o.cache(), o.faults(), o.fixes(), key, requests, truth, clock, sink);
+                    8_192), o.cache(), o.faults(), o.fixes(), key, requests, truth, clock, sink, tagging);
             decode = prefill;
         }
         // Request ids are unique across streams and runs (the gateway's): a run names its requests after its
@@ -204,7 +217,9 @@ public final class Simulation {
                 progress.update(i + 1, o.requests());
             }
         }
-        return new Summary(o.requests(), rejected, rejectedButServed, aborted, delivered, truth);
+        long pages = prefill.pool().allocations() + (decode == prefill ? 0 : decode.pool().allocations());
+        return new Summary(o.requests(), rejected, rejectedButServed, aborted, delivered,
+                truth == null ? new GroundTruth() : truth, pages);
     }
 
     private enum Outcome { REJECTED, REJECTED_BUT_SERVED, ABORTED, DELIVERED }
