@@ -157,8 +157,9 @@ class KafkaIntakeTest {
                             app.vigie.runtime.engine.Fault.FREE_DURING_TRANSFER)), java.util.Set.of(), 3, deployment,
                     0.15), sink, null);
         }
-        long leaking = summary.truth().readers().values().stream()
-                .filter(app.vigie.runtime.engine.GroundTruth.Reader::delivered).count();
+        // leaked_responses (api.md): delivered responses that carried another tenant's tokens.
+        long leaking = summary.truth().readers().values().stream().filter(r -> r.delivered() && r.tokensByVictim()
+                .keySet().stream().anyMatch(v -> !r.victimTenant(v).equals(r.tenant()))).count();
         assertThat(leaking).isPositive();
         com.fasterxml.jackson.databind.JsonNode incident = Awaitility.await().atMost(Duration.ofSeconds(60))
                 .until(() -> Api.incident(deployment), i -> i != null
