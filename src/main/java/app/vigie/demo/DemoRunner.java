@@ -27,7 +27,7 @@ import app.vigie.runtime.sim.Simulation;
 
 /**
  * The demo: with {@code vigie.demo=incident-2026} ({@code VIGIE_DEMO}), the reference runtime runs inside the service
- * once it has started, with the 2026 faults on, and its audit log goes straight into the intake, so that a newcomer
+ * once it has started, with every fault on, and its audit log goes straight into the intake, so that a newcomer
  * sees an incident open within seconds. The records are kept like any other (source {@code file}, named
  * {@code demo:<scenario>}); a second start replays the same seed, and every record is then a duplicate.
  */
@@ -80,8 +80,8 @@ public class DemoRunner {
 
     private void run(Simulation.Options options) {
         String name = "demo:" + options.scenario().name().toLowerCase(Locale.ROOT).replace('_', '-');
-        LOG.infof("Demo: the reference runtime simulates %d requests of %d tenants on deployment %s with the 2026 "
-                + "faults on; its audit log goes into the intake", options.requests(), options.tenants(),
+        LOG.infof("Demo: the reference runtime simulates %d requests of %d tenants on deployment %s with every "
+                + "fault on; its audit log goes into the intake", options.requests(), options.tenants(),
                 options.deployment());
         List<IncomingLine> batch = new ArrayList<>(BATCH);
         long[] position = {0};
