@@ -46,6 +46,9 @@ public final class Node {
         int shared;
         List<PrefixCache.Entry> sharedEntries = List.of();
         final List<byte[]> fps = new ArrayList<>();
+        /** Decoded tokens written but not yet told: {@code [pendingFrom, pendingFrom + pendingCount)}. */
+        int pendingFrom = -1;
+        int pendingCount;
 
         void add(int[] more) {
             if (count + more.length > pages.length) {
@@ -232,6 +235,31 @@ public final class Node {
         logWrite(r, t, from, count, source);
     }
 
+    /**
+     * One decoding step writes its token at {@code position}. The log is told in one {@code WRITE} per run of steps,
+     * before anything that reads or frees them ({@code ATTACH}, {@code FINISH}, {@code FREE}).
+     */
+    public void decodeWrite(Request r, int position, int value) {
+        Table t = tables.get(r.id());
+        int ps = pool.pageSize();
+        pool.write(t.pages[position / ps], position % ps, value, r.id());
+        if (t.pendingFrom >= 0 && t.pendingFrom + t.pendingCount != position) {
+            flush(r, t);
+        }
+        if (t.pendingFrom < 0) {
+            t.pendingFrom = position;
+        }
+        t.pendingCount++;
+    }
+
+    private void flush(Request r, Table t) {
+        if (t != null && t.pendingFrom >= 0) {
+            logWrite(r, t, t.pendingFrom, t.pendingCount, "COMPUTE");
+            t.pendingFrom = -1;
+            t.pendingCount = 0;
+        }
+    }
+
     /** The pages of the request's table here, as a transfer engine holds them. */
     public int[] pagesOf(Request r) {
         Table t = tables.get(r.id());
@@ -310,6 +338,7 @@ public final class Node {
      */
     public boolean attach(Request r, int tokens) {
         Table t = tables.get(r.id());
+        flush(r, t);
         int ps = pool.pageSize();
         if (fixes.contains(Fix.TAG_CHECK)) {
             for (int page = 0; page * ps < tokens; page++) {
@@ -366,6 +395,7 @@ public final class Node {
     }
 
     public void finish(Request r, String status, int httpStatus, int outputTokens, boolean delivered) {
+        flush(r, tables.get(r.id()));
         if (log != null) {
             log.finish(clock.get(), r.name(), r.tenant(), status, httpStatus, outputTokens, delivered);
         }
@@ -383,6 +413,7 @@ public final class Node {
         if (t == null) {
             return;
         }
+        flush(r, t);
         t.sharedEntries.forEach(e -> e.readers--);
         if (t.count == t.shared) {
             return;

@@ -330,7 +330,7 @@ public final class Simulation {
             if (grows && !node.allocate(r, position + 1, "DECODE", null)) {
                 break;
             }
-            node.write(r, position, new int[] {context[k % length]}, 1, "COMPUTE");
+            node.decodeWrite(r, position, context[k % length]);
             generated++;
             if (grows && !node.attach(r, position + 1)) {
                 node.finish(r, "ABORT", 500, 0, false);
