@@ -23,6 +23,8 @@ public final class AuditLogWriter {
     private long seq;
     private long lastMillis = Long.MIN_VALUE;
     private String lastTimestamp;
+    private long lastDay = Long.MIN_VALUE;
+    private String lastDate;
 
     /** @param sink receives each line, without its trailing newline */
     public AuditLogWriter(String stream, String deployment, String boot, Consumer<String> sink) {
@@ -171,14 +173,39 @@ public final class AuditLogWriter {
         return b;
     }
 
-    /** The timestamp text, formatted once per millisecond: records come many to a millisecond. */
+    /** The timestamp text: the date part formatted once a day, the time of day written digit by digit. */
     private String timestamp(Instant ts) {
         long ms = ts.toEpochMilli();
-        if (ms != lastMillis) {
-            lastMillis = ms;
-            lastTimestamp = TS.format(Instant.ofEpochMilli(ms));
+        if (ms == lastMillis) {
+            return lastTimestamp;
         }
+        long day = Math.floorDiv(ms, 86_400_000L);
+        if (day != lastDay) {
+            lastDay = day;
+            lastDate = TS.format(Instant.ofEpochMilli(day * 86_400_000L)).substring(0, 11);
+        }
+        int inDay = (int) (ms - day * 86_400_000L);
+        char[] c = new char[24];
+        lastDate.getChars(0, 11, c, 0);
+        two(c, 11, inDay / 3_600_000);
+        c[13] = ':';
+        two(c, 14, inDay / 60_000 % 60);
+        c[16] = ':';
+        two(c, 17, inDay / 1000 % 60);
+        c[19] = '.';
+        int milli = inDay % 1000;
+        c[20] = (char) ('0' + milli / 100);
+        c[21] = (char) ('0' + milli / 10 % 10);
+        c[22] = (char) ('0' + milli % 10);
+        c[23] = 'Z';
+        lastMillis = ms;
+        lastTimestamp = new String(c);
         return lastTimestamp;
+    }
+
+    private static void two(char[] c, int at, int v) {
+        c[at] = (char) ('0' + v / 10);
+        c[at + 1] = (char) ('0' + v % 10);
     }
 
     private StringBuilder requestEnvelope(Instant ts, String type, String request, String tenant) {

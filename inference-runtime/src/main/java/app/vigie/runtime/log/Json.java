@@ -6,6 +6,10 @@ public final class Json {
     }
 
     public static void string(StringBuilder out, String s) {
+        if (plain(s)) {
+            out.append('"').append(s).append('"');
+            return;
+        }
         out.append('"');
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
@@ -25,5 +29,16 @@ public final class Json {
             }
         }
         out.append('"');
+    }
+
+    /** Nothing to escape: the common case, appended in one copy. */
+    private static boolean plain(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == '"' || c == '\\') {
+                return false;
+            }
+        }
+        return true;
     }
 }
