@@ -19,10 +19,12 @@ public final class RuntimeOverheadBenchmark {
         Options o = Options.of(Scenario.COLOCATED, 6, requests, 1).with(Set.of(), Set.of());
         System.out.printf("colocated workload, %,d requests, 6 tenants, prefix cache per tenant, Java %s%n", requests,
                 System.getProperty("java.version"));
-        double bare = 0;
-        double tags = 0;
-        double full = 0;
-        for (int round = 1; round <= 5; round++) {
+        int rounds = 9;
+        int warm = 2;
+        double[] bare = new double[rounds - warm];
+        double[] tags = new double[rounds - warm];
+        double[] full = new double[rounds - warm];
+        for (int round = 1; round <= rounds; round++) {
             double b = rate(o, false, false);
             double t = rate(o, true, false);
             long[] bytes = {0, 0};
@@ -33,16 +35,26 @@ public final class RuntimeOverheadBenchmark {
             }, null, true, false);
             double f = s.pagesAllocated() / ((System.nanoTime() - start) / 1e9);
             System.out.printf("round %d: bare %,.0f pages/s; tags %,.0f pages/s; tags + audit log %,.0f pages/s "
-                    + "(%,d records, %,d bytes)%n", round, b, t, f, bytes[1], bytes[0]);
-            if (round > 2) {
-                bare += b / 3;
-                tags += t / 3;
-                full += f / 3;
+                    + "(%,d records, %,d bytes)%s%n", round, b, t, f, bytes[1], bytes[0],
+                    round <= warm ? " (warm-up)" : "");
+            if (round > warm) {
+                bare[round - warm - 1] = b;
+                tags[round - warm - 1] = t;
+                full[round - warm - 1] = f;
             }
         }
-        System.out.printf("mean of the last 3 rounds: bare %,.0f, tags %,.0f, tags + audit log %,.0f pages/s; "
-                + "overhead of tags %.1f %%, of tags and audit log %.1f %% (goal: at most 10 %%)%n", bare, tags, full,
-                (bare / tags - 1) * 100, (bare / full - 1) * 100);
+        double mb = median(bare);
+        double mt = median(tags);
+        double mf = median(full);
+        System.out.printf("medians of %d rounds: bare %,.0f, tags %,.0f, tags + audit log %,.0f pages/s; overhead of "
+                + "tags %.1f %%, of tags and audit log %.1f %% (goal: at most 10 %%)%n", rounds - warm, mb, mt, mf,
+                (mb / mt - 1) * 100, (mb / mf - 1) * 100);
+    }
+
+    private static double median(double[] v) {
+        double[] s = v.clone();
+        java.util.Arrays.sort(s);
+        return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
     private static double rate(Options o, boolean tagging, boolean log) {
