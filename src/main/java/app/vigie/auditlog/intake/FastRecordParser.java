@@ -529,18 +529,18 @@ final class FastRecordParser {
                 ws();
                 if (b[p] != ']') {
                     while (true) {
-                        if (!open()) {
+                        if (!expect('[')) {
                             return null;
                         }
-                        if (!nextInt(0, Integer.MAX_VALUE) || !comma()) {
+                        if (!nextInt(0, Integer.MAX_VALUE) || !expect(',')) {
                             return null;
                         }
                         String hex = nextHex();
-                        if (hex == null || !close()) {
+                        if (hex == null || !expect(']')) {
                             return null;
                         }
                         fp.add(new PageFingerprint((int) lastInt, hex));
-                        if (!more()) {
+                        if (!expect(',')) {
                             break;
                         }
                     }
@@ -576,7 +576,7 @@ final class FastRecordParser {
                             return null;
                         }
                         fp.add(hex);
-                        if (!more()) {
+                        if (!expect(',')) {
                             break;
                         }
                     }
@@ -643,60 +643,31 @@ final class FastRecordParser {
             }
             List<PageRun> runs = new ArrayList<>(2);
             while (true) {
-                if (!open() || !nextInt(0, Integer.MAX_VALUE)) {
+                if (!expect('[') || !nextInt(0, Integer.MAX_VALUE)) {
                     return null;
                 }
                 int first = (int) lastInt;
-                if (!comma() || !nextInt(1, Integer.MAX_VALUE) || !close()) {
+                if (!expect(',') || !nextInt(1, Integer.MAX_VALUE) || !expect(']')) {
                     return null;
                 }
                 runs.add(new PageRun(first, (int) lastInt));
-                if (!more()) {
+                if (!expect(',')) {
                     return runs;
                 }
             }
         }
 
-        // Inside an array the syntax was checked by skipArray: these only check the shape.
+        // Inside an array the syntax was checked by skipArray: this only checks the shape.
 
-        private boolean open() {
-            if (b[p] != '[') {
+        /** Past {@code c} (and the blanks around it) when it comes next; false, and nowhere, otherwise. */
+        private boolean expect(char c) {
+            ws();
+            if (b[p] != c) {
                 return false;
             }
             p++;
             ws();
             return true;
-        }
-
-        private boolean close() {
-            ws();
-            if (b[p] != ']') {
-                return false;
-            }
-            p++;
-            ws();
-            return true;
-        }
-
-        private boolean comma() {
-            ws();
-            if (b[p] != ',') {
-                return false;
-            }
-            p++;
-            ws();
-            return true;
-        }
-
-        /** After an element: true and past the comma when another follows, false at the closing bracket. */
-        private boolean more() {
-            ws();
-            if (b[p] == ',') {
-                p++;
-                ws();
-                return true;
-            }
-            return false;
         }
 
         private boolean nextInt(long min, long max) {
