@@ -213,15 +213,15 @@ public class DetectionService implements AppliedRecordListener {
                 && live.get(last.key) == last.live) {
             return last.live;
         }
-        Live l = find(tx, stream, boot, seq);
+        String key = key(stream, boot);
+        Live l = find(tx, key, stream, boot, seq);
         last.tx = tx;
-        last.key = key(stream, boot);
+        last.key = key;
         last.live = l;
         return l;
     }
 
-    private Live find(Connection tx, String stream, String boot, long seq) throws SQLException {
-        String key = key(stream, boot);
+    private Live find(Connection tx, String key, String stream, String boot, long seq) throws SQLException {
         touched.computeIfAbsent(tx, c -> ConcurrentHashMap.newKeySet()).add(key);
         Live l = live.get(key);
         if (l == null || l.detector.nextSeq() != seq) {

@@ -66,10 +66,6 @@ final class Segment {
             return streamBootId;
         }
 
-        boolean isEmpty() {
-            return count == 0;
-        }
-
         /** Whether a line of {@code bytes} at {@code seq} still fits in this segment. */
         boolean fits(long seq, int bytes) {
             return count == 0 || (seq - seqs[0] < MAX_SPAN && length + bytes + 5 <= MAX_RAW_BYTES);

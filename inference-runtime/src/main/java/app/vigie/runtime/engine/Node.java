@@ -64,17 +64,6 @@ public final class Node {
             int contextWindow, int maxInputTokens) {
     }
 
-    public Node(Config c, Set<Fault> faults, Set<Fix> fixes, byte[] fingerprintKey, Map<Integer, Request> requests,
-            GroundTruth truth, Supplier<Instant> clock, java.util.function.Consumer<String> sink) {
-        this(c, Cache.OFF, faults, fixes, fingerprintKey, requests, truth, clock, sink);
-    }
-
-    public Node(Config c, Cache cacheMode, Set<Fault> faults, Set<Fix> fixes, byte[] fingerprintKey,
-            Map<Integer, Request> requests, GroundTruth truth, Supplier<Instant> clock,
-            java.util.function.Consumer<String> sink) {
-        this(c, cacheMode, faults, fixes, fingerprintKey, requests, truth, clock, sink, true);
-    }
-
     /**
      * @param tagging whether pages carry tags (owner, generation, content); off only to measure what they cost
      * @param sink where the audit log goes; null: no log at all (no record built, no fingerprint computed)
@@ -189,9 +178,8 @@ public final class Node {
             int full = (length - 1) / ps;
             long[] keys = PrefixCache.keys(salt(r), r.prompt(), full, ps);
             List<PrefixCache.Entry> found = new ArrayList<>();
-            while (hits < full && cache.get(keys[hits]) != null) {
-                found.add(cache.get(keys[hits]));
-                hits++;
+            for (PrefixCache.Entry e; hits < full && (e = cache.get(keys[hits])) != null; hits++) {
+                found.add(e);
             }
             if (hits > 0) {
                 int[] pages = found.stream().mapToInt(e -> e.page).toArray();

@@ -1,7 +1,6 @@
 package app.vigie.runtime.engine;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -32,7 +31,6 @@ final class PrefixCache {
     }
 
     private final Map<Long, Entry> index = new LinkedHashMap<>(64, 0.75f, true);
-    private final Map<Integer, Entry> byPage = new HashMap<>();
     private final boolean staleIndex;
 
     PrefixCache(boolean staleIndex) {
@@ -63,7 +61,6 @@ final class PrefixCache {
         if (old != null && old.held && old.page != page) {
             throw new IllegalStateException("key cached twice");
         }
-        byPage.put(page, e);
     }
 
     /** Gives back up to {@code wanted} pages nobody reads now, least recently used first; returns them. */
@@ -76,7 +73,6 @@ final class PrefixCache {
                 continue;
             }
             e.held = false;
-            byPage.remove(e.page);
             if (!staleIndex) {
                 it.remove();
             }
@@ -84,9 +80,5 @@ final class PrefixCache {
             pages.add(e.page);
         }
         return pages;
-    }
-
-    boolean holds(int page) {
-        return byPage.containsKey(page);
     }
 }
