@@ -23,6 +23,7 @@ import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.IngestResult;
 import app.vigie.auditlog.intake.Source;
 import app.vigie.runtime.engine.Fault;
+import app.vigie.runtime.sim.SimulateCommand;
 import app.vigie.runtime.sim.Simulation;
 
 /**
@@ -59,10 +60,9 @@ public class DemoRunner {
         }
         Simulation.Scenario scenario;
         try {
-            scenario = Simulation.Scenario.valueOf(demo.get().trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+            scenario = SimulateCommand.constant(Simulation.Scenario.class, demo.get());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("vigie.demo must be incident-2026 or colocated, got '" + demo.get()
-                    + "'");
+            throw new IllegalArgumentException("vigie.demo: " + e.getMessage(), e);
         }
         Simulation.Options options = new Simulation.Options(scenario, tenants, requests, EnumSet.allOf(Fault.class),
                 Set.of(), 2026, deployment, 0.15);

@@ -74,7 +74,7 @@ public final class SimulateCommand {
                 }
                 String v = args[++i];
                 switch (a) {
-                    case "--scenario" -> scenario = Scenario.valueOf(v.toUpperCase(Locale.ROOT).replace('-', '_'));
+                    case "--scenario" -> scenario = constant(Scenario.class, v);
                     case "--tenants" -> tenants = Integer.parseInt(v);
                     case "--requests" -> requests = Integer.parseInt(v);
                     case "--seed" -> seed = Long.parseLong(v);
@@ -83,8 +83,7 @@ public final class SimulateCommand {
                     case "--long-prompts" -> longPrompts = Double.parseDouble(v);
                     case "--reboot-every" -> rebootEvery = Integer.parseInt(v);
                     case "--rate" -> rate = Double.parseDouble(v);
-                    case "--cache" -> cache = app.vigie.runtime.engine.Cache.valueOf(v.toUpperCase(Locale.ROOT)
-                            .replace('-', '_'));
+                    case "--cache" -> cache = constant(app.vigie.runtime.engine.Cache.class, v);
                     case "--deployment" -> deployment = v;
                     case "--out" -> file = Path.of(v);
                     case "--vigie" -> vigie = URI.create(v);
@@ -149,15 +148,22 @@ public final class SimulateCommand {
             return out;
         }
         for (String name : v.split(",")) {
-            String n = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
-            try {
-                out.add(Enum.valueOf(type, n));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("unknown " + type.getSimpleName().toLowerCase(Locale.ROOT) + " '"
-                        + name + "'; one of " + names(type.getEnumConstants()));
-            }
+            out.add(constant(type, name));
         }
         return out;
+    }
+
+    /**
+     * The constant of {@code type} written the command-line way ({@code incident-2026} for
+     * {@code INCIDENT_2026}), or an error naming the choices.
+     */
+    public static <E extends Enum<E>> E constant(Class<E> type, String name) {
+        try {
+            return Enum.valueOf(type, name.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown " + type.getSimpleName().toLowerCase(Locale.ROOT) + " '"
+                    + name + "'; one of " + names(type.getEnumConstants()));
+        }
     }
 
     private static String names(Enum<?>[] values) {
