@@ -153,8 +153,7 @@ class KafkaIntakeTest {
                 KafkaResource.bootstrapServers(), "vigie.page-audit.v1")) {
             summary = app.vigie.runtime.sim.Simulation.run(new app.vigie.runtime.sim.Simulation.Options(
                     app.vigie.runtime.sim.Simulation.Scenario.INCIDENT_2026, 4, 150,
-                    java.util.EnumSet.complementOf(java.util.EnumSet.of(
-                            app.vigie.runtime.engine.Fault.FREE_DURING_TRANSFER)), java.util.Set.of(), 3, deployment,
+                    app.vigie.runtime.engine.Fault.endingInReads(), java.util.Set.of(), 3, deployment,
                     0.15), sink, null);
         }
         // leaked_responses (api.md): delivered responses that carried another tenant's tokens.

@@ -28,7 +28,7 @@ import app.vigie.runtime.sim.Simulation.Scenario;
 class RuntimeGroundTruthTest {
     private static final Set<Fault> FAULTS = EnumSet.allOf(Fault.class);
     /** Faults that end in a read of pages another request wrote: the log shows them as exposures. */
-    private static final Set<Fault> READS = EnumSet.complementOf(EnumSet.of(Fault.FREE_DURING_TRANSFER));
+    private static final Set<Fault> READS = Fault.endingInReads();
 
     private record Run(Simulation.Summary summary, Recorder detected) {
     }

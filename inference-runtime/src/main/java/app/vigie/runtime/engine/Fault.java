@@ -1,5 +1,8 @@
 package app.vigie.runtime.engine;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /** Faults the runtime can be switched into, each a way the 2026 incident or its cousins happened. */
 public enum Fault {
     /** The advertised context window is larger than the KV pool (1,048,576 tokens over 681,280 in 2026). */
@@ -23,5 +26,14 @@ public enum Fault {
      * The prefix cache gives an evicted page back to the free list but leaves its index entry: a later hit shares a
      * page that now holds whatever its next owner wrote.
      */
-    STALE_CACHE_INDEX
+    STALE_CACHE_INDEX;
+
+    /**
+     * The faults whose leaks end in a read of pages another request wrote, which the audit log shows as exposures.
+     * A free during a transfer is the other kind: the reader receives another's KV as its own, and only the
+     * transfer's checksum tells.
+     */
+    public static Set<Fault> endingInReads() {
+        return EnumSet.complementOf(EnumSet.of(FREE_DURING_TRANSFER));
+    }
 }

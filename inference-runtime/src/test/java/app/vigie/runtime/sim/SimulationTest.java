@@ -62,7 +62,7 @@ class SimulationTest {
 
     @Test
     void theCoverageAndTagChecksCloseEveryFaultOfTheReadsTheNarrowFixDoesNot() {
-        Set<Fault> reads = EnumSet.complementOf(EnumSet.of(Fault.FREE_DURING_TRANSFER));
+        Set<Fault> reads = Fault.endingInReads();
         assertThat(run(INCIDENT.with(reads, Set.of(Fix.COVERAGE_CHECK)), new ArrayList<>()).truth().readers())
                 .isEmpty();
         assertThat(run(INCIDENT.with(reads, Set.of(Fix.TAG_CHECK)), new ArrayList<>()).truth().readers()).isEmpty();
@@ -135,7 +135,7 @@ class SimulationTest {
 
     @Test
     void aRebootStartsANewBootWithNothingWrittenSoNothingCrossesIt() {
-        Set<Fault> reads = EnumSet.complementOf(EnumSet.of(Fault.FREE_DURING_TRANSFER));
+        Set<Fault> reads = Fault.endingInReads();
         List<String> lines = new ArrayList<>();
         Summary s = run(INCIDENT.with(reads, Set.of()).rebootingEvery(100), lines);
         List<String> configs = lines.stream().filter(l -> l.contains("\"type\":\"CONFIG\"")).toList();
