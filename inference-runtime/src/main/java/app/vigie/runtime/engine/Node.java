@@ -12,6 +12,7 @@ import java.util.function.Supplier;
 import app.vigie.runtime.kv.Fingerprints;
 import app.vigie.runtime.kv.KvPool;
 import app.vigie.runtime.log.AuditLogWriter;
+import app.vigie.runtime.log.Emitter;
 
 /**
  * One scheduler and its KV pool: a stream of the audit log. It allocates, writes, reads and frees pages for
@@ -24,6 +25,8 @@ public final class Node {
     private KvPool pool;
     /** Null when emission is off (benchmarks). */
     private final AuditLogWriter log;
+    /** Where the log's work runs (see {@link Emitter}): what it reads of the engine is captured before. */
+    private final Emitter emitter;
     private final Fingerprints fingerprints;
     private final int contextWindow;
     private final int maxInputTokens;
@@ -45,7 +48,7 @@ public final class Node {
         /** The first pages, got from the prefix cache (not owned), and their entries. */
         int shared;
         List<PrefixCache.Entry> sharedEntries = List.of();
-        final List<byte[]> fps = new ArrayList<>();
+        final List<Fingerprint> fps = new ArrayList<>();
         /** Decoded tokens written but not yet told: {@code [pendingFrom, pendingFrom + pendingCount)}. */
         int pendingFrom = -1;
         int pendingCount;
@@ -59,6 +62,14 @@ public final class Node {
         }
     }
 
+    /**
+     * The fingerprint of one logical page of a request, filled in by the emitter (which runs the records' tasks in
+     * order, so a page's fingerprint is there before the next page's task chains from it).
+     */
+    private static final class Fingerprint {
+        byte[] value;
+    }
+
     /** How a node is set up: its pool, what it advertises, and its boot. */
     public record Config(String stream, String deployment, String boot, int pageSize, int poolPages,
             int contextWindow, int maxInputTokens) {
@@ -67,11 +78,12 @@ public final class Node {
     /**
      * @param tagging whether pages carry tags (owner, generation, content); off only to measure what they cost
      * @param sink where the audit log goes; null: no log at all (no record built, no fingerprint computed)
+     * @param emitter where the log's work runs; shared by the nodes of a deployment writing to the same sink
      * @param truth null: no ground truth kept
      */
     public Node(Config c, Cache cacheMode, Set<Fault> faults, Set<Fix> fixes, byte[] fingerprintKey,
             Map<Integer, Request> requests, GroundTruth truth, Supplier<Instant> clock,
-            java.util.function.Consumer<String> sink, boolean tagging) {
+            java.util.function.Consumer<String> sink, Emitter emitter, boolean tagging) {
         this.tagging = tagging;
         this.cacheMode = cacheMode;
         this.staleIndex = faults.contains(Fault.STALE_CACHE_INDEX);
@@ -95,8 +107,16 @@ public final class Node {
         this.truth = truth;
         this.clock = clock;
         this.log = sink == null ? null : new AuditLogWriter(c.stream(), c.deployment(), c.boot(), sink);
+        this.emitter = emitter;
+        config();
+    }
+
+    private void config() {
         if (log != null) {
-            log.config(clock.get(), c.pageSize(), c.poolPages(), contextWindow, maxInputTokens);
+            Instant ts = clock.get();
+            int window = contextWindow;
+            int maxInput = maxInputTokens;
+            emitter.submit(() -> log.config(ts, config.pageSize(), config.poolPages(), window, maxInput));
         }
     }
 
@@ -113,8 +133,8 @@ public final class Node {
         pool = new KvPool(config.pageSize(), config.poolPages(), tagging);
         cache = cacheMode == Cache.OFF ? null : new PrefixCache(staleIndex);
         if (log != null) {
-            log.reboot(boot);
-            log.config(clock.get(), config.pageSize(), config.poolPages(), contextWindow, maxInputTokens);
+            emitter.submit(() -> log.reboot(boot));
+            config();
         }
     }
 
@@ -139,7 +159,8 @@ public final class Node {
         String reason = input > maxInputTokens ? "input of " + input + " tokens exceeds max_input_tokens "
                 + maxInputTokens : null;
         if (log != null) {
-            log.admit(clock.get(), r.name(), r.tenant(), input, reason == null, reason);
+            Instant ts = clock.get();
+            emitter.submit(() -> log.admit(ts, r.name(), r.tenant(), input, reason == null, reason));
         }
         return reason == null;
     }
@@ -160,7 +181,9 @@ public final class Node {
         }
         t.add(pages);
         if (log != null) {
-            log.alloc(clock.get(), r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), purpose, claimed);
+            Instant ts = clock.get();
+            emitter.submit(() -> log.alloc(ts, r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), purpose,
+                    claimed));
         }
         return true;
     }
@@ -187,14 +210,23 @@ public final class Node {
                 t.add(pages);
                 t.shared = hits;
                 t.sharedEntries = found;
-                List<String> expected = new ArrayList<>();
-                for (int k = 0; log != null && k < hits; k++) {
-                    byte[] f = fingerprints.next(k == 0 ? null : t.fps.get(k - 1), r.prompt(), k * ps, ps);
-                    t.fps.add(f);
-                    expected.add(Fingerprints.hex(f));
-                }
                 if (log != null) {
-                    log.share(clock.get(), r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), expected);
+                    // What the request expects: its own tokens' fingerprints.
+                    Fingerprint[] own = new Fingerprint[hits];
+                    for (int k = 0; k < hits; k++) {
+                        own[k] = new Fingerprint();
+                        t.fps.add(own[k]);
+                    }
+                    Instant ts = clock.get();
+                    emitter.submit(() -> {
+                        List<String> expected = new ArrayList<>(own.length);
+                        for (int k = 0; k < own.length; k++) {
+                            own[k].value = fingerprints.next(k == 0 ? null : own[k - 1].value, r.prompt(), k * ps,
+                                    ps);
+                            expected.add(Fingerprints.hex(own[k].value));
+                        }
+                        log.share(ts, r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), expected);
+                    });
                 }
             }
         }
@@ -286,27 +318,59 @@ public final class Node {
         }
         int ps = pool.pageSize();
         // Fingerprints of the pages this write completes, chained from the first page: the chain stops at a page
-        // that is not all the request's own tokens (it then has no fingerprint, nor do the pages after it).
-        List<AuditLogWriter.Fingerprint> fp = new ArrayList<>();
-        int end = from + count;
-        for (int page = t.fps.size(); (page + 1) * ps <= end && ownedThrough(r, t, page); page++) {
-            int[] tokens = new int[ps];
-            for (int s = 0; s < ps; s++) {
-                tokens[s] = pool.token(t.pages[page], s);
-            }
-            byte[] f = fingerprints.next(page == 0 ? null : t.fps.get(page - 1), tokens, 0, ps);
-            t.fps.add(f);
-            if ((page + 1) * ps > from) {
-                fp.add(new AuditLogWriter.Fingerprint(page, Fingerprints.hex(f)));
-            }
+        // that is not all the request's own tokens (it then has no fingerprint, nor do the pages after it). Only
+        // pages the prefix cache may share get one (full prompt pages, and none without a cache): a fingerprint
+        // serves to judge a SHARE, and the spec makes it optional. A prompt page all written by the request holds
+        // its prompt's tokens there (the engine writes nothing else at a prompt position), which the emitter hashes:
+        // the engine copies nothing.
+        int end = Math.min(from + count, cache == null ? 0 : r.prompt().length / ps * ps);
+        int first = t.fps.size();
+        int last = first;
+        // A computed write is the request's own by definition; a transfer carries whoever produced the KV.
+        boolean own = "COMPUTE".equals(source);
+        while ((last + 1) * ps <= end && ownedThrough(r, t, last, own ? from : 0, own ? end : 0)) {
+            assert Arrays.equals(pool.tokens(t.pages[last]), 0, ps, r.prompt(), last * ps, (last + 1) * ps)
+                    : "page " + last + " of " + r.name() + " is not its prompt";
+            last++;
         }
-        log.write(clock.get(), r.name(), r.tenant(), from, count, source, fp.isEmpty() ? null : fp);
+        Fingerprint previous = first == 0 ? null : t.fps.get(first - 1);
+        Fingerprint[] made = new Fingerprint[last - first];
+        for (int page = first; page < last; page++) {
+            made[page - first] = new Fingerprint();
+            t.fps.add(made[page - first]);
+        }
+        Instant ts = clock.get();
+        emitter.submit(() -> {
+            List<AuditLogWriter.Fingerprint> fp = new ArrayList<>();
+            byte[] before = previous == null ? null : previous.value;
+            for (int i = 0; i < made.length; i++) {
+                int page = first + i;
+                made[i].value = before = fingerprints.next(before, r.prompt(), page * ps, ps);
+                if ((page + 1) * ps > from) {
+                    fp.add(new AuditLogWriter.Fingerprint(page, Fingerprints.hex(before)));
+                }
+            }
+            log.write(ts, r.name(), r.tenant(), from, count, source, fp.isEmpty() ? null : fp);
+        });
     }
 
     /** Whether every slot of a logical page was written by the request (its fingerprint is then its own tokens'). */
     private boolean ownedThrough(Request r, Table t, int page) {
-        for (int s = 0; s < pool.pageSize(); s++) {
-            if (pool.writer(t.pages[page], s) != r.id()) {
+        return ownedThrough(r, t, page, 0, 0);
+    }
+
+    /** The same, knowing that the request itself just wrote logical positions {@code [knownFrom, knownTo)}. */
+    private boolean ownedThrough(Request r, Table t, int page, int knownFrom, int knownTo) {
+        int ps = pool.pageSize();
+        int base = page * ps;
+        int end = base + ps;
+        // The known positions on this page: [skipFrom, skipTo), possibly empty.
+        int skipFrom = Math.max(base, Math.min(end, knownFrom));
+        int skipTo = Math.max(skipFrom, Math.min(end, knownTo));
+        for (int p = base; p < end; p++) {
+            if (p == skipFrom && skipTo > skipFrom) {
+                p = skipTo - 1;
+            } else if (pool.writer(t.pages[page], p - base) != r.id()) {
                 return false;
             }
         }
@@ -316,7 +380,8 @@ public final class Node {
     /** Receiver side of a transfer: what it now treats as written, and what arrived. */
     public void xferCommit(Request r, int claimed, int covered, Boolean checksumOk) {
         if (log != null) {
-            log.xferCommit(clock.get(), r.name(), r.tenant(), claimed, covered, checksumOk);
+            Instant ts = clock.get();
+            emitter.submit(() -> log.xferCommit(ts, r.name(), r.tenant(), claimed, covered, checksumOk));
         }
     }
 
@@ -343,7 +408,8 @@ public final class Node {
             }
         }
         if (log != null) {
-            log.attach(clock.get(), r.name(), r.tenant(), tokens);
+            Instant ts = clock.get();
+            emitter.submit(() -> log.attach(ts, r.name(), r.tenant(), tokens));
         }
         for (int page = 0; page * ps < tokens; page++) {
             if (page < t.shared && holdsOwnTokens(r, t.pages[page], page)) {
@@ -385,7 +451,8 @@ public final class Node {
     public void finish(Request r, String status, int httpStatus, int outputTokens, boolean delivered) {
         flush(r, tables.get(r.id()));
         if (log != null) {
-            log.finish(clock.get(), r.name(), r.tenant(), status, httpStatus, outputTokens, delivered);
+            Instant ts = clock.get();
+            emitter.submit(() -> log.finish(ts, r.name(), r.tenant(), status, httpStatus, outputTokens, delivered));
         }
         if (truth != null) {
             truth.finished(r, delivered);
@@ -421,7 +488,12 @@ public final class Node {
             }
         }
         if (log != null) {
-            log.free(clock.get(), r.name(), KvPool.runs(t.pages, t.shared, t.count), reason);
+            // The table left the node: nothing changes its pages any more.
+            Instant ts = clock.get();
+            int[] pages = t.pages;
+            int shared = t.shared;
+            int count = t.count;
+            emitter.submit(() -> log.free(ts, r.name(), KvPool.runs(pages, shared, count), reason));
         }
     }
 }

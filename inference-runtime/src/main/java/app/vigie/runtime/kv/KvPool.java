@@ -144,6 +144,11 @@ public final class KvPool {
         return token[page * pageSize + slot];
     }
 
+    /** The tokens a page holds, copied. */
+    public int[] tokens(int page) {
+        return java.util.Arrays.copyOfRange(token, page * pageSize, (page + 1) * pageSize);
+    }
+
     /** The request whose token the slot holds (who produced it), or {@link #NONE}. */
     public int writer(int page, int slot) {
         return writer[page * pageSize + slot];

@@ -10,16 +10,21 @@ import java.util.function.Consumer;
 
 /**
  * Emits the page audit log v1 of one stream (one scheduler owning one KV pool) as NDJSON lines,
- * numbering records with a gap-free {@code seq} from 1 within the current boot.
+ * numbering records with a gap-free {@code seq} from 1 within the current boot. Not thread-safe: one thread writes
+ * (the engine's, or its {@link Emitter}'s).
  */
 public final class AuditLogWriter {
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
 
     private final String stream;
-    private final String deployment;
     private final Consumer<String> sink;
-    private String boot;
+    /** What every record of the boot starts with, up to the value of {@code seq}. */
+    private String head;
+    /** What follows the timestamp in every record, up to the value of {@code type}. */
+    private final String deploymentPart;
+    /** The record being written, reused. */
+    private final StringBuilder b = new StringBuilder(1024);
     private long seq;
     private long lastMillis = Long.MIN_VALUE;
     private String lastTimestamp;
@@ -29,9 +34,11 @@ public final class AuditLogWriter {
     /** @param sink receives each line, without its trailing newline */
     public AuditLogWriter(String stream, String deployment, String boot, Consumer<String> sink) {
         this.stream = stream;
-        this.deployment = deployment;
-        this.boot = boot;
         this.sink = sink;
+        StringBuilder d = new StringBuilder("\",\"deployment\":");
+        Json.string(d, deployment);
+        this.deploymentPart = d.append(",\"type\":\"").toString();
+        reboot(boot);
     }
 
     /** Writes to an {@link Appendable}, one record per line. */
@@ -55,8 +62,12 @@ public final class AuditLogWriter {
 
     /** A new engine start: a new boot id, numbering restarts at 1 (the next record must be CONFIG). */
     public void reboot(String newBoot) {
-        this.boot = newBoot;
         this.seq = 0;
+        StringBuilder h = new StringBuilder("{\"v\":1,\"stream\":");
+        Json.string(h, stream);
+        h.append(",\"boot\":");
+        Json.string(h, newBoot);
+        this.head = h.append(",\"seq\":").toString();
     }
 
     public void config(Instant ts, int pageSize, int poolPages, int contextWindow, int maxInputTokens) {
@@ -161,15 +172,9 @@ public final class AuditLogWriter {
     }
 
     private StringBuilder envelope(Instant ts, String type) {
-        StringBuilder b = new StringBuilder(160);
-        b.append("{\"v\":1,\"stream\":");
-        Json.string(b, stream);
-        b.append(",\"boot\":");
-        Json.string(b, boot);
-        b.append(",\"seq\":").append(seq + 1).append(",\"ts\":\"").append(timestamp(ts))
-                .append("\",\"deployment\":");
-        Json.string(b, deployment);
-        b.append(",\"type\":\"").append(type).append('"');
+        b.setLength(0);
+        b.append(head).append(seq + 1).append(",\"ts\":\"").append(timestamp(ts)).append(deploymentPart)
+                .append(type).append('"');
         return b;
     }
 

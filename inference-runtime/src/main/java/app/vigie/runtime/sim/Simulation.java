@@ -17,6 +17,7 @@ import app.vigie.runtime.engine.Fix;
 import app.vigie.runtime.engine.GroundTruth;
 import app.vigie.runtime.engine.Node;
 import app.vigie.runtime.engine.Request;
+import app.vigie.runtime.log.Emitter;
 
 /**
  * Runs a deployment of the toy runtime on a multi-tenant workload and writes its page audit log. Deterministic for a
@@ -127,6 +128,29 @@ public final class Simulation {
      */
     public static Summary run(Options o, Consumer<String> sink, Progress progress, boolean tagging,
             boolean groundTruth) {
+        return run(o, sink, progress, tagging, groundTruth, true);
+    }
+
+    /**
+     * @param background whether the log's work (fingerprints, formatting, the sink) runs in a thread of its own
+     *     ({@link Emitter#background}) or in the engine's; the log is the same either way
+     */
+    public static Summary run(Options o, Consumer<String> sink, Progress progress, boolean tagging,
+            boolean groundTruth, boolean background) {
+        Emitter emitter = sink != null && background ? Emitter.background("audit-log-emitter") : Emitter.inline();
+        Summary summary;
+        try {
+            summary = simulate(o, sink, emitter, progress, tagging, groundTruth);
+        } catch (RuntimeException | Error e) {
+            emitter.abandon();
+            throw e;
+        }
+        emitter.close();
+        return summary;
+    }
+
+    private static Summary simulate(Options o, Consumer<String> sink, Emitter emitter, Progress progress,
+            boolean tagging, boolean groundTruth) {
         if (!tagging && o.fixes().contains(Fix.TAG_CHECK)) {
             throw new IllegalArgumentException("the tag check needs page tags");
         }
@@ -145,12 +169,15 @@ public final class Simulation {
         Node decode;
         if (o.scenario() == Scenario.INCIDENT_2026) {
             prefill = new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE, 40, 16_384,
-                    2_500), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, tagging);
+                    2_500), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,
+                    tagging);
             decode = new Node(new Node.Config("sim/n21/decode/dp0", o.deployment(), boot, PAGE_SIZE, 200, 16_384,
-                    16_384), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, tagging);
+                    16_384), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,
+                    tagging);
         } else {
             prefill = new Node(new Node.Config("sim/n1/colo/dp0", o.deployment(), boot, PAGE_SIZE, 200, 16_384,
-                    8_192), o.cache(), o.faults(), o.fixes(), key, requests, truth, clock, sink, tagging);
+                    8_192), o.cache(), o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,
+                    tagging);
             decode = prefill;
         }
         // Request ids are unique across streams and runs (the gateway's): a run names its requests after its

@@ -1,5 +1,7 @@
 package app.vigie.runtime.bench;
 
+import java.lang.management.ManagementFactory;
+import java.util.Arrays;
 import java.util.Set;
 
 import app.vigie.runtime.sim.Simulation;
@@ -8,58 +10,80 @@ import app.vigie.runtime.sim.Simulation.Scenario;
 
 /**
  * What the audit costs the runtime: the colocated workload (prefix cache on, no fault) run with page tags and the
- * audit log off, tags only, then tags and the log (records built, fingerprints computed, lines handed to a sink
- * that counts them), in pages allocated per second, and the overhead ratio. Ground truth is off throughout: it is the
- * tests' instrument, not the runtime's. Run it with {@code bench/runtime [requests]}.
+ * audit log off, tags only, then tags and the log (records described, pages fingerprinted, lines formatted and handed
+ * to a sink that counts them) with the log's work in the engine's thread ("inline") and in a thread of its own
+ * ("background", the runtime's default), in pages allocated per second, the overhead ratios, and the process CPU time
+ * per page, of the engine's thread and of the whole process (every thread: engine, emitter, compiler, collector): what
+ * the background mode spends on a second core shows in the latter.
+ * Ground truth is off throughout: it is the tests' instrument, not the runtime's. Run it with
+ * {@code bench/runtime [requests]}.
  */
 public final class RuntimeOverheadBenchmark {
+    private static final String[] MODES = {"bare", "tags", "tags + log inline", "tags + log background"};
 
     public static void main(String[] args) {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         Options o = Options.of(Scenario.COLOCATED, 6, requests, 1).with(Set.of(), Set.of());
-        System.out.printf("colocated workload, %,d requests, 6 tenants, prefix cache per tenant, Java %s%n", requests,
-                System.getProperty("java.version"));
-        int rounds = 9;
+        System.out.printf("colocated workload, %,d requests, 6 tenants, prefix cache per tenant, Java %s, %d cores%n",
+                requests, System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
+        int rounds = 11;
         int warm = 2;
-        double[] bare = new double[rounds - warm];
-        double[] tags = new double[rounds - warm];
-        double[] full = new double[rounds - warm];
+        double[][] rate = new double[MODES.length][rounds - warm];
+        double[][] cpu = new double[MODES.length][rounds - warm];
+        double[][] engine = new double[MODES.length][rounds - warm];
         for (int round = 1; round <= rounds; round++) {
-            double b = rate(o, false, false);
-            double t = rate(o, true, false);
-            long[] bytes = {0, 0};
-            long start = System.nanoTime();
-            Simulation.Summary s = Simulation.run(o, line -> {
-                bytes[0] += line.length() + 1;
-                bytes[1]++;
-            }, null, true, false);
-            double f = s.pagesAllocated() / ((System.nanoTime() - start) / 1e9);
-            System.out.printf("round %d: bare %,.0f pages/s; tags %,.0f pages/s; tags + audit log %,.0f pages/s "
-                    + "(%,d records, %,d bytes)%s%n", round, b, t, f, bytes[1], bytes[0],
-                    round <= warm ? " (warm-up)" : "");
-            if (round > warm) {
-                bare[round - warm - 1] = b;
-                tags[round - warm - 1] = t;
-                full[round - warm - 1] = f;
+            StringBuilder line = new StringBuilder("round " + round + ":");
+            for (int m = 0; m < MODES.length; m++) {
+                long[] counted = {0, 0};
+                double[] r = measure(o, m, counted);
+                line.append(String.format(" %s %,.0f pages/s;", MODES[m], r[0]));
+                if (round > warm) {
+                    rate[m][round - warm - 1] = r[0];
+                    cpu[m][round - warm - 1] = r[1];
+                    engine[m][round - warm - 1] = r[2];
+                }
+                if (m == 3 && round == 1) {
+                    System.out.printf("the log: %,d records, %,d bytes a run%n", counted[1], counted[0]);
+                }
             }
+            System.out.println(line + (round <= warm ? " (warm-up)" : ""));
         }
-        double mb = median(bare);
-        double mt = median(tags);
-        double mf = median(full);
-        System.out.printf("medians of %d rounds: bare %,.0f, tags %,.0f, tags + audit log %,.0f pages/s; overhead of "
-                + "tags %.1f %%, of tags and audit log %.1f %% (goal: at most 10 %%)%n", rounds - warm, mb, mt, mf,
-                (mb / mt - 1) * 100, (mb / mf - 1) * 100);
+        double bare = median(rate[0]);
+        System.out.printf("medians of %d rounds (CPU: µs per page allocated)%n", rounds - warm);
+        System.out.printf("  %-22s %10s %9s %11s %12s%n", "", "pages/s", "overhead", "engine CPU", "process CPU");
+        for (int m = 0; m < MODES.length; m++) {
+            double mr = median(rate[m]);
+            System.out.printf("  %-22s %,10.0f %9s %11.3f %12.2f%n", MODES[m], mr,
+                    m == 0 ? "" : String.format("%.1f %%", (bare / mr - 1) * 100), median(engine[m]), median(cpu[m]));
+        }
+        System.out.println("goal: overhead of tags + log (background, the default) at most 10 %");
     }
 
     private static double median(double[] v) {
         double[] s = v.clone();
-        java.util.Arrays.sort(s);
+        Arrays.sort(s);
         return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
     }
 
-    private static double rate(Options o, boolean tagging, boolean log) {
+    /**
+     * Pages/s, process CPU µs per page and the engine thread's CPU µs per page of one run in mode {@code m};
+     * {@code counted}: bytes and lines logged.
+     */
+    private static double[] measure(Options o, int m, long[] counted) {
+        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        System.gc(); // every mode starts from the same heap: no collection of the previous run's garbage on its time
+        var threads = ManagementFactory.getThreadMXBean();
+        long cpu = os.getProcessCpuTime();
+        long engine = threads.getCurrentThreadCpuTime();
         long start = System.nanoTime();
-        Simulation.Summary s = Simulation.run(o, log ? line -> { } : null, null, tagging, false);
-        return s.pagesAllocated() / ((System.nanoTime() - start) / 1e9);
+        Simulation.Summary s = Simulation.run(o, m < 2 ? null : line -> {
+            counted[0] += line.length() + 1;
+            counted[1]++;
+        }, null, m != 0, false, m == 3);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        double cpuMicros = (os.getProcessCpuTime() - cpu) / 1e3;
+        double engineMicros = (threads.getCurrentThreadCpuTime() - engine) / 1e3;
+        return new double[] {s.pagesAllocated() / seconds, cpuMicros / s.pagesAllocated(),
+            engineMicros / s.pagesAllocated()};
     }
 }

@@ -197,4 +197,24 @@ class SimulationTest {
         run(Options.of(Scenario.INCIDENT_2026, 6, 400, 7).with(FAULTS, Set.of()), c);
         assertThat(a).isEqualTo(b).isNotEqualTo(c);
     }
+
+    @Test
+    void theLogIsTheSameWhetherItsWorkRunsInTheEnginesThreadOrInItsOwn() {
+        for (Scenario scenario : Scenario.values()) {
+            for (app.vigie.runtime.engine.Cache cache : app.vigie.runtime.engine.Cache.values()) {
+                Options o = Options.of(scenario, 5, 300, 11).with(FAULTS, Set.of()).with(cache).rebootingEvery(120);
+                List<String> inline = new ArrayList<>();
+                List<String> background = new ArrayList<>();
+                Summary a = Simulation.run(o, inline::add, null, true, true, false);
+                Summary b = Simulation.run(o, background::add, null, true, true, true);
+                assertThat(background).as(scenario + " " + cache).hasSizeGreaterThan(1000).isEqualTo(inline);
+                assertThat(b.truth().readers().keySet()).isEqualTo(a.truth().readers().keySet());
+                assertThat(b.truth().deliveredForeignTokens()).isEqualTo(a.truth().deliveredForeignTokens());
+                // Fingerprints serve to judge a SHARE: written for the pages a prefix cache may share, and only then.
+                long withFingerprints = inline.stream().filter(l -> l.contains("\"fp\":[")).count();
+                boolean cacheOn = scenario == Scenario.COLOCATED && cache != app.vigie.runtime.engine.Cache.OFF;
+                assertThat(withFingerprints > 0).as(scenario + " " + cache + " fingerprints").isEqualTo(cacheOn);
+            }
+        }
+    }
 }
