@@ -35,6 +35,7 @@ public final class Node {
     private final GroundTruth truth;
     private final Supplier<Instant> clock;
     private final Map<Integer, Table> tables = new HashMap<>();
+    private final Map<String, Integer> tenantTags = new HashMap<>();
     private final Cache cacheMode;
     private PrefixCache cache;
     private final boolean staleIndex;
@@ -175,7 +176,7 @@ public final class Node {
         if (pool.freePages() < needed && cache != null) {
             cache.evict(needed - pool.freePages(), pool);
         }
-        int[] pages = pool.allocate(needed, r.id());
+        int[] pages = pool.allocate(needed, r.id(), tenantTag(r));
         if (pages == null) {
             return false;
         }
@@ -238,6 +239,11 @@ public final class Node {
             write(r, from, Arrays.copyOfRange(r.prompt(), from, written), written - from, "COMPUTE");
         }
         return true;
+    }
+
+    /** The number this node's page tags give the request's tenant. */
+    private int tenantTag(Request r) {
+        return tenantTags.computeIfAbsent(r.tenant(), k -> tenantTags.size());
     }
 
     private long salt(Request r) {
@@ -398,7 +404,10 @@ public final class Node {
                 boolean ok;
                 if (page < t.shared) {
                     PrefixCache.Entry e = t.sharedEntries.get(page);
-                    ok = e.held && pool.generation(e.page) == e.generation && pool.contentOf(e.page) == e.origin;
+                    // Still the allocation the entry was made from, holding what it held; and, unless the cache is
+                    // shared between tenants by configuration, the reader's tenant's.
+                    ok = e.held && pool.generation(e.page) == e.generation && pool.contentOf(e.page) == e.origin
+                            && (cacheMode == Cache.SHARED || pool.tenant(e.page) == tenantTag(r));
                 } else {
                     ok = pool.tagAllows(t.pages[page], r.id(), Math.min(ps, tokens - page * ps));
                 }

@@ -23,6 +23,7 @@ public final class KvPool {
     private final int[] free;
     private int freeCount;
     private final int[] owner;
+    private final int[] tenant;
     private final int[] generation;
     private final int[] contentOf;
     private final int[] filled;
@@ -53,6 +54,8 @@ public final class KvPool {
         this.freeCount = pages;
         this.owner = new int[pages];
         java.util.Arrays.fill(owner, NONE);
+        this.tenant = new int[pages];
+        java.util.Arrays.fill(tenant, NONE);
         this.generation = new int[pages];
         this.contentOf = new int[pages];
         java.util.Arrays.fill(contentOf, NONE);
@@ -78,6 +81,11 @@ public final class KvPool {
 
     /** {@code n} pages for {@code request}, most recently freed first, or null when fewer are free. */
     public int[] allocate(int n, int request) {
+        return allocate(n, request, NONE);
+    }
+
+    /** The same, the pages tagged with the request's tenant (a number the engine gives each tenant). */
+    public int[] allocate(int n, int request, int tenantTag) {
         if (n > freeCount) {
             return null;
         }
@@ -87,6 +95,7 @@ public final class KvPool {
             int page = free[--freeCount];
             owner[page] = request;
             if (tagged) {
+                tenant[page] = tenantTag;
                 generation[page]++;
                 contentOf[page] = NONE;
                 filled[page] = 0;
@@ -157,6 +166,14 @@ public final class KvPool {
     /** The request that owns the page, or {@link #NONE}. */
     public int owner(int page) {
         return owner[page];
+    }
+
+    /**
+     * The tenant of the page's last owner, or {@link #NONE}: kept when the owner gives the page up to a prefix cache,
+     * since the content is still that tenant's.
+     */
+    public int tenant(int page) {
+        return tenant[page];
     }
 
     /** How many times the page was allocated. */

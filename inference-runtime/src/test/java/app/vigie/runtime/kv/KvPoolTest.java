@@ -50,6 +50,25 @@ class KvPoolTest {
     }
 
     @Test
+    void pagesAreTaggedWithTheirOwnersTenantWhichStaysWithTheContentUntilTheNextAllocation() {
+        KvPool pool = new KvPool(4, 3);
+        int[] a = pool.allocate(2, 10, 7);
+        assertThat(pool.tenant(a[0])).isEqualTo(7);
+        assertThat(pool.tenant(a[1])).isEqualTo(7);
+        assertThat(pool.tenant(2)).as("never allocated").isEqualTo(KvPool.NONE);
+        pool.release(a[1]); // a prefix cache keeps it
+        assertThat(pool.owner(a[1])).isEqualTo(KvPool.NONE);
+        assertThat(pool.tenant(a[1])).as("the content is still tenant 7's").isEqualTo(7);
+        pool.recycle(a[1]);
+        int[] b = pool.allocate(1, 11, 8);
+        assertThat(b).containsExactly(a[1]);
+        assertThat(pool.tenant(a[1])).isEqualTo(8);
+        KvPool untagged = new KvPool(4, 1, false);
+        untagged.allocate(1, 1, 3);
+        assertThat(untagged.tenant(0)).as("tags off").isEqualTo(KvPool.NONE);
+    }
+
+    @Test
     void pagesBecomeRunsOfConsecutiveNumbers() {
         assertThat(KvPool.runs(new int[] {3, 4, 5, 9, 1, 2}, 0, 6))
                 .containsExactly(new PageRun(3, 3), new PageRun(9, 1), new PageRun(1, 2));

@@ -169,6 +169,24 @@ class SimulationTest {
     }
 
     @Test
+    void eachFaultOf2026AloneShowsItsOwnSign() {
+        // The pool smaller than the window, alone: the decode node advertises more than its pool holds (200 pages
+        // of 64 tokens), and the prefill still rejects over-long prompts and aborts them: nothing leaks.
+        List<String> lines = new ArrayList<>();
+        Summary pool = run(INCIDENT.with(EnumSet.of(Fault.POOL_SMALLER_THAN_WINDOW), Set.of()), lines);
+        assertThat(lines.get(1)).contains("\"pool_pages\":200").contains("\"context_window\":16384");
+        assertThat(pool.truth().readers()).isEmpty();
+        assertThat(pool.rejectedButServed()).isZero();
+        List<String> clamped = new ArrayList<>();
+        run(INCIDENT, clamped);
+        assertThat(clamped.get(1)).as("without the fault").contains("\"context_window\":12800");
+        // Rejected without abort, alone: the decode node serves what it pre-allocated.
+        Summary reject = run(INCIDENT.with(EnumSet.of(Fault.REJECT_WITHOUT_ABORT), Set.of()), new ArrayList<>());
+        assertThat(reject.rejectedButServed()).isPositive();
+        assertThat(reject.truth().readers()).isNotEmpty();
+    }
+
+    @Test
     void theStartupCheckClampsTheWindowToThePool() {
         List<String> lines = new ArrayList<>();
         run(INCIDENT.with(FAULTS, Set.of(Fix.STARTUP_WINDOW_CHECK)), lines);
