@@ -1,0 +1,441 @@
+package app.vigie.compliance.rules;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.nodes.Node;
+
+import app.vigie.compliance.rules.ObligationRule.Cap;
+import app.vigie.compliance.rules.ObligationRule.Kind;
+import app.vigie.compliance.rules.ObligationRule.Party;
+import app.vigie.compliance.rules.ObligationRule.Sooner;
+import app.vigie.compliance.rules.ObligationRule.Trigger;
+
+/**
+ * Reads compliance-rules/: {@code authorities.yaml}, {@code severity.yaml} and one file per regime. Checks
+ * everything it can (keys, values, references between obligations, unique ids) and stops at the first problem with
+ * the file and line.
+ */
+public final class RuleLoader {
+    public static final String AUTHORITIES = "authorities.yaml";
+    public static final String SEVERITY = "severity.yaml";
+    /** Recipients that are not an authority of authorities.yaml's {@code named}. */
+    public static final Set<String> RECIPIENTS = Set.of("controller", "supervisory_authority", "csirt",
+            "financial_authority", "market_surveillance_authority", "covered_entity", "data_subjects", "register");
+    /** Recipients resolved by country through authorities.yaml's {@code authorities}. */
+    public static final Set<String> BY_COUNTRY = Set.of("supervisory_authority", "csirt", "financial_authority",
+            "market_surveillance_authority");
+    private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+    private static final Pattern CODE = Pattern.compile("[A-Z]{2}(-[A-Z0-9]{1,3})?");
+    private static final Pattern WORD = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
+    private static final Set<String> REGIME_KEYS = Set.of("id", "name", "source", "zone", "applies_to",
+            "obligations");
+    private static final Set<String> OBLIGATION_KEYS = Set.of("id", "kind", "holder", "recipient", "trigger",
+            "decision", "clock", "due", "target", "contractual", "cap", "sooner", "late", "phased", "source",
+            "content", "note");
+
+    private RuleLoader() {
+    }
+
+    /** Every {@code *.yaml} of the directory. */
+    public static RuleSet load(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new InvalidRules(dir.toString(), 0, "not a directory of rule files");
+        }
+        Map<String, String> files = new TreeMap<>();
+        try (Stream<Path> s = Files.list(dir)) {
+            for (Path p : s.filter(p -> p.getFileName().toString().endsWith(".yaml")).toList()) {
+                files.put(p.getFileName().toString(), Files.readString(p, StandardCharsets.UTF_8));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the rule files of " + dir, e);
+        }
+        return load(files, dir + "/");
+    }
+
+    /** @param files file name to content; {@code prefix} goes before a file's name in messages */
+    public static RuleSet load(Map<String, String> files, String prefix) {
+        if (!files.containsKey(AUTHORITIES)) {
+            throw new InvalidRules(prefix + AUTHORITIES, 0, "missing: the country sets and authorities");
+        }
+        if (!files.containsKey(SEVERITY)) {
+            throw new InvalidRules(prefix + SEVERITY, 0, "missing: the ENISA severity scales");
+        }
+        Authorities authorities = authorities(root(prefix + AUTHORITIES, files.get(AUTHORITIES)));
+        SeverityScales severity = severity(root(prefix + SEVERITY, files.get(SEVERITY)));
+        List<Regime> regimes = new ArrayList<>();
+        Set<String> regimeIds = new HashSet<>();
+        Set<String> obligationIds = new HashSet<>();
+        for (Map.Entry<String, String> f : files.entrySet()) {
+            if (f.getKey().equals(AUTHORITIES) || f.getKey().equals(SEVERITY)) {
+                continue;
+            }
+            YamlNode root = root(prefix + f.getKey(), f.getValue());
+            Regime r = regime(prefix + f.getKey(), root, authorities);
+            if (!regimeIds.add(r.id())) {
+                throw root.map(null).get("id").problem("regime id '" + r.id() + "' is used by another file");
+            }
+            Map<String, YamlNode> obligationNodes = new HashMap<>();
+            for (YamlNode o : root.map(null).get("obligations").list()) {
+                obligationNodes.put(o.map(null).get("id").text(), o);
+            }
+            for (ObligationRule o : r.obligations()) {
+                if (!obligationIds.add(o.id())) {
+                    throw obligationNodes.get(o.id()).problem("obligation id '" + o.id()
+                            + "' is used by another obligation");
+                }
+            }
+            regimes.add(r);
+        }
+        if (regimes.isEmpty()) {
+            throw new InvalidRules(prefix, 0, "no regime file");
+        }
+        return new RuleSet(List.copyOf(regimes), authorities, severity);
+    }
+
+    private static YamlNode root(String file, String text) {
+        try {
+            LoaderOptions options = new LoaderOptions();
+            options.setAllowDuplicateKeys(false);
+            Node n = new Yaml(options).compose(new StringReader(text));
+            if (n == null) {
+                throw new InvalidRules(file, 0, "empty file");
+            }
+            return new YamlNode(file, n, "");
+        } catch (MarkedYAMLException e) {
+            int line = e.getProblemMark() == null ? 0 : e.getProblemMark().getLine() + 1;
+            throw new InvalidRules(file, line, "not valid YAML: " + e.getProblem());
+        } catch (org.yaml.snakeyaml.error.YAMLException e) {
+            throw new InvalidRules(file, 0, "not valid YAML: " + e.getMessage());
+        }
+    }
+
+    private static Regime regime(String file, YamlNode root, Authorities authorities) {
+        Map<String, YamlNode> m = root.map(REGIME_KEYS);
+        String id = id(YamlNode.required(m, "id", root));
+        String name = YamlNode.required(m, "name", root).text();
+        String source = YamlNode.required(m, "source", root).text();
+        YamlNode zoneNode = YamlNode.required(m, "zone", root);
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(zoneNode.text());
+        } catch (DateTimeException e) {
+            throw zoneNode.problem("not a time zone such as Europe/Paris: '" + zoneNode.text() + "'");
+        }
+        Applicability applies = applicability(YamlNode.required(m, "applies_to", root), authorities);
+        List<YamlNode> nodes = YamlNode.required(m, "obligations", root).list();
+        if (nodes.isEmpty()) {
+            throw m.get("obligations").problem("at least one obligation (or one of kind NONE saying why)");
+        }
+        List<ObligationRule> obligations = new ArrayList<>();
+        for (YamlNode n : nodes) {
+            obligations.add(obligation(n, authorities));
+        }
+        checkReferences(obligations, nodes);
+        return new Regime(id, name, source, zone, applies, List.copyOf(obligations), file);
+    }
+
+    private static Applicability applicability(YamlNode n, Authorities authorities) {
+        Map<String, YamlNode> m = n.map(Set.of("any", "all", "country_in", "jurisdiction_in", "sector_in",
+                "provider"));
+        if (m.size() != 1) {
+            throw n.problem("give exactly one of any, all, country_in, jurisdiction_in, sector_in, provider");
+        }
+        Map.Entry<String, YamlNode> e = m.entrySet().iterator().next();
+        YamlNode v = e.getValue();
+        return switch (e.getKey()) {
+            case "any", "all" -> {
+                List<Applicability> of = new ArrayList<>();
+                for (YamlNode c : v.list()) {
+                    of.add(applicability(c, authorities));
+                }
+                if (of.isEmpty()) {
+                    throw v.problem("an empty list matches nothing");
+                }
+                yield e.getKey().equals("any") ? new Applicability.Any(of) : new Applicability.All(of);
+            }
+            case "country_in" -> new Applicability.CountryIn(codes(v, authorities));
+            case "jurisdiction_in" -> new Applicability.JurisdictionIn(codes(v, authorities));
+            case "sector_in" -> {
+                Set<String> sectors = new LinkedHashSet<>();
+                for (String s : v.texts()) {
+                    if (!WORD.matcher(s).matches()) {
+                        throw v.problem("a sector is a lower-case code such as financial, got '" + s + "'");
+                    }
+                    sectors.add(s);
+                }
+                yield new Applicability.SectorIn(sectors);
+            }
+            default -> {
+                if (!v.bool()) {
+                    throw v.problem("only 'provider: true' means something");
+                }
+                yield new Applicability.Provider();
+            }
+        };
+    }
+
+    /** A set's name of authorities.yaml, or a list of ISO 3166 codes (US-CA for a state). */
+    private static Set<String> codes(YamlNode v, Authorities authorities) {
+        if (v.isScalar() && authorities.sets().containsKey(v.text())) {
+            return authorities.sets().get(v.text());
+        }
+        Set<String> out = new LinkedHashSet<>();
+        for (String c : v.texts()) {
+            if (!CODE.matcher(c).matches()) {
+                throw v.problem("'" + c + "' is neither a country code such as FR (US-CA for a state) nor a set of "
+                        + AUTHORITIES + " (" + String.join(", ", authorities.sets().keySet()) + ")");
+            }
+            out.add(c);
+        }
+        return out;
+    }
+
+    private static ObligationRule obligation(YamlNode n, Authorities authorities) {
+        Map<String, YamlNode> m = n.map(OBLIGATION_KEYS);
+        String id = id(YamlNode.required(m, "id", n));
+        Kind kind = constant(Kind.class, YamlNode.required(m, "kind", n));
+        Party holder = constant(Party.class, YamlNode.required(m, "holder", n));
+        YamlNode recipientNode = YamlNode.required(m, "recipient", n);
+        String recipient = recipientNode.text();
+        if (!RECIPIENTS.contains(recipient) && authorities.named(recipient).isEmpty()) {
+            throw recipientNode.problem("unknown recipient '" + recipient + "': one of "
+                    + String.join(", ", new java.util.TreeSet<>(RECIPIENTS)) + ", or an authority named in "
+                    + AUTHORITIES + " (" + String.join(", ", authorities.named().keySet()) + ")");
+        }
+        Trigger trigger = constant(Trigger.class, YamlNode.required(m, "trigger", n));
+        String decision = m.containsKey("decision") ? word(m.get("decision")) : null;
+        if ((trigger == Trigger.DECISION) != (decision != null)) {
+            throw n.problem(trigger == Trigger.DECISION ? "trigger 'decision' needs 'decision': the fact the holder "
+                    + "decides (such as major)" : "'decision' goes with trigger 'decision'");
+        }
+        String source = YamlNode.required(m, "source", n).text();
+        String note = m.containsKey("note") ? m.get("note").text() : null;
+        List<String> content = m.containsKey("content") ? m.get("content").texts() : List.of();
+        if (kind == Kind.NONE) {
+            if (note == null) {
+                throw n.problem("kind NONE needs a 'note' saying why nothing is due");
+            }
+            return new ObligationRule(id, kind, holder, recipient, trigger, decision, null, null, null, false, null,
+                    List.of(), null, false, source, content, note);
+        }
+        Clock clock = clock(YamlNode.required(m, "clock", n));
+        if (clock.origin() == Clock.Origin.DECISION && trigger != Trigger.DECISION) {
+            throw m.get("clock").problem("clock 'decision' needs trigger 'decision'");
+        }
+        YamlNode dueNode = YamlNode.required(m, "due", n);
+        Delay due = dueNode.text().equals("undue_delay") ? null : delay(dueNode);
+        Delay target = m.containsKey("target") ? delay(m.get("target")) : null;
+        if (due == null && target == null) {
+            throw dueNode.problem("'undue_delay' needs a 'target': the time Vigie aims at, such as PT24H");
+        }
+        boolean contractual = m.containsKey("contractual") && m.get("contractual").bool();
+        Cap cap = null;
+        if (m.containsKey("cap")) {
+            Map<String, YamlNode> c = m.get("cap").map(Set.of("clock", "due"));
+            cap = new Cap(clock(YamlNode.required(c, "clock", m.get("cap"))),
+                    delay(YamlNode.required(c, "due", m.get("cap"))));
+        }
+        List<Sooner> sooner = new ArrayList<>();
+        if (m.containsKey("sooner")) {
+            for (YamlNode s : m.get("sooner").list()) {
+                Map<String, YamlNode> sm = s.map(Set.of("decision", "due", "source"));
+                sooner.add(new Sooner(word(YamlNode.required(sm, "decision", s)),
+                        delay(YamlNode.required(sm, "due", s)), YamlNode.required(sm, "source", s).text()));
+            }
+        }
+        String late = null;
+        if (m.containsKey("late")) {
+            late = m.get("late").text();
+            if (!late.equals("reasons")) {
+                throw m.get("late").problem("the only requirement known for a late notification is 'reasons'");
+            }
+        }
+        boolean phased = m.containsKey("phased") && m.get("phased").bool();
+        return new ObligationRule(id, kind, holder, recipient, trigger, decision, clock, due, target, contractual, cap,
+                List.copyOf(sooner), late, phased, source, List.copyOf(content), note);
+    }
+
+    /** {@code after:} names an obligation of the same regime, and the chain has no loop. */
+    private static void checkReferences(List<ObligationRule> obligations, List<YamlNode> nodes) {
+        Map<String, ObligationRule> byId = new LinkedHashMap<>();
+        obligations.forEach(o -> byId.put(o.id(), o));
+        for (int i = 0; i < obligations.size(); i++) {
+            ObligationRule o = obligations.get(i);
+            Set<String> seen = new HashSet<>();
+            for (ObligationRule at = o; at.clock() != null && at.clock().origin() == Clock.Origin.AFTER; ) {
+                ObligationRule next = byId.get(at.clock().after());
+                YamlNode clockNode = nodes.get(i).map(null).get("clock");
+                if (next == null) {
+                    throw clockNode.problem("'after: " + at.clock().after() + "' names no obligation of this regime");
+                }
+                if (!seen.add(at.id())) {
+                    throw clockNode.problem("the 'after' clocks go round in a loop through " + at.id());
+                }
+                at = next;
+            }
+        }
+    }
+
+    private static Clock clock(YamlNode n) {
+        if (n.isMap()) {
+            Map<String, YamlNode> m = n.map(Set.of("after"));
+            return new Clock(Clock.Origin.AFTER, id(YamlNode.required(m, "after", n)));
+        }
+        Clock.Origin o = constant(Clock.Origin.class, n);
+        if (o == Clock.Origin.AFTER) {
+            throw n.problem("write 'after' as a mapping: clock: {after: <obligation id>}");
+        }
+        return Clock.of(o);
+    }
+
+    private static Delay delay(YamlNode n) {
+        try {
+            return Delay.parse(n.text());
+        } catch (DateTimeParseException e) {
+            throw n.problem("not a period such as PT72H, P15D or P1M: '" + n.text() + "' (" + e.getMessage() + ")");
+        }
+    }
+
+    private static String id(YamlNode n) {
+        if (!ID.matcher(n.text()).matches()) {
+            throw n.problem("an id is lower case letters, digits and '-', got '" + n.text() + "'");
+        }
+        return n.text();
+    }
+
+    private static String word(YamlNode n) {
+        if (!WORD.matcher(n.text()).matches()) {
+            throw n.problem("expected a lower-case word such as major, got '" + n.text() + "'");
+        }
+        return n.text();
+    }
+
+    private static <E extends Enum<E>> E constant(Class<E> type, YamlNode n) {
+        String v = n.text();
+        try {
+            return Enum.valueOf(type, v.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            List<String> names = Stream.of(type.getEnumConstants()).map(c -> c.name().toLowerCase(Locale.ROOT))
+                    .toList();
+            throw n.problem("unknown value '" + v + "': one of " + String.join(", ", names));
+        }
+    }
+
+    private static Authorities authorities(YamlNode root) {
+        Map<String, YamlNode> m = root.map(Set.of("sets", "authorities"));
+        Map<String, Set<String>> sets = new LinkedHashMap<>();
+        for (Map.Entry<String, YamlNode> s : YamlNode.required(m, "sets", root).map(null).entrySet()) {
+            Set<String> codes = new LinkedHashSet<>();
+            for (String c : s.getValue().texts()) {
+                if (!CODE.matcher(c).matches()) {
+                    throw s.getValue().problem("'" + c + "' is not a country code such as FR");
+                }
+                if (!codes.add(c)) {
+                    throw s.getValue().problem("'" + c + "' is listed twice");
+                }
+            }
+            sets.put(s.getKey(), Set.copyOf(codes));
+        }
+        Map<String, Map<String, Authorities.Authority>> byKind = new LinkedHashMap<>();
+        Map<String, Authorities.Authority> named = new LinkedHashMap<>();
+        YamlNode all = YamlNode.required(m, "authorities", root);
+        for (Map.Entry<String, YamlNode> k : all.map(null).entrySet()) {
+            boolean isNamed = k.getKey().equals("named");
+            if (!isNamed && !BY_COUNTRY.contains(k.getKey())) {
+                throw k.getValue().problem("unknown kind of authority; one of named, "
+                        + String.join(", ", new java.util.TreeSet<>(BY_COUNTRY)));
+            }
+            Map<String, Authorities.Authority> entries = new LinkedHashMap<>();
+            for (Map.Entry<String, YamlNode> a : k.getValue().map(null).entrySet()) {
+                if (isNamed ? !ID.matcher(a.getKey()).matches() : !CODE.matcher(a.getKey()).matches()) {
+                    throw a.getValue().problem(isNamed ? "a named authority's code is lower case, such as ico"
+                            : "'" + a.getKey() + "' is not a country code such as FR");
+                }
+                Map<String, YamlNode> fields = a.getValue().map(Set.of("name", "url"));
+                String url = YamlNode.required(fields, "url", a.getValue()).text();
+                if (!url.startsWith("https://")) {
+                    throw fields.get("url").problem("an authority's address starts with https://");
+                }
+                entries.put(a.getKey(), new Authorities.Authority(a.getKey(),
+                        YamlNode.required(fields, "name", a.getValue()).text(), url));
+            }
+            if (isNamed) {
+                named.putAll(entries);
+            } else {
+                byKind.put(k.getKey(), Map.copyOf(entries));
+            }
+        }
+        return new Authorities(Map.copyOf(sets), Map.copyOf(byKind), Map.copyOf(named));
+    }
+
+    private static SeverityScales severity(YamlNode root) {
+        Map<String, YamlNode> m = root.map(Set.of("source", "dpc", "ei", "cb", "levels"));
+        Map<String, Double> dpc = new LinkedHashMap<>();
+        double min = 1;
+        double max = 4;
+        for (Map.Entry<String, YamlNode> e : YamlNode.required(m, "dpc", root).map(null).entrySet()) {
+            double v = e.getValue().number();
+            switch (e.getKey()) {
+                case "min" -> min = v;
+                case "max" -> max = v;
+                default -> dpc.put(e.getKey(), v);
+            }
+        }
+        Map<String, Double> ei = numbers(YamlNode.required(m, "ei", root));
+        Map<String, Map<String, Double>> cb = new LinkedHashMap<>();
+        double malicious = 0;
+        for (Map.Entry<String, YamlNode> e : YamlNode.required(m, "cb", root).map(
+                Set.of("confidentiality", "integrity", "availability", "malicious")).entrySet()) {
+            if (e.getKey().equals("malicious")) {
+                malicious = e.getValue().number();
+            } else {
+                cb.put(e.getKey(), numbers(e.getValue()));
+            }
+        }
+        java.util.NavigableMap<Double, String> levels = new java.util.TreeMap<>();
+        for (Map.Entry<String, YamlNode> e : YamlNode.required(m, "levels", root).map(
+                Set.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH")).entrySet()) {
+            levels.put(e.getValue().number(), e.getKey());
+        }
+        if (!List.copyOf(levels.values()).equals(List.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH"))) {
+            throw m.get("levels").problem("give LOW, MEDIUM, HIGH and VERY_HIGH with increasing lower bounds");
+        }
+        return new SeverityScales(YamlNode.required(m, "source", root).text(), Map.copyOf(dpc), min, max,
+                Map.copyOf(ei), Map.copyOf(cb), malicious, java.util.Collections.unmodifiableNavigableMap(levels));
+    }
+
+    private static Map<String, Double> numbers(YamlNode n) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        for (Map.Entry<String, YamlNode> e : n.map(null).entrySet()) {
+            double v = e.getValue().number();
+            if (v < 0) {
+                throw e.getValue().problem("a score is at least 0");
+            }
+            out.put(e.getKey(), v);
+        }
+        return Map.copyOf(out);
+    }
+}
