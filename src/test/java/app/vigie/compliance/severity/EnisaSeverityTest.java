@@ -1,0 +1,116 @@
+package app.vigie.compliance.severity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import app.vigie.compliance.rules.RuleLoader;
+import app.vigie.compliance.severity.EnisaSeverity.Assessment;
+import app.vigie.compliance.severity.EnisaSeverity.Inputs;
+
+/**
+ * ENISA's method on the shipped scales: the data-processing-context examples of the ENISA document's annex
+ * (category base, contextual adjustment, resulting DPC), the formula, and the level bounds.
+ */
+class EnisaSeverityTest {
+    private static final EnisaSeverity ENISA = new EnisaSeverity(RuleLoader.load(Path.of("compliance-rules"))
+            .severity());
+
+    private static Inputs inputs(String category, double adjustment, String ei, String c, String i, String a,
+            boolean malicious) {
+        return new Inputs(category, adjustment, ei, c, i, a, malicious);
+    }
+
+    /** ENISA 2013, Annex A: examples of DPC scoring, base of the category then the context's correction. */
+    @ParameterizedTest(name = "{0}: DPC {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            supermarket customer list (name, address, phone)        | simple      |  0 | 1
+            customer list of a luxury goods seller (financial status) | simple     |  1 | 2
+            delivery addresses of an adult book store (sexual life)  | simple      |  2 | 3
+            list of undercover officers (physical safety)            | simple      |  3 | 4
+            incoming calls of an ISP helpdesk                        | behavioural | -1 | 1
+            one week of call history                                 | behavioural |  0 | 2
+            one year of call history (a detailed profile)            | behavioural |  1 | 3
+            calls to a psychological support centre (health)         | behavioural |  2 | 4
+            a bank's letter to a customer                            | financial   | -2 | 1
+            one day of transactions without details                  | financial   | -1 | 2
+            one month of account balances                            | financial   |  0 | 3
+            one year of detailed bank statements                     | financial   |  1 | 4
+            "performed general blood tests"                          | sensitive   | -3 | 1
+            a blood test at the emergency room                       | sensitive   | -2 | 2
+            a test for a specific disease                            | sensitive   | -1 | 3
+            the results of the test                                  | sensitive   |  0 | 4
+            """)
+    void theAnnexExamplesOfDataProcessingContext(String example, String category, double adjustment,
+            double dpc) {
+        Assessment a = ENISA.assess(inputs(category, adjustment, "maximum", "none", "none", "none", false));
+        assertThat(a.dpc()).as(example).isEqualTo(dpc);
+        assertThat(a.score()).as("EI maximum (1), no circumstance: SE = DPC").isEqualTo(dpc);
+    }
+
+    @Test
+    void aLeakOfPromptsToAnotherCustomerOfTheService() {
+        // Prompts with health data (DPC 4) of identifiable persons (EI maximum) exposed to known recipients
+        // (another tenant: +0.25), by a bug (not malicious): 4 x 1 + 0.25 = 4.25, very high.
+        Assessment health = ENISA.assess(inputs("sensitive", 0, "maximum", "known_recipients", "none", "none", false));
+        assertThat(health.score()).isEqualTo(4.25);
+        assertThat(health.level()).isEqualTo("VERY_HIGH");
+        // Business contact data (simple, 1) hard to tie to a person (EI limited, 0.5): 0.5 + 0.25 = 0.75, low.
+        Assessment contacts = ENISA.assess(inputs("simple", 0, "limited", "known_recipients", "none", "none", false));
+        assertThat(contacts.score()).isEqualTo(0.75);
+        assertThat(contacts.level()).isEqualTo("LOW");
+        // Every circumstance at its worst adds 2 (0.5 x 3 + 0.5 for malice).
+        Assessment worst = ENISA.assess(inputs("simple", 0, "negligible", "unknown_recipients", "altered_unrecoverable",
+                "permanent", true));
+        assertThat(worst.cb()).isEqualTo(2.0);
+        assertThat(worst.score()).isEqualTo(2.25);
+        assertThat(worst.level()).isEqualTo("MEDIUM");
+    }
+
+    @ParameterizedTest(name = "SE {0} is {1}")
+    @CsvSource({"1.75, LOW", "2.0, MEDIUM", "2.75, MEDIUM", "3.0, HIGH", "3.75, HIGH", "4.0, VERY_HIGH",
+        "6.0, VERY_HIGH"})
+    void theLevelsStartAtTheirLowerBound(double score, String level) {
+        // Reach the score with DPC 4 x EI and circumstances: 4 x 0.25 = 1 plus CB, or 4 x 1 plus CB.
+        double[] eis = {0.25, 0.5, 0.75, 1};
+        String[] eiNames = {"negligible", "limited", "significant", "maximum"};
+        for (int e = 0; e < eis.length; e++) {
+            double cb = score - 4 * eis[e];
+            String[] conf = {"none", "known_recipients", "unknown_recipients"};
+            for (int c = 0; c < 3; c++) {
+                for (int m = 0; m < 2; m++) {
+                    double rest = cb - c * 0.25 - m * 0.5;
+                    String[] integ = {"none", "altered_recoverable", "altered_unrecoverable"};
+                    for (int i = 0; i < 3; i++) {
+                        String[] avail = {"none", "temporary", "permanent"};
+                        for (int a = 0; a < 3; a++) {
+                            if (Math.abs(rest - i * 0.25 - a * 0.25) < 1e-9) {
+                                Assessment got = ENISA.assess(inputs("sensitive", 0, eiNames[e], conf[c], integ[i],
+                                        avail[a], m == 1));
+                                assertThat(got.score()).isEqualTo(score);
+                                assertThat(got.level()).isEqualTo(level);
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        throw new AssertionError("no combination reaches " + score);
+    }
+
+    @Test
+    void theContextualAdjustmentStaysWithinTheScaleAndBadInputIsNamed() {
+        assertThat(ENISA.assess(inputs("sensitive", 3, "maximum", "none", "none", "none", false)).dpc()).isEqualTo(4);
+        assertThat(ENISA.assess(inputs("simple", -3, "maximum", "none", "none", "none", false)).dpc()).isEqualTo(1);
+        assertThatThrownBy(() -> ENISA.assess(inputs("medical", 0, "total", "none", "none", "none", false)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'category' must be one of behavioural, financial, sensitive, simple, got 'medical'")
+                .hasMessageContaining("'ei' must be one of limited, maximum, negligible, significant, got 'total'");
+    }
+}
