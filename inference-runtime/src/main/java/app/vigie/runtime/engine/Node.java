@@ -115,9 +115,8 @@ public final class Node {
     private void config() {
         if (log != null) {
             Instant ts = clock.get();
-            int window = contextWindow;
-            int maxInput = maxInputTokens;
-            emitter.submit(() -> log.config(ts, config.pageSize(), config.poolPages(), window, maxInput));
+            emitter.submit(() -> log.config(ts, config.pageSize(), config.poolPages(), contextWindow,
+                    maxInputTokens));
         }
     }
 
@@ -400,6 +399,7 @@ public final class Node {
         flush(r, t);
         int ps = pool.pageSize();
         if (fixes.contains(Fix.TAG_CHECK)) {
+            int tenant = tenantTag(r);
             for (int page = 0; page * ps < tokens; page++) {
                 boolean ok;
                 if (page < t.shared) {
@@ -407,7 +407,7 @@ public final class Node {
                     // Still the allocation the entry was made from, holding what it held; and, unless the cache is
                     // shared between tenants by configuration, the reader's tenant's.
                     ok = e.held && pool.generation(e.page) == e.generation && pool.contentOf(e.page) == e.origin
-                            && (cacheMode == Cache.SHARED || pool.tenant(e.page) == tenantTag(r));
+                            && (cacheMode == Cache.SHARED || pool.tenant(e.page) == tenant);
                 } else {
                     ok = pool.tagAllows(t.pages[page], r.id(), Math.min(ps, tokens - page * ps));
                 }
