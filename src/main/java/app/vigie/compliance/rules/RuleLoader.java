@@ -10,7 +10,6 @@ import java.time.DateTimeException;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -92,22 +91,8 @@ public final class RuleLoader {
             if (f.getKey().equals(AUTHORITIES) || f.getKey().equals(SEVERITY)) {
                 continue;
             }
-            YamlNode root = root(prefix + f.getKey(), f.getValue());
-            Regime r = regime(prefix + f.getKey(), root, authorities);
-            if (!regimeIds.add(r.id())) {
-                throw root.map(null).get("id").problem("regime id '" + r.id() + "' is used by another file");
-            }
-            Map<String, YamlNode> obligationNodes = new HashMap<>();
-            for (YamlNode o : root.map(null).get("obligations").list()) {
-                obligationNodes.put(o.map(null).get("id").text(), o);
-            }
-            for (ObligationRule o : r.obligations()) {
-                if (!obligationIds.add(o.id())) {
-                    throw obligationNodes.get(o.id()).problem("obligation id '" + o.id()
-                            + "' is used by another obligation");
-                }
-            }
-            regimes.add(r);
+            regimes.add(regime(prefix + f.getKey(), root(prefix + f.getKey(), f.getValue()), authorities, regimeIds,
+                    obligationIds));
         }
         if (regimes.isEmpty()) {
             throw new InvalidRules(prefix, 0, "no regime file");
@@ -132,9 +117,16 @@ public final class RuleLoader {
         }
     }
 
-    private static Regime regime(String file, YamlNode root, Authorities authorities) {
+    /**
+     * One regime's file; {@code regimeIds} and {@code obligationIds}: those read so far, to refuse an id used twice.
+     */
+    private static Regime regime(String file, YamlNode root, Authorities authorities, Set<String> regimeIds,
+            Set<String> obligationIds) {
         Map<String, YamlNode> m = root.map(REGIME_KEYS);
         String id = id(YamlNode.required(m, "id", root));
+        if (!regimeIds.add(id)) {
+            throw m.get("id").problem("regime id '" + id + "' is used by another file");
+        }
         String name = YamlNode.required(m, "name", root).text();
         String source = YamlNode.required(m, "source", root).text();
         YamlNode zoneNode = YamlNode.required(m, "zone", root);
@@ -151,7 +143,11 @@ public final class RuleLoader {
         }
         List<ObligationRule> obligations = new ArrayList<>();
         for (YamlNode n : nodes) {
-            obligations.add(obligation(n, authorities));
+            ObligationRule o = obligation(n, authorities);
+            if (!obligationIds.add(o.id())) {
+                throw n.problem("obligation id '" + o.id() + "' is used by another obligation");
+            }
+            obligations.add(o);
         }
         checkReferences(obligations, nodes);
         return new Regime(id, name, source, zone, applies, List.copyOf(obligations), file);
@@ -287,16 +283,20 @@ public final class RuleLoader {
             Set<String> seen = new HashSet<>();
             for (ObligationRule at = o; at.clock() != null && at.clock().origin() == Clock.Origin.AFTER; ) {
                 ObligationRule next = byId.get(at.clock().after());
-                YamlNode clockNode = nodes.get(i).map(null).get("clock");
                 if (next == null) {
-                    throw clockNode.problem("'after: " + at.clock().after() + "' names no obligation of this regime");
+                    throw clockNode(nodes.get(i)).problem("'after: " + at.clock().after()
+                            + "' names no obligation of this regime");
                 }
                 if (!seen.add(at.id())) {
-                    throw clockNode.problem("the 'after' clocks go round in a loop through " + at.id());
+                    throw clockNode(nodes.get(i)).problem("the 'after' clocks go round in a loop through " + at.id());
                 }
                 at = next;
             }
         }
+    }
+
+    private static YamlNode clockNode(YamlNode obligation) {
+        return obligation.map(null).get("clock");
     }
 
     private static Clock clock(YamlNode n) {
