@@ -72,36 +72,22 @@ class EnisaSeverityTest {
         assertThat(worst.level()).isEqualTo("MEDIUM");
     }
 
+    /** Sensitive data (DPC 4) times EI, plus the circumstances: each level reached at and just below its bound. */
     @ParameterizedTest(name = "SE {0} is {1}")
-    @CsvSource({"1.75, LOW", "2.0, MEDIUM", "2.75, MEDIUM", "3.0, HIGH", "3.75, HIGH", "4.0, VERY_HIGH",
-        "6.0, VERY_HIGH"})
-    void theLevelsStartAtTheirLowerBound(double score, String level) {
-        // Reach the score with DPC 4 x EI and circumstances: 4 x 0.25 = 1 plus CB, or 4 x 1 plus CB.
-        double[] eis = {0.25, 0.5, 0.75, 1};
-        String[] eiNames = {"negligible", "limited", "significant", "maximum"};
-        for (int e = 0; e < eis.length; e++) {
-            double cb = score - 4 * eis[e];
-            String[] conf = {"none", "known_recipients", "unknown_recipients"};
-            for (int c = 0; c < 3; c++) {
-                for (int m = 0; m < 2; m++) {
-                    double rest = cb - c * 0.25 - m * 0.5;
-                    String[] integ = {"none", "altered_recoverable", "altered_unrecoverable"};
-                    for (int i = 0; i < 3; i++) {
-                        String[] avail = {"none", "temporary", "permanent"};
-                        for (int a = 0; a < 3; a++) {
-                            if (Math.abs(rest - i * 0.25 - a * 0.25) < 1e-9) {
-                                Assessment got = ENISA.assess(inputs("sensitive", 0, eiNames[e], conf[c], integ[i],
-                                        avail[a], m == 1));
-                                assertThat(got.score()).isEqualTo(score);
-                                assertThat(got.level()).isEqualTo(level);
-                                return;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        throw new AssertionError("no combination reaches " + score);
+    @CsvSource({
+        "1.75, LOW,       negligible,  known_recipients,   altered_recoverable,   temporary, false",
+        "2.0,  MEDIUM,    limited,     none,               none,                  none,      false",
+        "2.75, MEDIUM,    limited,     known_recipients,   altered_recoverable,   temporary, false",
+        "3.0,  HIGH,      significant, none,               none,                  none,      false",
+        "3.75, HIGH,      significant, known_recipients,   altered_recoverable,   temporary, false",
+        "4.0,  VERY_HIGH, maximum,     none,               none,                  none,      false",
+        "6.0,  VERY_HIGH, maximum,     unknown_recipients, altered_unrecoverable, permanent, true"})
+    void theLevelsStartAtTheirLowerBound(double score, String level, String ei, String confidentiality,
+            String integrity, String availability, boolean malicious) {
+        Assessment got = ENISA.assess(inputs("sensitive", 0, ei, confidentiality, integrity, availability,
+                malicious));
+        assertThat(got.score()).isEqualTo(score);
+        assertThat(got.level()).isEqualTo(level);
     }
 
     @Test
