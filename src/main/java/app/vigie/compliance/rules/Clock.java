@@ -8,7 +8,7 @@ public record Clock(Origin origin, String after) {
         PROCESSOR_AWARENESS,
         /** When our alert reached the controller. */
         CONTROLLER_AWARENESS,
-        /** When the holder recorded the obligation's decision; until then, the controller's awareness. */
+        /** When the holder recorded the obligation's decision; not started until then (a {@code cap} may still bound it). */
         DECISION,
         /** When the obligation {@link #after} was done, or else its due time. */
         AFTER
