@@ -1,0 +1,80 @@
+package app.vigie.compliance.service;
+
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.scheduler.Scheduled;
+
+import app.vigie.audit.AuditTrail;
+import app.vigie.compliance.plan.Escalations;
+import app.vigie.compliance.plan.Obligation;
+import app.vigie.db.Transactions;
+
+/**
+ * Writes the escalations every running incident's deadlines have reached. Each is keyed by (obligation, step,
+ * deadline) in the database, so a restart writes what it missed and nothing twice, and several instances checking
+ * at once write each one once.
+ */
+@ApplicationScoped
+public class EscalationScheduler {
+    private static final Logger LOG = Logger.getLogger(EscalationScheduler.class);
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    ObligationService service;
+
+    @Inject
+    ComplianceRules rules;
+
+    @Inject
+    Clock clock;
+
+    @Scheduled(every = "${vigie.compliance.escalation-check-every}", delay = 5,
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void check() {
+        try {
+            tick(clock.instant());
+        } catch (SQLException | RuntimeException e) {
+            LOG.error("Escalation check failed; it will be tried again", e);
+        }
+    }
+
+    /** Writes every escalation reached at {@code now} not written yet; returns how many it wrote. */
+    public int tick(Instant now) throws SQLException {
+        List<UUID> running = Transactions.run(dataSource, CaseStore::running);
+        int written = 0;
+        for (UUID id : running) {
+            written += Transactions.run(dataSource, c -> {
+                ObligationService.Plan plan = service.plan(c, id, now, false).orElse(null);
+                int n = 0;
+                for (Obligation o : plan == null ? List.<Obligation>of() : plan.obligations()) {
+                    for (Escalations.Step s : rules.escalations().reached(o, now)) {
+                        if (CaseStore.escalate(c, id, o, s.name(), s.dueAt(), s.fireAt(), now)) {
+                            n++;
+                            AuditTrail.record(c, "system", "obligation.escalation", "incident:" + id + "/"
+                                    + (o.tenant() == null ? "provider" : "tenant:" + o.tenant()) + "/" + o.rule()
+                                    + "/" + o.recipient(), null, "{\"step\":\"" + s.name() + "\",\"due_at\":\""
+                                    + s.dueAt() + "\",\"status\":\"" + o.status() + "\"}");
+                            LOG.warnf("Escalation %s: %s toward %s (%s) is due %s, %s", s.name(), o.rule(),
+                                    o.recipient(), o.tenant() == null ? "the provider" : "tenant " + o.tenant(),
+                                    s.dueAt(), o.status());
+                        }
+                    }
+                }
+                return n;
+            });
+        }
+        return written;
+    }
+}

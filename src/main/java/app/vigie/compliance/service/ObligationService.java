@@ -1,0 +1,131 @@
+package app.vigie.compliance.service;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import app.vigie.compliance.plan.CaseFacts;
+import app.vigie.compliance.plan.ControllerProfile;
+import app.vigie.compliance.plan.Decision;
+import app.vigie.compliance.plan.Obligation;
+import app.vigie.compliance.plan.ObligationPlanner.IncidentFacts;
+import app.vigie.compliance.plan.ObligationPlanner.TenantCase;
+import app.vigie.compliance.severity.EnisaSeverity;
+import app.vigie.tenant.Tenant;
+import app.vigie.tenant.TenantStore;
+
+/** An incident's obligations: its recorded case facts read, the tenants' entries mapped, the planner run. */
+@ApplicationScoped
+public class ObligationService {
+
+    @Inject
+    ComplianceRules rules;
+
+    @Inject
+    ObjectMapper json;
+
+    /** A tenant's severity: ENISA's inputs and suggestion, the controller's override, the level that counts. */
+    public record SeverityView(EnisaSeverity.Inputs inputs, EnisaSeverity.Assessment suggested, String overrideLevel,
+            String overrideJustification, String level, String basis, String recordedBy, Instant recordedAt) {
+    }
+
+    /** Everything planned for one incident at one time. */
+    public record Plan(CaseStore.IncidentRow incident, List<String> tenants, Map<String, ControllerProfile> profiles,
+            Map<String, CaseStore.Awareness> awareness, Map<String, Map<String, Decision>> decisions,
+            Map<String, SeverityView> severity, List<Obligation> obligations, Instant asOf) {
+
+        public List<Obligation> of(String tenant) {
+            return obligations.stream().filter(o -> java.util.Objects.equals(o.tenant(), tenant)).toList();
+        }
+    }
+
+    public Optional<Plan> plan(Connection c, UUID id, Instant now, boolean lock) throws SQLException {
+        Optional<CaseStore.IncidentRow> row = CaseStore.incident(c, id, lock);
+        if (row.isEmpty()) {
+            return Optional.empty();
+        }
+        CaseStore.IncidentRow incident = row.get();
+        List<String> tenants = CaseStore.affectedTenants(c, id);
+        Map<String, ControllerProfile> profiles = new LinkedHashMap<>();
+        for (String t : tenants) {
+            profiles.put(t, TenantStore.find(c, t).map(ObligationService::profile)
+                    .orElse(ControllerProfile.unmapped(t)));
+        }
+        Map<String, CaseStore.Awareness> awareness = CaseStore.awareness(c, id);
+        Map<String, Map<String, Decision>> decisions = CaseStore.decisions(c, id);
+        Map<String, SeverityView> severity = new LinkedHashMap<>();
+        CaseStore.severities(c, id).forEach((t, s) -> severity.put(t, severity(s)));
+
+        List<TenantCase> cases = new ArrayList<>();
+        for (String t : tenants) {
+            cases.add(new TenantCase(profiles.get(t), facts(t, awareness, decisions, severity)));
+        }
+        boolean dismissed = "DISMISSED".equals(incident.status());
+        List<Obligation> obligations = rules.planner().plan(
+                new IncidentFacts(incident.detectedAt(), dismissed, incident.statusReason()), rules.provider(),
+                facts("", awareness, decisions, severity), cases, CaseStore.completions(c, id), now);
+        return Optional.of(new Plan(incident, tenants, profiles, awareness, decisions, severity, obligations, now));
+    }
+
+    /** The decisions that matter to a tenant's case ("" or null: the provider's). */
+    public Set<String> decisionsAllowed(Plan plan, String tenant) {
+        return rules.planner().decisions(tenant == null || tenant.isEmpty() ? null : plan.profiles().get(tenant),
+                rules.provider());
+    }
+
+    public static ControllerProfile profile(Tenant t) {
+        return new ControllerProfile(t.id(), true, t.legalName(), t.country(),
+                Set.copyOf(t.jurisdictions() == null ? List.of() : t.jurisdictions()),
+                Set.copyOf(t.sectors() == null ? List.of() : t.sectors()),
+                t.alertDelay() == null ? null : Duration.parse(t.alertDelay()));
+    }
+
+    private static CaseFacts facts(String tenant, Map<String, CaseStore.Awareness> awareness,
+            Map<String, Map<String, Decision>> decisions, Map<String, SeverityView> severity) {
+        CaseStore.Awareness a = awareness.get(tenant);
+        SeverityView s = severity.get(tenant);
+        return new CaseFacts(a == null ? null : a.awareAt(), a == null ? null : a.evidence(),
+                decisions.getOrDefault(tenant, Map.of()), s == null ? null : s.level(), s == null ? null : s.basis());
+    }
+
+    SeverityView severity(CaseStore.SeverityRow s) {
+        EnisaSeverity.Inputs inputs = null;
+        EnisaSeverity.Assessment suggested = null;
+        if (s.inputsJson() != null) {
+            try {
+                inputs = json.readValue(s.inputsJson(), EnisaSeverity.Inputs.class);
+                suggested = rules.severity().problems(inputs).isEmpty() ? rules.severity().assess(inputs) : null;
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("stored ENISA inputs do not read back: " + s.inputsJson(), e);
+            }
+        }
+        String level;
+        String basis;
+        if (s.overrideLevel() != null) {
+            level = s.overrideLevel();
+            basis = "the controller's decision: " + s.overrideJustification();
+        } else if (suggested != null) {
+            level = suggested.level();
+            basis = "ENISA's suggestion, SE " + suggested.score() + "; the controller has not decided";
+        } else {
+            level = null;
+            basis = "the stored inputs no longer fit the scales of compliance-rules/severity.yaml: assess again";
+        }
+        return new SeverityView(inputs, suggested, s.overrideLevel(), s.overrideJustification(), level, basis,
+                s.recordedBy(), s.recordedAt());
+    }
+}

@@ -1,0 +1,303 @@
+package app.vigie.compliance.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
+
+import app.vigie.runtime.log.AuditLogWriter;
+import app.vigie.runtime.log.PageRun;
+import app.vigie.testing.Api;
+import app.vigie.testing.Logs;
+import app.vigie.testing.MovableClock;
+
+/** Obligations through the API: planned from the directory and the case facts recorded, audited, escalated. */
+@QuarkusTest
+class ObligationApiTest {
+    private static final Instant T = Instant.parse("2026-08-27T09:00:00Z");
+    private static final String JSON = "application/json";
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    EscalationScheduler escalations;
+
+    @AfterEach
+    void resetClock() {
+        MovableClock.INSTANCE.reset();
+    }
+
+    /** An incident in which {@code victim}'s tokens reached {@code reader}; returns its id. */
+    static String incident(String p, String victim, String reader) {
+        List<String> lines = new ArrayList<>();
+        AuditLogWriter w = new AuditLogWriter(p + "/s", p + "/dep", "b1", lines::add);
+        w.config(T, 4, 16, 64, 60);
+        w.alloc(T, p + "a", victim, List.of(new PageRun(0, 2)), "PREFILL", null);
+        w.write(T, p + "a", victim, 0, 8, "COMPUTE", null);
+        w.free(T, p + "a", List.of(new PageRun(0, 2)), "FINISH");
+        w.alloc(T, p + "b", reader, List.of(new PageRun(0, 2)), "PREFILL", null);
+        w.attach(T, p + "b", reader, 8);
+        w.finish(T, p + "b", reader, "STOP", 200, 3, true);
+        Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", equalTo(lines.size()));
+        return Api.admin().get("/api/incidents").then().statusCode(200).extract().jsonPath()
+                .getString("find { it.deployment == '" + p + "/dep' }.id");
+    }
+
+    static void tenant(String id, String country, String sectors, String delay) {
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"" + id + " SA\",\"country\":\"" + country + "\","
+                + "\"sectors\":" + sectors + (delay == null ? "" : ",\"alert_delay\":\"" + delay + "\"") + "}")
+                .put("/api/tenants/" + id).then().statusCode(200);
+    }
+
+    static Instant detectedAt(String id) {
+        return Instant.parse(Api.admin().get("/api/incidents/" + id).then().statusCode(200).extract().jsonPath()
+                .getString("detected_at"));
+    }
+
+    static JsonPath obligations(String id) {
+        return Api.admin().get("/api/incidents/" + id + "/obligations").then().statusCode(200).extract().jsonPath();
+    }
+
+    static String of(String tenant, String rule, String recipient) {
+        return "find { it.tenant " + (tenant == null ? "== null" : "== '" + tenant + "'") + " && it.rule == '" + rule
+                + "' && it.recipient == '" + recipient + "' }";
+    }
+
+    static RequestSpecification put(String body) {
+        return Api.admin().contentType(JSON).body(body);
+    }
+
+    @Test
+    void obligationsFollowTheDirectoryAndTheFactsRecordedAndEveryChangeIsAudited() throws Exception {
+        String p = Api.uniquePrefix();
+        String bank = p + "-bank";
+        String ghost = p + "-ghost";
+        tenant(bank, "FR", "[\"financial\"]", "PT12H");
+        String id = incident(p, bank, ghost);
+        Instant detected = detectedAt(id);
+        MovableClock.INSTANCE.set(detected.plus(Duration.ofHours(1)));
+        String base = "/api/incidents/" + id;
+
+        JsonPath o = obligations(id);
+        assertThat(o.getList("rule")).hasSize(11);  // NIS2 x3 for the provider, GDPR x4 + DORA x3, the alert to ghost
+        assertThat(o.getString(of(bank, "gdpr-33-2", "controller") + ".due_at"))
+                .isEqualTo(detected.plus(Duration.ofHours(12)).toString());
+        assertThat(o.getString(of(bank, "gdpr-33-2", "controller") + ".due_basis")).isEqualTo("CONTRACT");
+        assertThat(o.getString(of(bank, "gdpr-33-1", "supervisory_authority:FR") + ".due_at")).isNull();
+        assertThat(o.getString(of(bank, "gdpr-33-1", "supervisory_authority:FR") + ".reason"))
+                .contains("has not reached the controller");
+        assertThat(o.getString(of(bank, "gdpr-33-1", "supervisory_authority:FR") + ".recipient_name"))
+                .contains("CNIL");
+        assertThat(o.getString(of(ghost, "gdpr-33-2", "controller") + ".due_basis")).isEqualTo("TARGET");
+        assertThat(o.getString(of(null, "nis2-23-4a", "csirt:FR") + ".condition")).isEqualTo("UNDECIDED");
+        assertThat(Api.admin().get(base + "/tenants/" + ghost + "/obligations").then().statusCode(200).extract()
+                .jsonPath().getList("rule")).containsExactly("gdpr-33-2");
+        Api.admin().get(base + "/tenants/nobody/obligations").then().statusCode(404)
+                .contentType("application/problem+json").body("detail", containsString("no exposure"));
+        Api.admin().get("/api/incidents/" + java.util.UUID.randomUUID() + "/obligations").then().statusCode(404);
+
+        // the controller's awareness: checked, then it completes our alert and starts its 72 hours
+        Instant aware = detected.plus(Duration.ofMinutes(30));
+        put("{\"aware_at\":\"" + detected.minusSeconds(60) + "\",\"evidence\":\"ack\"}")
+                .put(base + "/tenants/" + bank + "/awareness").then().statusCode(400)
+                .body("detail", containsString("before the incident was detected"));
+        put("{\"aware_at\":\"" + detected.plus(Duration.ofDays(2)) + "\",\"evidence\":\"ack\"}")
+                .put(base + "/tenants/" + bank + "/awareness").then().statusCode(400)
+                .body("detail", containsString("in the future"));
+        put("{\"aware_at\":\"yesterday\"}").put(base + "/tenants/" + bank + "/awareness").then().statusCode(400)
+                .body("detail", containsString("RFC 3339"));
+        put("{\"aware_at\":\"" + aware + "\",\"evidence\":\"acknowledged by the DPO's e-mail\"}")
+                .put(base + "/tenants/" + bank + "/awareness").then().statusCode(200)
+                .body("controller_aware_at", equalTo(aware.toString()))
+                .body("decisions_allowed", org.hamcrest.Matchers.hasItems("major", "unlikely_risk"));
+        o = obligations(id);
+        assertThat(o.getString(of(bank, "gdpr-33-2", "controller") + ".status")).isEqualTo("DONE");
+        assertThat(o.getString(of(bank, "gdpr-33-1", "supervisory_authority:FR") + ".due_at"))
+                .isEqualTo(aware.plus(Duration.ofHours(72)).toString());
+
+        // decisions: only those of the case's rules, with a justification
+        put("{\"value\":true,\"justification\":\"x\"}").put(base + "/tenants/" + bank + "/decisions/bogus").then()
+                .statusCode(400).body("detail", containsString("one of major"));
+        put("{\"justification\":\"x\"}").put(base + "/tenants/" + bank + "/decisions/major").then().statusCode(400)
+                .body("detail", containsString("'value'"));
+        put("{\"value\":true}").put(base + "/tenants/" + bank + "/decisions/major").then().statusCode(400)
+                .body("detail", containsString("'justification' is required"));
+        Instant major = detected.plus(Duration.ofMinutes(50));
+        put("{\"value\":true,\"decided_at\":\"" + major + "\",\"justification\":\"clients' data, 2 countries\"}")
+                .put(base + "/tenants/" + bank + "/decisions/major").then().statusCode(200)
+                .body("decisions[0].name", equalTo("major"));
+        assertThat(obligations(id).getString(of(bank, "dora-19-initial", "financial_authority:FR") + ".due_at"))
+                .isEqualTo(major.plus(Duration.ofHours(4)).toString());
+
+        // severity: ENISA's inputs checked and scored; the controller's override wins, with its reasons
+        put("{\"inputs\":{\"category\":\"secret\",\"adjustment\":0,\"ei\":\"limited\",\"confidentiality\":"
+                + "\"unknown_recipients\",\"integrity\":\"none\",\"availability\":\"none\"},"
+                + "\"override\":{\"level\":\"HUGE\"}}").put(base + "/tenants/" + bank + "/severity").then()
+                .statusCode(400).body("detail", containsString("'category' must be one of"))
+                .body("detail", containsString("'override.level' must be one of"))
+                .body("detail", containsString("'override.justification' is required"));
+        put("{\"inputs\":{\"category\":\"financial\",\"adjustment\":0,\"ei\":\"significant\",\"confidentiality\":"
+                + "\"unknown_recipients\",\"integrity\":\"none\",\"availability\":\"none\"}}")
+                .put(base + "/tenants/" + bank + "/severity").then().statusCode(200)
+                .body("severity.suggested.score", equalTo(2.75f)).body("severity.level", equalTo("MEDIUM"));
+        assertThat(obligations(id).getString(of(bank, "gdpr-34", "data_subjects") + ".status"))
+                .isEqualTo("NOT_REQUIRED");
+        put("{\"inputs\":{\"category\":\"financial\",\"adjustment\":0,\"ei\":\"significant\",\"confidentiality\":"
+                + "\"unknown_recipients\",\"integrity\":\"none\",\"availability\":\"none\"},"
+                + "\"override\":{\"level\":\"high\",\"justification\":\"IBANs of vulnerable clients\"}}")
+                .put(base + "/tenants/" + bank + "/severity").then().statusCode(200)
+                .body("severity.level", equalTo("HIGH")).body("severity.suggested.level", equalTo("MEDIUM"))
+                .body("severity.basis", containsString("IBANs of vulnerable clients"));
+        assertThat(obligations(id).getString(of(bank, "gdpr-34", "data_subjects") + ".status")).isEqualTo("PENDING");
+
+        // completions: late ones give their reasons; a phased notification goes INITIAL then COMPLEMENTARY
+        MovableClock.INSTANCE.set(aware.plus(Duration.ofHours(80)));
+        String cnil = base + "/tenants/" + bank + "/obligations/gdpr-33-1/supervisory_authority:FR/completions";
+        String late = aware.plus(Duration.ofHours(79)).toString();
+        put("{\"done_at\":\"" + late + "\",\"evidence\":\"CNIL-2026-0042\"}").post(cnil).then().statusCode(400)
+                .body("detail", containsString("'late_reasons' is required"));
+        put("{\"done_at\":\"" + late + "\"}").post(cnil).then().statusCode(400)
+                .body("detail", containsString("'evidence' is required"));
+        put("{\"done_at\":\"" + late + "\",\"evidence\":\"CNIL-2026-0042\",\"late_reasons\":\"the scope took 3 days\"}")
+                .post(cnil).then().statusCode(201).body("status", equalTo("DONE")).body("done_late", equalTo(true))
+                .body("completions[0].phase", equalTo("INITIAL"));
+        put("{\"done_at\":\"" + late + "\",\"evidence\":\"again\",\"phase\":\"INITIAL\",\"late_reasons\":\"x\"}")
+                .post(cnil).then().statusCode(409);
+        put("{\"done_at\":\"" + late + "\",\"evidence\":\"CNIL-2026-0042-2\"}").post(cnil).then().statusCode(201)
+                .body("completions[1].phase", equalTo("COMPLEMENTARY"));
+        String register = base + "/tenants/" + bank + "/obligations/gdpr-33-5/register/completions";
+        put("{\"done_at\":\"" + late + "\",\"evidence\":\"register entry 12\"}").post(register).then()
+                .statusCode(201);
+        put("{\"done_at\":\"" + late + "\",\"evidence\":\"register entry 13\"}").post(register).then()
+                .statusCode(409).body("detail", containsString("already recorded done"));
+        put("{\"done_at\":\"" + late + "\",\"evidence\":\"x\"}")
+                .post(base + "/tenants/" + bank + "/obligations/gdpr-33-1/ico/completions").then().statusCode(404)
+                .body("detail", containsString("gdpr-33-1 toward supervisory_authority:FR"));
+        put("{\"done_at\":\"" + detected.plus(Duration.ofHours(20)) + "\",\"evidence\":\"CERT-FR 7731\"}")
+                .post(base + "/obligations/nis2-23-4a/csirt:FR/completions").then().statusCode(201)
+                .body("status", equalTo("DONE")).body("tenant", equalTo(null));
+        put("{\"value\":false,\"justification\":\"below the thresholds of Implementing Regulation 2024/2690\"}")
+                .put(base + "/decisions/significant").then().statusCode(200);
+        o = obligations(id);
+        assertThat(o.getString(of(null, "nis2-23-4b", "csirt:FR") + ".status")).isEqualTo("NOT_REQUIRED");
+        assertThat(o.getString(of(bank, "dora-19-intermediate", "financial_authority:FR") + ".status"))
+                .isEqualTo("LATE");
+
+        // roles
+        Api.account("auditor5", "auditor", null);
+        Api.as("auditor5", "auditor5-password").get(base + "/obligations").then().statusCode(200);
+        Api.as("auditor5", "auditor5-password").contentType(JSON).body("{\"value\":true,\"justification\":\"x\"}")
+                .put(base + "/tenants/" + bank + "/decisions/major").then().statusCode(403);
+        io.restassured.RestAssured.given().get(base + "/obligations").then().statusCode(401);
+
+        assertThat(auditActions(id)).containsExactlyInAnyOrderEntriesOf(Map.of("case.awareness", 1L,
+                "case.decision", 2L, "case.severity", 2L, "obligation.completion", 4L));
+    }
+
+    @Test
+    void escalationsAreWrittenOnceEachAsTheClockMovesEvenFromSeveralCheckersAtOnce() throws Exception {
+        String p = Api.uniquePrefix();
+        String acme = p + "-acme";
+        tenant(acme, "FR", "[]", null);
+        String id = incident(p, acme, p + "-ghost");
+        Instant detected = detectedAt(id);
+        String alert = of(acme, "gdpr-33-2", "controller");
+
+        tick(detected.plus(Duration.ofHours(1)));
+        assertThat(steps(id, acme, "gdpr-33-2")).containsExactly("T-24H");
+        tick(detected.plus(Duration.ofHours(2)));
+        tick(detected.plus(Duration.ofHours(17)).plusSeconds(59 * 60));
+        assertThat(steps(id, acme, "gdpr-33-2")).containsExactly("T-24H");
+        tick(detected.plus(Duration.ofHours(18)));
+        assertThat(steps(id, acme, "gdpr-33-2")).containsExactly("T-24H", "T-6H");
+
+        // four checkers at the same moment, as four instances would: each step written once
+        Instant oneHourBefore = detected.plus(Duration.ofHours(23)).plusSeconds(30);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Integer>> runs = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                runs.add(pool.submit(() -> escalations.tick(oneHourBefore)));
+            }
+            for (Future<Integer> f : runs) {
+                f.get();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertThat(steps(id, acme, "gdpr-33-2")).containsExactly("T-24H", "T-6H", "T-1H");
+        assertThat(steps(id, null, "nis2-23-4a")).containsExactly("T-24H", "T-6H", "T-1H");
+
+        MovableClock.INSTANCE.set(detected.plus(Duration.ofHours(25)));
+        assertThat(obligations(id).getString(alert + ".status")).isEqualTo("LATE");
+        tick(detected.plus(Duration.ofHours(25)));
+        List<Map<String, Object>> rows = Api.admin().get("/api/incidents/" + id + "/escalations").then()
+                .statusCode(200).extract().jsonPath().getList("findAll { it.tenant == '" + acme
+                        + "' && it.rule == 'gdpr-33-2' }");
+        assertThat(rows).extracting(r -> r.get("step")).containsExactly("T-24H", "T-6H", "T-1H", "OVERDUE");
+        assertThat(rows.get(3).get("status")).isEqualTo("LATE");
+        assertThat(rows.get(1).get("fire_at")).isEqualTo(detected.plus(Duration.ofHours(18)).toString());
+
+        // the alert reaches the controller: the alert is done, no more steps for it; its own clock starts
+        Instant aware = detected.plus(Duration.ofHours(26));
+        MovableClock.INSTANCE.set(aware.plusSeconds(60));
+        put("{\"aware_at\":\"" + aware + "\",\"evidence\":\"webhook 200\"}")
+                .put("/api/incidents/" + id + "/tenants/" + acme + "/awareness").then().statusCode(200);
+        tick(aware.plus(Duration.ofHours(48)));
+        assertThat(steps(id, acme, "gdpr-33-1")).containsExactly("T-24H");
+        assertThat(steps(id, acme, "gdpr-33-2")).hasSize(4);
+        long feed = Api.admin().get("/api/escalations?after=0&limit=1000").then().statusCode(200).extract()
+                .jsonPath().getList("findAll { it.incident_id == '" + id + "' }").size();
+        assertThat(feed).isEqualTo(Api.admin().get("/api/incidents/" + id + "/escalations").then().extract()
+                .jsonPath().getList("id").size());
+        Api.admin().get("/api/escalations?limit=0").then().statusCode(400);
+    }
+
+    private void tick(Instant at) throws Exception {
+        MovableClock.INSTANCE.set(at);
+        escalations.tick(at);
+    }
+
+    static List<String> steps(String id, String tenant, String rule) {
+        return Api.admin().get("/api/incidents/" + id + "/escalations").then().statusCode(200).extract().jsonPath()
+                .getList("findAll { it.tenant " + (tenant == null ? "== null" : "== '" + tenant + "'")
+                        + " && it.rule == '" + rule + "' }.step");
+    }
+
+    private Map<String, Long> auditActions(String id) throws Exception {
+        Map<String, Long> out = new java.util.HashMap<>();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "select action, count(*) from audit_event where target like ? and action <> "
+                        + "'obligation.escalation' group by action")) {
+            ps.setString(1, "incident:" + id + "%");
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+        }
+        return out;
+    }
+}
