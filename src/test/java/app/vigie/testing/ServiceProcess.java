@@ -26,6 +26,7 @@ public final class ServiceProcess implements AutoCloseable {
     private final int port;
     private final Path log;
     private Process process;
+    private Path directory;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     public ServiceProcess(Path dataDir, Map<String, String> env) throws IOException {
@@ -45,14 +46,37 @@ public final class ServiceProcess implements AutoCloseable {
         return Files.readString(log, StandardCharsets.UTF_8);
     }
 
-    public ServiceProcess start() throws Exception {
+    /** Runs the service in this working directory (by default the build's). */
+    public ServiceProcess in(Path dir) {
+        this.directory = dir;
+        return this;
+    }
+
+    private void launch() throws IOException {
         ProcessBuilder pb = new ProcessBuilder(javaBin(), "-jar", JAR.toAbsolutePath().toString());
         pb.environment().keySet().removeIf(k -> k.startsWith("VIGIE_") || k.startsWith("QUARKUS_"));
-        pb.environment().put("VIGIE_DATA_DIR", dataDir.toString());
+        pb.environment().put("VIGIE_DATA_DIR", dataDir.toAbsolutePath().toString());
         pb.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
         pb.environment().putAll(env);
+        if (directory != null) {
+            pb.directory(directory.toFile());
+        }
         pb.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         process = pb.start();
+    }
+
+    /** Starts the service and waits for it to end by itself (a refused start); returns its exit code. */
+    public int startExpectingExit() throws Exception {
+        launch();
+        if (!process.waitFor(120, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException("the service did not stop by itself in 120 s:\n" + log());
+        }
+        return process.exitValue();
+    }
+
+    public ServiceProcess start() throws Exception {
+        launch();
         long until = System.currentTimeMillis() + 120_000;
         while (System.currentTimeMillis() < until) {
             if (!process.isAlive()) {
@@ -100,6 +124,16 @@ public final class ServiceProcess implements AutoCloseable {
                 .timeout(Duration.ofSeconds(60)).header("Authorization", basic(credentials))
                 .header("Content-Type", "application/x-ndjson")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Sends a JSON body with {@code method} (PUT, POST). */
+    public HttpResponse<String> send(String method, String path, String json, String credentials)
+            throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(30)).header("Authorization", basic(credentials))
+                .header("Content-Type", "application/json")
+                .method(method, HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** Runs {@code java -jar quarkus-run.jar ARGS} to completion; returns exit code and output. */

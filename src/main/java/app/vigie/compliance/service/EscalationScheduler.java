@@ -40,7 +40,7 @@ public class EscalationScheduler {
     @Inject
     Clock clock;
 
-    @Scheduled(every = "${vigie.compliance.escalation-check-every}", delay = 5,
+    @Scheduled(every = "${vigie.compliance.escalation-check-every}", delayed = "5s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void check() {
         try {
