@@ -137,8 +137,9 @@ public final class ObligationPlanner {
             } else {
                 status = Status.PENDING;
             }
-            if (reason == null && due == null && status != Status.DONE && status != Status.NOT_REQUIRED) {
-                reason = "its clock has not started: " + notStarted(r.clock());
+            if (due == null && status != Status.DONE && status != Status.NOT_REQUIRED) {
+                String clock = "its clock has not started: " + notStarted(r.clock());
+                reason = reason == null ? clock : reason + "; " + clock;
             }
             return new Obligation(tenant(), a.regime().id(), r.id(), r.kind(), r.holder(), to.code(), to.name(),
                     to.url(), r.trigger(), condition, conditionNote[0], describe(r.clock(), r), start, due, basis[0],

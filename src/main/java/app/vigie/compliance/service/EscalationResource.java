@@ -28,11 +28,23 @@ public class EscalationResource {
 
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public List<CaseStore.EscalationRow> feed(@QueryParam("after") @DefaultValue("0") long after,
-            @QueryParam("limit") @DefaultValue("100") int limit) throws SQLException {
-        if (after < 0 || limit < 1 || limit > 1000) {
-            throw new ProblemException(400, "'after' is an escalation id (0 or more), 'limit' between 1 and 1000");
+    public List<CaseStore.EscalationRow> feed(@QueryParam("after") @DefaultValue("0") String after,
+            @QueryParam("limit") @DefaultValue("100") String limit) throws SQLException {
+        long from = number("after", after, 0, Long.MAX_VALUE);
+        int max = (int) number("limit", limit, 1, 1000);
+        return Transactions.run(dataSource, c -> CaseStore.escalations(c, null, from, max));
+    }
+
+    private static long number(String name, String value, long min, long max) {
+        try {
+            long n = Long.parseLong(value.strip());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
         }
-        return Transactions.run(dataSource, c -> CaseStore.escalations(c, null, after, limit));
+        throw new ProblemException(400, "'" + name + "' must be a whole number from " + min + " to " + max
+                + ", got '" + value + "'");
     }
 }

@@ -73,6 +73,9 @@ class ObligationScenariosTest {
         for (Obligation o : plan) {
             assertThat(o.status() == Obligation.Status.NOT_REQUIRED ? o.reason() : "n/a").as(o.key())
                     .isNotBlank();
+            if (o.recipientName() == null) {
+                assertThat(o.reason()).as("an unknown recipient is said: " + o.key()).contains("find the competent");
+            }
         }
     }
 

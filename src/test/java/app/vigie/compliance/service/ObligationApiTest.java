@@ -273,6 +273,8 @@ class ObligationApiTest {
         assertThat(feed).isEqualTo(Api.admin().get("/api/incidents/" + id + "/escalations").then().extract()
                 .jsonPath().getList("id").size());
         Api.admin().get("/api/escalations?limit=0").then().statusCode(400);
+        Api.admin().get("/api/escalations?after=abc").then().statusCode(400)
+                .contentType("application/problem+json").body("detail", containsString("'after' must be"));
     }
 
     private void tick(Instant at) throws Exception {
