@@ -50,8 +50,9 @@ public class IncidentResource {
     @Path("{id}")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public IncidentView get(@PathParam("id") String id) throws SQLException {
-        UUID uuid = uuid(id);
-        return Transactions.run(dataSource, c -> IncidentQueries.get(c, uuid)).orElseThrow(() -> notFound(id));
+        UUID uuid = IncidentIds.uuid(id);
+        return Transactions.run(dataSource, c -> IncidentQueries.get(c, uuid))
+                .orElseThrow(() -> IncidentIds.notFound(id));
     }
 
     @GET
@@ -81,7 +82,7 @@ public class IncidentResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST})
     public IncidentView status(@PathParam("id") String id, StatusChange change, @Context SecurityContext who)
             throws SQLException {
-        UUID uuid = uuid(id);
+        UUID uuid = IncidentIds.uuid(id);
         if (change == null || change.status() == null) {
             throw new ProblemException(400, "field 'status' is required: TRIAGED, CONFIRMED, DISMISSED or CLOSED");
         }
@@ -97,7 +98,8 @@ public class IncidentResource {
         Transactions.run(dataSource, c -> {
             String before;
             try {
-                before = IncidentQueries.setStatus(c, uuid, to, reason, Instant.now()).orElseThrow(() -> notFound(id));
+                before = IncidentQueries.setStatus(c, uuid, to, reason, Instant.now())
+                        .orElseThrow(() -> IncidentIds.notFound(id));
             } catch (IllegalStateException e) {
                 throw new ProblemException(409, e.getMessage());
             }
@@ -116,10 +118,10 @@ public class IncidentResource {
 
     /** Runs a read of an existing incident; 404 when there is no such incident. */
     private <T> T ofIncident(String id, IncidentRead<T> read) throws SQLException {
-        UUID uuid = uuid(id);
+        UUID uuid = IncidentIds.uuid(id);
         return Transactions.run(dataSource, c -> {
             if (!IncidentQueries.exists(c, uuid)) {
-                throw notFound(id);
+                throw IncidentIds.notFound(id);
             }
             return read.read(c, uuid);
         });
@@ -131,17 +133,5 @@ public class IncidentResource {
         } catch (IllegalArgumentException e) {
             throw new ProblemException(400, "unknown status '" + s + "': OPEN, TRIAGED, CONFIRMED, DISMISSED or CLOSED");
         }
-    }
-
-    private static UUID uuid(String id) {
-        try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            throw notFound(id);
-        }
-    }
-
-    private static ProblemException notFound(String id) {
-        return new ProblemException(404, "no incident " + id);
     }
 }

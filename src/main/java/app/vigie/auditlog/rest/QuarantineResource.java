@@ -22,6 +22,7 @@ import app.vigie.auditlog.intake.Source;
 import app.vigie.auditlog.intake.Utf8;
 import app.vigie.auditlog.store.QuarantineStore;
 import app.vigie.db.Transactions;
+import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 
@@ -51,8 +52,8 @@ public class QuarantineResource {
     public Page list(@QueryParam("page") @DefaultValue("1") String pageParam,
             @QueryParam("size") @DefaultValue("50") String sizeParam, @QueryParam("source") String source)
             throws SQLException {
-        int page = intParam("page", pageParam, 1, 1_000_000);
-        int size = intParam("size", sizeParam, 1, MAX_SIZE);
+        int page = (int) Params.number("page", pageParam, 1, 1_000_000);
+        int size = (int) Params.number("size", sizeParam, 1, MAX_SIZE);
         if (source != null && !QuarantineStore.APPLY.equals(source)
                 && Arrays.stream(Source.values()).noneMatch(s -> s.label().equals(source))) {
             throw new ProblemException(400, "query parameter 'source' must be http, kafka, file or apply");
@@ -70,17 +71,5 @@ public class QuarantineResource {
                 utf8 ? null : Base64.getEncoder().encodeToString(e.raw()), e.stream(), e.boot(), e.seq());
     }
 
-    static int intParam(String name, String value, int min, int max) {
-        try {
-            int v = Integer.parseInt(value.trim());
-            if (v >= min && v <= max) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // answered below
-        }
-        throw new ProblemException(400, "query parameter '" + name + "' must be an integer from " + min + " to " + max
-                + ", got '" + value + "'");
-    }
 
 }

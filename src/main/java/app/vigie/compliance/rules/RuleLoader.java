@@ -60,6 +60,11 @@ public final class RuleLoader {
 
     /** Every {@code *.yaml} of the directory. */
     public static RuleSet load(Path dir) {
+        return load(read(dir), dir + "/");
+    }
+
+    /** The {@code *.yaml} files of a directory: name to content, by name. */
+    public static Map<String, String> read(Path dir) {
         if (!Files.isDirectory(dir)) {
             throw new InvalidRules(dir.toString(), 0, "not a directory of rule files");
         }
@@ -71,7 +76,7 @@ public final class RuleLoader {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the rule files of " + dir, e);
         }
-        return load(files, dir + "/");
+        return files;
     }
 
     /** @param files file name to content; {@code prefix} goes before a file's name in messages */

@@ -41,7 +41,8 @@ public final class CaseStore {
 
     public static Optional<IncidentRow> incident(Connection c, UUID id, boolean lock) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "select id, detected_at, status, status_reason from incident where id = ?" + (lock ? " for update" : ""))) {
+                "select id, detected_at, status, status_reason from incident where id = ?"
+                        + (lock ? " for update" : ""))) {
             ps.setObject(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new IncidentRow(rs.getObject(1, UUID.class), instant(rs, 2),
@@ -84,7 +85,8 @@ public final class CaseStore {
     public static Map<String, Awareness> awareness(Connection c, UUID id) throws SQLException {
         Map<String, Awareness> out = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement(
-                "select tenant, aware_at, evidence, recorded_by, recorded_at from case_awareness where incident_id = ?")) {
+                "select tenant, aware_at, evidence, recorded_by, recorded_at from case_awareness"
+                        + " where incident_id = ?")) {
             ps.setObject(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -1,7 +1,6 @@
 package app.vigie.compliance.service;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URL;
@@ -18,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.stream.Stream;
 
 import jakarta.inject.Singleton;
 
@@ -63,10 +60,10 @@ public class ComplianceRules {
         Map<String, String> files;
         if (dir.isPresent()) {
             origin = dir.get();
-            files = read(Path.of(dir.get()));
+            files = RuleLoader.read(Path.of(dir.get()));
         } else if (Files.isDirectory(Path.of(BUNDLED))) {
             origin = Path.of(BUNDLED).toAbsolutePath().toString();
-            files = read(Path.of(BUNDLED));
+            files = RuleLoader.read(Path.of(BUNDLED));
         } else {
             origin = "the copy inside the application";
             files = bundled();
@@ -80,8 +77,8 @@ public class ComplianceRules {
         }
         version = version(files);
         if (!country.matches("[A-Z]{2}")) {
-            throw new IllegalStateException("vigie.provider.country must be an ISO 3166-1 alpha-2 code such as FR, got '"
-                    + country + "'");
+            throw new IllegalStateException("vigie.provider.country must be an ISO 3166-1 alpha-2 code such as FR, "
+                    + "got '" + country + "'");
         }
         Set<String> own = Set.copyOf(regimes.orElse(List.of()));
         for (String r : own) {
@@ -124,21 +121,6 @@ public class ComplianceRules {
         return escalations;
     }
 
-    private static Map<String, String> read(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            throw new InvalidRules(dir.toString(), 0, "not a directory of rule files (vigie.compliance.rules-dir)");
-        }
-        Map<String, String> files = new TreeMap<>();
-        try (Stream<Path> s = Files.list(dir)) {
-            for (Path p : s.filter(p -> p.getFileName().toString().endsWith(".yaml")).sorted().toList()) {
-                files.put(p.getFileName().toString(), Files.readString(p, StandardCharsets.UTF_8));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the rule files of " + dir, e);
-        }
-        return files;
-    }
-
     /** The copy of compliance-rules/ on the class path, in a jar or a directory. */
     private static Map<String, String> bundled() {
         URL url = ComplianceRules.class.getClassLoader().getResource(BUNDLED + "/" + RuleLoader.AUTHORITIES);
@@ -148,10 +130,10 @@ public class ComplianceRules {
         try {
             URI uri = url.toURI();
             if (!"jar".equals(uri.getScheme())) {
-                return read(Path.of(uri).getParent());
+                return RuleLoader.read(Path.of(uri).getParent());
             }
             try (FileSystem fs = FileSystems.newFileSystem(uri, Map.of())) {
-                return read(fs.getPath(BUNDLED));
+                return RuleLoader.read(fs.getPath(BUNDLED));
             }
         } catch (URISyntaxException | IOException e) {
             throw new IllegalStateException("cannot read the rules inside the application at " + url, e);

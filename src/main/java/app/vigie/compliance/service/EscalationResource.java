@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 import io.agroal.api.AgroalDataSource;
 
 import app.vigie.db.Transactions;
-import app.vigie.problem.ProblemException;
+import app.vigie.problem.Params;
 import app.vigie.security.Role;
 
 /** {@code GET /api/escalations?after=N&limit=M}: every escalation written, oldest first, as a feed to follow. */
@@ -30,21 +30,8 @@ public class EscalationResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public List<CaseStore.EscalationRow> feed(@QueryParam("after") @DefaultValue("0") String after,
             @QueryParam("limit") @DefaultValue("100") String limit) throws SQLException {
-        long from = number("after", after, 0, Long.MAX_VALUE);
-        int max = (int) number("limit", limit, 1, 1000);
+        long from = Params.number("after", after, 0, Long.MAX_VALUE);
+        int max = (int) Params.number("limit", limit, 1, 1000);
         return Transactions.run(dataSource, c -> CaseStore.escalations(c, null, from, max));
-    }
-
-    private static long number(String name, String value, long min, long max) {
-        try {
-            long n = Long.parseLong(value.strip());
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        throw new ProblemException(400, "'" + name + "' must be a whole number from " + min + " to " + max
-                + ", got '" + value + "'");
     }
 }

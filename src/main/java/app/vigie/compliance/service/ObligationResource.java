@@ -39,6 +39,7 @@ import app.vigie.compliance.plan.Decision;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.severity.EnisaSeverity;
 import app.vigie.db.Transactions;
+import app.vigie.incident.IncidentIds;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 
@@ -231,10 +232,10 @@ public class ObligationResource {
     @Path("escalations")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public List<CaseStore.EscalationRow> escalations(@PathParam("id") String id) throws SQLException {
-        UUID uuid = uuid(id);
+        UUID uuid = IncidentIds.uuid(id);
         return Transactions.run(dataSource, c -> {
             if (CaseStore.incident(c, uuid, false).isEmpty()) {
-                throw notFound(id);
+                throw IncidentIds.notFound(id);
             }
             return CaseStore.escalations(c, uuid, 0, Integer.MAX_VALUE);
         });
@@ -346,16 +347,17 @@ public class ObligationResource {
     }
 
     private <T> T read(String id, PlanRead<T> read) throws SQLException {
-        UUID uuid = uuid(id);
+        UUID uuid = IncidentIds.uuid(id);
         return Transactions.run(dataSource, c -> read.read(c, service.plan(c, uuid, clock.instant(), false)
-                .orElseThrow(() -> notFound(id))));
+                .orElseThrow(() -> IncidentIds.notFound(id))));
     }
 
     private <T> T write(String id, CaseChange change, AfterChange<T> answer) throws SQLException {
-        UUID uuid = uuid(id);
+        UUID uuid = IncidentIds.uuid(id);
         return Transactions.run(dataSource, c -> {
             Instant now = clock.instant();
-            ObligationService.Plan plan = service.plan(c, uuid, now, true).orElseThrow(() -> notFound(id));
+            ObligationService.Plan plan = service.plan(c, uuid, now, true)
+                    .orElseThrow(() -> IncidentIds.notFound(id));
             String tenant;
             try {
                 tenant = change.change(c, plan, now);
@@ -440,17 +442,5 @@ public class ObligationResource {
 
     private static String actor(SecurityContext who) {
         return who.getUserPrincipal().getName();
-    }
-
-    private static UUID uuid(String id) {
-        try {
-            return UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            throw notFound(id);
-        }
-    }
-
-    private static ProblemException notFound(String id) {
-        return new ProblemException(404, "no incident " + id);
     }
 }
