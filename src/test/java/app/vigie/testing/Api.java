@@ -39,6 +39,28 @@ public final class Api {
         admin().contentType("application/json").body(json).put("/api/accounts/" + user).then().statusCode(200);
     }
 
+    /**
+     * Posts a log in which request {@code prefix + "b"} of {@code reader} attends 8 positions written by request
+     * {@code prefix + "a"} of {@code victim}, on deployment {@code prefix + "/dep"}; returns the incident's id.
+     */
+    public static String leakingIncident(String prefix, String victim, String reader) {
+        java.time.Instant t = java.time.Instant.parse("2026-08-27T09:00:00Z");
+        List<String> lines = new java.util.ArrayList<>();
+        app.vigie.runtime.log.AuditLogWriter w = new app.vigie.runtime.log.AuditLogWriter(prefix + "/s",
+                prefix + "/dep", "b1", lines::add);
+        List<app.vigie.runtime.log.PageRun> pages = List.of(new app.vigie.runtime.log.PageRun(0, 2));
+        w.config(t, 4, 16, 64, 60);
+        w.alloc(t, prefix + "a", victim, pages, "PREFILL", null);
+        w.write(t, prefix + "a", victim, 0, 8, "COMPUTE", null);
+        w.free(t, prefix + "a", pages, "FINISH");
+        w.alloc(t, prefix + "b", reader, pages, "PREFILL", null);
+        w.attach(t, prefix + "b", reader, 8);
+        w.finish(t, prefix + "b", reader, "STOP", 200, 3, true);
+        post(Logs.body(lines)).then().statusCode(200).body("accepted", org.hamcrest.Matchers.equalTo(lines.size()));
+        return admin().get("/api/incidents").then().statusCode(200).extract().jsonPath()
+                .getString("find { it.deployment == '" + prefix + "/dep' }.id");
+    }
+
     public static String example(String name) {
         try (InputStream in = Api.class.getResourceAsStream("/examples/" + name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);

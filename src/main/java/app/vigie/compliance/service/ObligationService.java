@@ -81,6 +81,11 @@ public class ObligationService {
         return Optional.of(new Plan(incident, tenants, profiles, awareness, decisions, severity, obligations, now));
     }
 
+    /** Which rules the plans use (see {@link ComplianceRules#version()}). */
+    public String rulesVersion() {
+        return rules.version();
+    }
+
     /** The decisions that matter to a tenant's case ("" or null: the provider's). */
     public Set<String> decisionsAllowed(Plan plan, String tenant) {
         return rules.planner().decisions(tenant == null || tenant.isEmpty() ? null : plan.profiles().get(tenant),

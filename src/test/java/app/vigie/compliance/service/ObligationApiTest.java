@@ -26,16 +26,12 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 
-import app.vigie.runtime.log.AuditLogWriter;
-import app.vigie.runtime.log.PageRun;
 import app.vigie.testing.Api;
-import app.vigie.testing.Logs;
 import app.vigie.testing.MovableClock;
 
 /** Obligations through the API: planned from the directory and the case facts recorded, audited, escalated. */
 @QuarkusTest
 class ObligationApiTest {
-    private static final Instant T = Instant.parse("2026-08-27T09:00:00Z");
     private static final String JSON = "application/json";
 
     @Inject
@@ -47,22 +43,6 @@ class ObligationApiTest {
     @AfterEach
     void resetClock() {
         MovableClock.INSTANCE.reset();
-    }
-
-    /** An incident in which {@code victim}'s tokens reached {@code reader}; returns its id. */
-    static String incident(String p, String victim, String reader) {
-        List<String> lines = new ArrayList<>();
-        AuditLogWriter w = new AuditLogWriter(p + "/s", p + "/dep", "b1", lines::add);
-        w.config(T, 4, 16, 64, 60);
-        w.alloc(T, p + "a", victim, List.of(new PageRun(0, 2)), "PREFILL", null);
-        w.write(T, p + "a", victim, 0, 8, "COMPUTE", null);
-        w.free(T, p + "a", List.of(new PageRun(0, 2)), "FINISH");
-        w.alloc(T, p + "b", reader, List.of(new PageRun(0, 2)), "PREFILL", null);
-        w.attach(T, p + "b", reader, 8);
-        w.finish(T, p + "b", reader, "STOP", 200, 3, true);
-        Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", equalTo(lines.size()));
-        return Api.admin().get("/api/incidents").then().statusCode(200).extract().jsonPath()
-                .getString("find { it.deployment == '" + p + "/dep' }.id");
     }
 
     static void tenant(String id, String country, String sectors, String delay) {
@@ -95,7 +75,7 @@ class ObligationApiTest {
         String bank = p + "-bank";
         String ghost = p + "-ghost";
         tenant(bank, "FR", "[\"financial\"]", "PT12H");
-        String id = incident(p, bank, ghost);
+        String id = Api.leakingIncident(p, bank, ghost);
         Instant detected = detectedAt(id);
         MovableClock.INSTANCE.set(detected.plus(Duration.ofHours(1)));
         String base = "/api/incidents/" + id;
@@ -221,7 +201,7 @@ class ObligationApiTest {
         String p = Api.uniquePrefix();
         String acme = p + "-acme";
         tenant(acme, "FR", "[]", null);
-        String id = incident(p, acme, p + "-ghost");
+        String id = Api.leakingIncident(p, acme, p + "-ghost");
         Instant detected = detectedAt(id);
         String alert = of(acme, "gdpr-33-2", "controller");
 

@@ -1,0 +1,176 @@
+package app.vigie.register;
+
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+
+import io.agroal.api.AgroalDataSource;
+
+import app.vigie.audit.AuditTrail;
+import app.vigie.db.Transactions;
+import app.vigie.incident.IncidentIds;
+import app.vigie.incident.IncidentQueries;
+import app.vigie.incident.IncidentView;
+import app.vigie.problem.ProblemException;
+import app.vigie.security.Role;
+
+/**
+ * {@code /api/register}: the violation registers (GDPR Art. 33(5)) of the controllers and the provider's own, one
+ * append-only hash chain; an entry is appended from an incident's facts as they stand; {@code verify} proves the
+ * chain or names its first broken entry; a CSV export.
+ */
+@Path("/api/register")
+@Produces(MediaType.APPLICATION_JSON)
+public class RegisterResource {
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    RegisterService register;
+
+    @Inject
+    Clock clock;
+
+    /** Appends the entry of a tenant's register ({@code tenant}) or of the provider's own ({@code tenant} absent). */
+    public record AppendBody(String incidentId, String tenant) {
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST})
+    public Response append(AppendBody body, @Context SecurityContext who) throws SQLException {
+        if (body == null || body.incidentId() == null) {
+            throw new ProblemException(400, "field 'incident_id' is required; 'tenant' names the tenant whose "
+                    + "register it is (absent: the provider's own)");
+        }
+        UUID id = IncidentIds.uuid(body.incidentId());
+        String actor = who.getUserPrincipal().getName();
+        RegisterService.Stored stored = Transactions.run(dataSource, c -> {
+            IncidentView incident = IncidentQueries.get(c, id)
+                    .orElseThrow(() -> IncidentIds.notFound(body.incidentId()));
+            String tenant = body.tenant() == null || body.tenant().isBlank() ? null : body.tenant().strip();
+            if (tenant != null && !incident.victimTenants().contains(tenant)
+                    && !incident.recipientTenants().contains(tenant)) {
+                throw new ProblemException(404, "tenant '" + tenant + "' has no exposure in incident " + id);
+            }
+            Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);  // as PostgreSQL keeps it
+            RegisterService.Stored s = register.append(c, register.build(c, incident, tenant, now), actor, now);
+            AuditTrail.record(c, actor, "register.append", "register:" + s.register(), null,
+                    "{\"entry\":" + s.id() + ",\"incident\":\"" + id + "\",\"hash\":\"" + s.hash() + "\"}");
+            return s;
+        });
+        return Response.status(201).entity(stored).build();
+    }
+
+    @GET
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public List<RegisterService.Stored> list(@QueryParam("register") String reg, @QueryParam("incident") String inc)
+            throws SQLException {
+        UUID incident = inc == null || inc.isBlank() ? null : IncidentIds.uuid(inc);
+        return Transactions.run(dataSource, c -> register.list(c, blankToNull(reg), incident));
+    }
+
+    @GET
+    @Path("verify")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public RegisterChain.Verdict verify() throws SQLException {
+        return Transactions.run(dataSource, register::verify);
+    }
+
+    @GET
+    @Path("export.csv")
+    @Produces("text/csv")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response csv(@QueryParam("register") String reg, @QueryParam("zone") @DefaultValue("Europe/Paris")
+            String zoneName) throws SQLException {
+        ZoneId zone;
+        try {
+            zone = ZoneId.of(zoneName);
+        } catch (DateTimeException e) {
+            throw new ProblemException(400, "query parameter 'zone' must be a time zone such as Europe/Paris, got '"
+                    + zoneName + "'");
+        }
+        DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
+        List<RegisterService.Stored> entries = Transactions.run(dataSource, c -> register.list(c, blankToNull(reg),
+                null));
+        StringBuilder out = new StringBuilder("entry,register,controller,incident_id,recorded_at_utc,recorded_at_local,"
+                + "nature,first_exposure_at_utc,last_exposure_at_utc,exposed_requests,exposed_tokens,received_tokens,"
+                + "responses_received,persons,authorities,data_subjects,measures,severity,hash\r\n");
+        for (RegisterService.Stored s : entries) {
+            RegisterEntry e = s.entry();
+            if (e == null) {
+                row(out, List.of(Long.toString(s.id()), s.register(), "", s.incidentId().toString(),
+                        s.recordedAt().toString(), local.format(s.recordedAt()), "(unreadable: run verify)", "", "",
+                        "", "", "", "", "", "", "", "", "", s.hash()));
+                continue;
+            }
+            row(out, List.of(Long.toString(s.id()), s.register(), nz(e.controller()), s.incidentId().toString(),
+                    s.recordedAt().toString(), local.format(s.recordedAt()), e.nature(), nz(e.firstExposureAt()),
+                    nz(e.lastExposureAt()), Long.toString(e.records().exposedRequests()),
+                    Long.toString(e.records().exposedTokens()), Long.toString(e.records().receivedTokens()),
+                    Long.toString(e.records().responsesReceived()),
+                    e.persons().approximateNumber() == null ? "unknown" : e.persons().approximateNumber().toString(),
+                    notifications(e.authorities()), notifications(e.dataSubjects()),
+                    e.measures().stream().map(m -> m.takenAt() + " " + m.text()).collect(Collectors.joining(" | ")),
+                    e.severity() == null ? "" : nz(e.severity().level()), s.hash()));
+        }
+        return Response.ok(out.toString()).type("text/csv; charset=UTF-8")
+                .header("Content-Disposition", "attachment; filename=\"violation-register.csv\"").build();
+    }
+
+    private static String notifications(List<RegisterEntry.Notification> ns) {
+        return ns.stream().map(n -> n.recipient() + " " + n.status() + (n.doneAt() == null ? "" : " " + n.doneAt())
+                + (n.evidence() == null ? "" : " (" + n.evidence() + ")")
+                + (n.reason() == null || !"NOT_REQUIRED".equals(n.status()) ? "" : ": " + n.reason()))
+                .collect(Collectors.joining(" | "));
+    }
+
+    /** RFC 4180 quoting; a cell a spreadsheet would read as a formula is prefixed with a quote. */
+    static void row(StringBuilder out, List<String> cells) {
+        for (int i = 0; i < cells.size(); i++) {
+            String v = cells.get(i);
+            if (!v.isEmpty() && "=+-@\t\r".indexOf(v.charAt(0)) >= 0) {
+                v = "'" + v;
+            }
+            if (i > 0) {
+                out.append(',');
+            }
+            if (v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r")) {
+                out.append('"').append(v.replace("\"", "\"\"")).append('"');
+            } else {
+                out.append(v);
+            }
+        }
+        out.append("\r\n");
+    }
+
+    private static String nz(Object o) {
+        return o == null ? "" : o.toString();
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+}
