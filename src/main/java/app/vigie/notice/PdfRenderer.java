@@ -1,0 +1,46 @@
+package app.vigie.notice;
+
+import java.awt.color.ColorSpace;
+import java.awt.color.ICC_Profile;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+
+import com.itextpdf.html2pdf.ConverterProperties;
+import com.itextpdf.html2pdf.HtmlConverter;
+import com.itextpdf.html2pdf.resolver.font.DefaultFontProvider;
+import com.itextpdf.kernel.pdf.PdfAConformance;
+import com.itextpdf.kernel.pdf.PdfName;
+import com.itextpdf.kernel.pdf.PdfOutputIntent;
+import com.itextpdf.kernel.pdf.PdfString;
+import com.itextpdf.kernel.pdf.PdfWriter;
+import com.itextpdf.kernel.pdf.filespec.PdfFileSpec;
+import com.itextpdf.pdfa.PdfADocument;
+
+/**
+ * HTML to PDF/A-3u: every font embedded (the Noto fonts pdfHTML ships; no standard, unembedded font is offered),
+ * an sRGB output intent, the document's language and title, and its JSON embedded as an associated file (the
+ * data the page shows, for machines). Plain Java.
+ */
+public final class PdfRenderer {
+    private static final byte[] SRGB = ICC_Profile.getInstance(ColorSpace.CS_sRGB).getData();
+
+    private PdfRenderer() {
+    }
+
+    public static byte[] render(String html, String title, String lang, byte[] json, String jsonName) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PdfADocument pdf = new PdfADocument(new PdfWriter(out), PdfAConformance.PDF_A_3U,
+                new PdfOutputIntent("Custom", "", "http://www.color.org", "sRGB IEC61966-2.1",
+                        new ByteArrayInputStream(SRGB)));
+        pdf.getCatalog().put(PdfName.Lang, new PdfString(lang));
+        pdf.getDocumentInfo().setTitle(title);
+        pdf.getDocumentInfo().setCreator("Vigie");
+        PdfFileSpec spec = PdfFileSpec.createEmbeddedFileSpec(pdf, json, "The document's data (JSON)", jsonName,
+                new PdfName("application/json"), null, PdfName.Data);
+        pdf.addAssociatedFile("The document's data (JSON)", spec);
+        ConverterProperties props = new ConverterProperties();
+        props.setFontProvider(new DefaultFontProvider(false, true, false));
+        HtmlConverter.convertToPdf(html, pdf, props);  // closes the document
+        return out.toByteArray();
+    }
+}

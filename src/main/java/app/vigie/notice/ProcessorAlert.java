@@ -1,0 +1,47 @@
+package app.vigie.notice;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The processor's alert to one controller (GDPR Art. 33(2)), as its templates and its JSON see it: what happened and
+ * when, which of the controller's own requests had tokens exposed or received tokens of other customers (who are
+ * never named), the measures taken, the contact, and what the controller must decide and by when.
+ */
+public record ProcessorAlert(String language, String zone, When generatedAt, Incident incident, Party processor,
+        Controller controller, List<RequestLine> exposed, List<RequestLine> received, Totals totals,
+        List<Measure> measures, List<Duty> duties, String rulesVersion) {
+
+    /** The incident; {@code ongoing} while it is not closed (no end of the exposure can be stated yet). */
+    public record Incident(UUID id, String deployment, String status, When detectedAt, When firstExposureAt,
+            When lastExposureAt, boolean ongoing, boolean delivered) {
+    }
+
+    public record Party(String legalName, String contact) {
+    }
+
+    public record Controller(String tenant, String legalName, String companyId, String dpoName, String dpoEmail,
+            String dpoPhone, boolean mapped) {
+    }
+
+    /**
+     * One of the controller's requests: its tokens exposed to (or received from) {@code otherRequests} requests of
+     * other customers (or of its own, {@code sameTenant}); {@code delivered}: how many of the reading responses
+     * left the service.
+     */
+    public record RequestLine(String request, long tokens, When firstSeenAt, int otherRequests, int delivered,
+            boolean sameTenant) {
+    }
+
+    public record Totals(long exposedRequests, long exposedTokens, long receivedRequests, long receivedTokens,
+            long responsesReceived) {
+    }
+
+    public record Measure(When takenAt, String text) {
+    }
+
+    /** What the controller must do: the obligation, its recipient, its due time (or why it has none yet). */
+    public record Duty(String rule, String kind, String recipientCode, String recipient, String status, When dueAt,
+            String dueBasis, String condition, String source) {
+    }
+}

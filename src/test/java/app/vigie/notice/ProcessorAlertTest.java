@@ -1,0 +1,115 @@
+package app.vigie.notice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.itextpdf.kernel.pdf.PdfArray;
+import com.itextpdf.kernel.pdf.PdfDictionary;
+import com.itextpdf.kernel.pdf.PdfDocument;
+import com.itextpdf.kernel.pdf.PdfName;
+import com.itextpdf.kernel.pdf.PdfReader;
+import com.itextpdf.kernel.pdf.PdfStream;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+import app.vigie.testing.Api;
+import app.vigie.testing.MovableClock;
+import app.vigie.testing.PdfChecks;
+
+/**
+ * The processor's alert to a controller: its JSON, its page in French and English, its PDF/A-3u (veraPDF), with its
+ * JSON inside, rendered to PNG and read back; other customers are never named.
+ */
+@QuarkusTest
+class ProcessorAlertTest {
+    private static final String JSON = "application/json";
+    private final ObjectMapper json = new ObjectMapper();
+
+    @AfterEach
+    void resetClock() {
+        MovableClock.INSTANCE.reset();
+    }
+
+    @Test
+    void theAlertSaysWhatHappenedToTheControllersOwnRequestsInBothLanguagesAndAsACheckedPdf() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-credit";
+        String reader = p + "-intruder";
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"Crédit Léger & Fils SA\",\"country\":\"FR\","
+                + "\"company_id\":\"552 120 222\",\"dpo\":{\"name\":\"Hélène Dupré\",\"email\":\"dpo@credit.example\"},"
+                + "\"alert_delay\":\"PT12H\"}").put("/api/tenants/" + victim).then().statusCode(200);
+        String id = Api.leakingIncident(p, victim, reader);
+        Api.admin().contentType(JSON).body("{\"text\":\"Pool KV redimensionné ; coût estimé 1 200 € ; requêtes trop "
+                + "longues désormais interrompues\",\"taken_at\":\"2026-08-27T13:00:00+02:00\"}")
+                .post("/api/incidents/" + id + "/measures").then().statusCode(201);
+        MovableClock.INSTANCE.set(Instant.parse("2026-10-25T00:30:00Z"));  // 02:30 CEST, the night Paris changes time
+        String base = "/api/incidents/" + id + "/tenants/" + victim + "/documents/processor-alert";
+
+        JsonNode data = json.readTree(Api.admin().get(base + ".json").then().statusCode(200).extract().asString());
+        assertThat(data.get("language").asText()).isEqualTo("fr");  // a French controller, by default
+        assertThat(data.at("/totals/exposed_tokens").asLong()).isEqualTo(8);
+        assertThat(data.at("/exposed/0/other_requests").asInt()).isEqualTo(1);
+        assertThat(data.at("/exposed/0/delivered").asInt()).isEqualTo(1);
+        assertThat(data.at("/incident/first_exposure_at/local").asText()).startsWith("27 août 2026 à 11:00 (")
+                .endsWith(", UTC+02:00)");
+        assertThat(data.at("/incident/first_exposure_at/utc").asText()).isEqualTo("2026-08-27T09:00:00Z");
+        assertThat(data.at("/generated_at/local").asText()).startsWith("25 octobre 2026 à 02:30").contains("UTC+02:00");
+        assertThat(data.at("/duties").findValuesAsText("rule")).contains("gdpr-33-1", "gdpr-34", "gdpr-33-5");
+
+        String fr = Api.admin().get(base + ".html").then().statusCode(200).contentType(containsString("text/html"))
+                .extract().asString();
+        assertThat(fr).contains("Alerte de violation de données personnelles", "Crédit Léger &amp; Fils SA",
+                "Hélène Dupré", "1 200 €", "article 33, paragraphe 2", "les personnes concernées")
+                .doesNotContain("the persons concerned");
+        String en = Api.admin().get(base + ".html?lang=en&zone=America/New_York").then().statusCode(200).extract()
+                .asString();
+        assertThat(en).contains("Personal data breach alert", "27 August 2026, 05:00 (").contains("UTC-04:00)");
+        for (String page : new String[] {fr, en, data.toString()}) {
+            assertThat(page).as("another customer is never named").doesNotContain(reader).doesNotContain(p + "b");
+        }
+
+        byte[] pdf = Api.admin().get(base + ".pdf").then().statusCode(200).contentType("application/pdf").extract()
+                .asByteArray();
+        assertThat(PdfChecks.pdfa3uFailures(pdf)).isEmpty();
+        try (PdfDocument doc = new PdfDocument(new PdfReader(new java.io.ByteArrayInputStream(pdf)))) {
+            PdfArray af = doc.getCatalog().getPdfObject().getAsArray(PdfName.AF);
+            assertThat(af).as("the JSON is an associated file").isNotNull();
+            PdfDictionary spec = af.getAsDictionary(0);
+            assertThat(spec.getAsName(PdfName.AFRelationship)).isEqualTo(PdfName.Data);
+            PdfStream file = spec.getAsDictionary(PdfName.EF).getAsStream(PdfName.F);
+            JsonNode inside = json.readTree(new String(file.getBytes(), StandardCharsets.UTF_8));
+            assertThat(inside).isEqualTo(data);
+        }
+        Path png = PdfChecks.render(pdf, "processor-alert-fr");
+        String text = PdfChecks.text(pdf);
+        assertThat(text).contains("Alerte de violation de données personnelles", "Crédit Léger & Fils SA", "200 €",
+                "27 août 2026 à 11:00");
+        String seen = PdfChecks.ocr(png);
+        assertThat(seen).contains("Alerte de violation").contains("Crédit Léger");
+    }
+
+    @Test
+    void unknownDocumentsLanguagesZonesAndTenantsAreRefusedClearly() {
+        String p = Api.uniquePrefix();
+        String id = Api.leakingIncident(p, p + "-a", p + "-b");
+        String base = "/api/incidents/" + id + "/tenants/" + p + "-a/documents/";
+        Api.admin().get(base + "processor-alert.docx").then().statusCode(404).contentType("application/problem+json");
+        Api.admin().get(base + "processor-alert.html?lang=de").then().statusCode(400)
+                .body("detail", containsString("fr or en"));
+        Api.admin().get(base + "processor-alert.html?zone=Paris").then().statusCode(400);
+        Api.admin().get("/api/incidents/" + id + "/tenants/nobody/documents/processor-alert.json").then()
+                .statusCode(404);
+        // an unmapped controller still gets its alert, in English, its tenant name standing for it
+        Api.admin().get(base + "processor-alert.html").then().statusCode(200)
+                .body(containsString("Personal data breach alert")).body(containsString(p + "-a"));
+    }
+}
