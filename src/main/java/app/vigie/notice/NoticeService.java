@@ -110,6 +110,100 @@ public class NoticeService {
                 exposedLines, receivedLines, totals, measures, duties, obligations.rulesVersion());
     }
 
+    /** The controller's statements of its case ({@link Statements#NONE} when it has stated nothing). */
+    public Statements statements(Connection c, java.util.UUID incident, String tenant) throws SQLException {
+        java.util.Optional<String> body = DocumentStore.statements(c, incident, tenant);
+        if (body.isEmpty()) {
+            return Statements.NONE;
+        }
+        try {
+            return json.readValue(body.get(), Statements.class).normalized();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("stored statements do not read back", e);
+        }
+    }
+
+    /**
+     * The draft of a controller's notification to its authority as of {@code now}; {@code version} and
+     * {@code phase} when it is being issued (null for a preview).
+     */
+    public AuthorityNotification authorityNotification(Connection c, IncidentView incident, String tenant,
+            Locale lang, ZoneId zone, Instant now, Integer version) throws SQLException {
+        ProcessorAlert alert = processorAlert(c, incident, tenant, lang, zone, now);
+        ObligationService.Plan plan = obligations.plan(c, incident.id(), now, false).orElseThrow();
+        Statements st = statements(c, incident.id(), tenant);
+        List<DocumentStore.Version> issued = DocumentStore.versions(c, incident.id(), tenant, AUTHORITY);
+        String phase = issued.isEmpty() ? "INITIAL" : "COMPLEMENTARY";
+
+        List<AuthorityNotification.Recipient> authorities = new ArrayList<>();
+        List<AuthorityNotification.OtherNotification> others = new ArrayList<>();
+        Obligation main = null;
+        Instant processorNotified = null;
+        Obligation informing = null;
+        for (Obligation o : plan.of(tenant)) {
+            if (o.kind() == ObligationRule.Kind.PROCESSOR_ALERT && o.doneAt() != null) {
+                processorNotified = processorNotified == null || o.doneAt().isBefore(processorNotified) ? o.doneAt()
+                        : processorNotified;
+            } else if (o.kind() == ObligationRule.Kind.DATA_SUBJECT_COMMUNICATION && informing == null) {
+                informing = o;
+            } else if (o.kind() == ObligationRule.Kind.AUTHORITY_NOTIFICATION && dataProtectionAuthority(o)) {
+                authorities.add(new AuthorityNotification.Recipient(o.recipient(), o.recipientName(),
+                        o.recipientUrl()));
+                main = main == null ? o : main;
+            } else if (o.holder() == ObligationRule.Party.CONTROLLER && o.kind() != ObligationRule.Kind.NONE
+                    && o.kind() != ObligationRule.Kind.REGISTER_ENTRY) {
+                others.add(new AuthorityNotification.OtherNotification(o.regime(), o.rule(),
+                        o.recipientName() != null ? o.recipientName() : o.recipient(), o.status().name(),
+                        When.of(o.dueAt(), zone, lang)));
+            }
+        }
+        ObligationService.SeverityView sev = plan.severity().get(tenant);
+        var aware = plan.awareness().get(tenant);
+        Instant due = main == null ? null : main.dueAt();
+        String lateReasons = st.delayReasons();
+        if (lateReasons == null && main != null) {
+            lateReasons = main.completions().stream().map(x -> x.lateReasons()).filter(x -> x != null).findFirst()
+                    .orElse(null);
+        }
+        String cause = String.join(", ", incident.findings().keySet());
+        Instant informedAt = st.personsInformedAt() == null ? null
+                : java.time.OffsetDateTime.parse(st.personsInformedAt()).toInstant();
+        return new AuthorityNotification(lang.getLanguage(), zone.getId(), When.of(now, zone, lang), incident.id(),
+                version, phase, issued.stream().map(v -> new AuthorityNotification.Issued(v.version(), v.phase(),
+                        When.of(v.issuedAt(), zone, lang))).toList(), authorities,
+                new AuthorityNotification.Organisation(tenant, alert.controller().legalName(),
+                        alert.controller().companyId(), TenantStore.find(c, tenant).map(Tenant::country)
+                                .orElse(null)),
+                new AuthorityNotification.Contact(alert.controller().dpoName(), alert.controller().dpoEmail(),
+                        alert.controller().dpoPhone()),
+                List.of(new AuthorityNotification.Involved("PROCESSOR", alert.processor().legalName(),
+                        alert.processor().contact())),
+                new AuthorityNotification.Dates(alert.incident().firstExposureAt(), true,
+                        alert.incident().lastExposureAt(), alert.incident().ongoing(),
+                        When.of(aware == null ? null : aware.awareAt(), zone, lang),
+                        When.of(processorNotified, zone, lang)),
+                new AuthorityNotification.Nature(true, false, false), "INTERNAL_ACCIDENTAL", cause, null,
+                new AuthorityNotification.DataConcerned(st.dataCategories(), st.specialCategories(),
+                        st.approximateRecords(), alert.totals().exposedRequests(), alert.totals().exposedTokens()),
+                new AuthorityNotification.PersonsConcerned(st.personCategories(), st.approximatePersons()),
+                st.securityMeasuresBefore(), st.likelyConsequences(),
+                sev == null ? null : new AuthorityNotification.Severity(sev.level(),
+                        sev.suggested() == null ? null : sev.suggested().score(), sev.overrideLevel() != null,
+                        sev.overrideJustification(), sev.basis()),
+                alert.measures(), st.measuresProposed(),
+                new AuthorityNotification.PersonsInformation(st.personsInformed(), When.of(informedAt, zone, lang),
+                        st.personsNotInformedReason(), informing == null ? null : informing.status().name()),
+                others, new AuthorityNotification.Delay(due != null && now.isAfter(due), When.of(due, zone, lang),
+                        lateReasons), obligations.rulesVersion());
+    }
+
+    public static final String AUTHORITY = "authority-notification";
+
+    private static boolean dataProtectionAuthority(Obligation o) {
+        return o.recipient().startsWith("supervisory_authority") || o.recipient().equals("ico")
+                || o.recipient().equals("fdpic");
+    }
+
     /** Renders a document's data with its template {@code notices/<kind>.<lang>.html}. */
     public Rendered render(String kind, String lang, String title, Object data, String param) {
         Template t = engine.getTemplate("notices/" + kind + "." + lang + ".html");
@@ -121,6 +215,30 @@ public class NoticeService {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A document's JSON as stored and embedded. */
+    public String json(Object data) {
+        try {
+            return json.writeValueAsString(data);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** An issued authority notification, rendered from its stored JSON (which is kept exactly). */
+    public Rendered renderIssued(String body) {
+        AuthorityNotification n;
+        try {
+            n = json.readValue(body, AuthorityNotification.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an issued version does not read back", e);
+        }
+        String name = n.organisation().legalName() != null ? n.organisation().legalName() : n.organisation().tenant();
+        Template t = engine.getTemplate("notices/" + AUTHORITY + "." + n.language() + ".html");
+        return new Rendered((n.language().equals("fr") ? "Notification de violation de données personnelles – "
+                : "Personal data breach notification – ") + name, n.language(), t.data("n", n).render(),
+                body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     public byte[] pdf(Rendered r, String jsonName) {

@@ -1,0 +1,64 @@
+package app.vigie.notice;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A controller's notification of a personal data breach to its supervisory authority (GDPR Art. 33(1), 33(3)), in
+ * the order of the CNIL's online form; a draft Vigie prepares from what it knows and what the controller stated,
+ * issued in versions (INITIAL, then COMPLEMENTARY) that keep their history. Unknown facts stay null and the page
+ * says "not known yet".
+ */
+public record AuthorityNotification(String language, String zone, When generatedAt, UUID incidentId,
+        Integer version, String phase, List<Issued> history, List<Recipient> authorities, Organisation organisation,
+        Contact dpo, List<Involved> othersInvolved, Dates dates, Nature nature, String origin, String cause,
+        String description, DataConcerned data, PersonsConcerned persons, String securityMeasuresBefore,
+        String likelyConsequences, Severity severity, List<ProcessorAlert.Measure> measuresTaken,
+        String measuresProposed, PersonsInformation personsInformation, List<OtherNotification> otherNotifications,
+        Delay delay, String rulesVersion) {
+
+    public record Issued(int version, String phase, When issuedAt) {
+    }
+
+    public record Recipient(String code, String name, String url) {
+    }
+
+    public record Organisation(String tenant, String legalName, String companyId, String country) {
+    }
+
+    public record Contact(String name, String email, String phone) {
+    }
+
+    public record Involved(String role, String legalName, String contact) {
+    }
+
+    /** Each time with whether it is established (from the page audit log) or supposed. */
+    public record Dates(When start, boolean startEstablished, When end, boolean ongoing, When awareness,
+            When processorNotification) {
+    }
+
+    public record Nature(boolean confidentiality, boolean integrity, boolean availability) {
+    }
+
+    public record DataConcerned(List<String> categories, List<String> specialCategories, Long approximateRecords,
+            long exposedRequests, long exposedTokens) {
+    }
+
+    public record PersonsConcerned(List<String> categories, Long approximateNumber) {
+    }
+
+    /** The level that counts: the controller's ({@code decided}, with its justification) or ENISA's suggestion. */
+    public record Severity(String level, Double score, boolean decided, String justification, String basis) {
+    }
+
+    /** DONE, PLANNED or NOT (with the reason), or null when the controller has not said. */
+    public record PersonsInformation(String status, When when, String reason, String obligationStatus) {
+    }
+
+    public record OtherNotification(String regime, String rule, String recipient, String status, When dueAt) {
+    }
+
+    /** Past the 72 hours: the reasons for the delay are required (Art. 33(1)). */
+    public record Delay(boolean late, When dueAt, String reasons) {
+    }
+}
