@@ -45,7 +45,8 @@ import app.vigie.tenant.TenantStore;
  */
 @Path("/api/incidents/{id}/tenants/{tenant}/documents")
 public class DocumentResource {
-    private static final Set<String> KINDS = Set.of("processor-alert", NoticeService.AUTHORITY);
+    private static final Set<String> KINDS = Set.of("processor-alert", NoticeService.AUTHORITY,
+            NoticeService.DATA_SUBJECTS);
     private static final Set<String> FRENCH_SPEAKING = Set.of("FR", "BE", "LU", "MC", "CH");
 
     @Inject
@@ -160,6 +161,12 @@ public class DocumentResource {
             return notices.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
                     ? "Notification de violation de données personnelles – " : "Personal data breach notification – ")
                     + name, n, "n");
+        }
+        if (kind.equals(NoticeService.DATA_SUBJECTS)) {
+            DataSubjectCommunication d = notices.dataSubjectCommunication(c, incident, tenant, lang, zone, now);
+            return notices.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
+                    ? "Information sur une violation de vos données – " : "About a breach of your data – ")
+                    + d.controller(), d, "d");
         }
         ProcessorAlert alert = notices.processorAlert(c, incident, tenant, lang, zone, now);
         String name = alert.controller().legalName() != null ? alert.controller().legalName() : tenant;

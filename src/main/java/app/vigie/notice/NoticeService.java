@@ -198,6 +198,21 @@ public class NoticeService {
     }
 
     public static final String AUTHORITY = "authority-notification";
+    public static final String DATA_SUBJECTS = "data-subject-communication";
+
+    /** The draft of the controller's communication to the persons concerned. */
+    public DataSubjectCommunication dataSubjectCommunication(Connection c, IncidentView incident, String tenant,
+            Locale lang, ZoneId zone, Instant now) throws SQLException {
+        AuthorityNotification n = authorityNotification(c, incident, tenant, lang, zone, now, null);
+        Statements st = statements(c, incident.id(), tenant);
+        AuthorityNotification.Recipient authority = n.authorities().isEmpty() ? null : n.authorities().get(0);
+        String contact = st.contactForPersons() != null ? st.contactForPersons() : n.dpo().email();
+        return new DataSubjectCommunication(lang.getLanguage(), zone.getId(), When.of(now, zone, lang),
+                n.organisation().legalName() != null ? n.organisation().legalName() : tenant, contact, n.dpo().name(),
+                n.dpo().email(), n.dates().start(), n.dates().end(), n.dates().ongoing(), st.dataCategories(),
+                st.specialCategories(), st.likelyConsequences(), n.measuresTaken(), st.measuresProposed(),
+                authority == null ? null : authority.name(), authority == null ? null : authority.url());
+    }
 
     private static boolean dataProtectionAuthority(Obligation o) {
         return o.recipient().startsWith("supervisory_authority") || o.recipient().equals("ico")

@@ -28,7 +28,8 @@ import app.vigie.testing.PdfChecks;
 @QuarkusTest
 class AuthorityNotificationTest {
     private static final String JSON = "application/json";
-    private static final List<String> KINDS = List.of("processor-alert", "authority-notification");
+    private static final List<String> KINDS = List.of("processor-alert", "authority-notification",
+            "data-subject-communication");
     private final ObjectMapper json = new ObjectMapper();
 
     @AfterEach
@@ -45,9 +46,12 @@ class AuthorityNotificationTest {
             for (String lang : List.of("fr", "en")) {
                 String html = Api.admin().get(base + kind + ".html?lang=" + lang).then().statusCode(200).extract()
                         .asString();
-                assertThat(html).as(kind + " " + lang).contains(kind.equals("processor-alert") ? p + "-unmapped"
-                        : lang.equals("fr") ? "ne sait pas pour l'instant" : "not known yet")
-                        .doesNotContain(p + "-other");
+                String unknown = switch (kind) {
+                    case "processor-alert" -> p + "-unmapped";
+                    case "authority-notification" -> lang.equals("fr") ? "ne sait pas pour l'instant" : "not known yet";
+                    default -> lang.equals("fr") ? "Nous recherchons encore" : "We are still finding out";
+                };
+                assertThat(html).as(kind + " " + lang).contains(unknown).doesNotContain(p + "-other");
                 byte[] pdf = Api.admin().get(base + kind + ".pdf?lang=" + lang).then().statusCode(200).extract()
                         .asByteArray();
                 assertThat(PdfChecks.pdfa3uFailures(pdf)).as(kind + " " + lang).isEmpty();
@@ -154,6 +158,16 @@ class AuthorityNotificationTest {
         PdfChecks.render(pdf, "authority-notification-fr-v2");
         Api.admin().get(docs + "/versions/3.pdf").then().statusCode(404);
         Api.admin().get(docs + "/versions/x.pdf").then().statusCode(404);
+
+        String persons = Api.admin().get(incident + "/tenants/" + clinic + "/documents/data-subject-communication"
+                + ".html").then().statusCode(200).extract().asString();
+        assertThat(persons).contains("Vos données personnelles ont peut-être été exposées", "Clinique Sainte-Anne SAS",
+                "santé", "Zoé Lefèvre", "libertés (CNIL)", "hameçonnage")
+                .doesNotContain(p + "-other");
+        byte[] personsPdf = Api.admin().get(incident + "/tenants/" + clinic
+                + "/documents/data-subject-communication.pdf").then().statusCode(200).extract().asByteArray();
+        assertThat(PdfChecks.pdfa3uFailures(personsPdf)).isEmpty();
+        PdfChecks.render(personsPdf, "data-subject-communication-fr");
 
         Api.account("auditor7", "auditor", null);
         Api.as("auditor7", "auditor7-password").post(docs + "/versions").then().statusCode(403);
