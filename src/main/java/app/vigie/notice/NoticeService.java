@@ -187,14 +187,83 @@ public class NoticeService {
                         st.approximateRecords(), alert.totals().exposedRequests(), alert.totals().exposedTokens()),
                 new AuthorityNotification.PersonsConcerned(st.personCategories(), st.approximatePersons()),
                 st.securityMeasuresBefore(), st.likelyConsequences(),
-                sev == null ? null : new AuthorityNotification.Severity(sev.level(),
-                        sev.suggested() == null ? null : sev.suggested().score(), sev.overrideLevel() != null,
-                        sev.overrideJustification(), sev.basis()),
+                severity(sev),
                 alert.measures(), st.measuresProposed(),
                 new AuthorityNotification.PersonsInformation(st.personsInformed(), When.of(informedAt, zone, lang),
                         st.personsNotInformedReason(), informing == null ? null : informing.status().name()),
                 others, new AuthorityNotification.Delay(due != null && now.isAfter(due), When.of(due, zone, lang),
                         lateReasons), obligations.rulesVersion());
+    }
+
+    public static final String REPORT = "incident-report";
+
+    /** The provider's report of an incident for a regulator. */
+    public IncidentReport incidentReport(Connection c, IncidentView incident, Locale lang, ZoneId zone, Instant now)
+            throws SQLException {
+        ObligationService.Plan plan = obligations.plan(c, incident.id(), now, false).orElseThrow();
+        List<app.vigie.incident.TenantView> tenants = IncidentQueries.tenants(c,
+                IncidentQueries.exposures(c, incident.id()));
+        List<IncidentReport.Event> timeline = new ArrayList<>();
+        timeline.add(new IncidentReport.Event(When.of(incident.firstExposureAt(), zone, lang), "first_exposure",
+                "detector", null));
+        timeline.add(new IncidentReport.Event(When.of(incident.detectedAt(), zone, lang), "detected", "detector",
+                null));
+        try (java.sql.PreparedStatement ps = c.prepareStatement(
+                "select at, action, actor, target from audit_event where target like ? order by at, id")) {
+            ps.setString(1, "incident:" + incident.id() + "%");
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String target = rs.getString(4).substring(("incident:" + incident.id()).length());
+                    timeline.add(new IncidentReport.Event(When.of(rs.getTimestamp(1).toInstant(), zone, lang),
+                            rs.getString(2), rs.getString(3), target.startsWith("/") ? target.substring(1) : null));
+                }
+            }
+        }
+        timeline.sort(java.util.Comparator.comparing(e -> e.at().utc() == null ? Instant.MAX : e.at().utc()));
+        List<IncidentReport.Case> cases = new ArrayList<>();
+        for (app.vigie.incident.TenantView t : tenants) {
+            var aware = plan.awareness().get(t.tenant());
+            var sev = plan.severity().get(t.tenant());
+            cases.add(new IncidentReport.Case(t.tenant(), t.controller(),
+                    When.of(aware == null ? null : aware.awareAt(), zone, lang), severity(sev),
+                    decisions(plan, t.tenant(), zone, lang),
+                    duties(plan.of(t.tenant()), zone, lang)));
+        }
+        return new IncidentReport(lang.getLanguage(), zone.getId(), When.of(now, zone, lang),
+                new ProcessorAlert.Party(providerName, providerContact),
+                new IncidentReport.Facts(incident.id(), incident.deployment(), incident.status(),
+                        incident.statusReason(), incident.classification(), When.of(incident.detectedAt(), zone, lang),
+                        When.of(incident.firstExposureAt(), zone, lang), When.of(incident.lastExposureAt(), zone, lang),
+                        incident.leakedResponses()),
+                incident.findings().entrySet().stream().map(e -> new IncidentReport.Finding(e.getKey(), e.getValue()))
+                        .toList(), timeline,
+                tenants.stream().map(t -> new IncidentReport.TenantLine(t.tenant(), t.controller(),
+                        String.join(", ", t.roles()), t.exposedRequests(), t.exposedTokens(), t.receivedTokens(),
+                        t.responsesReceived())).toList(), cases,
+                Measures.of(c, incident.id()).stream().map(m -> new ProcessorAlert.Measure(When.of(m.takenAt(), zone,
+                        lang), m.text())).toList(), decisions(plan, "", zone, lang), duties(plan.of(null), zone, lang),
+                obligations.rulesVersion());
+    }
+
+    private static AuthorityNotification.Severity severity(ObligationService.SeverityView sev) {
+        return sev == null ? null : new AuthorityNotification.Severity(sev.level(),
+                sev.suggested() == null ? null : sev.suggested().score(), sev.overrideLevel() != null,
+                sev.overrideJustification(), sev.basis());
+    }
+
+    private static List<IncidentReport.DecisionLine> decisions(ObligationService.Plan plan, String tenant, ZoneId zone,
+            Locale lang) {
+        return plan.decisions().getOrDefault(tenant, Map.of()).values().stream()
+                .sorted(java.util.Comparator.comparing(app.vigie.compliance.plan.Decision::name))
+                .map(d -> new IncidentReport.DecisionLine(d.name(), d.value(), When.of(d.at(), zone, lang),
+                        d.justification())).toList();
+    }
+
+    private static List<ProcessorAlert.Duty> duties(List<Obligation> own, ZoneId zone, Locale lang) {
+        return own.stream().map(o -> new ProcessorAlert.Duty(o.rule(), o.kind().name(), o.recipient(),
+                o.recipientName() != null ? o.recipientName() : o.recipient(), o.status().name(),
+                When.of(o.dueAt(), zone, lang), o.dueBasis() == null ? null : o.dueBasis().name(),
+                o.condition().name(), o.source())).toList();
     }
 
     public static final String AUTHORITY = "authority-notification";

@@ -32,6 +32,8 @@ import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
+import app.vigie.notice.NoticeService;
+import app.vigie.notice.When;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 
@@ -52,6 +54,9 @@ public class RegisterResource {
 
     @Inject
     Clock clock;
+
+    @Inject
+    NoticeService notices;
 
     /** Appends the entry of a tenant's register ({@code tenant}) or of the provider's own ({@code tenant} absent). */
     public record AppendBody(String incidentId, String tenant) {
@@ -105,13 +110,7 @@ public class RegisterResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response csv(@QueryParam("register") String reg, @QueryParam("zone") @DefaultValue("Europe/Paris")
             String zoneName) throws SQLException {
-        ZoneId zone;
-        try {
-            zone = ZoneId.of(zoneName);
-        } catch (DateTimeException e) {
-            throw new ProblemException(400, "query parameter 'zone' must be a time zone such as Europe/Paris, got '"
-                    + zoneName + "'");
-        }
+        ZoneId zone = zone(zoneName);
         DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
         List<RegisterService.Stored> entries = Transactions.run(dataSource, c -> register.list(c, blankToNull(reg),
                 null));
@@ -138,6 +137,59 @@ public class RegisterResource {
         }
         return Response.ok(out.toString()).type("text/csv; charset=UTF-8")
                 .header("Content-Disposition", "attachment; filename=\"violation-register.csv\"").build();
+    }
+
+    @GET
+    @Path("export.pdf")
+    @Produces("application/pdf")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response pdf(@QueryParam("register") String reg, @QueryParam("lang") @DefaultValue("fr") String lang,
+            @QueryParam("zone") @DefaultValue("Europe/Paris") String zoneName) throws SQLException {
+        ZoneId zone = zone(zoneName);
+        if (!lang.equals("fr") && !lang.equals("en")) {
+            throw new ProblemException(400, "query parameter 'lang' must be fr or en, got '" + lang + "'");
+        }
+        java.util.Locale locale = java.util.Locale.forLanguageTag(lang);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        RegisterExport export = Transactions.run(dataSource, c -> {
+            RegisterChain.Verdict v = register.verify(c);
+            List<RegisterExport.Line> lines = new java.util.ArrayList<>();
+            for (RegisterService.Stored s : register.list(c, blankToNull(reg), null)) {
+                RegisterEntry e = s.entry();
+                if (e == null) {
+                    continue;  // unreadable: the chain's verdict above says so
+                }
+                lines.add(new RegisterExport.Line(s.id(), s.register(), e.controller(), s.incidentId().toString(),
+                        When.of(s.recordedAt(), zone, locale), e.nature(), When.of(e.firstExposureAt(), zone, locale),
+                        When.of(e.lastExposureAt(), zone, locale), e.records(), e.persons(),
+                        notices(e.authorities(), zone, locale), notices(e.dataSubjects(), zone, locale),
+                        e.measures().stream().map(m -> When.of(m.takenAt(), zone, locale).local() + (lang.equals("fr") ? " : " : ": ")
+                                + m.text())
+                                .toList(), e.severity() == null ? null : e.severity().level(), s.hash()));
+            }
+            return new RegisterExport(lang, zone.getId(), When.of(now, zone, locale), blankToNull(reg), v.valid(),
+                    v.entries(), v.head(), v.firstBroken(), lines);
+        });
+        NoticeService.Rendered r = notices.render("register", lang, (lang.equals("fr")
+                ? "Registre des violations de données" : "Personal data breach register")
+                + (export.register() == null ? "" : " – " + export.register()), export, "reg");
+        return Response.ok(notices.pdf(r, "violation-register.json"), "application/pdf")
+                .header("Content-Disposition", "attachment; filename=\"violation-register.pdf\"").build();
+    }
+
+    private static List<RegisterExport.Notice> notices(List<RegisterEntry.Notification> ns, ZoneId zone,
+            java.util.Locale locale) {
+        return ns.stream().map(n -> new RegisterExport.Notice(n.recipientName() != null ? n.recipientName()
+                : n.recipient(), n.status(), When.of(n.doneAt(), zone, locale), n.evidence(), n.reason())).toList();
+    }
+
+    private static ZoneId zone(String zoneName) {
+        try {
+            return ZoneId.of(zoneName);
+        } catch (DateTimeException e) {
+            throw new ProblemException(400, "query parameter 'zone' must be a time zone such as Europe/Paris, got '"
+                    + zoneName + "'");
+        }
     }
 
     private static String notifications(List<RegisterEntry.Notification> ns) {

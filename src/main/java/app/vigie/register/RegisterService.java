@@ -72,7 +72,7 @@ public class RegisterService {
                 incident.deployment(), incident.classification(), incident.status(), "confidentiality",
                 incident.firstExposureAt(), incident.lastExposureAt(), incident.detectedAt(),
                 aware == null ? null : aware.awareAt(), records,
-                new RegisterEntry.Persons(null, null, "not known to the processor, which does not read prompts: "
+                new RegisterEntry.Persons(List.of(), null, "not known to the processor, which does not read prompts: "
                         + "the controller states the categories and the approximate number of persons"),
                 null, measures, notifications(own, Kind.AUTHORITY_NOTIFICATION, Kind.EARLY_WARNING),
                 notifications(own, Kind.DATA_SUBJECT_COMMUNICATION),

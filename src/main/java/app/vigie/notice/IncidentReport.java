@@ -1,0 +1,38 @@
+package app.vigie.notice;
+
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * The provider's report of an incident for a regulator: the facts, the timeline (from the audit trail), the
+ * technical cause (the detector's findings), the exposure per tenant, each case's decisions with their reasoning
+ * and its obligations, the measures.
+ */
+public record IncidentReport(String language, String zone, When generatedAt, ProcessorAlert.Party processor,
+        Facts facts, List<Finding> findings, List<Event> timeline, List<TenantLine> exposure, List<Case> cases,
+        List<ProcessorAlert.Measure> measures, List<DecisionLine> providerDecisions,
+        List<ProcessorAlert.Duty> providerObligations, String rulesVersion) {
+
+    public record Facts(UUID id, String deployment, String status, String statusReason, String classification,
+            When detectedAt, When firstExposureAt, When lastExposureAt, long leakedResponses) {
+    }
+
+    public record Finding(String rule, long count) {
+    }
+
+    /** One recorded change: when, what (an audit action), who, on what. */
+    public record Event(When at, String action, String actor, String target) {
+    }
+
+    public record TenantLine(String tenant, String controller, String roles, long exposedRequests,
+            long exposedTokens, long receivedTokens, long responsesReceived) {
+    }
+
+    public record DecisionLine(String name, boolean value, When at, String justification) {
+    }
+
+    /** A controller's case: its awareness, severity and why, its decisions, its obligations. */
+    public record Case(String tenant, String controller, When awareAt, AuthorityNotification.Severity severity,
+            List<DecisionLine> decisions, List<ProcessorAlert.Duty> obligations) {
+    }
+}

@@ -1,0 +1,22 @@
+package app.vigie.register;
+
+import java.util.List;
+
+import app.vigie.notice.When;
+
+/**
+ * The register as a regulator reads it (PDF): its entries with times in the reader's zone, and the chain's state
+ * when it was printed (valid, how many entries, its head hash: keep it to prove later that nothing was rewritten).
+ */
+public record RegisterExport(String language, String zone, When generatedAt, String register, boolean valid,
+        long chainEntries, String head, Long firstBroken, List<Line> entries) {
+
+    public record Line(long id, String register, String controller, String incidentId, When recordedAt,
+            String nature, When firstExposureAt, When lastExposureAt, RegisterEntry.Records records,
+            RegisterEntry.Persons persons, List<Notice> authorities, List<Notice> dataSubjects, List<String> measures,
+            String severity, String hash) {
+    }
+
+    public record Notice(String recipient, String status, When doneAt, String evidence, String reason) {
+    }
+}
