@@ -52,6 +52,27 @@ public class NoticeService {
     @ConfigProperty(name = "vigie.provider.contact")
     String providerContact;
 
+    @ConfigProperty(name = "vigie.documents.signing.keystore")
+    java.util.Optional<String> keystore;
+
+    @ConfigProperty(name = "vigie.documents.signing.password")
+    java.util.Optional<String> keystorePassword;
+
+    @ConfigProperty(name = "vigie.documents.signing.alias")
+    java.util.Optional<String> keyAlias;
+
+    private PdfSigning signing;
+
+    /** Reads the signing key when one is configured: a keystore that cannot be read stops the start. */
+    void start(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent e) {
+        if (keystore.isPresent()) {
+            signing = PdfSigning.load(java.nio.file.Path.of(keystore.get()),
+                    keystorePassword.orElse("").toCharArray(), keyAlias.orElse(null));
+            org.jboss.logging.Logger.getLogger(NoticeService.class).infof("PDFs are signed with the key of %s",
+                    keystore.get());
+        }
+    }
+
     /** A document rendered three ways. */
     public record Rendered(String title, String lang, String html, byte[] json) {
     }
@@ -325,8 +346,10 @@ public class NoticeService {
                 body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
+    /** The PDF/A-3u of a rendered document, signed when a keystore is configured. */
     public byte[] pdf(Rendered r, String jsonName) {
-        return PdfRenderer.render(r.html(), r.title(), r.lang(), r.json(), jsonName);
+        byte[] pdf = PdfRenderer.render(r.html(), r.title(), r.lang(), r.json(), jsonName);
+        return signing == null ? pdf : signing.sign(pdf, r.title());
     }
 
     /** One request's line while it is summed. */

@@ -155,7 +155,7 @@ class AuthorityNotificationTest {
         byte[] pdf = Api.admin().get(docs + "/versions/2.pdf").then().statusCode(200).extract().asByteArray();
         assertThat(PdfChecks.pdfa3uFailures(pdf)).isEmpty();
         assertThat(PdfChecks.text(pdf)).contains("Zoé Lefèvre", "Clinique Sainte-Anne SAS", "complémentaire");
-        PdfChecks.render(pdf, "authority-notification-fr-v2");
+        PdfChecks.readBack(pdf, "authority-notification-fr-v2", "Clinique Sainte-Anne SAS", "complémentaire");
         Api.admin().get(docs + "/versions/3.pdf").then().statusCode(404);
         Api.admin().get(docs + "/versions/x.pdf").then().statusCode(404);
 
@@ -167,7 +167,8 @@ class AuthorityNotificationTest {
         byte[] personsPdf = Api.admin().get(incident + "/tenants/" + clinic
                 + "/documents/data-subject-communication.pdf").then().statusCode(200).extract().asByteArray();
         assertThat(PdfChecks.pdfa3uFailures(personsPdf)).isEmpty();
-        PdfChecks.render(personsPdf, "data-subject-communication-fr");
+        PdfChecks.readBack(personsPdf, "data-subject-communication-fr", "données personnelles",
+                "Clinique Sainte-Anne SAS");
 
         Api.account("auditor7", "auditor", null);
         Api.as("auditor7", "auditor7-password").post(docs + "/versions").then().statusCode(403);

@@ -48,7 +48,7 @@ class IncidentReportTest {
                 .contentType("application/pdf").extract().asByteArray();
         assertThat(PdfChecks.pdfa3uFailures(pdf)).isEmpty();
         assertThat(PdfChecks.text(pdf)).contains("Acme Santé SARL", "Nœud de décodage isolé");
-        PdfChecks.render(pdf, "incident-report-fr");
+        PdfChecks.readBack(pdf, "incident-report-fr", "Rapport", "Acme Santé SARL", "CROSS_TENANT_READ");
 
         Api.admin().get(base + "/documents/report.pdf").then().statusCode(404)
                 .body("detail", containsString("incident-report"));
@@ -65,7 +65,7 @@ class IncidentReportTest {
         String text = PdfChecks.text(register).replaceAll("\\s+", " ");
         assertThat(text).contains("Registre des violations de données personnelles", "Acme Santé SARL",
                 "Nœud de décodage isolé", head.substring(0, 16));
-        PdfChecks.render(register, "register-fr");
+        PdfChecks.readBack(register, "register-fr", "Registre des violations", "Acme Santé SARL");
         Api.admin().get("/api/register/export.pdf?lang=de").then().statusCode(400);
     }
 }

@@ -90,6 +90,20 @@ public final class PdfChecks {
         return png;
     }
 
+    /**
+     * Renders page 1 to a PNG (kept) and reads it back by OCR: each key text must be seen on the picture, white space
+     * folded.
+     */
+    public static void readBack(byte[] pdf, String name, String... keyTexts) throws Exception {
+        String seen = ocr(render(pdf, name)).replaceAll("\\s+", " ");
+        for (String key : keyTexts) {
+            if (!seen.contains(key)) {
+                throw new AssertionError("'" + key + "' is not seen on " + RENDERS.resolve(name + ".png")
+                        + "; OCR read: " + seen);
+            }
+        }
+    }
+
     /** The text tesseract reads on a rendered page (French and English models). */
     public static String ocr(Path png) throws Exception {
         return run("tesseract", png.toString(), "-", "-l", "fra+eng");
