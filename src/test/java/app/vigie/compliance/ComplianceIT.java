@@ -60,9 +60,11 @@ class ComplianceIT {
     void escalationsSurviveAHardKillWithoutRepeatsOrLossesUsingTheRulesTheJarCarries(@TempDir Path tmp)
             throws Exception {
         Path elsewhere = Files.createDirectories(tmp.resolve("cwd"));
+        Path keystore = app.vigie.testing.PdfChecks.keystore(tmp, "vigie");
         ServiceProcess service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD", PASSWORD,
                 "VIGIE_COMPLIANCE_ESCALATIONS", "PT30S,PT15S,PT0S",
-                "VIGIE_COMPLIANCE_ESCALATION_CHECK_EVERY", "1s")).in(elsewhere);
+                "VIGIE_COMPLIANCE_ESCALATION_CHECK_EVERY", "1s", "VIGIE_SIGNING_KEYSTORE", keystore.toString(),
+                "VIGIE_SIGNING_PASSWORD", "test-pass")).in(elsewhere);
         try (service) {
             service.start();
             assertThat(service.log()).contains("from the copy inside the application");
@@ -101,6 +103,19 @@ class ComplianceIT {
                     ADMIN).body());
             assertThat(obligations.get(0).get("due_basis").asText()).isEqualTo("CONTRACT");
             assertThat(Instant.parse(obligations.get(0).get("due_at").asText())).isEqualTo(due);
+
+            // the packaged service carries its templates and fonts, and signs its PDFs with the configured key
+            HttpResponse<byte[]> pdf = service.getBytes("/api/incidents/" + id
+                    + "/tenants/acme/documents/processor-alert.pdf", ADMIN);
+            assertThat(pdf.statusCode()).isEqualTo(200);
+            assertThat(app.vigie.testing.PdfChecks.pdfa3uFailures(pdf.body())).isEmpty();
+            try (com.itextpdf.kernel.pdf.PdfDocument doc = new com.itextpdf.kernel.pdf.PdfDocument(
+                    new com.itextpdf.kernel.pdf.PdfReader(new java.io.ByteArrayInputStream(pdf.body())))) {
+                com.itextpdf.signatures.SignatureUtil util = new com.itextpdf.signatures.SignatureUtil(doc);
+                assertThat(util.getSignatureNames()).containsExactly("vigie-signature");
+                assertThat(util.readSignatureData("vigie-signature").verifySignatureIntegrityAndAuthenticity())
+                        .isTrue();
+            }
         }
     }
 

@@ -67,5 +67,9 @@ class IncidentReportTest {
                 "Nœud de décodage isolé", head.substring(0, 16));
         PdfChecks.readBack(register, "register-fr", "Registre des violations", "Acme Santé SARL");
         Api.admin().get("/api/register/export.pdf?lang=de").then().statusCode(400);
+        byte[] empty = Api.admin().get("/api/register/export.pdf?register=nobody&lang=en").then().statusCode(200)
+                .extract().asByteArray();
+        assertThat(PdfChecks.pdfa3uFailures(empty)).isEmpty();
+        assertThat(PdfChecks.text(empty)).contains("Personal data breach register", "No entry.");
     }
 }

@@ -7,7 +7,6 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,24 +21,12 @@ import app.vigie.testing.PdfChecks;
 /** A signed PDF stays PDF/A-3u, its signature covers the whole document and verifies; a bad keystore is named. */
 class PdfSigningTest {
 
-    static Path keystore(Path dir, String alias) throws Exception {
-        Path ks = dir.resolve("signing.p12");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair", "-keystore", ks.toString(), "-storetype", "PKCS12", "-storepass", "test-pass",
-                "-keypass", "test-pass", "-alias", alias, "-keyalg", "RSA", "-keysize", "2048", "-validity", "30",
-                "-dname", "CN=Vigie test signer, O=Vigie, C=FR").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isZero();
-        return ks;
-    }
-
     @Test
     void aSignedDocumentStaysPdfA3uAndItsSignatureVerifies(@TempDir Path tmp) throws Exception {
         byte[] pdf = PdfRenderer.render("<html lang=\"fr\"><body style=\"font-family: 'Noto Sans'\"><h1>Données "
                 + "signées : 12 €</h1></body></html>", "Test", "fr", "{\"a\":1}".getBytes(StandardCharsets.UTF_8),
                 "data.json");
-        PdfSigning signing = PdfSigning.load(keystore(tmp, "vigie"), "test-pass".toCharArray(), null);
+        PdfSigning signing = PdfSigning.load(PdfChecks.keystore(tmp, "vigie"), "test-pass".toCharArray(), null);
         byte[] signed = signing.sign(pdf, "Registre");
         assertThat(PdfChecks.pdfa3uFailures(signed)).isEmpty();
         try (PdfDocument doc = new PdfDocument(new PdfReader(new ByteArrayInputStream(signed)))) {
@@ -57,7 +44,7 @@ class PdfSigningTest {
 
     @Test
     void aMissingKeyOrAWrongPasswordIsNamed(@TempDir Path tmp) throws Exception {
-        Path ks = keystore(tmp, "vigie");
+        Path ks = PdfChecks.keystore(tmp, "vigie");
         assertThatThrownBy(() -> PdfSigning.load(ks, "wrong".toCharArray(), null))
                 .hasMessageContaining("cannot read the signing keystore");
         assertThatThrownBy(() -> PdfSigning.load(ks, "test-pass".toCharArray(), "other"))

@@ -104,6 +104,16 @@ public final class PdfChecks {
         }
     }
 
+    /** A PKCS#12 keystore (password test-pass) with one self-signed RSA key under {@code alias}, made by keytool. */
+    public static Path keystore(Path dir, String alias) throws Exception {
+        Path ks = dir.resolve("signing.p12");
+        run(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(), "-genkeypair", "-keystore",
+                ks.toString(), "-storetype", "PKCS12", "-storepass", "test-pass", "-keypass", "test-pass", "-alias",
+                alias, "-keyalg", "RSA", "-keysize", "2048", "-validity", "30", "-dname",
+                "CN=Vigie test signer, O=Vigie, C=FR");
+        return ks;
+    }
+
     /** The text tesseract reads on a rendered page (French and English models). */
     public static String ocr(Path png) throws Exception {
         return run("tesseract", png.toString(), "-", "-l", "fra+eng");

@@ -126,6 +126,12 @@ public final class ServiceProcess implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    public HttpResponse<byte[]> getBytes(String path, String credentials) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .timeout(Duration.ofSeconds(60)).header("Authorization", basic(credentials)).build(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
     /** Sends a JSON body with {@code method} (PUT, POST). */
     public HttpResponse<String> send(String method, String path, String json, String credentials)
             throws IOException, InterruptedException {
