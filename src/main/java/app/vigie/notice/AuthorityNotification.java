@@ -33,8 +33,8 @@ public record AuthorityNotification(String language, String zone, When generated
     }
 
     /** Each time with whether it is established (from the page audit log) or supposed. */
-    public record Dates(When start, boolean startEstablished, When end, boolean ongoing, When awareness,
-            When processorNotification) {
+    public record Dates(When start, boolean startEstablished, When end, boolean endEstablished, boolean ongoing,
+            When awareness, When processorNotification) {
     }
 
     public record Nature(boolean confidentiality, boolean integrity, boolean availability) {

@@ -1,10 +1,8 @@
 package app.vigie.notice;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
@@ -65,7 +63,7 @@ public class DocumentResource {
             @PathParam("document") String document, @QueryParam("lang") String langParam,
             @QueryParam("zone") String zoneParam) throws SQLException {
         String[] kindAndFormat = parse(document);
-        ZoneId zone = zone(zoneParam);
+        ZoneId zone = Reader.zone(zoneParam);
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         NoticeService.Rendered r = Transactions.run(dataSource, c -> {
@@ -73,7 +71,8 @@ public class DocumentResource {
             String lang = lang(c, langParam, tenant);
             return build(c, kindAndFormat[0], incident, tenant, Locale.forLanguageTag(lang), zone, now, null);
         });
-        return answer(r, kindAndFormat[1], kindAndFormat[0] + "-" + uuid.toString().substring(0, 8) + "-" + tenant);
+        return Reader.answer(notices, r, kindAndFormat[1], kindAndFormat[0] + "-" + uuid.toString().substring(0, 8)
+                + "-" + tenant);
     }
 
     /** The versions of the authority notification issued so far. */
@@ -99,7 +98,7 @@ public class DocumentResource {
     public Response issue(@PathParam("id") String id, @PathParam("tenant") String tenant,
             @QueryParam("lang") String langParam, @QueryParam("zone") String zoneParam,
             @Context SecurityContext who) throws SQLException {
-        ZoneId zone = zone(zoneParam);
+        ZoneId zone = Reader.zone(zoneParam);
         UUID uuid = IncidentIds.uuid(id);
         String actor = who.getUserPrincipal().getName();
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
@@ -142,7 +141,8 @@ public class DocumentResource {
                             "no version " + number + " of the authority notification of tenant " + tenant));
         });
         NoticeService.Rendered r = notices.renderIssued(v.body());
-        return answer(r, numberAndFormat[1], NoticeService.AUTHORITY + "-" + uuid.toString().substring(0, 8) + "-"
+        return Reader.answer(notices, r, numberAndFormat[1], NoticeService.AUTHORITY + "-"
+                + uuid.toString().substring(0, 8) + "-"
                 + tenant + "-v" + number);
     }
 
@@ -175,15 +175,6 @@ public class DocumentResource {
                 + name, alert, "alert");
     }
 
-    private Response answer(NoticeService.Rendered r, String format, String file) {
-        return switch (format) {
-            case "html" -> Response.ok(r.html(), "text/html; charset=UTF-8").build();
-            case "json" -> Response.ok(new String(r.json(), StandardCharsets.UTF_8), "application/json").build();
-            default -> Response.ok(notices.pdf(r, safe(file) + ".json"), "application/pdf")
-                    .header("Content-Disposition", "attachment; filename=\"" + safe(file) + ".pdf\"").build();
-        };
-    }
-
     /** {kind}.{format}, both checked. */
     private static String[] parse(String document) {
         int dot = document.lastIndexOf('.');
@@ -204,31 +195,7 @@ public class DocumentResource {
     }
 
     private static String lang(Connection c, String langParam, String tenant) throws SQLException {
-        return langParam != null ? language(langParam) : TenantStore.find(c, tenant)
-                .map(t -> FRENCH_SPEAKING.contains(t.country()) ? "fr" : "en").orElse("en");
-    }
-
-    private static String language(String lang) {
-        String l = lang.strip().toLowerCase(Locale.ROOT);
-        if (!l.equals("fr") && !l.equals("en")) {
-            throw new ProblemException(400, "query parameter 'lang' must be fr or en, got '" + lang + "'");
-        }
-        return l;
-    }
-
-    private static ZoneId zone(String zone) {
-        if (zone == null || zone.isBlank()) {
-            return ZoneId.of("Europe/Paris");
-        }
-        try {
-            return ZoneId.of(zone.strip());
-        } catch (DateTimeException e) {
-            throw new ProblemException(400, "query parameter 'zone' must be a time zone such as Europe/Paris, got '"
-                    + zone + "'");
-        }
-    }
-
-    private static String safe(String s) {
-        return s.replaceAll("[^A-Za-z0-9._-]", "_");
+        return Reader.language(langParam, TenantStore.find(c, tenant)
+                .map(t -> FRENCH_SPEAKING.contains(t.country()) ? "fr" : "en").orElse("en"));
     }
 }

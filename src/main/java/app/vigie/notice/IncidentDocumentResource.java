@@ -1,9 +1,7 @@
 package app.vigie.notice;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
@@ -49,34 +47,19 @@ public class IncidentDocumentResource {
                 ? document.substring(NoticeService.REPORT.length() + 1) : "";
         if (!format.equals("html") && !format.equals("pdf") && !format.equals("json")) {
             throw new ProblemException(404, "no document '" + document + "': an incident's own document is "
-                    + NoticeService.REPORT + ".html, .pdf or .json; a controller's are under tenants/{tenant}/documents");
+                    + NoticeService.REPORT + ".html, .pdf or .json; a controller's are under "
+                    + "tenants/{tenant}/documents");
         }
-        String lang = langParam == null ? "en" : langParam.strip().toLowerCase(Locale.ROOT);
-        if (!lang.equals("fr") && !lang.equals("en")) {
-            throw new ProblemException(400, "query parameter 'lang' must be fr or en, got '" + langParam + "'");
-        }
-        ZoneId zone;
-        try {
-            zone = ZoneId.of(zoneParam == null || zoneParam.isBlank() ? "Europe/Paris" : zoneParam.strip());
-        } catch (DateTimeException e) {
-            throw new ProblemException(400, "query parameter 'zone' must be a time zone such as Europe/Paris, got '"
-                    + zoneParam + "'");
-        }
+        String lang = Reader.language(langParam, "en");
+        ZoneId z = Reader.zone(zoneParam);
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        ZoneId z = zone;
         NoticeService.Rendered r = Transactions.run(dataSource, c -> {
             IncidentView incident = IncidentQueries.get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id));
             IncidentReport report = notices.incidentReport(c, incident, Locale.forLanguageTag(lang), z, now);
             return notices.render(NoticeService.REPORT, lang, (lang.equals("fr") ? "Rapport d'incident – "
                     : "Incident report – ") + incident.deployment(), report, "r");
         });
-        String file = NoticeService.REPORT + "-" + uuid.toString().substring(0, 8);
-        return switch (format) {
-            case "html" -> Response.ok(r.html(), "text/html; charset=UTF-8").build();
-            case "json" -> Response.ok(new String(r.json(), StandardCharsets.UTF_8), "application/json").build();
-            default -> Response.ok(notices.pdf(r, file + ".json"), "application/pdf")
-                    .header("Content-Disposition", "attachment; filename=\"" + file + ".pdf\"").build();
-        };
+        return Reader.answer(notices, r, format, NoticeService.REPORT + "-" + uuid.toString().substring(0, 8));
     }
 }

@@ -24,7 +24,7 @@ public record IncidentReport(String language, String zone, When generatedAt, Pro
     public record Event(When at, String action, String actor, String target) {
     }
 
-    public record TenantLine(String tenant, String controller, String roles, long exposedRequests,
+    public record TenantLine(String tenant, String controller, List<String> roles, long exposedRequests,
             long exposedTokens, long receivedTokens, long responsesReceived) {
     }
 

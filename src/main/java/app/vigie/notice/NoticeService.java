@@ -106,15 +106,9 @@ public class NoticeService {
                 receivedLines.stream().mapToLong(ProcessorAlert.RequestLine::tokens).sum(),
                 receivedLines.stream().filter(l -> l.delivered() > 0).count());
 
-        List<ProcessorAlert.Duty> duties = new ArrayList<>();
-        for (Obligation o : plan.of(tenant)) {
-            if (o.holder() == ObligationRule.Party.CONTROLLER && o.kind() != ObligationRule.Kind.NONE) {
-                duties.add(new ProcessorAlert.Duty(o.rule(), o.kind().name(), o.recipient(),
-                        o.recipientName() != null ? o.recipientName() : o.recipient(), o.status().name(),
-                        When.of(o.dueAt(), zone, lang), o.dueBasis() == null ? null : o.dueBasis().name(),
-                        o.condition().name(), o.source()));
-            }
-        }
+        List<ProcessorAlert.Duty> duties = duties(plan.of(tenant).stream()
+                .filter(o -> o.holder() == ObligationRule.Party.CONTROLLER && o.kind() != ObligationRule.Kind.NONE)
+                .toList(), zone, lang);
         List<ProcessorAlert.Measure> measures = Measures.of(c, incident.id()).stream()
                 .map(m -> new ProcessorAlert.Measure(When.of(m.takenAt(), zone, lang), m.text())).toList();
         boolean ongoing = !"CLOSED".equals(incident.status());
@@ -200,7 +194,7 @@ public class NoticeService {
                 List.of(new AuthorityNotification.Involved("PROCESSOR", alert.processor().legalName(),
                         alert.processor().contact())),
                 new AuthorityNotification.Dates(alert.incident().firstExposureAt(), true,
-                        alert.incident().lastExposureAt(), alert.incident().ongoing(),
+                        alert.incident().lastExposureAt(), !alert.incident().ongoing(), alert.incident().ongoing(),
                         When.of(aware == null ? null : aware.awareAt(), zone, lang),
                         When.of(processorNotified, zone, lang)),
                 new AuthorityNotification.Nature(true, false, false), "INTERNAL_ACCIDENTAL", cause, null,
@@ -259,7 +253,7 @@ public class NoticeService {
                 incident.findings().entrySet().stream().map(e -> new IncidentReport.Finding(e.getKey(), e.getValue()))
                         .toList(), timeline,
                 tenants.stream().map(t -> new IncidentReport.TenantLine(t.tenant(), t.controller(),
-                        String.join(", ", t.roles()), t.exposedRequests(), t.exposedTokens(), t.receivedTokens(),
+                        t.roles(), t.exposedRequests(), t.exposedTokens(), t.receivedTokens(),
                         t.responsesReceived())).toList(), cases,
                 Measures.of(c, incident.id()).stream().map(m -> new ProcessorAlert.Measure(When.of(m.takenAt(), zone,
                         lang), m.text())).toList(), decisions(plan, "", zone, lang), duties(plan.of(null), zone, lang),

@@ -2,7 +2,6 @@ package app.vigie.register;
 
 import java.sql.SQLException;
 import java.time.Clock;
-import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -110,7 +109,7 @@ public class RegisterResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response csv(@QueryParam("register") String reg, @QueryParam("zone") @DefaultValue("Europe/Paris")
             String zoneName) throws SQLException {
-        ZoneId zone = zone(zoneName);
+        ZoneId zone = app.vigie.notice.Reader.zone(zoneName);
         DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
         List<RegisterService.Stored> entries = Transactions.run(dataSource, c -> register.list(c, blankToNull(reg),
                 null));
@@ -145,10 +144,8 @@ public class RegisterResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response pdf(@QueryParam("register") String reg, @QueryParam("lang") @DefaultValue("fr") String lang,
             @QueryParam("zone") @DefaultValue("Europe/Paris") String zoneName) throws SQLException {
-        ZoneId zone = zone(zoneName);
-        if (!lang.equals("fr") && !lang.equals("en")) {
-            throw new ProblemException(400, "query parameter 'lang' must be fr or en, got '" + lang + "'");
-        }
+        ZoneId zone = app.vigie.notice.Reader.zone(zoneName);
+        app.vigie.notice.Reader.language(lang, "fr");
         java.util.Locale locale = java.util.Locale.forLanguageTag(lang);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         RegisterExport export = Transactions.run(dataSource, c -> {
@@ -163,7 +160,8 @@ public class RegisterResource {
                         When.of(s.recordedAt(), zone, locale), e.nature(), When.of(e.firstExposureAt(), zone, locale),
                         When.of(e.lastExposureAt(), zone, locale), e.records(), e.persons(),
                         notices(e.authorities(), zone, locale), notices(e.dataSubjects(), zone, locale),
-                        e.measures().stream().map(m -> When.of(m.takenAt(), zone, locale).local() + (lang.equals("fr") ? " : " : ": ")
+                        e.measures().stream().map(m -> When.of(m.takenAt(), zone, locale).local()
+                                + (lang.equals("fr") ? " : " : ": ")
                                 + m.text())
                                 .toList(), e.severity() == null ? null : e.severity().level(), s.hash()));
             }
@@ -181,15 +179,6 @@ public class RegisterResource {
             java.util.Locale locale) {
         return ns.stream().map(n -> new RegisterExport.Notice(n.recipientName() != null ? n.recipientName()
                 : n.recipient(), n.status(), When.of(n.doneAt(), zone, locale), n.evidence(), n.reason())).toList();
-    }
-
-    private static ZoneId zone(String zoneName) {
-        try {
-            return ZoneId.of(zoneName);
-        } catch (DateTimeException e) {
-            throw new ProblemException(400, "query parameter 'zone' must be a time zone such as Europe/Paris, got '"
-                    + zoneName + "'");
-        }
     }
 
     private static String notifications(List<RegisterEntry.Notification> ns) {

@@ -1,0 +1,51 @@
+package app.vigie.notice;
+
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.ZoneId;
+import java.util.Locale;
+
+import jakarta.ws.rs.core.Response;
+
+import app.vigie.problem.ProblemException;
+
+/** The reader's choices for a document ({@code lang}, {@code zone}), checked, and a rendered document answered. */
+public final class Reader {
+    public static final String DEFAULT_ZONE = "Europe/Paris";
+
+    private Reader() {
+    }
+
+    /** {@code fr} or {@code en}; {@code fallback} when absent; a 400 naming the parameter otherwise. */
+    public static String language(String lang, String fallback) {
+        if (lang == null || lang.isBlank()) {
+            return fallback;
+        }
+        String l = lang.strip().toLowerCase(Locale.ROOT);
+        if (!l.equals("fr") && !l.equals("en")) {
+            throw new ProblemException(400, "query parameter 'lang' must be fr or en, got '" + lang + "'");
+        }
+        return l;
+    }
+
+    /** A time zone such as Europe/Paris (the default when absent); a 400 naming the parameter otherwise. */
+    public static ZoneId zone(String zone) {
+        try {
+            return ZoneId.of(zone == null || zone.isBlank() ? DEFAULT_ZONE : zone.strip());
+        } catch (DateTimeException e) {
+            throw new ProblemException(400, "query parameter 'zone' must be a time zone such as Europe/Paris, got '"
+                    + zone + "'");
+        }
+    }
+
+    /** The document as a page, its data or its PDF (a download named {@code file}.pdf). */
+    public static Response answer(NoticeService notices, NoticeService.Rendered r, String format, String file) {
+        String name = file.replaceAll("[^A-Za-z0-9._-]", "_");
+        return switch (format) {
+            case "html" -> Response.ok(r.html(), "text/html; charset=UTF-8").build();
+            case "json" -> Response.ok(new String(r.json(), StandardCharsets.UTF_8), "application/json").build();
+            default -> Response.ok(notices.pdf(r, name + ".json"), "application/pdf")
+                    .header("Content-Disposition", "attachment; filename=\"" + name + ".pdf\"").build();
+        };
+    }
+}
