@@ -30,6 +30,12 @@ class AuthorityNotificationTest {
     private static final String JSON = "application/json";
     private static final List<String> KINDS = List.of("processor-alert", "authority-notification",
             "data-subject-communication");
+    /** A heading of each document's first page, as OCR must read it. */
+    private static final java.util.Map<String, String> HEADINGS = java.util.Map.of(
+            "processor-alert.fr", "Alerte de violation", "processor-alert.en", "breach alert",
+            "authority-notification.fr", "Notification", "authority-notification.en", "Notification of a personal",
+            "data-subject-communication.fr", "données personnelles", "data-subject-communication.en",
+            "personal data may have been exposed");
     private final ObjectMapper json = new ObjectMapper();
 
     @AfterEach
@@ -55,6 +61,7 @@ class AuthorityNotificationTest {
                 byte[] pdf = Api.admin().get(base + kind + ".pdf?lang=" + lang).then().statusCode(200).extract()
                         .asByteArray();
                 assertThat(PdfChecks.pdfa3uFailures(pdf)).as(kind + " " + lang).isEmpty();
+                PdfChecks.readBack(pdf, kind + "-minimal-" + lang, HEADINGS.get(kind + "." + lang));
             }
         }
         JsonNode n = json.readTree(Api.admin().get(base + "authority-notification.json").then().statusCode(200)

@@ -48,7 +48,7 @@ class IncidentReportTest {
                 .contentType("application/pdf").extract().asByteArray();
         assertThat(PdfChecks.pdfa3uFailures(pdf)).isEmpty();
         assertThat(PdfChecks.text(pdf)).contains("Acme Santé SARL", "Nœud de décodage isolé");
-        PdfChecks.readBack(pdf, "incident-report-fr", "Rapport", "Acme Santé SARL", "CROSS_TENANT_READ");
+        PdfChecks.readBack(pdf, "incident-report-fr", "Rapport", "Lecture croisée confirmée", "confidentialité");
 
         Api.admin().get(base + "/documents/report.pdf").then().statusCode(404)
                 .body("detail", containsString("incident-report"));
@@ -71,5 +71,6 @@ class IncidentReportTest {
                 .extract().asByteArray();
         assertThat(PdfChecks.pdfa3uFailures(empty)).isEmpty();
         assertThat(PdfChecks.text(empty)).contains("Personal data breach register", "No entry.");
+        PdfChecks.readBack(empty, "register-empty-en", "Personal data breach register");
     }
 }

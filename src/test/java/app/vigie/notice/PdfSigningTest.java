@@ -40,6 +40,7 @@ class PdfSigningTest {
             assertThat(pkcs7.getReason()).isEqualTo("Registre");
         }
         assertThat(PdfChecks.text(signed)).contains("Données signées : 12 €");
+        PdfChecks.readBack(signed, "signed", "Données signées");
     }
 
     @Test
