@@ -27,7 +27,13 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
-    public Response unauthorized(Exception e) {
+    public Response unauthorized(Exception e, io.vertx.core.http.HttpServerRequest request) {
+        String path = request.path();
+        if (!path.startsWith("/api/") && !path.equals("/api")) {
+            // the dashboard's pages: to the sign-in form (again, saying why, after a failed attempt)
+            return Response.status(302).header(HttpHeaders.LOCATION,
+                    path.equals("/j_security_check") ? "/login-error" : "/login").build();
+        }
         return Response.fromResponse(Problem.of(401,
                 "authentication required: send HTTP Basic credentials of a Vigie account").toResponse())
                 .header(HttpHeaders.WWW_AUTHENTICATE, CHALLENGE).build();

@@ -64,6 +64,15 @@ public class AccountService {
         return Optional.of(new Principal(username, roles, account.get().tenant()));
     }
 
+    /**
+     * The account of a signed-in session (its cookie names the user): its current roles and tenant, read again so
+     * that a deleted account or a changed role takes effect at the next request; empty when it no longer exists.
+     */
+    public Optional<Principal> current(String username) throws SQLException {
+        return Transactions.run(dataSource, c -> UserStore.find(c, username))
+                .map(a -> new Principal(username, Role.effective(a.roles()), a.tenant()));
+    }
+
     /** An authenticated account. */
     public record Principal(String username, Set<String> roles, String tenant) {
     }

@@ -1,0 +1,48 @@
+package app.vigie.security;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.identity.AuthenticationRequestContext;
+import io.quarkus.security.identity.IdentityProvider;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.request.TrustedAuthenticationRequest;
+import io.quarkus.security.runtime.QuarkusPrincipal;
+import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.smallrye.mutiny.Uni;
+
+/**
+ * The identity of a signed-in dashboard session: the form login's encrypted cookie names the user; its roles are
+ * read from the database on each request, so a deleted account is signed out at once.
+ */
+@ApplicationScoped
+public class SessionIdentityProvider implements IdentityProvider<TrustedAuthenticationRequest> {
+
+    @Inject
+    AccountService accounts;
+
+    @Override
+    public Class<TrustedAuthenticationRequest> getRequestType() {
+        return TrustedAuthenticationRequest.class;
+    }
+
+    @Override
+    public Uni<SecurityIdentity> authenticate(TrustedAuthenticationRequest request,
+            AuthenticationRequestContext context) {
+        return context.runBlocking(() -> {
+            try {
+                AccountService.Principal p = accounts.current(request.getPrincipal())
+                        .orElseThrow(() -> new AuthenticationFailedException("the account no longer exists"));
+                QuarkusSecurityIdentity.Builder b = QuarkusSecurityIdentity.builder()
+                        .setPrincipal(new QuarkusPrincipal(p.username())).addRoles(p.roles());
+                if (p.tenant() != null) {
+                    b.addAttribute(DatabaseIdentityProvider.TENANT_ATTRIBUTE, p.tenant());
+                }
+                return b.build();
+            } catch (java.sql.SQLException e) {
+                throw new AuthenticationFailedException("account store unavailable", e);
+            }
+        });
+    }
+}
