@@ -110,8 +110,8 @@ class AuthorizationMatrixTest {
         for (String role : ROLES) {
             String user = role.equals("admin") ? "admin" : users.get(role);
             String password = role.equals("admin") ? Api.ADMIN_PASSWORD : user + "-password";
-            Map<String, String> cookies = given().redirects().follow(false).contentType("application/x-www-form-urlencoded")
-                    .formParam("j_username", user).formParam("j_password", password).post("/j_security_check")
+            Map<String, String> cookies = given().redirects().follow(false)
+                    .contentType("application/x-www-form-urlencoded").formParam("j_username", user).formParam("j_password", password).post("/j_security_check")
                     .then().statusCode(302).extract().cookies();
             int overview = given().redirects().follow(false).cookies(cookies).get("/").statusCode();
             assertThat(overview).as(role + " on the overview").isEqualTo(READERS.contains(role) ? 200 : 403);
