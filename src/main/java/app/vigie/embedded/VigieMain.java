@@ -29,6 +29,41 @@ public class VigieMain {
         return root.getMessage() != null ? root.getMessage() : root.toString();
     }
 
+    /**
+     * The key that encrypts the dashboard's session cookies, unless VIGIE_SESSION_KEY gives it: kept in the data
+     * directory in embedded mode (sessions survive a restart), made anew at each boot in production mode (set
+     * VIGIE_SESSION_KEY there, the same on every instance). Never logged: Quarkus would log a key it made itself.
+     */
+    static void sessionKey(java.nio.file.Path dataDir) throws java.io.IOException {
+        String given = System.getenv("VIGIE_SESSION_KEY");
+        if (given != null && !given.isBlank()) {
+            return;
+        }
+        String key;
+        java.nio.file.Path file = dataDir == null ? null : dataDir.resolve("session.key");
+        if (file != null && java.nio.file.Files.exists(file)) {
+            key = java.nio.file.Files.readString(file).strip();
+        } else {
+            byte[] random = new byte[32];
+            new java.security.SecureRandom().nextBytes(random);
+            key = java.util.Base64.getEncoder().encodeToString(random);
+            if (file != null) {
+                java.nio.file.Files.createDirectories(dataDir);
+                java.nio.file.Files.writeString(file, key);
+                try {
+                    java.nio.file.Files.setPosixFilePermissions(file,
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                } catch (UnsupportedOperationException e) {
+                    // not a POSIX file system: the data directory's own protection applies
+                }
+            } else {
+                Logger.getLogger(VigieMain.class).warn("VIGIE_SESSION_KEY is not set: dashboard sessions end when "
+                        + "this instance restarts and are not shared between instances");
+            }
+        }
+        System.setProperty("quarkus.http.auth.session.encryption-key", key);
+    }
+
     public static void main(String... args) throws Exception {
         if (args.length > 0 && "replay".equals(args[0])) {
             System.exit(ReplayCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
@@ -42,9 +77,11 @@ public class VigieMain {
             return;
         }
         if (mode == Mode.PRODUCTION) {
+            sessionKey(null);
             Quarkus.run(args);
             return;
         }
+        sessionKey(Mode.dataDir());
         EmbeddedDatabase db = EmbeddedDatabase.start(Mode.dataDir());
         System.setProperty("quarkus.datasource.jdbc.url", db.jdbcUrl());
         System.setProperty("quarkus.datasource.username", db.username());

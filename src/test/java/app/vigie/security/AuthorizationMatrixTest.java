@@ -106,15 +106,21 @@ class AuthorizationMatrixTest {
         assertThat(wrong).isEmpty();
 
         // the pages: the sign-in form for a visitor; the dashboard for the readers only
-        assertThat(given().redirects().follow(false).get("/").then().extract().header("Location")).endsWith("/login");
+        for (String page : List.of("/", "/incidents/" + id)) {
+            assertThat(given().redirects().follow(false).get(page).then().statusCode(302).extract().header("Location"))
+                    .endsWith("/login");
+        }
         for (String role : ROLES) {
             String user = role.equals("admin") ? "admin" : users.get(role);
             String password = role.equals("admin") ? Api.ADMIN_PASSWORD : user + "-password";
             Map<String, String> cookies = given().redirects().follow(false)
                     .contentType("application/x-www-form-urlencoded").formParam("j_username", user).formParam("j_password", password).post("/j_security_check")
                     .then().statusCode(302).extract().cookies();
-            int overview = given().redirects().follow(false).cookies(cookies).get("/").statusCode();
-            assertThat(overview).as(role + " on the overview").isEqualTo(READERS.contains(role) ? 200 : 403);
+            for (String page : List.of("/", "/incidents", "/incidents/" + id,
+                    "/incidents/" + id + "/tenants/" + victim + "/documents/processor-alert.json")) {
+                int status = given().redirects().follow(false).cookies(cookies).get(page).statusCode();
+                assertThat(status).as(role + " on " + page).isEqualTo(READERS.contains(role) ? 200 : 403);
+            }
         }
     }
 

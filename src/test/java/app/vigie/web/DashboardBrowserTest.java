@@ -107,6 +107,23 @@ class DashboardBrowserTest {
             assertThat(second).startsWith("in ").isNotEqualTo(first);  // ticking in the browser
             assertThat(row.locator(".due").textContent()).contains("gdpr-33-2");
             page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("overview-en.png")).setFullPage(true));
+
+            // the incident page: the exposure matrix drawn, each tenant's obligations ticking, a PDF to download
+            page.waitForNavigation(() -> row.locator("a").click());
+            assertThat(page.textContent("h1")).isEqualTo(p + "/dep");
+            Locator cell = page.locator("svg.matrix rect");
+            assertThat(cell.count()).isEqualTo(1);
+            assertThat(page.locator("svg.matrix title").textContent()).isEqualTo(p + "-acme -> " + p + "-globex: 8");
+            assertThat(page.locator("h3").allTextContents()).anyMatch(h -> h.contains("Acme SAS"));
+            assertThat(page.locator("time.countdown").count()).isGreaterThan(3);
+            String href = page.locator("a[href*='processor-alert.pdf']").first().getAttribute("href");
+            assertThat(href).startsWith("/incidents/");  // the session's own path, not the API's Basic one
+            com.microsoft.playwright.APIResponse pdf = context.request().get(root.toString().replaceAll("/$", "")
+                    + href);
+            assertThat(pdf.status()).isEqualTo(200);
+            assertThat(pdf.headers().get("content-type")).isEqualTo("application/pdf");
+            assertThat(app.vigie.testing.PdfChecks.pdfa3uFailures(pdf.body())).isEmpty();
+            page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("incident-en.png")).setFullPage(true));
         }
     }
 

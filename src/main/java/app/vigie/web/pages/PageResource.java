@@ -53,6 +53,9 @@ public class PageResource {
     @Inject
     Clock clock;
 
+    @Inject
+    app.vigie.notice.DocumentResource documents;
+
     /** The login form (posted to Quarkus's j_security_check); {@code error} after a failed attempt. */
     public record Login(String language, boolean error) {
     }
@@ -90,6 +93,97 @@ public class PageResource {
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         return engine.getTemplate("pages/incidents").data("page", overview(language(lang, accept),
                 Reader.zone(zoneParam), who.getUserPrincipal().getName())).render();
+    }
+
+    @GET
+    @Path("incidents/{id}")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public String incident(@jakarta.ws.rs.PathParam("id") String id, @QueryParam("lang") String lang,
+            @QueryParam("zone") String zoneParam, @HeaderParam("Accept-Language") String accept,
+            @Context SecurityContext who) throws SQLException {
+        String language = language(lang, accept);
+        ZoneId zone = Reader.zone(zoneParam);
+        Locale locale = Locale.forLanguageTag(language);
+        java.util.UUID uuid = app.vigie.incident.IncidentIds.uuid(id);
+        Instant now = clock.instant();
+        IncidentPage page = Transactions.run(dataSource, c -> {
+            IncidentView i = IncidentQueries.get(c, uuid).orElseThrow(() -> new jakarta.ws.rs.NotFoundException());
+            List<app.vigie.incident.ExposureView> exposures = IncidentQueries.exposures(c, uuid);
+            List<app.vigie.incident.TenantView> tenants = IncidentQueries.tenants(c, exposures);
+            ObligationService.Plan plan = obligations.plan(c, uuid, now, false).orElseThrow();
+            List<IncidentPage.CaseLine> cases = new ArrayList<>();
+            cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), zone, locale)));
+            for (app.vigie.incident.TenantView t : tenants) {
+                cases.add(new IncidentPage.CaseLine(t.tenant(), t.controller(), duties(plan.of(t.tenant()), zone,
+                        locale)));
+            }
+            List<app.vigie.incident.FindingView> all = IncidentQueries.findings(c, uuid);
+            List<IncidentPage.FindingLine> findings = all.stream().limit(50).map(f -> new IncidentPage.FindingLine(
+                    f.rule(), f.subject(), f.stream(), f.firstSeq(), When.of(f.seenAt(), zone, locale))).toList();
+            return new IncidentPage(language, zone.getId(), who.getUserPrincipal().getName(), id, i.deployment(),
+                    i.status(), i.classification(), When.of(i.detectedAt(), zone, locale),
+                    When.of(i.firstExposureAt(), zone, locale), When.of(i.lastExposureAt(), zone, locale),
+                    i.leakedResponses(), matrix(exposures), cases, findings, all.size());
+        });
+        return engine.getTemplate("pages/incident").data("page", page).render();
+    }
+
+    /**
+     * A controller's document for the signed-in dashboard (the same as the API's, which takes HTTP Basic): a link
+     * on the incident page opens or downloads it with the session.
+     */
+    @GET
+    @Path("incidents/{id}/tenants/{tenant}/documents/{document}")
+    @Produces({MediaType.TEXT_HTML, "application/pdf", MediaType.APPLICATION_JSON})
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public jakarta.ws.rs.core.Response document(@jakarta.ws.rs.PathParam("id") String id,
+            @jakarta.ws.rs.PathParam("tenant") String tenant, @jakarta.ws.rs.PathParam("document") String document,
+            @QueryParam("lang") String lang, @QueryParam("zone") String zone) throws SQLException {
+        return documents.document(id, tenant, document, lang, zone);
+    }
+
+    private static List<IncidentPage.Duty> duties(List<Obligation> own, ZoneId zone, Locale locale) {
+        return own.stream().map(o -> new IncidentPage.Duty(o.rule(), o.recipientName() != null ? o.recipientName()
+                : o.recipient(), o.status().name(), When.of(o.dueAt(), zone, locale),
+                o.dueBasis() == null ? null : o.dueBasis().name())).toList();
+    }
+
+    /** Victims down, recipients across; a cell's shade grows with the order of magnitude of its tokens. */
+    static IncidentPage.Matrix matrix(List<app.vigie.incident.ExposureView> exposures) {
+        java.util.Map<String, java.util.Map<String, Long>> sums = new java.util.TreeMap<>();
+        java.util.Set<String> readers = new java.util.TreeSet<>();
+        for (app.vigie.incident.ExposureView e : exposures) {
+            sums.computeIfAbsent(e.victimTenant(), v -> new java.util.TreeMap<>()).merge(e.readerTenant(), e.tokens(),
+                    Long::sum);
+            readers.add(e.readerTenant());
+        }
+        int label = 180;
+        int top = 120;
+        int size = 44;
+        List<String> rows = new ArrayList<>(sums.keySet());
+        List<String> cols = new ArrayList<>(readers);
+        List<IncidentPage.Label> rowLabels = new ArrayList<>();
+        List<IncidentPage.Label> colLabels = new ArrayList<>();
+        List<IncidentPage.Cell> cells = new ArrayList<>();
+        for (int r = 0; r < rows.size(); r++) {
+            rowLabels.add(new IncidentPage.Label(label - 8, top + r * size + size / 2 + 5, rows.get(r)));
+        }
+        for (int k = 0; k < cols.size(); k++) {
+            colLabels.add(new IncidentPage.Label(label + k * size + size / 2, top - 8, cols.get(k)));
+        }
+        for (int r = 0; r < rows.size(); r++) {
+            for (int k = 0; k < cols.size(); k++) {
+                Long tokens = sums.get(rows.get(r)).get(cols.get(k));
+                if (tokens != null) {
+                    int shade = (int) Math.min(4, Math.max(0, Math.floor(Math.log10(Math.max(1, tokens)))));
+                    cells.add(new IncidentPage.Cell(label + k * size, top + r * size, size - 2, shade, tokens,
+                            rows.get(r) + " -> " + cols.get(k) + ": " + tokens, label + k * size + 4,
+                            top + r * size + 27));
+                }
+            }
+        }
+        return new IncidentPage.Matrix(label + cols.size() * size + 200, top + rows.size() * size + 20, rowLabels,
+                colLabels, cells);
     }
 
     Overview overview(String lang, ZoneId zone, String user) throws SQLException {
