@@ -20,6 +20,16 @@ public class DatabaseIdentityProvider implements IdentityProvider<UsernamePasswo
     @Inject
     AccountService accounts;
 
+    /** The identity of an account: its name, its effective roles, its tenant (customers). */
+    static SecurityIdentity identity(AccountService.Principal p) {
+        QuarkusSecurityIdentity.Builder b = QuarkusSecurityIdentity.builder()
+                .setPrincipal(new QuarkusPrincipal(p.username())).addRoles(p.roles());
+        if (p.tenant() != null) {
+            b.addAttribute(TENANT_ATTRIBUTE, p.tenant());
+        }
+        return b.build();
+    }
+
     @Override
     public Class<UsernamePasswordAuthenticationRequest> getRequestType() {
         return UsernamePasswordAuthenticationRequest.class;
@@ -30,16 +40,8 @@ public class DatabaseIdentityProvider implements IdentityProvider<UsernamePasswo
             AuthenticationRequestContext context) {
         return context.runBlocking(() -> {
             try {
-                AccountService.Principal p = accounts
-                        .verify(request.getUsername(), request.getPassword().getPassword())
-                        .orElseThrow(() -> new AuthenticationFailedException("wrong username or password"));
-                QuarkusSecurityIdentity.Builder b = QuarkusSecurityIdentity.builder()
-                        .setPrincipal(new QuarkusPrincipal(p.username()))
-                        .addRoles(p.roles());
-                if (p.tenant() != null) {
-                    b.addAttribute(TENANT_ATTRIBUTE, p.tenant());
-                }
-                return b.build();
+                return identity(accounts.verify(request.getUsername(), request.getPassword().getPassword())
+                        .orElseThrow(() -> new AuthenticationFailedException("wrong username or password")));
             } catch (java.sql.SQLException e) {
                 throw new AuthenticationFailedException("account store unavailable", e);
             }

@@ -8,8 +8,6 @@ import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.request.TrustedAuthenticationRequest;
-import io.quarkus.security.runtime.QuarkusPrincipal;
-import io.quarkus.security.runtime.QuarkusSecurityIdentity;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -32,14 +30,8 @@ public class SessionIdentityProvider implements IdentityProvider<TrustedAuthenti
             AuthenticationRequestContext context) {
         return context.runBlocking(() -> {
             try {
-                AccountService.Principal p = accounts.current(request.getPrincipal())
-                        .orElseThrow(() -> new AuthenticationFailedException("the account no longer exists"));
-                QuarkusSecurityIdentity.Builder b = QuarkusSecurityIdentity.builder()
-                        .setPrincipal(new QuarkusPrincipal(p.username())).addRoles(p.roles());
-                if (p.tenant() != null) {
-                    b.addAttribute(DatabaseIdentityProvider.TENANT_ATTRIBUTE, p.tenant());
-                }
-                return b.build();
+                return DatabaseIdentityProvider.identity(accounts.current(request.getPrincipal())
+                        .orElseThrow(() -> new AuthenticationFailedException("the account no longer exists")));
             } catch (java.sql.SQLException e) {
                 throw new AuthenticationFailedException("account store unavailable", e);
             }
