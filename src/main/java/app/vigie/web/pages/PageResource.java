@@ -69,18 +69,6 @@ public class PageResource {
                 .render();
     }
 
-    /** Signs out: the session cookie is cleared (a form post, with its CSRF token checked). */
-    @jakarta.ws.rs.POST
-    @Path("logout")
-    @jakarta.ws.rs.Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    @PermitAll
-    public jakarta.ws.rs.core.Response logout() {
-        return jakarta.ws.rs.core.Response.status(303).header("Location", "/login")
-                .cookie(new jakarta.ws.rs.core.NewCookie.Builder("vigie-session").value("").path("/").maxAge(0)
-                        .httpOnly(true).sameSite(jakarta.ws.rs.core.NewCookie.SameSite.STRICT).build())
-                .build();
-    }
-
     /** Where a failed sign-in lands: the form again, saying why. */
     @GET
     @Path("login-error")
