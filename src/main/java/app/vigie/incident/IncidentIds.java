@@ -17,6 +17,14 @@ public final class IncidentIds {
         }
     }
 
+    /** The incident, when {@code tenant} has an exposure in it (as victim or recipient); 404 otherwise. */
+    public static IncidentView affected(IncidentView incident, String tenant) {
+        if (!incident.victimTenants().contains(tenant) && !incident.recipientTenants().contains(tenant)) {
+            throw new ProblemException(404, "tenant '" + tenant + "' has no exposure in incident " + incident.id());
+        }
+        return incident;
+    }
+
     public static ProblemException notFound(String id) {
         return new ProblemException(404, "no incident " + id);
     }

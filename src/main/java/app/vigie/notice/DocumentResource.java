@@ -158,9 +158,8 @@ public class DocumentResource {
         if (kind.equals(NoticeService.AUTHORITY)) {
             AuthorityNotification n = notices.authorityNotification(c, incident, tenant, lang, zone, now, version);
             String name = n.organisation().legalName() != null ? n.organisation().legalName() : tenant;
-            return notices.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
-                    ? "Notification de violation de données personnelles – " : "Personal data breach notification – ")
-                    + name, n, "n");
+            return notices.render(kind, lang.getLanguage(), NoticeService.authorityTitle(lang.getLanguage(), name),
+                    n, "n");
         }
         if (kind.equals(NoticeService.DATA_SUBJECTS)) {
             DataSubjectCommunication d = notices.dataSubjectCommunication(c, incident, tenant, lang, zone, now);

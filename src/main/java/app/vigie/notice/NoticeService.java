@@ -79,9 +79,17 @@ public class NoticeService {
 
     public ProcessorAlert processorAlert(Connection c, IncidentView incident, String tenant, Locale lang, ZoneId zone,
             Instant now) throws SQLException {
+        return processorAlert(c, incident, tenant, lang, zone, now, plan(c, incident, now));
+    }
+
+    private ObligationService.Plan plan(Connection c, IncidentView incident, Instant now) throws SQLException {
+        return obligations.plan(c, incident.id(), now, false).orElseThrow();
+    }
+
+    private ProcessorAlert processorAlert(Connection c, IncidentView incident, String tenant, Locale lang,
+            ZoneId zone, Instant now, ObligationService.Plan plan) throws SQLException {
         Tenant entry = TenantStore.find(c, tenant).orElse(null);
         List<ExposureView> exposures = IncidentQueries.exposures(c, incident.id());
-        ObligationService.Plan plan = obligations.plan(c, incident.id(), now, false).orElseThrow();
 
         Map<String, Line> exposed = new LinkedHashMap<>();
         Map<String, Line> received = new LinkedHashMap<>();
@@ -144,9 +152,15 @@ public class NoticeService {
      */
     public AuthorityNotification authorityNotification(Connection c, IncidentView incident, String tenant,
             Locale lang, ZoneId zone, Instant now, Integer version) throws SQLException {
-        ProcessorAlert alert = processorAlert(c, incident, tenant, lang, zone, now);
-        ObligationService.Plan plan = obligations.plan(c, incident.id(), now, false).orElseThrow();
-        Statements st = statements(c, incident.id(), tenant);
+        return authorityNotification(c, incident, tenant, lang, zone, now, version,
+                statements(c, incident.id(), tenant));
+    }
+
+    /** The same, on statements already read (the data-subject communication reads them for itself too). */
+    private AuthorityNotification authorityNotification(Connection c, IncidentView incident, String tenant,
+            Locale lang, ZoneId zone, Instant now, Integer version, Statements st) throws SQLException {
+        ObligationService.Plan plan = plan(c, incident, now);
+        ProcessorAlert alert = processorAlert(c, incident, tenant, lang, zone, now, plan);
         List<DocumentStore.Version> issued = DocumentStore.versions(c, incident.id(), tenant, AUTHORITY);
         String phase = issued.isEmpty() ? "INITIAL" : "COMPLEMENTARY";
 
@@ -215,7 +229,7 @@ public class NoticeService {
     /** The provider's report of an incident for a regulator. */
     public IncidentReport incidentReport(Connection c, IncidentView incident, Locale lang, ZoneId zone, Instant now)
             throws SQLException {
-        ObligationService.Plan plan = obligations.plan(c, incident.id(), now, false).orElseThrow();
+        ObligationService.Plan plan = plan(c, incident, now);
         List<app.vigie.incident.TenantView> tenants = IncidentQueries.tenants(c,
                 IncidentQueries.exposures(c, incident.id()));
         List<IncidentReport.Event> timeline = new ArrayList<>();
@@ -282,13 +296,19 @@ public class NoticeService {
     }
 
     public static final String AUTHORITY = "authority-notification";
+
+    /** The authority notification's title (its PDF's), in its language, for a controller. */
+    public static String authorityTitle(String lang, String controller) {
+        return (lang.equals("fr") ? "Notification de violation de données personnelles – "
+                : "Personal data breach notification – ") + controller;
+    }
     public static final String DATA_SUBJECTS = "data-subject-communication";
 
     /** The draft of the controller's communication to the persons concerned. */
     public DataSubjectCommunication dataSubjectCommunication(Connection c, IncidentView incident, String tenant,
             Locale lang, ZoneId zone, Instant now) throws SQLException {
-        AuthorityNotification n = authorityNotification(c, incident, tenant, lang, zone, now, null);
         Statements st = statements(c, incident.id(), tenant);
+        AuthorityNotification n = authorityNotification(c, incident, tenant, lang, zone, now, null, st);
         AuthorityNotification.Recipient authority = n.authorities().isEmpty() ? null : n.authorities().get(0);
         String contact = st.contactForPersons() != null ? st.contactForPersons() : n.dpo().email();
         return new DataSubjectCommunication(lang.getLanguage(), zone.getId(), When.of(now, zone, lang),
@@ -335,8 +355,7 @@ public class NoticeService {
         }
         String name = n.organisation().legalName() != null ? n.organisation().legalName() : n.organisation().tenant();
         Template t = engine.getTemplate("notices/" + AUTHORITY + "." + n.language() + ".html");
-        return new Rendered((n.language().equals("fr") ? "Notification de violation de données personnelles – "
-                : "Personal data breach notification – ") + name, n.language(), t.data("n", n).render(),
+        return new Rendered(authorityTitle(n.language(), name), n.language(), t.data("n", n).render(),
                 body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 

@@ -83,10 +83,6 @@ public class StatementResource {
     }
 
     static IncidentView affected(java.sql.Connection c, UUID uuid, String id, String tenant) throws SQLException {
-        IncidentView incident = IncidentQueries.get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id));
-        if (!incident.victimTenants().contains(tenant) && !incident.recipientTenants().contains(tenant)) {
-            throw new ProblemException(404, "tenant '" + tenant + "' has no exposure in incident " + id);
-        }
-        return incident;
+        return IncidentIds.affected(IncidentQueries.get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id)), tenant);
     }
 }

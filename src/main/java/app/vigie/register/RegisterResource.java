@@ -75,9 +75,8 @@ public class RegisterResource {
             IncidentView incident = IncidentQueries.get(c, id)
                     .orElseThrow(() -> IncidentIds.notFound(body.incidentId()));
             String tenant = body.tenant() == null || body.tenant().isBlank() ? null : body.tenant().strip();
-            if (tenant != null && !incident.victimTenants().contains(tenant)
-                    && !incident.recipientTenants().contains(tenant)) {
-                throw new ProblemException(404, "tenant '" + tenant + "' has no exposure in incident " + id);
+            if (tenant != null) {
+                IncidentIds.affected(incident, tenant);
             }
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);  // as PostgreSQL keeps it
             RegisterService.Stored s = register.append(c, register.build(c, incident, tenant, now), actor, now);
