@@ -232,23 +232,7 @@ public class NoticeService {
         ObligationService.Plan plan = plan(c, incident, now);
         List<app.vigie.incident.TenantView> tenants = IncidentQueries.tenants(c,
                 IncidentQueries.exposures(c, incident.id()));
-        List<IncidentReport.Event> timeline = new ArrayList<>();
-        timeline.add(new IncidentReport.Event(When.of(incident.firstExposureAt(), zone, lang), "first_exposure",
-                "detector", null));
-        timeline.add(new IncidentReport.Event(When.of(incident.detectedAt(), zone, lang), "detected", "detector",
-                null));
-        try (java.sql.PreparedStatement ps = c.prepareStatement(
-                "select at, action, actor, target from audit_event where target like ? order by at, id")) {
-            ps.setString(1, "incident:" + incident.id() + "%");
-            try (java.sql.ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String target = rs.getString(4).substring(("incident:" + incident.id()).length());
-                    timeline.add(new IncidentReport.Event(When.of(rs.getTimestamp(1).toInstant(), zone, lang),
-                            rs.getString(2), rs.getString(3), target.startsWith("/") ? target.substring(1) : null));
-                }
-            }
-        }
-        timeline.sort(java.util.Comparator.comparing(e -> e.at().utc() == null ? Instant.MAX : e.at().utc()));
+        List<IncidentReport.Event> timeline = Timeline.of(c, incident, zone, lang);
         List<IncidentReport.Case> cases = new ArrayList<>();
         for (app.vigie.incident.TenantView t : tenants) {
             var aware = plan.awareness().get(t.tenant());

@@ -118,12 +118,12 @@ public class RegisterResource {
         for (RegisterService.Stored s : entries) {
             RegisterEntry e = s.entry();
             if (e == null) {
-                row(out, List.of(Long.toString(s.id()), s.register(), "", s.incidentId().toString(),
+                app.vigie.export.Csv.row(out, List.of(Long.toString(s.id()), s.register(), "", s.incidentId().toString(),
                         s.recordedAt().toString(), local.format(s.recordedAt()), "(unreadable: run verify)", "", "",
                         "", "", "", "", "", "", "", "", "", s.hash()));
                 continue;
             }
-            row(out, List.of(Long.toString(s.id()), s.register(), nz(e.controller()), s.incidentId().toString(),
+            app.vigie.export.Csv.row(out, List.of(Long.toString(s.id()), s.register(), nz(e.controller()), s.incidentId().toString(),
                     s.recordedAt().toString(), local.format(s.recordedAt()), e.nature(), nz(e.firstExposureAt()),
                     nz(e.lastExposureAt()), Long.toString(e.records().exposedRequests()),
                     Long.toString(e.records().exposedTokens()), Long.toString(e.records().receivedTokens()),
@@ -185,25 +185,6 @@ public class RegisterResource {
                 + (n.evidence() == null ? "" : " (" + n.evidence() + ")")
                 + (n.reason() == null || !"NOT_REQUIRED".equals(n.status()) ? "" : ": " + n.reason()))
                 .collect(Collectors.joining(" | "));
-    }
-
-    /** RFC 4180 quoting; a cell a spreadsheet would read as a formula is prefixed with a quote. */
-    static void row(StringBuilder out, List<String> cells) {
-        for (int i = 0; i < cells.size(); i++) {
-            String v = cells.get(i);
-            if (!v.isEmpty() && "=+-@\t\r".indexOf(v.charAt(0)) >= 0) {
-                v = "'" + v;
-            }
-            if (i > 0) {
-                out.append(',');
-            }
-            if (v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r")) {
-                out.append('"').append(v.replace("\"", "\"\"")).append('"');
-            } else {
-                out.append(v);
-            }
-        }
-        out.append("\r\n");
     }
 
     private static String nz(Object o) {

@@ -26,6 +26,7 @@ import app.vigie.testing.Api;
 class AuthorizationMatrixTest {
     private static final Set<String> READERS = Set.of("admin", "dpo", "analyst", "auditor");
     private static final Set<String> WRITERS = Set.of("admin", "dpo", "analyst");
+    private static final Set<String> AUDIT = Set.of("admin", "dpo", "auditor");
     private static final List<String> ROLES = List.of("admin", "dpo", "analyst", "auditor", "customer", "ingest");
 
     /** One endpoint and the roles that may use it. */
@@ -83,6 +84,8 @@ class AuthorizationMatrixTest {
                 new Endpoint("GET", "/api/tenants/" + victim, null, READERS),
                 new Endpoint("PUT", "/api/tenants/" + p + "-new", json, Set.of("admin", "dpo")),
                 new Endpoint("DELETE", "/api/tenants/" + p + "-none", null, Set.of("admin", "dpo")),
+                new Endpoint("GET", "/api/audit-trail", null, AUDIT),
+                new Endpoint("GET", "/api/audit-trail/export.csv", null, AUDIT),
                 new Endpoint("GET", "/api/accounts", null, Set.of("admin")),
                 new Endpoint("PUT", "/api/accounts/" + p + "-new", json, Set.of("admin")));
 
@@ -105,23 +108,66 @@ class AuthorizationMatrixTest {
         }
         assertThat(wrong).isEmpty();
 
-        // the pages: the sign-in form for a visitor; the dashboard for the readers only
-        for (String page : List.of("/", "/incidents/" + id)) {
-            assertThat(given().redirects().follow(false).get(page).then().statusCode(302).extract().header("Location"))
-                    .endsWith("/login");
+        // the pages: the sign-in form for a visitor; each page for its roles only
+        Map<String, Set<String>> pages = new java.util.LinkedHashMap<>();
+        for (String page : List.of("/", "/incidents", "/incidents/" + id, "/incidents/" + id + "/tenants/" + victim
+                + "/documents/processor-alert.json", "/incidents/" + id + "/documents/incident-report.json",
+                "/register", "/register/export.csv", "/tenants", "/quarantine")) {
+            pages.put(page, READERS);
         }
+        pages.put("/audit", AUDIT);
+        pages.put("/audit/export.csv", AUDIT);
+        for (String page : pages.keySet()) {
+            assertThat(given().redirects().follow(false).get(page).then().statusCode(302).extract().header("Location"))
+                    .as(page).endsWith("/login");
+        }
+        // the action forms: a visitor is sent to sign in, nothing changes
+        assertThat(given().redirects().follow(false).contentType("application/x-www-form-urlencoded")
+                .formParam("status", "DISMISSED").formParam("reason", "x").post("/incidents/" + id + "/status")
+                .then().statusCode(302).extract().header("Location")).endsWith("/login");
         for (String role : ROLES) {
             String user = role.equals("admin") ? "admin" : users.get(role);
             String password = role.equals("admin") ? Api.ADMIN_PASSWORD : user + "-password";
             Map<String, String> cookies = given().redirects().follow(false)
                     .contentType("application/x-www-form-urlencoded").formParam("j_username", user).formParam("j_password", password).post("/j_security_check")
                     .then().statusCode(302).extract().cookies();
-            for (String page : List.of("/", "/incidents", "/incidents/" + id,
-                    "/incidents/" + id + "/tenants/" + victim + "/documents/processor-alert.json")) {
-                int status = given().redirects().follow(false).cookies(cookies).get(page).statusCode();
-                assertThat(status).as(role + " on " + page).isEqualTo(READERS.contains(role) ? 200 : 403);
+            for (Map.Entry<String, Set<String>> page : pages.entrySet()) {
+                int status = given().redirects().follow(false).cookies(cookies).get(page.getKey()).statusCode();
+                if (status != (page.getValue().contains(role) ? 200 : 403)) {
+                    wrong.add(role + " GET page " + page.getKey() + " -> " + status);
+                }
+            }
+            // a form post by a role that may not act is refused before its token is even looked at
+            int post = given().redirects().follow(false).cookies(cookies)
+                    .contentType("application/x-www-form-urlencoded").formParam("text", "x")
+                    .post("/incidents/" + id + "/measures").statusCode();
+            if (post != 403) {
+                wrong.add(role + " POST /incidents/{id}/measures without a token -> " + post);
             }
         }
+        // a customer of the recipient tenant reaching for the victim's data, through the API and the pages
+        String other = p + "-customer-globex";
+        Api.account(other, "customer", p + "-globex");
+        for (Endpoint e : endpoints) {
+            if (e.path().startsWith(t) && e.method().equals("GET")) {
+                int status = send(Api.as(other, other + "-password"), e).statusCode();
+                if (status != 403) {
+                    wrong.add("customer of " + p + "-globex GET " + e.path() + " -> " + status);
+                }
+            }
+        }
+        Map<String, String> otherCookies = given().redirects().follow(false)
+                .contentType("application/x-www-form-urlencoded").formParam("j_username", other)
+                .formParam("j_password", other + "-password").post("/j_security_check").then().statusCode(302)
+                .extract().cookies();
+        int doc = given().redirects().follow(false).cookies(otherCookies).get("/incidents/" + id + "/tenants/" + victim
+                + "/documents/processor-alert.pdf").statusCode();
+        if (doc != 403) {
+            wrong.add("customer of " + p + "-globex GET the victim's processor alert page -> " + doc);
+        }
+        assertThat(wrong).isEmpty();
+        assertThat(Api.admin().get(inc + "/measures").then().statusCode(200).extract().jsonPath().getList("$"))
+                .as("no measure recorded by any refused post").isEmpty();
     }
 
     private static Response send(RequestSpecification spec, Endpoint e) {

@@ -2,12 +2,21 @@ package app.vigie.web.pages;
 
 import java.util.List;
 
+import app.vigie.notice.IncidentReport;
 import app.vigie.notice.When;
 
-/** The incident page: facts, the exposure matrix (victims x recipients), each tenant's obligations, findings. */
+/**
+ * The incident page: facts, timeline, the exposure matrix (victims x recipients), each party's obligations,
+ * findings, measures, and the action forms ({@code canAct}: the user may change it) with what was typed into them
+ * when an action was refused ({@code notice} says why).
+ */
 public record IncidentPage(String language, String zone, String user, String id, String deployment, String status,
-        String classification, When detectedAt, When firstExposureAt, When lastExposureAt, long leakedResponses,
-        Matrix matrix, List<CaseLine> cases, List<FindingLine> findings, int findingsTotal) {
+        String statusReason, String classification, When detectedAt, When firstExposureAt, When lastExposureAt,
+        long leakedResponses, Matrix matrix, List<CaseLine> cases, List<FindingLine> findings, int findingsTotal,
+        List<IncidentReport.Event> timeline, List<MeasureLine> measures, boolean canAct, List<String> nextStatuses,
+        List<Choice> openDuties, String now, Notice notice, String formStatus, String formReason,
+        String formTakenAt, String formText, String formDuty, String formDoneAt, String formEvidence,
+        String formLateReasons) {
 
     /** The matrix drawn as an SVG: row and column labels, and a cell for each pair with tokens. */
     public record Matrix(int width, int height, List<Label> rows, List<Label> columns, List<Cell> cells) {
@@ -23,9 +32,21 @@ public record IncidentPage(String language, String zone, String user, String id,
     public record CaseLine(String tenant, String controller, List<Duty> obligations) {
     }
 
-    public record Duty(String rule, String recipient, String status, When dueAt, String basis) {
+    /** An obligation's line; {@code evidence}: the last completion's (a receipt number), null while not done. */
+    public record Duty(String rule, String recipient, String status, When dueAt, String basis, String evidence) {
     }
 
     public record FindingLine(String rule, String subject, String stream, long firstSeq, When seenAt) {
+    }
+
+    public record MeasureLine(When takenAt, String text, String by) {
+    }
+
+    /** An open obligation to choose in the completion form: {@code key} = tenant|rule|recipient. */
+    public record Choice(String key, String label) {
+    }
+
+    /** The outcome of the last action: done (which form) or refused (which form, why). */
+    public record Notice(boolean error, String form, String message) {
     }
 }

@@ -54,7 +54,10 @@ public class PageResource {
     Clock clock;
 
     @Inject
-    app.vigie.notice.DocumentResource documents;
+    app.vigie.web.csrf.Csrf csrf;
+
+    /** quarkus.http.auth.form.cookie-name */
+    static final String SESSION_COOKIE = "vigie-session";
 
     /** The login form (posted to Quarkus's j_security_check); {@code error} after a failed attempt. */
     public record Login(String language, boolean error) {
@@ -67,6 +70,20 @@ public class PageResource {
             @HeaderParam("Accept-Language") String accept) {
         return engine.getTemplate("pages/login").data("login", new Login(language(lang, accept), error != null))
                 .render();
+    }
+
+    /** Signs out: the session and CSRF cookies are cleared; back to the sign-in form. */
+    @jakarta.ws.rs.POST
+    @Path("logout")
+    @jakarta.ws.rs.Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @io.quarkus.security.Authenticated
+    @app.vigie.web.csrf.DashboardForm
+    public jakarta.ws.rs.core.Response logout() {
+        csrf.clear();
+        return jakarta.ws.rs.core.Response.seeOther(java.net.URI.create("/login"))
+                .cookie(new jakarta.ws.rs.core.NewCookie.Builder(SESSION_COOKIE).value("").path("/").maxAge(0)
+                        .httpOnly(true).sameSite(jakarta.ws.rs.core.NewCookie.SameSite.STRICT).build())
+                .build();
     }
 
     /** Where a failed sign-in lands: the form again, saying why. */
@@ -93,59 +110,6 @@ public class PageResource {
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         return engine.getTemplate("pages/incidents").data("page", overview(language(lang, accept),
                 Reader.zone(zoneParam), who.getUserPrincipal().getName())).render();
-    }
-
-    @GET
-    @Path("incidents/{id}")
-    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public String incident(@jakarta.ws.rs.PathParam("id") String id, @QueryParam("lang") String lang,
-            @QueryParam("zone") String zoneParam, @HeaderParam("Accept-Language") String accept,
-            @Context SecurityContext who) throws SQLException {
-        String language = language(lang, accept);
-        ZoneId zone = Reader.zone(zoneParam);
-        Locale locale = Locale.forLanguageTag(language);
-        java.util.UUID uuid = app.vigie.incident.IncidentIds.uuid(id);
-        Instant now = clock.instant();
-        IncidentPage page = Transactions.run(dataSource, c -> {
-            IncidentView i = IncidentQueries.get(c, uuid).orElseThrow(() -> new jakarta.ws.rs.NotFoundException());
-            List<app.vigie.incident.ExposureView> exposures = IncidentQueries.exposures(c, uuid);
-            List<app.vigie.incident.TenantView> tenants = IncidentQueries.tenants(c, exposures);
-            ObligationService.Plan plan = obligations.plan(c, uuid, now, false).orElseThrow();
-            List<IncidentPage.CaseLine> cases = new ArrayList<>();
-            cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), zone, locale)));
-            for (app.vigie.incident.TenantView t : tenants) {
-                cases.add(new IncidentPage.CaseLine(t.tenant(), t.controller(), duties(plan.of(t.tenant()), zone,
-                        locale)));
-            }
-            List<app.vigie.incident.FindingView> all = IncidentQueries.findings(c, uuid);
-            List<IncidentPage.FindingLine> findings = all.stream().limit(50).map(f -> new IncidentPage.FindingLine(
-                    f.rule(), f.subject(), f.stream(), f.firstSeq(), When.of(f.seenAt(), zone, locale))).toList();
-            return new IncidentPage(language, zone.getId(), who.getUserPrincipal().getName(), id, i.deployment(),
-                    i.status(), i.classification(), When.of(i.detectedAt(), zone, locale),
-                    When.of(i.firstExposureAt(), zone, locale), When.of(i.lastExposureAt(), zone, locale),
-                    i.leakedResponses(), matrix(exposures), cases, findings, all.size());
-        });
-        return engine.getTemplate("pages/incident").data("page", page).render();
-    }
-
-    /**
-     * A controller's document for the signed-in dashboard (the same as the API's, which takes HTTP Basic): a link
-     * on the incident page opens or downloads it with the session.
-     */
-    @GET
-    @Path("incidents/{id}/tenants/{tenant}/documents/{document}")
-    @Produces({MediaType.TEXT_HTML, "application/pdf", MediaType.APPLICATION_JSON})
-    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public jakarta.ws.rs.core.Response document(@jakarta.ws.rs.PathParam("id") String id,
-            @jakarta.ws.rs.PathParam("tenant") String tenant, @jakarta.ws.rs.PathParam("document") String document,
-            @QueryParam("lang") String lang, @QueryParam("zone") String zone) throws SQLException {
-        return documents.document(id, tenant, document, lang, zone);
-    }
-
-    private static List<IncidentPage.Duty> duties(List<Obligation> own, ZoneId zone, Locale locale) {
-        return own.stream().map(o -> new IncidentPage.Duty(o.rule(), o.recipientName() != null ? o.recipientName()
-                : o.recipient(), o.status().name(), When.of(o.dueAt(), zone, locale),
-                o.dueBasis() == null ? null : o.dueBasis().name())).toList();
     }
 
     /** Victims down, recipients across; a cell's shade grows with the order of magnitude of its tokens. */

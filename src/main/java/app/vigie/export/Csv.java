@@ -1,0 +1,27 @@
+package app.vigie.export;
+
+import java.util.List;
+
+/** CSV for spreadsheets: RFC 4180 quoting, and a cell a spreadsheet would read as a formula prefixed with a quote. */
+public final class Csv {
+    private Csv() {
+    }
+
+    public static void row(StringBuilder out, List<String> cells) {
+        for (int i = 0; i < cells.size(); i++) {
+            String v = cells.get(i) == null ? "" : cells.get(i);
+            if (!v.isEmpty() && "=+-@\t\r".indexOf(v.charAt(0)) >= 0) {
+                v = "'" + v;
+            }
+            if (i > 0) {
+                out.append(',');
+            }
+            if (v.contains(",") || v.contains("\"") || v.contains("\n") || v.contains("\r")) {
+                out.append('"').append(v.replace("\"", "\"\"")).append('"');
+            } else {
+                out.append(v);
+            }
+        }
+        out.append("\r\n");
+    }
+}

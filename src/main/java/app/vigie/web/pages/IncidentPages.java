@@ -1,0 +1,295 @@
+package app.vigie.web.pages;
+
+import java.net.URI;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.NotFoundException;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+
+import org.jboss.resteasy.reactive.RestForm;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.qute.Engine;
+
+import app.vigie.compliance.plan.Obligation;
+import app.vigie.compliance.service.ObligationResource;
+import app.vigie.compliance.service.ObligationService;
+import app.vigie.db.Transactions;
+import app.vigie.incident.ExposureView;
+import app.vigie.incident.FindingView;
+import app.vigie.incident.IncidentIds;
+import app.vigie.incident.IncidentQueries;
+import app.vigie.incident.IncidentResource;
+import app.vigie.incident.IncidentStatus;
+import app.vigie.incident.IncidentView;
+import app.vigie.incident.MeasureResource;
+import app.vigie.incident.Measures;
+import app.vigie.incident.TenantView;
+import app.vigie.notice.DocumentResource;
+import app.vigie.notice.Reader;
+import app.vigie.notice.Timeline;
+import app.vigie.notice.When;
+import app.vigie.problem.ProblemException;
+import app.vigie.security.Role;
+import app.vigie.web.LocalTimes;
+import app.vigie.web.csrf.DashboardForm;
+
+/**
+ * An incident's page and its actions: facts, timeline, the exposure matrix, every party's obligations, findings,
+ * measures, documents; and the forms that change it (status with a reason, a measure, an obligation done with the
+ * authority's receipt number). The forms post here with their CSRF token and go through the same code as the API;
+ * a refused action shows the page again with the reason and the values typed, answered with the API's status.
+ */
+@Path("/incidents/{id}")
+@Produces(MediaType.TEXT_HTML)
+public class IncidentPages {
+    private static final int FINDINGS_SHOWN = 50;
+
+    @Inject
+    Engine engine;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    ObligationService obligations;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    DocumentResource documents;
+
+    @Inject
+    app.vigie.notice.IncidentDocumentResource reports;
+
+    @Inject
+    IncidentResource incidents;
+
+    @Inject
+    MeasureResource measures;
+
+    @Inject
+    ObligationResource obligationResource;
+
+    @GET
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public String incident(@PathParam("id") String id, @QueryParam("lang") String lang,
+            @QueryParam("zone") String zone, @QueryParam("done") String done,
+            @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
+        Reader.language(lang, "en");
+        return render(id, PageResource.language(lang, accept), Reader.zone(zone), who,
+                done == null ? null : new IncidentPage.Notice(false, done, null), null);
+    }
+
+    /**
+     * A controller's document for the signed-in dashboard (the same as the API's, which takes HTTP Basic): a link
+     * on the incident page opens or downloads it with the session.
+     */
+    @GET
+    @Path("tenants/{tenant}/documents/{document}")
+    @Produces({MediaType.TEXT_HTML, "application/pdf", MediaType.APPLICATION_JSON})
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response document(@PathParam("id") String id, @PathParam("tenant") String tenant,
+            @PathParam("document") String document, @QueryParam("lang") String lang,
+            @QueryParam("zone") String zone) throws SQLException {
+        return documents.document(id, tenant, document, lang, zone);
+    }
+
+    /** The provider's incident report for a regulator (HTML, PDF, JSON), for the signed-in dashboard. */
+    @GET
+    @Path("documents/{document}")
+    @Produces({MediaType.TEXT_HTML, "application/pdf", MediaType.APPLICATION_JSON})
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response report(@PathParam("id") String id, @PathParam("document") String document,
+            @QueryParam("lang") String lang, @QueryParam("zone") String zone) throws SQLException {
+        return reports.report(id, document, lang, zone);
+    }
+
+    /** Triage, confirm, dismiss (with a reason) or close (with a reason). */
+    @POST
+    @Path("status")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST})
+    @DashboardForm
+    public Response status(@PathParam("id") String id, @RestForm String status, @RestForm String reason,
+            @RestForm String lang, @RestForm String zone, @Context SecurityContext who) throws SQLException {
+        Form form = new Form("status", List.of("status", nz(status), "reason", nz(reason)));
+        return act(id, lang, zone, who, form, z -> incidents.status(id,
+                new IncidentResource.StatusChange(status, reason), who));
+    }
+
+    /** A measure taken (its time in the user's zone, or with an offset). */
+    @POST
+    @Path("measures")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST})
+    @DashboardForm
+    public Response measure(@PathParam("id") String id, @RestForm("taken_at") String takenAt, @RestForm String text,
+            @RestForm String lang, @RestForm String zone, @Context SecurityContext who) throws SQLException {
+        Form form = new Form("measure", List.of("taken_at", nz(takenAt), "text", nz(text)));
+        return act(id, lang, zone, who, form, z -> {
+            Instant at = LocalTimes.parse(takenAt, z, "taken at");
+            return measures.add(id, new MeasureResource.MeasureBody(at == null ? null : at.toString(), text), who);
+        });
+    }
+
+    /**
+     * An obligation done: when, and its evidence (the authority's receipt number, the message sent); for a
+     * notification past its deadline, the reasons for the delay. {@code tenant} empty: the provider's own duty.
+     */
+    @POST
+    @Path("completions")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST})
+    @DashboardForm
+    public Response completion(@PathParam("id") String id, @RestForm String duty, @RestForm("done_at") String doneAt,
+            @RestForm String evidence, @RestForm("late_reasons") String lateReasons, @RestForm String lang,
+            @RestForm String zone, @Context SecurityContext who) throws SQLException {
+        Form form = new Form("completion", List.of("duty", nz(duty), "done_at", nz(doneAt), "evidence", nz(evidence),
+                "late_reasons", nz(lateReasons)));
+        return act(id, lang, zone, who, form, z -> {
+            String[] key = duty == null ? new String[0] : duty.split("\\|", -1);
+            if (key.length != 3) {
+                throw new ProblemException(400, "choose the obligation that was done");
+            }
+            Instant at = withinDetectionMinute(id, LocalTimes.parse(doneAt, z, "done at"));
+            var body = new ObligationResource.CompletionBody(at == null ? null : at.toString(), evidence, null,
+                    lateReasons == null || lateReasons.isBlank() ? null : lateReasons);
+            return key[0].isEmpty() ? obligationResource.providerCompletion(id, key[1], key[2], body, who)
+                    : obligationResource.tenantCompletion(id, key[0], key[1], key[2], body, who);
+        });
+    }
+
+    /** What a form posted, kept to show it again when the action is refused (name, value, name, value...). */
+    record Form(String name, List<String> values) {
+        String value(String field) {
+            for (int i = 0; i < values.size(); i += 2) {
+                if (values.get(i).equals(field)) {
+                    return values.get(i + 1);
+                }
+            }
+            return "";
+        }
+    }
+
+    @FunctionalInterface
+    interface Action {
+        Object run(ZoneId zone) throws SQLException;
+    }
+
+    /** Runs an action; on success back to the page (303, so a reload does not post again), else the page saying why. */
+    private Response act(String id, String lang, String zoneParam, SecurityContext who, Form form, Action action)
+            throws SQLException {
+        String language = Reader.language(lang, "en");
+        ZoneId zone = Reader.zone(zoneParam);
+        IncidentIds.uuid(id);
+        try {
+            action.run(zone);
+        } catch (ProblemException e) {
+            return Response.status(e.status()).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+                    .entity(render(id, language, zone, who, new IncidentPage.Notice(true, form.name(), e.getMessage()),
+                            form))
+                    .build();
+        }
+        return Response.seeOther(URI.create("/incidents/" + id + "?lang=" + language + "&zone=" + zone.getId()
+                + "&done=" + form.name() + "#" + form.name())).build();
+    }
+
+    /**
+     * A form gives minutes: a time in the very minute the incident was detected, but before its second, means
+     * "then" and is read as the detection time (the API refuses a completion before detection).
+     */
+    private Instant withinDetectionMinute(String id, Instant at) throws SQLException {
+        if (at == null) {
+            return null;
+        }
+        UUID uuid = IncidentIds.uuid(id);
+        Instant detected = Transactions.run(dataSource, c -> IncidentQueries.get(c, uuid)
+                .map(IncidentView::detectedAt).orElse(null));
+        return detected != null && at.isBefore(detected)
+                && !at.isBefore(detected.truncatedTo(java.time.temporal.ChronoUnit.MINUTES)) ? detected : at;
+    }
+
+    private static String nz(String s) {
+        return s == null ? "" : s;
+    }
+
+    String render(String id, String language, ZoneId zone, SecurityContext who, IncidentPage.Notice notice,
+            Form form) throws SQLException {
+        Locale locale = Locale.forLanguageTag(language);
+        UUID uuid = IncidentIds.uuid(id);
+        Instant now = clock.instant();
+        boolean canAct = who.isUserInRole(Role.R_DPO) || who.isUserInRole(Role.R_ANALYST);
+        IncidentPage page = Transactions.run(dataSource, c -> {
+            IncidentView i = IncidentQueries.get(c, uuid).orElseThrow(NotFoundException::new);
+            List<ExposureView> exposures = IncidentQueries.exposures(c, uuid);
+            List<TenantView> tenants = IncidentQueries.tenants(c, exposures);
+            ObligationService.Plan plan = obligations.plan(c, uuid, now, false).orElseThrow();
+            List<IncidentPage.CaseLine> cases = new ArrayList<>();
+            List<IncidentPage.Choice> open = new ArrayList<>();
+            cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), zone, locale)));
+            addOpen(open, "", language.equals("fr") ? "le fournisseur" : "the provider", plan.of(null));
+            for (TenantView t : tenants) {
+                cases.add(new IncidentPage.CaseLine(t.tenant(), t.controller(), duties(plan.of(t.tenant()), zone,
+                        locale)));
+                addOpen(open, t.tenant(), t.tenant(), plan.of(t.tenant()));
+            }
+            List<FindingView> all = IncidentQueries.findings(c, uuid);
+            List<IncidentPage.FindingLine> findings = all.stream().limit(FINDINGS_SHOWN)
+                    .map(f -> new IncidentPage.FindingLine(f.rule(), f.subject(), f.stream(), f.firstSeq(),
+                            When.of(f.seenAt(), zone, locale))).toList();
+            List<IncidentPage.MeasureLine> taken = Measures.of(c, uuid).stream()
+                    .map(m -> new IncidentPage.MeasureLine(When.of(m.takenAt(), zone, locale), m.text(), m.recordedBy()))
+                    .toList();
+            IncidentStatus status = IncidentStatus.valueOf(i.status());
+            return new IncidentPage(language, zone.getId(), who.getUserPrincipal().getName(), id, i.deployment(),
+                    i.status(), i.statusReason(), i.classification(), When.of(i.detectedAt(), zone, locale),
+                    When.of(i.firstExposureAt(), zone, locale), When.of(i.lastExposureAt(), zone, locale),
+                    i.leakedResponses(), PageResource.matrix(exposures), cases, findings, all.size(),
+                    Timeline.of(c, i, zone, locale), taken, canAct,
+                    status.next().stream().map(Enum::name).toList(), open, LocalTimes.field(now, zone), notice,
+                    form == null ? "" : form.value("status"), form == null ? "" : form.value("reason"),
+                    form == null ? "" : form.value("taken_at"), form == null ? "" : form.value("text"),
+                    form == null ? "" : form.value("duty"), form == null ? "" : form.value("done_at"),
+                    form == null ? "" : form.value("evidence"), form == null ? "" : form.value("late_reasons"));
+        });
+        return engine.getTemplate("pages/incident").data("page", page).render();
+    }
+
+    private static void addOpen(List<IncidentPage.Choice> out, String tenant, String party, List<Obligation> own) {
+        for (Obligation o : own) {
+            if (o.open()) {
+                out.add(new IncidentPage.Choice(tenant + "|" + o.rule() + "|" + o.recipient(), party + " · " + o.rule()
+                        + " → " + (o.recipientName() != null ? o.recipientName() : o.recipient())));
+            }
+        }
+    }
+
+    private static List<IncidentPage.Duty> duties(List<Obligation> own, ZoneId zone, Locale locale) {
+        return own.stream().map(o -> new IncidentPage.Duty(o.rule(), o.recipientName() != null ? o.recipientName()
+                : o.recipient(), o.status().name(), When.of(o.dueAt(), zone, locale),
+                o.dueBasis() == null ? null : o.dueBasis().name(), o.completions().isEmpty() ? null
+                        : o.completions().get(o.completions().size() - 1).evidence())).toList();
+    }
+}

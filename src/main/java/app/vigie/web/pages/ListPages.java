@@ -1,0 +1,223 @@
+package app.vigie.web.pages;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+
+import io.quarkus.qute.Engine;
+
+import app.vigie.audit.AuditEvents;
+import app.vigie.audit.AuditResource;
+import app.vigie.auditlog.rest.QuarantineResource;
+import app.vigie.notice.Reader;
+import app.vigie.notice.When;
+import app.vigie.problem.ProblemException;
+import app.vigie.register.RegisterChain;
+import app.vigie.register.RegisterResource;
+import app.vigie.register.RegisterService;
+import app.vigie.security.Role;
+import app.vigie.tenant.Tenant;
+import app.vigie.tenant.TenantResource;
+import app.vigie.web.LocalTimes;
+
+/**
+ * The register, tenants, quarantine and audit-trail pages, each reading through the API's own resource (same rules,
+ * same checks), and their exports for the signed-in dashboard (the API's take HTTP Basic).
+ */
+@Path("/")
+@Produces(MediaType.TEXT_HTML)
+public class ListPages {
+    private static final int AUDIT_PAGE = 100;
+
+    @Inject
+    Engine engine;
+
+    @Inject
+    RegisterResource register;
+
+    @Inject
+    TenantResource tenants;
+
+    @Inject
+    QuarantineResource quarantine;
+
+    @Inject
+    AuditResource audit;
+
+    @GET
+    @Path("register")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public String register(@QueryParam("register") String reg, @QueryParam("incident") String incident,
+            @QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
+            @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
+        String language = PageResource.language(lang, accept);
+        ZoneId zone = Reader.zone(zoneParam);
+        Locale locale = Locale.forLanguageTag(language);
+        RegisterChain.Verdict v = register.verify();
+        List<RegisterService.Stored> all = register.list(null, null);
+        List<String> registers = new ArrayList<>(new TreeSet<>(all.stream().map(RegisterService.Stored::register)
+                .toList()));
+        List<RegisterService.Stored> shown = register.list(reg, incident);
+        List<Lists.RegisterLine> lines = shown.stream().map(s -> new Lists.RegisterLine(s.id(), s.register(),
+                s.entry() == null ? null : s.entry().controller(), s.incidentId().toString(),
+                When.of(s.recordedAt(), zone, locale), s.recordedBy(), s.entry() == null ? null : s.entry().nature(),
+                s.entry() == null ? 0 : s.entry().records().exposedRequests(),
+                s.entry() == null || s.entry().severity() == null ? null : s.entry().severity().level(),
+                s.hash())).toList();
+        String query = query("register", reg, "zone", zone.getId(), "lang", language);
+        return engine.getTemplate("pages/register").data("page", new Lists.RegisterPage(language, zone.getId(),
+                user(who), nz(reg), nz(incident), v.valid(), v.entries(), v.head(), v.firstBroken(), v.reason(),
+                lines, registers, query)).render();
+    }
+
+    @GET
+    @Path("register/export.csv")
+    @Produces("text/csv")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response registerCsv(@QueryParam("register") String reg, @QueryParam("zone") String zone)
+            throws SQLException {
+        return register.csv(reg, zone == null ? Reader.DEFAULT_ZONE : zone);
+    }
+
+    @GET
+    @Path("register/export.pdf")
+    @Produces("application/pdf")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response registerPdf(@QueryParam("register") String reg, @QueryParam("lang") String lang,
+            @QueryParam("zone") String zone) throws SQLException {
+        return register.pdf(reg, lang == null ? "fr" : lang, zone == null ? Reader.DEFAULT_ZONE : zone);
+    }
+
+    @GET
+    @Path("tenants")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public String tenants(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
+            @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
+        String language = PageResource.language(lang, accept);
+        ZoneId zone = Reader.zone(zoneParam);
+        List<Lists.TenantLine> lines = new ArrayList<>();
+        for (Tenant t : tenants.list()) {
+            lines.add(new Lists.TenantLine(t.id(), t.legalName(), t.country(), t.dpo() == null ? null
+                    : join(t.dpo().name(), t.dpo().email(), t.dpo().phone()),
+                    t.alertChannels() == null ? "" : t.alertChannels().stream()
+                            .map(ch -> ch.type() + ": " + ch.target()).collect(Collectors.joining(", ")),
+                    t.alertDelay(), t.jurisdictions() == null ? "" : String.join(", ", t.jurisdictions()),
+                    t.sectors() == null ? "" : String.join(", ", t.sectors())));
+        }
+        return engine.getTemplate("pages/tenants").data("page", new Lists.TenantsPage(language, zone.getId(),
+                user(who), lines)).render();
+    }
+
+    @GET
+    @Path("quarantine")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public String quarantine(@QueryParam("page") String pageParam, @QueryParam("source") String source,
+            @QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
+            @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
+        String language = PageResource.language(lang, accept);
+        ZoneId zone = Reader.zone(zoneParam);
+        Locale locale = Locale.forLanguageTag(language);
+        String src = source == null || source.isBlank() ? null : source.strip();
+        QuarantineResource.Page p = quarantine.list(pageParam == null || pageParam.isBlank() ? "1" : pageParam, "50",
+                src);
+        List<Lists.QuarantineLine> items = p.items().stream().map(i -> new Lists.QuarantineLine(i.id(),
+                When.of(i.receivedAt(), zone, locale), i.source(), i.sourceName(), i.position(), i.reason(),
+                i.raw() != null ? abbreviate(i.raw(), 400) : i.rawBase64() == null ? ""
+                        : "(binary, " + i.rawBase64().length() * 3 / 4 + " bytes)")).toList();
+        return engine.getTemplate("pages/quarantine").data("page", new Lists.QuarantinePage(language, zone.getId(),
+                user(who), nz(src), p.page(), p.size(), p.total(), items, p.page() > 1,
+                (long) p.page() * p.size() < p.total())).render();
+    }
+
+    @GET
+    @Path("audit")
+    @RolesAllowed({Role.R_DPO, Role.R_AUDITOR})
+    public Response audit(@QueryParam("actor") String actor, @QueryParam("action") String action,
+            @QueryParam("target") String target, @QueryParam("from") String from, @QueryParam("to") String to,
+            @QueryParam("before") String before, @QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
+            @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
+        String language = PageResource.language(lang, accept);
+        ZoneId zone = Reader.zone(zoneParam);
+        Locale locale = Locale.forLanguageTag(language);
+        String error = null;
+        List<AuditEvents.Event> events = List.of();
+        String fromUtc = null;
+        String toUtc = null;
+        try {
+            Instant f = LocalTimes.parse(from, zone, language.equals("fr") ? "du" : "from");
+            Instant t = LocalTimes.parse(to, zone, language.equals("fr") ? "au" : "to");
+            fromUtc = f == null ? null : f.toString();
+            toUtc = t == null ? null : t.toString();
+            AuditEvents.Filter filter = AuditResource.filter(actor, action, target, fromUtc, toUtc, before);
+            events = audit.find(filter, AUDIT_PAGE + 1);
+        } catch (ProblemException e) {
+            error = e.getMessage();
+        }
+        Long older = events.size() > AUDIT_PAGE ? events.get(AUDIT_PAGE - 1).id() : null;
+        List<Lists.AuditLine> lines = events.stream().limit(AUDIT_PAGE).map(e -> new Lists.AuditLine(e.id(),
+                When.of(e.at(), zone, locale), e.actor(), e.action(), e.target(), e.before(), e.after())).toList();
+        String query = query("actor", actor, "action", action, "target", target, "from", fromUtc, "to", toUtc,
+                "zone", zone.getId());
+        String html = engine.getTemplate("pages/audit").data("page", new Lists.AuditPage(language, zone.getId(),
+                user(who), nz(actor), nz(action), nz(target), nz(from), nz(to), lines, older, query, error)).render();
+        return Response.status(error == null ? 200 : 400).entity(html).type(MediaType.TEXT_HTML_TYPE
+                .withCharset("UTF-8")).build();
+    }
+
+    @GET
+    @Path("audit/export.csv")
+    @Produces("text/csv")
+    @RolesAllowed({Role.R_DPO, Role.R_AUDITOR})
+    public Response auditCsv(@QueryParam("actor") String actor, @QueryParam("action") String action,
+            @QueryParam("target") String target, @QueryParam("from") String from, @QueryParam("to") String to,
+            @QueryParam("zone") String zone) throws SQLException {
+        return audit.csv(actor, action, target, from, to, zone);
+    }
+
+    private static String user(SecurityContext who) {
+        return who.getUserPrincipal().getName();
+    }
+
+    private static String nz(String s) {
+        return s == null ? "" : s;
+    }
+
+    private static String join(String... parts) {
+        return java.util.Arrays.stream(parts).filter(p -> p != null && !p.isBlank())
+                .collect(Collectors.joining(" · "));
+    }
+
+    private static String abbreviate(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max) + "…";
+    }
+
+    /** A query string of the non-blank pairs (name, value, ...), values URL-encoded. */
+    static String query(String... pairs) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            if (pairs[i + 1] != null && !pairs[i + 1].isBlank()) {
+                out.add(pairs[i] + "=" + URLEncoder.encode(pairs[i + 1].strip(), StandardCharsets.UTF_8));
+            }
+        }
+        return String.join("&", out);
+    }
+}

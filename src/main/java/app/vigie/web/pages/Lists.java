@@ -1,0 +1,43 @@
+package app.vigie.web.pages;
+
+import java.util.List;
+
+import app.vigie.notice.When;
+
+/** The dashboard's list pages: the violation register, the tenants directory, the quarantine, the audit trail. */
+public final class Lists {
+    private Lists() {
+    }
+
+    public record RegisterPage(String language, String zone, String user, String register, String incident,
+            boolean valid, long entries, String head, Long firstBroken, String reason, List<RegisterLine> lines,
+            List<String> registers, String query) {
+    }
+
+    public record RegisterLine(long id, String register, String controller, String incidentId, When recordedAt,
+            String recordedBy, String nature, long exposedRequests, String severity, String hash) {
+    }
+
+    public record TenantsPage(String language, String zone, String user, List<TenantLine> tenants) {
+    }
+
+    public record TenantLine(String id, String legalName, String country, String dpo, String channels,
+            String alertDelay, String jurisdictions, String sectors) {
+    }
+
+    public record QuarantinePage(String language, String zone, String user, String source, int page, int size,
+            long total, List<QuarantineLine> items, boolean hasPrevious, boolean hasNext) {
+    }
+
+    public record QuarantineLine(long id, When receivedAt, String source, String sourceName, long position,
+            String reason, String raw) {
+    }
+
+    public record AuditPage(String language, String zone, String user, String actor, String action, String target,
+            String from, String to, List<AuditLine> events, Long older, String query, String error) {
+    }
+
+    public record AuditLine(long id, When at, String actor, String action, String target, String before,
+            String after) {
+    }
+}
