@@ -20,3 +20,16 @@
   document.addEventListener("htmx:afterSwap", tick);
   setInterval(tick, 1000);
 })();
+// Pushed updates: an element with data-events listens to the server's events and reloads itself (htmx "refresh")
+// when incidents change; its periodic hx-trigger stays as the fallback if the connection drops.
+(function () {
+  function listen() {
+    document.querySelectorAll("[data-events]").forEach(function (el) {
+      if (!window.EventSource || el.dataset.listening) { return; }
+      el.dataset.listening = "1";
+      var source = new EventSource(el.getAttribute("data-events"));
+      source.addEventListener("incidents", function () { if (window.htmx) { htmx.trigger(el, "refresh"); } });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", listen);
+})();

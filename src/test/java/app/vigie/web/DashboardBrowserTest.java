@@ -90,13 +90,14 @@ class DashboardBrowserTest {
             assertThat(reload.headers().get("content-security-policy")).contains("frame-ancestors 'none'");
             assertThat(reload.headers().get("x-content-type-options")).isEqualTo("nosniff");
 
-            // a leaking log arrives: its incident shows up without a reload (htmx refreshes the table)
+            // a leaking log arrives: its incident shows up without a reload, pushed by a server-sent event (the
+            // table's own periodic refresh is every 60 s: waiting at most 10 s shows the push)
             String p = Api.uniquePrefix();
             Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
                     + "\"alert_delay\":\"PT12H\"}").put("/api/tenants/" + p + "-acme").then().statusCode(200);
             String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
             Locator row = page.locator("tr[data-incident='" + id + "']");
-            row.waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE).setTimeout(20_000));
+            row.waitFor(new Locator.WaitForOptions().setState(WaitForSelectorState.VISIBLE).setTimeout(10_000));
             assertThat(row.textContent()).contains(p + "/dep", "data breach");
 
             Locator countdown = row.locator("time.countdown");
@@ -119,12 +120,75 @@ class DashboardBrowserTest {
             assertThat(page.locator("time.countdown").count()).isGreaterThan(3);
             String href = page.locator("a[href*='processor-alert.pdf']").first().getAttribute("href");
             assertThat(href).startsWith("/incidents/");  // the session's own path, not the API's Basic one
-            com.microsoft.playwright.APIResponse pdf = context.request().get(root.toString().replaceAll("/$", "")
-                    + href);
-            assertThat(pdf.status()).isEqualTo(200);
-            assertThat(pdf.headers().get("content-type")).isEqualTo("application/pdf");
-            assertThat(app.vigie.testing.PdfChecks.pdfa3uFailures(pdf.body())).isEmpty();
+            com.microsoft.playwright.Download download = page.waitForDownload(
+                    () -> page.locator("a[href*='processor-alert.pdf']").first().click());
+            byte[] pdf = Files.readAllBytes(download.path());
+            assertThat(download.suggestedFilename()).endsWith(".pdf");
+            assertThat(app.vigie.testing.PdfChecks.pdfa3uFailures(pdf)).isEmpty();
+            assertThat(app.vigie.testing.PdfChecks.text(pdf)).contains("Acme SAS");
+
+            // act: record a measure and triage the incident, through the page's forms
+            page.fill("#measure-text", "KV pool resized to the advertised context; over-long prompts aborted");
+            page.waitForNavigation(() -> page.click("#measure button[type=submit]"));
+            assertThat(page.textContent("#notice")).contains("Recorded.");
+            assertThat(page.locator("ul.measures li").allTextContents())
+                    .anyMatch(m -> m.contains("KV pool resized") && m.contains("admin"));
+            page.check("#status input[value=TRIAGED]");
+            page.waitForNavigation(() -> page.click("#status button[type=submit]"));
+            assertThat(page.textContent("table.facts")).contains("TRIAGED");
+            assertThat(page.locator("ol.timeline li").allTextContents())
+                    .anyMatch(e -> e.contains("status change") && e.contains("admin"))
+                    .anyMatch(e -> e.contains("measure taken"))
+                    .anyMatch(e -> e.contains("first exposure"));
+            // a dismissal without its reason is refused on the page, nothing changes
+            page.check("#status input[value=DISMISSED]");
+            page.click("#status button[type=submit]");
+            page.waitForSelector("#notice[role=alert]");
+            assertThat(page.textContent("#notice")).contains("a reason is required");
+            assertThat(Api.admin().get("/api/incidents/" + id).then().extract().jsonPath().getString("status"))
+                    .isEqualTo("TRIAGED");
             page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("incident-en.png")).setFullPage(true));
+        }
+    }
+
+    @Test
+    void theRegisterAuditTrailTenantsAndQuarantinePagesAndSigningOut() throws Exception {
+        String p = Api.uniquePrefix();
+        String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
+        Api.admin().contentType("application/json").body("{\"incident_id\":\"" + id + "\"}").post("/api/register")
+                .then().statusCode(201);
+        Api.post("{\"rejected\":\"" + p + "\"}\n").then().statusCode(200);
+        try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setLocale("en-GB")
+                .setViewportSize(1280, 900))) {
+            Page page = signIn(context, root.toString() + "register", "admin", Api.ADMIN_PASSWORD);
+            assertThat(page.textContent("h1")).isEqualTo("Personal data breach register");
+            assertThat(page.textContent("p.notice")).contains("Chain verified");
+            assertThat(page.locator("nav a[aria-current=page]").textContent()).isEqualTo("Register");
+            page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("register-en.png")).setFullPage(true));
+            com.microsoft.playwright.Download csv = page.waitForDownload(() -> page.click("text=CSV"));
+            assertThat(Files.readString(csv.path())).startsWith("entry,register").contains(id);
+
+            page.click("nav >> text=Audit trail");
+            page.fill("#f-action", "register.append");
+            page.waitForNavigation(() -> page.click("form.filters button"));
+            assertThat(page.locator("table.audit tbody tr").allTextContents()).isNotEmpty()
+                    .allMatch(r -> r.contains("register.append"));
+            page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("audit-en.png")).setFullPage(true));
+
+            page.click("nav >> text=Quarantine");
+            assertThat(page.textContent("table.incidents")).contains(p);
+            page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("quarantine-en.png")));
+            page.click("nav >> text=Tenants");
+            assertThat(page.textContent("h1")).isEqualTo("Tenants directory");
+
+            // keyboard: the skip link is the first stop and leads to the content
+            page.keyboard().press("Tab");
+            assertThat((String) page.evaluate("document.activeElement.className")).isEqualTo("skip");
+
+            page.waitForNavigation(() -> page.click("form.logout button"));
+            assertThat(page.url()).endsWith("/login");
+            page.navigate(root.toString() + "register");
+            assertThat(page.url()).endsWith("/login");
         }
     }
 

@@ -56,6 +56,9 @@ public class PageResource {
     @Inject
     app.vigie.web.csrf.Csrf csrf;
 
+    @Inject
+    DashboardEvents changes;
+
     /** quarkus.http.auth.form.cookie-name */
     static final String SESSION_COOKIE = "vigie-session";
 
@@ -100,6 +103,19 @@ public class PageResource {
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         return engine.getTemplate("pages/overview").data("page", overview(language(lang, accept),
                 Reader.zone(zoneParam), who.getUserPrincipal().getName())).render();
+    }
+
+    /**
+     * Server-sent events for the overview: {@code incidents} when something it shows changed (the page then reloads
+     * its table), {@code ping} every 20 s so that proxies keep the connection open.
+     */
+    @GET
+    @Path("events")
+    @Produces(MediaType.SERVER_SENT_EVENTS)
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public io.smallrye.mutiny.Multi<jakarta.ws.rs.sse.OutboundSseEvent> events(@Context jakarta.ws.rs.sse.Sse sse) {
+        return changes.stream(java.time.Duration.ofSeconds(20))
+                .map(name -> sse.newEventBuilder().name(name).data(name).build());
     }
 
     /** The incidents table alone, for htmx to refresh in place. */

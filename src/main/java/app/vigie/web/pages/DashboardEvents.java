@@ -1,0 +1,66 @@
+package app.vigie.web.pages;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
+
+import app.vigie.db.Transactions;
+
+/**
+ * Tells the open dashboards when incidents change. One check for the whole instance (not one per browser) reads a
+ * fingerprint of what the overview shows (incidents, findings, exposures, audit events, reminders: counts and
+ * highest ids, all from indexes) every {@code vigie.dashboard.push-check-every}; when it moves, every subscriber
+ * gets an {@code incidents} event and reloads its table. The database is the source, so a change made through
+ * another instance is seen too; no coordination between instances is needed.
+ */
+@ApplicationScoped
+public class DashboardEvents {
+    private static final Logger LOG = Logger.getLogger(DashboardEvents.class);
+    static final String CHANGED = "incidents";
+    static final String PING = "ping";
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    private final BroadcastProcessor<String> changes = BroadcastProcessor.create();
+    private volatile String last;
+
+    @Scheduled(every = "${vigie.dashboard.push-check-every:2s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void check() {
+        try {
+            String now = Transactions.run(dataSource, c -> {
+                try (PreparedStatement ps = c.prepareStatement("""
+                        select (select count(*) from incident) || '/' || coalesce((select max(updated_at) from incident)::text, '')
+                            || '/' || coalesce((select max(id) from finding), 0) || '/' || coalesce((select max(id) from exposure), 0)
+                            || '/' || coalesce((select max(id) from audit_event), 0) || '/' || coalesce((select max(id) from escalation), 0)""");
+                        ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return rs.getString(1);
+                }
+            });
+            if (last != null && !last.equals(now)) {
+                changes.onNext(CHANGED);
+            }
+            last = now;
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("Dashboard change check failed; open dashboards fall back to their periodic refresh", e);
+        }
+    }
+
+    /** {@value #CHANGED} when the incidents change, {@value #PING} every {@code keepAlive} to hold the connection. */
+    public Multi<String> stream(Duration keepAlive) {
+        return Multi.createBy().merging().streams(changes, Multi.createFrom().ticks().every(keepAlive)
+                .map(tick -> PING));
+    }
+}
