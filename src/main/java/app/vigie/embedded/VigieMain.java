@@ -64,6 +64,26 @@ public class VigieMain {
         System.setProperty("quarkus.http.auth.session.encryption-key", key);
     }
 
+    /**
+     * Dashboard sign-in through an OpenID Connect provider when {@code VIGIE_OIDC_ISSUER} names one (its client id
+     * from {@code VIGIE_OIDC_CLIENT_ID}, default vigie, its secret from {@code VIGIE_OIDC_CLIENT_SECRET}, the roles
+     * from the ID token's {@code VIGIE_OIDC_ROLES_CLAIM}, default vigie_roles): the pages then use the
+     * authorization code flow instead of the form; the API keeps HTTP Basic. One variable switches it all, so the
+     * three settings involved cannot disagree.
+     */
+    static void signIn() {
+        String issuer = System.getenv("VIGIE_OIDC_ISSUER");
+        if (issuer == null || issuer.isBlank()) {
+            return;
+        }
+        System.setProperty("quarkus.oidc.tenant-enabled", "true");
+        System.setProperty("quarkus.oidc.auth-server-url", issuer.strip());
+        System.setProperty("quarkus.http.auth.permission.pages.auth-mechanism", "code");
+        System.setProperty("vigie.dashboard.sign-in", "oidc");
+        java.net.URI uri = java.net.URI.create(issuer.strip());
+        System.setProperty("vigie.oidc.form-action", " " + uri.getScheme() + "://" + uri.getAuthority());
+    }
+
     public static void main(String... args) throws Exception {
         if (args.length > 0 && "replay".equals(args[0])) {
             System.exit(ReplayCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
@@ -76,6 +96,7 @@ public class VigieMain {
             System.exit(2);
             return;
         }
+        signIn();
         if (mode == Mode.PRODUCTION) {
             sessionKey(null);
             Quarkus.run(args);

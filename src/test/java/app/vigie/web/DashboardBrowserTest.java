@@ -14,10 +14,8 @@ import org.junit.jupiter.api.Test;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
-import com.microsoft.playwright.BrowserType;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
-import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.Response;
 import com.microsoft.playwright.options.WaitForSelectorState;
 
@@ -33,9 +31,8 @@ import app.vigie.testing.Api;
  */
 @QuarkusTest
 class DashboardBrowserTest {
-    static final Path SHOTS = Path.of("target", "screenshots");
-    static final String CHROMIUM = System.getProperty("vigie.chromium", "/usr/bin/chromium");
-    static Playwright playwright;
+    static final Path SHOTS = app.vigie.testing.Chromium.SHOTS;
+    static app.vigie.testing.Chromium chromium;
     static Browser browser;
 
     @TestHTTPResource("/")
@@ -43,26 +40,14 @@ class DashboardBrowserTest {
 
     @BeforeAll
     static void browser() throws Exception {
-        if (!Files.isExecutable(Path.of(CHROMIUM))) {
-            throw new AssertionError(CHROMIUM + " is needed by this test; .ci/run installs it (apt-get install "
-                    + "chromium)");
-        }
-        Files.createDirectories(SHOTS);
-        playwright = Playwright.create(new Playwright.CreateOptions()
-                .setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-        browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(Path.of(CHROMIUM))
-                .setHeadless(true).setArgs(List.of("--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                        "--no-first-run")));
+        chromium = app.vigie.testing.Chromium.launch();
+        browser = chromium.browser();
     }
 
     @AfterAll
     static void close() {
-        if (browser != null) {
-            browser.close();
-        }
-        if (playwright != null) {
-            playwright.close();
+        if (chromium != null) {
+            chromium.close();
         }
     }
 

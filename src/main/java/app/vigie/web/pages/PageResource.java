@@ -59,11 +59,19 @@ public class PageResource {
     @Inject
     DashboardEvents changes;
 
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "vigie.dashboard.sign-in")
+    String signIn;
+
+    /** Whether the pages sign in through an OpenID Connect provider (VIGIE_OIDC_ISSUER) rather than the form. */
+    boolean oidc() {
+        return "oidc".equals(signIn);
+    }
+
     /** quarkus.http.auth.form.cookie-name */
     static final String SESSION_COOKIE = "vigie-session";
 
     /** The login form (posted to Quarkus's j_security_check); {@code error} after a failed attempt. */
-    public record Login(String language, boolean error) {
+    public record Login(String language, boolean error, boolean oidc) {
     }
 
     @GET
@@ -71,7 +79,8 @@ public class PageResource {
     @PermitAll
     public String login(@QueryParam("error") String error, @QueryParam("lang") String lang,
             @HeaderParam("Accept-Language") String accept) {
-        return engine.getTemplate("pages/login").data("login", new Login(language(lang, accept), error != null))
+        return engine.getTemplate("pages/login").data("login", new Login(language(lang, accept), error != null,
+                oidc()))
                 .render();
     }
 
@@ -83,6 +92,10 @@ public class PageResource {
     @app.vigie.web.csrf.DashboardForm
     public jakarta.ws.rs.core.Response logout() {
         csrf.clear();
+        if (oidc()) {
+            // the OIDC extension ends the session there and sends the browser to the provider's logout
+            return jakarta.ws.rs.core.Response.seeOther(java.net.URI.create("/oidc-logout")).build();
+        }
         return jakarta.ws.rs.core.Response.seeOther(java.net.URI.create("/login"))
                 .cookie(new jakarta.ws.rs.core.NewCookie.Builder(SESSION_COOKIE).value("").path("/").maxAge(0)
                         .httpOnly(true).sameSite(jakarta.ws.rs.core.NewCookie.SameSite.STRICT).build())
