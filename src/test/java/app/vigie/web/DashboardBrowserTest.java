@@ -177,6 +177,39 @@ class DashboardBrowserTest {
         }
     }
 
+    /**
+     * Every page passes axe-core's WCAG 2.1 A and AA rules (labels, names, contrast, landmarks, language), in English
+     * and French, with an incident holding every kind of content, and after a refused action (the error shown).
+     */
+    @Test
+    void everyPageMeetsWcagAAInBothLanguages() throws Exception {
+        String p = Api.uniquePrefix();
+        String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
+        Api.admin().contentType("application/json").body("{\"incident_id\":\"" + id + "\"}").post("/api/register")
+                .then().statusCode(201);
+        Api.post("{\"rejected\":\"" + p + "\"}\n").then().statusCode(200);
+        java.util.List<String> found = new java.util.ArrayList<>();
+        for (String locale : List.of("en-GB", "fr-FR")) {
+            try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setLocale(locale)
+                    .setBypassCSP(true))) {
+                Page login = context.newPage();
+                login.navigate(root.toString() + "login");
+                app.vigie.testing.Axe.violations(login).forEach(v -> found.add(locale + " /login " + v));
+                Page page = signIn(context, root.toString(), "admin", Api.ADMIN_PASSWORD);
+                for (String path : List.of("", "incidents/" + id, "register", "tenants", "quarantine", "audit")) {
+                    page.navigate(root.toString() + path);
+                    app.vigie.testing.Axe.violations(page).forEach(v -> found.add(locale + " /" + path + " " + v));
+                }
+                page.navigate(root.toString() + "incidents/" + id);
+                page.check("#status input[value=DISMISSED]");
+                page.click("#status button[type=submit]");
+                page.waitForSelector("#notice[role=alert]");
+                app.vigie.testing.Axe.violations(page).forEach(v -> found.add(locale + " refused action " + v));
+            }
+        }
+        assertThat(found).isEmpty();
+    }
+
     @Test
     void aFrenchBrowserGetsTheFrenchPagesAndTheApiNeverRedirects() throws Exception {
         try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setLocale("fr-FR"))) {
