@@ -34,7 +34,7 @@ class AuthorizationMatrixTest {
     }
 
     @Test
-    void everyEndpointAnswersEachRoleAsItsRulesSay() {
+    void everyEndpointAnswersEachRoleAsItsRulesSay() throws Exception {
         String p = Api.uniquePrefix();
         String victim = p + "-acme";
         String id = Api.leakingIncident(p, victim, p + "-globex");
@@ -121,6 +121,8 @@ class AuthorizationMatrixTest {
             assertThat(given().redirects().follow(false).get(page).then().statusCode(302).extract().header("Location"))
                     .as(page).endsWith("/login");
         }
+        assertThat(given().redirects().follow(false).get("/events").then().statusCode(302).extract()
+                .header("Location")).endsWith("/login");
         // the action forms: a visitor is sent to sign in, nothing changes
         assertThat(given().redirects().follow(false).contentType("application/x-www-form-urlencoded")
                 .formParam("status", "DISMISSED").formParam("reason", "x").post("/incidents/" + id + "/status")
@@ -136,6 +138,11 @@ class AuthorizationMatrixTest {
                 if (status != (page.getValue().contains(role) ? 200 : 403)) {
                     wrong.add(role + " GET page " + page.getKey() + " -> " + status);
                 }
+            }
+            // the pushed updates: a stream for the readers (its headers are enough), 403 for the others
+            int events = eventsStatus(cookies);
+            if (events != (READERS.contains(role) ? 200 : 403)) {
+                wrong.add(role + " GET /events -> " + events);
             }
             // a form post by a role that may not act is refused before its token is even looked at
             int post = given().redirects().follow(false).cookies(cookies)
@@ -168,6 +175,19 @@ class AuthorizationMatrixTest {
         assertThat(wrong).isEmpty();
         assertThat(Api.admin().get(inc + "/measures").then().statusCode(200).extract().jsonPath().getList("$"))
                 .as("no measure recorded by any refused post").isEmpty();
+    }
+
+    /** The status of GET /events with these cookies, read from its headers (the stream itself never ends). */
+    private static int eventsStatus(Map<String, String> cookies) throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        String cookie = String.join("; ", cookies.entrySet().stream().map(c -> c.getKey() + "=" + c.getValue())
+                .toList());
+        java.net.http.HttpResponse<java.io.InputStream> r = http.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port
+                        + "/events")).header("Cookie", cookie).timeout(java.time.Duration.ofSeconds(20)).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+        r.body().close();
+        return r.statusCode();
     }
 
     private static Response send(RequestSpecification spec, Endpoint e) {

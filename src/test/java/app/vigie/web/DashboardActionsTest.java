@@ -171,6 +171,25 @@ class DashboardActionsTest {
     }
 
     @Test
+    void aSignInPostedFromAnotherSiteIsRefused() {
+        String p = Api.uniquePrefix();
+        Api.account(p + "-dpo", "dpo", null);
+        for (String[] headers : new String[][] {{"Origin", "https://evil.example"}, {"Sec-Fetch-Site", "cross-site"}}) {
+            Response r = given().redirects().follow(false).header(headers[0], headers[1])
+                    .contentType("application/x-www-form-urlencoded").formParam("j_username", p + "-dpo")
+                    .formParam("j_password", p + "-dpo-password").post("/j_security_check");
+            assertThat(r.statusCode()).as(headers[0] + ": " + headers[1]).isEqualTo(403);
+            assertThat(r.cookies()).doesNotContainKey("vigie-session");
+        }
+        // from this site: signed in
+        Response same = given().redirects().follow(false).header("Sec-Fetch-Site", "same-origin")
+                .contentType("application/x-www-form-urlencoded").formParam("j_username", p + "-dpo")
+                .formParam("j_password", p + "-dpo-password").post("/j_security_check");
+        assertThat(same.statusCode()).isEqualTo(302);
+        assertThat(same.cookies()).containsKey("vigie-session");
+    }
+
+    @Test
     void signingOutClearsTheCookiesAndNeedsTheToken() {
         String p = Api.uniquePrefix();
         Api.account(p + "-dpo", "dpo", null);

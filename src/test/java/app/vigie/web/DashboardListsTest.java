@@ -37,6 +37,30 @@ class DashboardListsTest {
     }
 
     @Test
+    void theOverviewShowsTheHighestSeverityAssessedAmongTheTenants() {
+        String p = Api.uniquePrefix();
+        String victim = p + "-acme";
+        String id = Api.leakingIncident(p, victim, p + "-globex");
+        Api.account(p + "-dpo", "dpo", null);
+        DashboardActionsTest.Browser b = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password", "/");
+        java.util.function.Supplier<String> row = () -> {
+            String html = b.page("/incidents?lang=en");
+            int at = html.indexOf("data-incident=\"" + id + "\"");
+            assertThat(at).isPositive();
+            return html.substring(at, html.indexOf("</tr>", at));
+        };
+        assertThat(row.get()).contains("not assessed");
+        for (String[] t : new String[][] {{p + "-globex", "MEDIUM"}, {victim, "VERY_HIGH"}}) {
+            Api.admin().contentType("application/json").body("{\"override\":{\"level\":\"" + t[1]
+                    + "\",\"justification\":\"assessed by the controller\"}}")
+                    .put("/api/incidents/" + id + "/tenants/" + t[0] + "/severity").then().statusCode(200);
+        }
+        assertThat(row.get()).contains("very high").doesNotContain("not assessed").doesNotContain("medium");
+        assertThat(b.page("/incidents/" + id + "?lang=fr")).contains("gravité : très élevée")
+                .contains("gravité : moyenne");
+    }
+
+    @Test
     void registerTenantsAndQuarantinePages() {
         String p = Api.uniquePrefix();
         String victim = p + "-acme";

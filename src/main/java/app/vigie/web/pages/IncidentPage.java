@@ -29,7 +29,8 @@ public record IncidentPage(String language, String zone, String user, String id,
     public record Cell(int x, int y, int size, int shade, long tokens, String title, int textX, int textY) {
     }
 
-    public record CaseLine(String tenant, String controller, List<Duty> obligations) {
+    /** A party's case; {@code severity} the level that counts for a tenant (null: not assessed; the provider). */
+    public record CaseLine(String tenant, String controller, List<Duty> obligations, String severity) {
     }
 
     /** An obligation's line; {@code evidence}: the last completion's (a receipt number), null while not done. */

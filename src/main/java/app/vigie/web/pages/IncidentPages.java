@@ -248,11 +248,12 @@ public class IncidentPages {
             ObligationService.Plan plan = obligations.plan(c, uuid, now, false).orElseThrow();
             List<IncidentPage.CaseLine> cases = new ArrayList<>();
             List<IncidentPage.Choice> open = new ArrayList<>();
-            cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), zone, locale)));
+            cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), zone, locale), null));
             addOpen(open, "", language.equals("fr") ? "le fournisseur" : "the provider", plan.of(null));
             for (TenantView t : tenants) {
+                ObligationService.SeverityView sev = plan.severity().get(t.tenant());
                 cases.add(new IncidentPage.CaseLine(t.tenant(), t.controller(), duties(plan.of(t.tenant()), zone,
-                        locale)));
+                        locale), sev == null ? null : sev.level()));
                 addOpen(open, t.tenant(), t.tenant(), plan.of(t.tenant()));
             }
             List<FindingView> all = IncidentQueries.findings(c, uuid);

@@ -7,9 +7,20 @@ import app.vigie.notice.When;
 /** The dashboard's overview: open incidents, each with its next deadline ticking in the browser. */
 public record Overview(String language, String zone, String user, When generatedAt, List<Line> incidents) {
 
-    /** An open incident: its next deadline ({@code nextDue} null when none is running) and what it is. */
+    /**
+     * An open incident: its next deadline ({@code nextDue} null when none is running) and what it is;
+     * {@code severity} the highest level assessed among its tenants (LOW to VERY_HIGH), null when none is yet.
+     */
     public record Line(String id, String deployment, String status, String classification, When detectedAt,
             long leakedResponses, int affectedTenants, When nextDue, String nextRule, String nextTenant,
-            String nextStatus, int open, int late) {
+            String nextStatus, int open, int late, String severity) {
+    }
+
+    static final List<String> LEVELS = List.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH");
+
+    /** The highest of the levels given (nulls and unknown words ignored); null when there is none. */
+    public static String highest(java.util.Collection<String> levels) {
+        return levels.stream().filter(l -> l != null && LEVELS.contains(l))
+                .max(java.util.Comparator.comparingInt(LEVELS::indexOf)).orElse(null);
     }
 }

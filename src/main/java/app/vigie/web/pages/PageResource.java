@@ -188,8 +188,11 @@ public class PageResource {
                 if (i.status().equals("CLOSED") || i.status().equals("DISMISSED")) {
                     continue;
                 }
-                List<Obligation> open = obligations.plan(c, i.id(), now, false).map(p -> p.obligations().stream()
-                        .filter(Obligation::open).toList()).orElse(List.of());
+                java.util.Optional<ObligationService.Plan> plan = obligations.plan(c, i.id(), now, false);
+                List<Obligation> open = plan.map(p -> p.obligations().stream().filter(Obligation::open).toList())
+                        .orElse(List.of());
+                String severity = plan.map(p -> Overview.highest(p.severity().values().stream()
+                        .map(ObligationService.SeverityView::level).toList())).orElse(null);
                 Obligation next = open.stream().filter(o -> o.dueAt() != null)
                         .min(Comparator.comparing(Obligation::dueAt)).orElse(null);
                 java.util.Set<String> tenants = new java.util.TreeSet<>(i.victimTenants());
@@ -198,7 +201,7 @@ public class PageResource {
                         When.of(i.detectedAt(), zone, locale), i.leakedResponses(), tenants.size(),
                         When.of(next == null ? null : next.dueAt(), zone, locale), next == null ? null : next.rule(),
                         next == null ? null : next.tenant(), next == null ? null : next.status().name(), open.size(),
-                        (int) open.stream().filter(o -> o.status() == Obligation.Status.LATE).count()));
+                        (int) open.stream().filter(o -> o.status() == Obligation.Status.LATE).count(), severity));
             }
             return out;
         });
