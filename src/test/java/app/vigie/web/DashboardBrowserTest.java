@@ -51,6 +51,15 @@ class DashboardBrowserTest {
         }
     }
 
+    /** A leaking incident of tenants p-acme and p-globex in the provider's register, and a rejected record naming p. */
+    static String incidentRegisteredWithARejectedRecord(String p) {
+        String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
+        Api.admin().contentType("application/json").body("{\"incident_id\":\"" + id + "\"}").post("/api/register")
+                .then().statusCode(201);
+        Api.post("{\"rejected\":\"" + p + "\"}\n").then().statusCode(200);
+        return id;
+    }
+
     static Page signIn(BrowserContext context, String url, String user, String password) {
         Page page = context.newPage();
         page.navigate(url);
@@ -139,10 +148,7 @@ class DashboardBrowserTest {
     @Test
     void theRegisterAuditTrailTenantsAndQuarantinePagesAndSigningOut() throws Exception {
         String p = Api.uniquePrefix();
-        String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
-        Api.admin().contentType("application/json").body("{\"incident_id\":\"" + id + "\"}").post("/api/register")
-                .then().statusCode(201);
-        Api.post("{\"rejected\":\"" + p + "\"}\n").then().statusCode(200);
+        String id = incidentRegisteredWithARejectedRecord(p);
         try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setLocale("en-GB")
                 .setViewportSize(1280, 900))) {
             Page page = signIn(context, root.toString() + "register", "admin", Api.ADMIN_PASSWORD);
@@ -184,10 +190,7 @@ class DashboardBrowserTest {
     @Test
     void everyPageMeetsWcagAAInBothLanguages() throws Exception {
         String p = Api.uniquePrefix();
-        String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
-        Api.admin().contentType("application/json").body("{\"incident_id\":\"" + id + "\"}").post("/api/register")
-                .then().statusCode(201);
-        Api.post("{\"rejected\":\"" + p + "\"}\n").then().statusCode(200);
+        String id = incidentRegisteredWithARejectedRecord(p);
         java.util.List<String> found = new java.util.ArrayList<>();
         for (String locale : List.of("en-GB", "fr-FR")) {
             try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setLocale(locale)

@@ -69,9 +69,10 @@ public class ListPages {
     public String register(@QueryParam("register") String reg, @QueryParam("incident") String incident,
             @QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
-        String language = PageResource.language(lang, accept);
-        ZoneId zone = Reader.zone(zoneParam);
-        Locale locale = Locale.forLanguageTag(language);
+        Viewer viewer = Viewer.of(lang, zoneParam, accept);
+        String language = viewer.language();
+        ZoneId zone = viewer.zone();
+        Locale locale = viewer.locale();
         RegisterChain.Verdict v = register.verify();
         List<RegisterService.Stored> all = register.list(null, null);
         List<String> registers = new ArrayList<>(new TreeSet<>(all.stream().map(RegisterService.Stored::register)
@@ -112,8 +113,9 @@ public class ListPages {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public String tenants(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
-        String language = PageResource.language(lang, accept);
-        ZoneId zone = Reader.zone(zoneParam);
+        Viewer viewer = Viewer.of(lang, zoneParam, accept);
+        String language = viewer.language();
+        ZoneId zone = viewer.zone();
         List<Lists.TenantLine> lines = new ArrayList<>();
         for (Tenant t : tenants.list()) {
             lines.add(new Lists.TenantLine(t.id(), t.legalName(), t.country(), t.dpo() == null ? null
@@ -133,9 +135,10 @@ public class ListPages {
     public String quarantine(@QueryParam("page") String pageParam, @QueryParam("source") String source,
             @QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
-        String language = PageResource.language(lang, accept);
-        ZoneId zone = Reader.zone(zoneParam);
-        Locale locale = Locale.forLanguageTag(language);
+        Viewer viewer = Viewer.of(lang, zoneParam, accept);
+        String language = viewer.language();
+        ZoneId zone = viewer.zone();
+        Locale locale = viewer.locale();
         String src = source == null || source.isBlank() ? null : source.strip();
         QuarantineResource.Page p = quarantine.list(pageParam == null || pageParam.isBlank() ? "1" : pageParam, "50",
                 src);
@@ -155,9 +158,10 @@ public class ListPages {
             @QueryParam("target") String target, @QueryParam("from") String from, @QueryParam("to") String to,
             @QueryParam("before") String before, @QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
-        String language = PageResource.language(lang, accept);
-        ZoneId zone = Reader.zone(zoneParam);
-        Locale locale = Locale.forLanguageTag(language);
+        Viewer viewer = Viewer.of(lang, zoneParam, accept);
+        String language = viewer.language();
+        ZoneId zone = viewer.zone();
+        Locale locale = viewer.locale();
         String error = null;
         List<AuditEvents.Event> events = List.of();
         String fromUtc = null;
