@@ -51,6 +51,9 @@ public class DetectionService implements AppliedRecordListener {
     /** The detector this thread used last, in which transaction: the records of a stream come in runs. */
     private final ThreadLocal<Last> last = ThreadLocal.withInitial(Last::new);
 
+    @jakarta.inject.Inject
+    app.vigie.alert.AlertService alerts;
+
     @ConfigProperty(name = "vigie.detection.idle-eviction", defaultValue = "1H")
     Duration idleEviction;
 
@@ -98,7 +101,8 @@ public class DetectionService implements AppliedRecordListener {
         touched.remove(tx);
         DetectionBuffer b = buffers.remove(tx);
         if (b != null) {
-            DetectionStore.write(tx, b, Instant.now());
+            Instant now = Instant.now();
+            alerts.exposuresChanged(tx, DetectionStore.write(tx, b, now), now);
         }
     }
 

@@ -33,6 +33,9 @@ import app.vigie.security.Role;
 public class IncidentResource {
 
     @Inject
+    app.vigie.alert.AlertService alerts;
+
+    @Inject
     AgroalDataSource dataSource;
 
     /** The body of a status change. */
@@ -105,6 +108,9 @@ public class IncidentResource {
             }
             AuditTrail.record(c, actor, "incident.status", "incident:" + uuid, "{\"status\":\"" + before + "\"}",
                     "{\"status\":\"" + to + "\",\"reason\":" + AuditTrail.quote(reason) + "}");
+            if (to == IncidentStatus.CLOSED || to == IncidentStatus.DISMISSED) {
+                alerts.incidentEnded(c, uuid, Instant.now());  // the FINAL alerts, in this transaction
+            }
             return null;
         });
         return get(id);

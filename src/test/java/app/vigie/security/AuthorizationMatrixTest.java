@@ -85,6 +85,12 @@ class AuthorizationMatrixTest {
                 new Endpoint("PUT", "/api/tenants/" + p + "-new", json, Set.of("admin", "dpo")),
                 new Endpoint("DELETE", "/api/tenants/" + p + "-none", null, Set.of("admin", "dpo")),
                 new Endpoint("GET", "/api/audit-trail", null, AUDIT),
+                new Endpoint("GET", "/api/alerts", null, READERS),
+                new Endpoint("POST", "/api/alerts/deliveries/999999999/retry", null, Set.of("admin", "dpo")),
+                new Endpoint("POST", "/api/alerts/999999999/acknowledgement", null,
+                        Set.of("admin", "dpo", "analyst", "customer")),
+                new Endpoint("GET", "/api/tenants/" + victim + "/webhook-secret", null, Set.of("admin", "dpo")),
+                new Endpoint("POST", "/api/tenants/" + p + "-none/webhook-secret", null, Set.of("admin", "dpo")),
                 new Endpoint("GET", "/api/audit-trail/export.csv", null, AUDIT),
                 new Endpoint("GET", "/api/accounts", null, Set.of("admin")),
                 new Endpoint("PUT", "/api/accounts/" + p + "-new", json, Set.of("admin")));

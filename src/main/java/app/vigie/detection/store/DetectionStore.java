@@ -25,9 +25,11 @@ public final class DetectionStore {
     private DetectionStore() {
     }
 
-    public static void write(Connection c, DetectionBuffer b, Instant now) throws SQLException {
+    /** Writes what the buffer found; returns the tenants whose exposure it touched, per incident. */
+    public static Map<UUID, java.util.Set<String>> write(Connection c, DetectionBuffer b, Instant now)
+            throws SQLException {
         if (b.isEmpty()) {
-            return;
+            return Map.of();
         }
         rejectedServed(c, b);
         java.util.SortedSet<String> deployments = new java.util.TreeSet<>();
@@ -61,6 +63,16 @@ public final class DetectionStore {
                     i.record().stream(), i.record().boot(), i.record().seq()));
         }
         QuarantineStore.keep(c, kept, QuarantineStore.APPLY);
+        Map<UUID, java.util.Set<String>> touched = new HashMap<>();
+        for (ExposureRead e : b.exposures.values()) {
+            java.util.Set<String> tenants = touched.computeIfAbsent(incidents.get(e.deployment()),
+                    k -> new java.util.TreeSet<>());
+            tenants.add(e.victimTenant());
+            if (e.kind().name().equals("CROSS_TENANT")) {
+                tenants.add(e.readerTenant());
+            }
+        }
+        return touched;
     }
 
     /** The open incident of the deployment, created when there is none. */

@@ -209,7 +209,7 @@ public class PageResource {
     }
 
     /** {@code lang} when given (fr or en), else the browser's first choice between them, else English. */
-    static String language(String lang, String accept) {
+    public static String language(String lang, String accept) {
         if (lang != null && !lang.isBlank()) {
             return Reader.language(lang, "en");
         }

@@ -192,7 +192,10 @@ class ObligationApiTest {
                 .put(base + "/tenants/" + bank + "/decisions/major").then().statusCode(403);
         io.restassured.RestAssured.given().get(base + "/obligations").then().statusCode(401);
 
-        assertThat(auditActions(id)).containsExactlyInAnyOrderEntriesOf(Map.of("case.awareness", 1L,
+        // (the customer alerts' own events, alert.*, are AlertDeliveryTest's; this moved clock escalates them too)
+        Map<String, Long> actions = new java.util.HashMap<>(auditActions(id));
+        actions.keySet().removeIf(a -> a.startsWith("alert."));
+        assertThat(actions).containsExactlyInAnyOrderEntriesOf(Map.of("case.awareness", 1L,
                 "case.decision", 2L, "case.severity", 2L, "obligation.completion", 4L));
     }
 

@@ -1,0 +1,450 @@
+package app.vigie.alert;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.scheduler.Scheduled;
+
+import app.vigie.audit.AuditTrail;
+import app.vigie.compliance.service.CaseStore;
+import app.vigie.db.Transactions;
+import app.vigie.incident.IncidentQueries;
+import app.vigie.incident.IncidentView;
+import app.vigie.notice.NoticeService;
+
+/**
+ * Customer alerts: planned in the transaction of the change ({@link AlertPlanner}), delivered by workers that claim
+ * due deliveries with {@code FOR UPDATE SKIP LOCKED} (several instances share them, none sends one twice at the same
+ * time), retried with exponential backoff, DEAD after {@code vigie.alerts.max-attempts} (the DPO sees it and may
+ * retry). Delivery is at least once: a crash between the receiver's answer and the commit sends again, with the same
+ * Idempotency-Key and the same body (fixed, in its own transaction, before the first attempt). An alert not
+ * acknowledged after {@code vigie.alerts.ack-escalate-after} is escalated to the DPO; an acknowledgement records the
+ * controller's awareness, which starts its own clock.
+ */
+@ApplicationScoped
+public class AlertService {
+    private static final Logger LOG = Logger.getLogger(AlertService.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    NoticeService notices;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    ObjectMapper json;
+
+    @ConfigProperty(name = "vigie.alerts.hold-initial", defaultValue = "false")
+    boolean holdInitial;
+
+    @ConfigProperty(name = "vigie.alerts.max-attempts", defaultValue = "8")
+    int maxAttempts;
+
+    @ConfigProperty(name = "vigie.alerts.retry-base", defaultValue = "PT5S")
+    Duration retryBase;
+
+    @ConfigProperty(name = "vigie.alerts.retry-max", defaultValue = "PT1H")
+    Duration retryMax;
+
+    @ConfigProperty(name = "vigie.alerts.ack-escalate-after", defaultValue = "PT4H")
+    Duration ackEscalateAfter;
+
+    /** Where customers reach this service (the acknowledgement links). */
+    @ConfigProperty(name = "vigie.public-url", defaultValue = "http://localhost:8080")
+    String publicUrl;
+
+    private final Webhook webhook = new Webhook();
+
+    /** Called by detection inside the transaction that wrote exposures. */
+    public void exposuresChanged(Connection tx, Map<UUID, Set<String>> touched, Instant now) throws SQLException {
+        if (!touched.isEmpty()) {
+            AlertPlanner.exposuresChanged(tx, touched, holdInitial, now);
+        }
+    }
+
+    /** Called inside the transaction that closes or dismisses an incident. */
+    public void incidentEnded(Connection tx, UUID incident, Instant now) throws SQLException {
+        AlertPlanner.incidentEnded(tx, incident, now);
+    }
+
+    @Scheduled(every = "${vigie.alerts.deliver-every:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void tick() {
+        try {
+            deliverDue(100);
+            escalateUnacknowledged(clock.instant());
+        } catch (SQLException | RuntimeException e) {
+            LOG.warn("Alert delivery round failed; it is tried again", e);
+        }
+    }
+
+    /** Delivers up to {@code max} due deliveries; returns how many were attempted. */
+    public int deliverDue(int max) throws SQLException {
+        int attempted = 0;
+        while (attempted < max && deliverOne()) {
+            attempted++;
+        }
+        return attempted;
+    }
+
+    /** A delivery due now, claimed: its alert, channel, target and attempts so far. */
+    record Due(long id, long alertId, String channel, String target, int attempts, UUID incident, String tenant,
+            String phase, String key, String body) {
+    }
+
+    private boolean deliverOne() throws SQLException {
+        Instant now = clock.instant();
+        Optional<Long> next = Transactions.run(dataSource, c -> nextDue(c, now));
+        if (next.isEmpty()) {
+            return false;
+        }
+        fixBody(next.get(), now);
+        return Transactions.run(dataSource, c -> {
+            Optional<Due> due = claim(c, now);
+            if (due.isEmpty()) {
+                return false;
+            }
+            Due d = due.get();
+            if (d.body() == null) {
+                return true;  // its body is being fixed by another worker; it stays due
+            }
+            String error = send(c, d, now);
+            if (error == null) {
+                update(c, d.id(), "DELIVERED", d.attempts() + 1, now, null, now);
+                AuditTrail.record(c, "vigie", "alert.delivered", "incident:" + d.incident() + "/" + d.tenant(),
+                        null, "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"channel\":"
+                                + AuditTrail.quote(d.channel()) + ",\"attempt\":" + (d.attempts() + 1) + "}");
+            } else {
+                int attempts = d.attempts() + 1;
+                boolean dead = attempts >= maxAttempts;
+                update(c, d.id(), dead ? "DEAD" : "PENDING", attempts, dead ? now : now.plus(backoff(attempts)),
+                        error, null);
+                if (dead) {
+                    AuditTrail.record(c, "vigie", "alert.dead", "incident:" + d.incident() + "/" + d.tenant(), null,
+                            "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"error\":"
+                                    + AuditTrail.quote(error) + "}");
+                }
+            }
+            return true;
+        });
+    }
+
+    /** base x 2^(attempts-1), at most {@code retry-max}. */
+    Duration backoff(int attempts) {
+        Duration d = retryBase.multipliedBy(1L << Math.min(20, attempts - 1));
+        return d.compareTo(retryMax) > 0 ? retryMax : d;
+    }
+
+    private static Optional<Long> nextDue(Connection c, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                select alert_id from alert_delivery where status = 'PENDING' and next_attempt_at <= ?
+                order by next_attempt_at, id limit 1""")) {
+            ps.setTimestamp(1, Timestamp.from(now));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
+            }
+        }
+    }
+
+    private static Optional<Due> claim(Connection c, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                select d.id, d.alert_id, d.channel, d.target, d.attempts, a.incident_id, a.tenant, a.phase,
+                       a.idempotency_key, a.body
+                from alert_delivery d join customer_alert a on a.id = d.alert_id
+                where d.status = 'PENDING' and d.next_attempt_at <= ?
+                order by d.next_attempt_at, d.id limit 1 for update of d skip locked""")) {
+            ps.setTimestamp(1, Timestamp.from(now));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new Due(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+                        rs.getInt(5), rs.getObject(6, UUID.class), rs.getString(7), rs.getString(8), rs.getString(9),
+                        rs.getString(10)));
+            }
+        }
+    }
+
+    /** The alert's body, rendered once and kept: every attempt sends the same bytes. */
+    void fixBody(long alertId, Instant now) throws SQLException {
+        Transactions.run(dataSource, c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    select incident_id, tenant, phase, idempotency_key, created_at, ack_token from customer_alert
+                    where id = ? and body is null for update skip locked""")) {
+                ps.setLong(1, alertId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return null;
+                    }
+                    UUID incident = rs.getObject(1, UUID.class);
+                    String tenant = rs.getString(2);
+                    IncidentView view = IncidentQueries.get(c, incident).orElseThrow();
+                    Map<String, Object> alert = new LinkedHashMap<>();
+                    alert.put("id", alertId);
+                    alert.put("phase", rs.getString(3));
+                    alert.put("idempotency_key", rs.getString(4));
+                    alert.put("incident_id", incident.toString());
+                    alert.put("tenant", tenant);
+                    alert.put("created_at", rs.getTimestamp(5).toInstant().toString());
+                    alert.put("acknowledge_url", publicUrl.replaceAll("/+$", "") + "/ack/" + rs.getString(6));
+                    Map<String, Object> body = new LinkedHashMap<>();
+                    body.put("alert", alert);
+                    body.put("notice", notices.processorAlert(c, view, tenant, Locale.ENGLISH, ZoneOffset.UTC, now));
+                    try (PreparedStatement up = c.prepareStatement(
+                            "update customer_alert set body = ? where id = ? and body is null")) {
+                        up.setString(1, json.writeValueAsString(body));
+                        up.setLong(2, alertId);
+                        up.executeUpdate();
+                    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
+            return null;
+        });
+    }
+
+    private String send(Connection c, Due d, Instant now) throws SQLException {
+        byte[] body = d.body().getBytes(StandardCharsets.UTF_8);
+        return switch (d.channel()) {
+            case "webhook" -> webhook.send(d.target(), secret(c, d.tenant(), now), d.key(), d.phase(), body, now);
+            default -> "channel '" + d.channel() + "' is not delivered yet";
+        };
+    }
+
+    private static void update(Connection c, long id, String status, int attempts, Instant next, String error,
+            Instant deliveredAt) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                update alert_delivery set status = ?, attempts = ?, next_attempt_at = ?, last_error = ?,
+                  delivered_at = ?, updated_at = now() where id = ?""")) {
+            ps.setString(1, status);
+            ps.setInt(2, attempts);
+            ps.setTimestamp(3, Timestamp.from(next));
+            ps.setString(4, error);
+            ps.setTimestamp(5, deliveredAt == null ? null : Timestamp.from(deliveredAt));
+            ps.setLong(6, id);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The tenant's webhook secret, made on first use. */
+    public static String secret(Connection c, String tenant, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select secret from tenant_webhook_secret where tenant = ?")) {
+            ps.setString(1, tenant);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    return rs.getString(1);
+                }
+            }
+        }
+        return rotate(c, tenant, now);
+    }
+
+    /** A new webhook secret for the tenant (the old one stops verifying at once). */
+    public static String rotate(Connection c, String tenant, Instant now) throws SQLException {
+        byte[] b = new byte[32];
+        RANDOM.nextBytes(b);
+        String secret = "whsec_" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into tenant_webhook_secret (tenant, secret, created_at) values (?, ?, ?)
+                on conflict (tenant) do update set secret = excluded.secret, created_at = excluded.created_at""")) {
+            ps.setString(1, tenant);
+            ps.setString(2, secret);
+            ps.setTimestamp(3, Timestamp.from(now));
+            ps.executeUpdate();
+        }
+        return secret;
+    }
+
+    /** Alerts not acknowledged in time are escalated to the DPO (once each; an audit event says so). */
+    int escalateUnacknowledged(Instant now) throws SQLException {
+        return Transactions.run(dataSource, c -> {
+            int n = 0;
+            try (PreparedStatement ps = c.prepareStatement("""
+                    update customer_alert set escalated_at = ? where acknowledged_at is null and escalated_at is null
+                      and phase <> 'FINAL' and created_at <= ? returning id, incident_id, tenant""")) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setTimestamp(2, Timestamp.from(now.minus(ackEscalateAfter)));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        AuditTrail.record(c, "vigie", "alert.unacknowledged", "incident:" + rs.getObject(2) + "/"
+                                + rs.getString(3), null, "{\"alert\":" + rs.getLong(1) + ",\"after\":\""
+                                        + ackEscalateAfter + "\"}");
+                        n++;
+                    }
+                }
+            }
+            return n;
+        });
+    }
+
+    /** The alert a token acknowledges, if any. */
+    public record AlertRef(long id, UUID incident, String tenant, String phase, Instant createdAt,
+            Instant acknowledgedAt, String acknowledgedBy) {
+    }
+
+    public Optional<AlertRef> byToken(String token) throws SQLException {
+        if (token == null || token.length() < 20 || token.length() > 64) {
+            return Optional.empty();
+        }
+        return Transactions.run(dataSource, c -> find(c, "ack_token = ?", token));
+    }
+
+    static Optional<AlertRef> find(Connection c, String where, Object key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select id, incident_id, tenant, phase, created_at, "
+                + "acknowledged_at, acknowledged_by from customer_alert where " + where)) {
+            ps.setObject(1, key);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                Timestamp ack = rs.getTimestamp(6);
+                return Optional.of(new AlertRef(rs.getLong(1), rs.getObject(2, UUID.class), rs.getString(3),
+                        rs.getString(4), rs.getTimestamp(5).toInstant(), ack == null ? null : ack.toInstant(),
+                        rs.getString(7)));
+            }
+        }
+    }
+
+    /**
+     * Acknowledges an alert (once; a repeat changes nothing) and records the controller's awareness at that time
+     * unless an earlier one is recorded: its own notification clock starts there.
+     */
+    public AlertRef acknowledge(long alertId, String by, String how) throws SQLException {
+        Instant now = clock.instant();
+        return Transactions.run(dataSource, c -> {
+            AlertRef a = find(c, "id = ?", alertId).orElseThrow();
+            if (a.acknowledgedAt() != null) {
+                return a;
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "update customer_alert set acknowledged_at = ?, acknowledged_by = ? where id = ?")) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setString(2, by);
+                ps.setLong(3, alertId);
+                ps.executeUpdate();
+            }
+            CaseStore.Awareness before = CaseStore.awareness(c, a.incident()).get(a.tenant());
+            if (before == null || before.awareAt().isAfter(now)) {
+                CaseStore.setAwareness(c, a.incident(), a.tenant(), new CaseStore.Awareness(now,
+                        "acknowledged alert " + alertId + " (" + how + ")", by, now));
+            }
+            AuditTrail.record(c, by, "alert.acknowledged", "incident:" + a.incident() + "/" + a.tenant(), null,
+                    "{\"alert\":" + alertId + ",\"how\":" + AuditTrail.quote(how) + "}");
+            return find(c, "id = ?", alertId).orElseThrow();
+        });
+    }
+
+    /** One alert with its deliveries, for the API and the DPO's page. */
+    public record AlertView(long id, UUID incidentId, String tenant, String phase, String idempotencyKey,
+            Instant createdAt, Instant acknowledgedAt, String acknowledgedBy, Instant escalatedAt,
+            List<DeliveryView> deliveries) {
+    }
+
+    public record DeliveryView(long id, String channel, String target, String status, int attempts,
+            Instant nextAttemptAt, String lastError, Instant deliveredAt) {
+    }
+
+    /** Alerts, newest first: of an incident, or those with a delivery in {@code status}, or all. */
+    public List<AlertView> list(UUID incident, String status, int limit) throws SQLException {
+        return Transactions.run(dataSource, c -> {
+            List<AlertView> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("""
+                    select id, incident_id, tenant, phase, idempotency_key, created_at, acknowledged_at,
+                      acknowledged_by, escalated_at from customer_alert a
+                    where (?::uuid is null or incident_id = ?)
+                      and (?::text is null or exists (select 1 from alert_delivery d where d.alert_id = a.id
+                                                       and d.status = ?))
+                    order by id desc limit ?""")) {
+                ps.setObject(1, incident);
+                ps.setObject(2, incident);
+                ps.setString(3, status);
+                ps.setString(4, status);
+                ps.setInt(5, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        long id = rs.getLong(1);
+                        out.add(new AlertView(id, rs.getObject(2, UUID.class), rs.getString(3), rs.getString(4),
+                                rs.getString(5), rs.getTimestamp(6).toInstant(), instant(rs.getTimestamp(7)),
+                                rs.getString(8), instant(rs.getTimestamp(9)), deliveries(c, id)));
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    private static List<DeliveryView> deliveries(Connection c, long alert) throws SQLException {
+        List<DeliveryView> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select id, channel, target, status, attempts, next_attempt_at, last_error, delivered_at
+                from alert_delivery where alert_id = ? order by id""")) {
+            ps.setLong(1, alert);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new DeliveryView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getInt(5), instant(rs.getTimestamp(6)), rs.getString(7), instant(rs.getTimestamp(8))));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+
+    /**
+     * Sends a DEAD (or HELD) delivery again now, from attempt zero; false when there is no such delivery in
+     * that state.
+     */
+    public boolean retry(long deliveryId, String by) throws SQLException {
+        Instant now = clock.instant();
+        return Transactions.run(dataSource, c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    update alert_delivery set status = 'PENDING', attempts = 0, next_attempt_at = ?, updated_at = ?
+                    where id = ? and status in ('DEAD', 'HELD') returning status""")) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setTimestamp(2, Timestamp.from(now));
+                ps.setLong(3, deliveryId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return false;
+                    }
+                }
+            }
+            AuditTrail.record(c, by, "alert.retry", "alert-delivery:" + deliveryId, null,
+                    "{\"status\":\"PENDING\"}");
+            return true;
+        });
+    }
+}

@@ -1,0 +1,209 @@
+package app.vigie.alert;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+
+import app.vigie.testing.Api;
+import app.vigie.testing.Logs;
+import app.vigie.testing.MovableClock;
+import app.vigie.testing.WebhookReceiver;
+
+/**
+ * Customer alerts end to end, to a real HTTP receiver that verifies signatures: INITIAL when a tenant is first
+ * exposed, UPDATE when more of its requests are, FINAL at closure; retries with the same idempotency key and body,
+ * DEAD after the limit, sent again by the DPO; acknowledgement by link and API recording the controller's
+ * awareness; unacknowledged alerts escalated.
+ */
+@QuarkusTest
+class AlertDeliveryTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static void await(String what, BooleanSupplier done) throws InterruptedException {
+        long until = System.currentTimeMillis() + 15_000;
+        while (!done.getAsBoolean()) {
+            if (System.currentTimeMillis() > until) {
+                throw new AssertionError("not in 15 s: " + what);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    /** A tenant whose alerts go to the receiver, which learns the tenant's secret. */
+    static void webhookTenant(String tenant, WebhookReceiver receiver) {
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"" + tenant + " SAS\",\"country\":\"FR\","
+                + "\"alert_channels\":[{\"type\":\"webhook\",\"target\":\"" + receiver.url() + "\"}]}")
+                .put("/api/tenants/" + tenant).then().statusCode(200);
+        receiver.secret(Api.admin().get("/api/tenants/" + tenant + "/webhook-secret").then().statusCode(200)
+                .extract().path("secret"));
+    }
+
+    /** Request {@code victimReq} of victim exposed to {@code readerReq} of reader, on stream p/{stream}. */
+    static void leak(String p, String stream, String victimReq, String readerReq, String victim, String reader) {
+        Instant t = Instant.parse("2026-08-27T10:00:00Z");
+        List<String> lines = new java.util.ArrayList<>();
+        app.vigie.runtime.log.AuditLogWriter w = new app.vigie.runtime.log.AuditLogWriter(p + "/" + stream,
+                p + "/dep", "b1", lines::add);
+        List<app.vigie.runtime.log.PageRun> pages = List.of(new app.vigie.runtime.log.PageRun(0, 2));
+        w.config(t, 4, 16, 64, 60);
+        w.alloc(t, victimReq, victim, pages, "PREFILL", null);
+        w.write(t, victimReq, victim, 0, 8, "COMPUTE", null);
+        w.free(t, victimReq, pages, "FINISH");
+        w.alloc(t, readerReq, reader, pages, "PREFILL", null);
+        w.attach(t, readerReq, reader, 8);
+        w.finish(t, readerReq, reader, "STOP", 200, 3, true);
+        Api.post(Logs.body(lines)).then().statusCode(200);
+    }
+
+    private static List<WebhookReceiver.Received> phase(WebhookReceiver r, String phase) {
+        return r.received().stream().filter(x -> phase.equals(x.phase())).toList();
+    }
+
+    @Test
+    void aTenantIsAlertedSignedThenUpdatedThenToldTheEnd() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-acme";
+        String reader = p + "-globex";
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            webhookTenant(victim, receiver);
+            String id = Api.leakingIncident(p, victim, reader);
+            await("the INITIAL alert", () -> phase(receiver, "INITIAL").size() == 1);
+            WebhookReceiver.Received initial = phase(receiver, "INITIAL").get(0);
+            assertThat(initial.verified()).as("signature verified by the receiver").isTrue();
+            assertThat(initial.idempotencyKey()).isEqualTo(id + "/" + victim + "/INITIAL");
+            JsonNode body = JSON.readTree(initial.body());
+            assertThat(body.path("alert").path("phase").asText()).isEqualTo("INITIAL");
+            assertThat(body.path("alert").path("tenant").asText()).isEqualTo(victim);
+            assertThat(body.path("alert").path("acknowledge_url").asText()).contains("/ack/");
+            assertThat(body.path("notice").isObject()).isTrue();
+            assertThat(initial.body()).as("another customer is never named").doesNotContain(reader);
+
+            // the reader is not in the directory: its alert exists, without a channel, for the DPO to see
+            JsonPath alerts = Api.admin().get("/api/alerts?incident=" + id).then().statusCode(200).extract().jsonPath();
+            assertThat(alerts.getList("tenant")).containsExactlyInAnyOrder(victim, reader);
+            assertThat(alerts.getList("find { it.tenant == '" + reader + "' }.deliveries")).isEmpty();
+            await("delivered", () -> "DELIVERED".equals(Api.admin().get("/api/alerts?incident=" + id).then()
+                    .extract().path("find { it.tenant == '" + victim + "' }.deliveries[0].status")));
+
+            // more of its requests exposed: an UPDATE; the same again (no new request): nothing more
+            leak(p, "s2", p + "c", p + "d", victim, reader);
+            await("the UPDATE", () -> phase(receiver, "UPDATE").size() == 1);
+            assertThat(phase(receiver, "UPDATE").get(0).idempotencyKey()).isEqualTo(id + "/" + victim + "/UPDATE/1");
+            assertThat(phase(receiver, "UPDATE").get(0).verified()).isTrue();
+
+            Api.admin().contentType("application/json").body("{\"status\":\"CONFIRMED\"}")
+                    .post("/api/incidents/" + id + "/status").then().statusCode(200);
+            Api.admin().contentType("application/json").body("{\"status\":\"CLOSED\",\"reason\":\"fixed\"}")
+                    .post("/api/incidents/" + id + "/status").then().statusCode(200);
+            await("the FINAL alert", () -> phase(receiver, "FINAL").size() == 1);
+            assertThat(phase(receiver, "FINAL").get(0).idempotencyKey()).isEqualTo(id + "/" + victim + "/FINAL");
+            Thread.sleep(1000);
+            assertThat(receiver.received()).hasSize(3);  // each once
+        }
+    }
+
+    @Test
+    void aFailingReceiverGetsTheSameAlertAgainThenItIsDeadUntilTheDpoRetries() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-acme";
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            webhookTenant(victim, receiver);
+            receiver.failNext(1000);
+            String id = Api.leakingIncident(p, victim, p + "-globex");
+            String path = "find { it.tenant == '" + victim + "' }.deliveries[0]";
+            await("dead after 3 attempts", () -> "DEAD".equals(Api.admin().get("/api/alerts?incident=" + id)
+                    .then().extract().path(path + ".status")));
+            JsonPath a = Api.admin().get("/api/alerts?incident=" + id).then().extract().jsonPath();
+            assertThat(a.getInt(path + ".attempts")).isEqualTo(3);
+            assertThat(a.getString(path + ".last_error")).contains("HTTP 503");
+            assertThat(receiver.received()).hasSize(3);
+            assertThat(receiver.received()).extracting(WebhookReceiver.Received::idempotencyKey).containsOnly(
+                    id + "/" + victim + "/INITIAL");
+            assertThat(receiver.received()).extracting(WebhookReceiver.Received::body).containsOnly(
+                    receiver.received().get(0).body());
+            assertThat(Api.admin().get("/api/alerts?status=DEAD").then().statusCode(200).extract().jsonPath()
+                    .getList("id")).contains(a.getInt("find { it.tenant == '" + victim + "' }.id"));
+
+            long delivery = a.getLong(path + ".id");
+            Api.account(p + "-analyst", "analyst", null);
+            Api.as(p + "-analyst", p + "-analyst-password").post("/api/alerts/deliveries/" + delivery + "/retry")
+                    .then().statusCode(403);
+            receiver.failNext(0);
+            Api.admin().post("/api/alerts/deliveries/" + delivery + "/retry").then().statusCode(200);
+            await("delivered after the retry", () -> "DELIVERED".equals(Api.admin().get("/api/alerts?incident=" + id)
+                    .then().extract().path(path + ".status")));
+            assertThat(receiver.received()).hasSize(4);
+            assertThat(receiver.received().get(3).body()).isEqualTo(receiver.received().get(0).body());
+            Api.admin().post("/api/alerts/deliveries/" + delivery + "/retry").then().statusCode(409);
+            Api.admin().get("/api/alerts?status=LOST").then().statusCode(400);
+            Api.admin().post("/api/alerts/deliveries/abc/retry").then().statusCode(400);
+        }
+    }
+
+    @Test
+    void theLinkAcknowledgesAndStartsTheControllersClock() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-acme";
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            webhookTenant(victim, receiver);
+            String id = Api.leakingIncident(p, victim, p + "-globex");
+            await("the alert", () -> !receiver.received().isEmpty());
+            String url = JSON.readTree(receiver.received().get(0).body()).path("alert").path("acknowledge_url")
+                    .asText();
+            String path = url.substring(url.indexOf("/ack/"));
+            assertThat(io.restassured.RestAssured.given().get(path).then().statusCode(200).extract().asString())
+                    .contains("Confirm receipt").contains(victim);
+            io.restassured.RestAssured.given().get("/ack/not-a-real-token-at-all-0000").then().statusCode(404);
+            String done = io.restassured.RestAssured.given().contentType("application/x-www-form-urlencoded")
+                    .formParam("lang", "en").post(path).then().statusCode(200).extract().asString();
+            assertThat(done).contains("receipt recorded");
+
+            JsonPath alert = Api.admin().get("/api/alerts?incident=" + id).then().extract().jsonPath();
+            String acked = alert.getString("find { it.tenant == '" + victim + "' }.acknowledged_at");
+            assertThat(acked).isNotNull();
+            String aware = Api.admin().get("/api/incidents/" + id + "/tenants/" + victim + "/case").then()
+                    .statusCode(200).extract().path("controller_aware_at");
+            assertThat(Instant.parse(aware)).isEqualTo(Instant.parse(acked));
+            String due = Api.admin().get("/api/incidents/" + id + "/tenants/" + victim + "/obligations").then()
+                    .extract().path("find { it.rule == 'gdpr-33-1' }.due_at");
+            assertThat(Instant.parse(due)).isEqualTo(Instant.parse(acked).plus(Duration.ofHours(72)));
+
+            // the API: a customer of another tenant does not even learn the alert exists; its own may acknowledge
+            long alertId = alert.getLong("find { it.tenant == '" + victim + "' }.id");
+            Api.account(p + "-other", "customer", p + "-globex");
+            Api.as(p + "-other", p + "-other-password").post("/api/alerts/" + alertId + "/acknowledgement").then()
+                    .statusCode(404);
+            Api.account(p + "-own", "customer", victim);
+            Api.as(p + "-own", p + "-own-password").post("/api/alerts/" + alertId + "/acknowledgement").then()
+                    .statusCode(200).body("acknowledged_at", org.hamcrest.Matchers.notNullValue());
+            Api.as(p + "-other", p + "-other-password").get("/api/alerts").then().statusCode(403);
+        }
+    }
+
+    @Test
+    void anUnacknowledgedAlertIsEscalatedToTheDpo() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-acme";
+        String id = Api.leakingIncident(p, victim, p + "-globex");
+        try {
+            MovableClock.INSTANCE.set(Instant.now().plus(Duration.ofHours(5)));
+            await("escalated", () -> Api.admin().get("/api/alerts?incident=" + id).then().extract()
+                    .path("find { it.tenant == '" + victim + "' }.escalated_at") != null);
+        } finally {
+            MovableClock.INSTANCE.reset();
+        }
+        assertThat(Api.admin().get("/api/audit-trail?action=alert.unacknowledged&target=incident:" + id).then()
+                .statusCode(200).extract().jsonPath().getList("$")).hasSize(2);  // both tenants, once each
+    }
+}

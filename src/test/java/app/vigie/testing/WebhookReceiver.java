@@ -1,0 +1,97 @@
+package app.vigie.testing;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * A customer's webhook receiver, as the documentation tells one to write it: it checks the Vigie-Signature header
+ * (HMAC-SHA256 of "t.body" with the tenant's secret, and a timestamp within 5 minutes) before accepting, and
+ * answers 401 to a bad signature. It can be told to fail the next n deliveries with 503.
+ */
+public final class WebhookReceiver implements AutoCloseable {
+    /** A request received: its headers of interest, its body, and whether its signature verified. */
+    public record Received(String idempotencyKey, String phase, String signature, String body, boolean verified) {
+    }
+
+    private final HttpServer server;
+    private final List<Received> received = new CopyOnWriteArrayList<>();
+    private final AtomicInteger failNext = new AtomicInteger();
+    private volatile String secret;
+
+    public WebhookReceiver() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/hook", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            String sig = exchange.getRequestHeaders().getFirst("Vigie-Signature");
+            boolean ok = verify(secret, sig, body, System.currentTimeMillis() / 1000);
+            received.add(new Received(exchange.getRequestHeaders().getFirst("Idempotency-Key"),
+                    exchange.getRequestHeaders().getFirst("Vigie-Alert-Phase"), sig,
+                    new String(body, StandardCharsets.UTF_8), ok));
+            int status = !ok ? 401 : failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0 ? 503 : 204;
+            exchange.sendResponseHeaders(status, -1);
+            exchange.close();
+        });
+        server.start();
+    }
+
+    /** The documented verification: t=...,v1=... ; HMAC-SHA256(secret, t + "." + body) ; |now - t| <= 300 s. */
+    public static boolean verify(String secret, String header, byte[] body, long nowSeconds) {
+        if (secret == null || header == null) {
+            return false;
+        }
+        String t = null;
+        String v1 = null;
+        for (String part : header.split(",")) {
+            String[] kv = part.split("=", 2);
+            if (kv.length == 2 && kv[0].equals("t")) {
+                t = kv[1];
+            } else if (kv.length == 2 && kv[0].equals("v1")) {
+                v1 = kv[1];
+            }
+        }
+        if (t == null || v1 == null || Math.abs(nowSeconds - Long.parseLong(t)) > 300) {
+            return false;
+        }
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            mac.update((t + ".").getBytes(StandardCharsets.US_ASCII));
+            byte[] expected = HexFormat.of().formatHex(mac.doFinal(body)).getBytes(StandardCharsets.US_ASCII);
+            return MessageDigest.isEqual(expected, v1.getBytes(StandardCharsets.US_ASCII));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/hook";
+    }
+
+    public void secret(String s) {
+        this.secret = s;
+    }
+
+    public void failNext(int n) {
+        failNext.set(n);
+    }
+
+    public List<Received> received() {
+        return received;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
