@@ -140,12 +140,22 @@ class AlertDeliveryTest {
             Api.as(p + "-analyst", p + "-analyst-password").post("/api/alerts/deliveries/" + delivery + "/retry")
                     .then().statusCode(403);
             receiver.failNext(0);
-            Api.admin().post("/api/alerts/deliveries/" + delivery + "/retry").then().statusCode(200);
+            // the DPO's page shows it dead, with the receiver's answer, and a button to send it again
+            Api.account(p + "-dpo", "dpo", null);
+            app.vigie.web.DashboardActionsTest.Browser dpo = app.vigie.web.DashboardActionsTest.signIn(p + "-dpo",
+                    p + "-dpo-password", "/alerts?status=DEAD");
+            String page = dpo.page("/alerts?status=DEAD&lang=en");
+            assertThat(page).contains(victim).contains("HTTP 503").contains("Send again")
+                    .contains("action=\"/alerts/deliveries/" + delivery + "/retry\"");
+            dpo.post("/alerts/deliveries/" + delivery + "/retry").then().statusCode(403);  // no CSRF token
+            dpo.post("/alerts/deliveries/" + delivery + "/retry", "csrf", dpo.token()).then().statusCode(303);
             await("delivered after the retry", () -> "DELIVERED".equals(Api.admin().get("/api/alerts?incident=" + id)
                     .then().extract().path(path + ".status")));
             assertThat(receiver.received()).hasSize(4);
             assertThat(receiver.received().get(3).body()).isEqualTo(receiver.received().get(0).body());
             Api.admin().post("/api/alerts/deliveries/" + delivery + "/retry").then().statusCode(409);
+            assertThat(Api.admin().get("/api/audit-trail?action=alert.retry&actor=" + p + "-dpo").then().extract()
+                    .jsonPath().getList("$")).hasSize(1);
             Api.admin().get("/api/alerts?status=LOST").then().statusCode(400);
             Api.admin().post("/api/alerts/deliveries/abc/retry").then().statusCode(400);
         }

@@ -118,7 +118,7 @@ class AuthorizationMatrixTest {
         Map<String, Set<String>> pages = new java.util.LinkedHashMap<>();
         for (String page : List.of("/", "/incidents", "/incidents/" + id, "/incidents/" + id + "/tenants/" + victim
                 + "/documents/processor-alert.json", "/incidents/" + id + "/documents/incident-report.json",
-                "/register", "/register/export.csv", "/tenants", "/quarantine")) {
+                "/register", "/register/export.csv", "/tenants", "/quarantine", "/alerts")) {
             pages.put(page, READERS);
         }
         pages.put("/audit", AUDIT);

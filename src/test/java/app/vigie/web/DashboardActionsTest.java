@@ -20,12 +20,12 @@ import app.vigie.testing.Api;
  * reason and what was typed. Auditors see no form and cannot post one.
  */
 @QuarkusTest
-class DashboardActionsTest {
+public class DashboardActionsTest {
     private static final Pattern TOKEN = Pattern.compile("name=\"csrf\" value=\"([^\"]+)\"");
 
     /** A signed-in browser: its cookies (session and CSRF) and the token its pages carry. */
-    record Browser(Map<String, String> cookies, String token) {
-        Response post(String path, Object... form) {
+    public record Browser(Map<String, String> cookies, String token) {
+        public Response post(String path, Object... form) {
             var spec = given().redirects().follow(false).cookies(cookies)
                     .contentType("application/x-www-form-urlencoded; charset=UTF-8");
             for (int i = 0; i < form.length; i += 2) {
@@ -34,13 +34,13 @@ class DashboardActionsTest {
             return spec.post(path);
         }
 
-        String page(String path) {
+        public String page(String path) {
             return given().redirects().follow(false).cookies(cookies).get(path).then().statusCode(200).extract()
                     .asString();
         }
     }
 
-    static Browser signIn(String user, String password, String page) {
+    public static Browser signIn(String user, String password, String page) {
         Map<String, String> cookies = new java.util.HashMap<>(given().redirects().follow(false)
                 .contentType("application/x-www-form-urlencoded").formParam("j_username", user)
                 .formParam("j_password", password).post("/j_security_check").then().statusCode(302).extract()

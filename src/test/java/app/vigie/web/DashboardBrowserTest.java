@@ -199,7 +199,7 @@ class DashboardBrowserTest {
                 login.navigate(root.toString() + "login");
                 app.vigie.testing.Axe.violations(login).forEach(v -> found.add(locale + " /login " + v));
                 Page page = signIn(context, root.toString(), "admin", Api.ADMIN_PASSWORD);
-                for (String path : List.of("", "incidents/" + id, "register", "tenants", "quarantine", "audit")) {
+                for (String path : List.of("", "incidents/" + id, "register", "tenants", "quarantine", "audit", "alerts")) {
                     page.navigate(root.toString() + path);
                     app.vigie.testing.Axe.violations(page).forEach(v -> found.add(locale + " /" + path + " " + v));
                 }

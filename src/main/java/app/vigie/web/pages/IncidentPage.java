@@ -16,7 +16,11 @@ public record IncidentPage(String language, String zone, String user, String id,
         List<IncidentReport.Event> timeline, List<MeasureLine> measures, boolean canAct, List<String> nextStatuses,
         List<Choice> openDuties, String now, Notice notice, String formStatus, String formReason,
         String formTakenAt, String formText, String formDuty, String formDoneAt, String formEvidence,
-        String formLateReasons) {
+        String formLateReasons, List<AlertLine> alerts) {
+
+    /** A customer alert of this incident: to whom, which phase, how its deliveries stand, when acknowledged. */
+    public record AlertLine(String tenant, String phase, When createdAt, String deliveries, When acknowledgedAt) {
+    }
 
     /** The matrix drawn as an SVG: row and column labels, and a cell for each pair with tokens. */
     public record Matrix(int width, int height, List<Label> rows, List<Label> columns, List<Cell> cells) {

@@ -87,6 +87,9 @@ public class IncidentPages {
     IncidentResource incidents;
 
     @Inject
+    app.vigie.alert.AlertService alerts;
+
+    @Inject
     MeasureResource measures;
 
     @Inject
@@ -241,6 +244,12 @@ public class IncidentPages {
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant();
         boolean canAct = who.isUserInRole(Role.R_DPO) || who.isUserInRole(Role.R_ANALYST);
+        List<IncidentPage.AlertLine> alertLines = alerts.list(uuid, null, 200).stream()
+                .map(a -> new IncidentPage.AlertLine(a.tenant(), a.phase(), When.of(a.createdAt(), zone, locale),
+                        a.deliveries().isEmpty() ? "" : String.join(", ", a.deliveries().stream()
+                                .map(d -> d.channel() + " " + d.status()).toList()),
+                        a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale)))
+                .toList();
         IncidentPage page = Transactions.run(dataSource, c -> {
             IncidentView i = IncidentQueries.get(c, uuid).orElseThrow(NotFoundException::new);
             List<ExposureView> exposures = IncidentQueries.exposures(c, uuid);
@@ -273,7 +282,8 @@ public class IncidentPages {
                     form == null ? "" : form.value("status"), form == null ? "" : form.value("reason"),
                     form == null ? "" : form.value("taken_at"), form == null ? "" : form.value("text"),
                     form == null ? "" : form.value("duty"), form == null ? "" : form.value("done_at"),
-                    form == null ? "" : form.value("evidence"), form == null ? "" : form.value("late_reasons"));
+                    form == null ? "" : form.value("evidence"), form == null ? "" : form.value("late_reasons"),
+                    alertLines);
         });
         return engine.getTemplate("pages/incident").data("page", page).render();
     }

@@ -63,6 +63,9 @@ public class ListPages {
     @Inject
     AuditResource audit;
 
+    @Inject
+    app.vigie.alert.AlertResource alertsApi;
+
     @GET
     @Path("register")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
@@ -195,6 +198,40 @@ public class ListPages {
             @QueryParam("target") String target, @QueryParam("from") String from, @QueryParam("to") String to,
             @QueryParam("zone") String zone) throws SQLException {
         return audit.csv(actor, action, target, from, to, zone);
+    }
+
+    @GET
+    @Path("alerts")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public String alerts(@QueryParam("status") String status, @QueryParam("lang") String lang,
+            @QueryParam("zone") String zoneParam, @HeaderParam("Accept-Language") String accept,
+            @Context SecurityContext who) throws SQLException {
+        Viewer viewer = Viewer.of(lang, zoneParam, accept);
+        ZoneId zone = viewer.zone();
+        Locale locale = viewer.locale();
+        List<Lists.AlertLine> lines = alertsApi.list(null, status, "200").stream().map(a -> new Lists.AlertLine(
+                a.id(), a.incidentId().toString(), a.tenant(), a.phase(), When.of(a.createdAt(), zone, locale),
+                a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale),
+                a.escalatedAt() != null && a.acknowledgedAt() == null,
+                a.deliveries().stream().map(d -> new Lists.DeliveryLine(d.id(), d.channel(), d.target(), d.status(),
+                        d.attempts(), When.of(d.nextAttemptAt(), zone, locale), d.lastError(),
+                        d.deliveredAt() == null ? null : When.of(d.deliveredAt(), zone, locale))).toList()))
+                .toList();
+        return engine.getTemplate("pages/alerts").data("page", new Lists.AlertsPage(viewer.language(), zone.getId(),
+                user(who), nz(status), who.isUserInRole(Role.R_DPO), lines)).render();
+    }
+
+    /** The DPO sends a DEAD delivery again, or releases a HELD one; back to the alerts page. */
+    @jakarta.ws.rs.POST
+    @Path("alerts/deliveries/{delivery}/retry")
+    @jakarta.ws.rs.Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed({Role.R_DPO})
+    @app.vigie.web.csrf.DashboardForm
+    public Response retry(@jakarta.ws.rs.PathParam("delivery") String delivery,
+            @org.jboss.resteasy.reactive.RestForm String lang, @Context SecurityContext who) throws SQLException {
+        alertsApi.retry(delivery, who);
+        return Response.seeOther(java.net.URI.create("/alerts?lang=" + ("fr".equals(lang) ? "fr" : "en")
+                + "&done=" + delivery)).build();
     }
 
     private static String user(SecurityContext who) {

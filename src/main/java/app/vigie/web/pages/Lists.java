@@ -40,4 +40,16 @@ public final class Lists {
     public record AuditLine(long id, When at, String actor, String action, String target, String before,
             String after) {
     }
+
+    public record AlertsPage(String language, String zone, String user, String status, boolean canRetry,
+            List<AlertLine> alerts) {
+    }
+
+    public record AlertLine(long id, String incidentId, String tenant, String phase, When createdAt,
+            When acknowledgedAt, boolean escalated, List<DeliveryLine> deliveries) {
+    }
+
+    public record DeliveryLine(long id, String channel, String target, String status, int attempts,
+            When nextAttemptAt, String lastError, When deliveredAt) {
+    }
 }
