@@ -26,6 +26,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.agroal.api.AgroalDataSource;
@@ -63,6 +64,9 @@ public class AlertService {
 
     @Inject
     ObjectMapper json;
+
+    @Inject
+    io.quarkus.mailer.Mailer mailer;
 
     @ConfigProperty(name = "vigie.alerts.hold-initial", defaultValue = "false")
     boolean holdInitial;
@@ -237,8 +241,44 @@ public class AlertService {
         byte[] body = d.body().getBytes(StandardCharsets.UTF_8);
         return switch (d.channel()) {
             case "webhook" -> webhook.send(d.target(), secret(c, d.tenant(), now), d.key(), d.phase(), body, now);
+            case "email" -> email(d);
             default -> "channel '" + d.channel() + "' is not delivered yet";
         };
+    }
+
+    /**
+     * The alert by email: a short text with the acknowledgement link, the notice attached as PDF/A (rendered from the
+     * JSON sent, so retries attach the same facts) and as JSON; the Idempotency-Key as a header and in the
+     * Message-ID's left part, so that a repeated delivery is recognisable.
+     */
+    private String email(Due d) {
+        try {
+            JsonNode body = json.readTree(d.body());
+            JsonNode alert = body.path("alert");
+            String noticeJson = json.writeValueAsString(body.path("notice"));
+            NoticeService.Rendered r = notices.renderProcessorAlert(noticeJson);
+            byte[] pdf = notices.pdf(r, "processor-alert.json");
+            String subject = "[Vigie] " + switch (d.phase()) {
+                case AlertPlanner.UPDATE -> "Update: ";
+                case AlertPlanner.FINAL -> "Closed: ";
+                default -> "";
+            } + r.title();
+            String text = r.title() + "\n\n"
+                    + "Incident: " + alert.path("incident_id").asText() + "\n"
+                    + "Phase: " + d.phase() + "\n\n"
+                    + "The notice is attached (PDF and JSON). Please acknowledge its receipt here; your own deadline "
+                    + "to notify your supervisory authority runs from your awareness:\n"
+                    + alert.path("acknowledge_url").asText() + "\n\n"
+                    + "Idempotency-Key: " + d.key() + "\n";
+            mailer.send(io.quarkus.mailer.Mail.withText(d.target(), subject, text)
+                    .addHeader("Idempotency-Key", d.key())
+                    .addAttachment("processor-alert.pdf", pdf, "application/pdf")
+                    .addAttachment("processor-alert.json", noticeJson.getBytes(StandardCharsets.UTF_8),
+                            "application/json"));
+            return null;
+        } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            return "SMTP: " + e.getClass().getSimpleName() + ": " + e.getMessage();
+        }
     }
 
     private static void update(Connection c, long id, String status, int attempts, Instant next, String error,

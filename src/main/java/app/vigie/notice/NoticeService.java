@@ -343,6 +343,21 @@ public class NoticeService {
                 body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
+    /** A processor alert rendered from its JSON as sent (a customer alert's body): the same facts, as a document. */
+    public Rendered renderProcessorAlert(String noticeJson) {
+        ProcessorAlert a;
+        try {
+            a = json.readValue(noticeJson, ProcessorAlert.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a processor alert does not read back", e);
+        }
+        String name = a.controller().legalName() != null ? a.controller().legalName() : a.controller().tenant();
+        return new Rendered((a.language().equals("fr") ? "Alerte du sous-traitant – violation de données – "
+                : "Processor alert – personal data breach – ") + name, a.language(),
+                engine.getTemplate("notices/processor-alert." + a.language() + ".html").data("alert", a).render(),
+                noticeJson.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /** The PDF/A-3u of a rendered document, signed when a keystore is configured. */
     public byte[] pdf(Rendered r, String jsonName) {
         byte[] pdf = PdfRenderer.render(r.html(), r.title(), r.lang(), r.json(), jsonName);

@@ -202,6 +202,55 @@ class AlertDeliveryTest {
     }
 
     @Test
+    void anEmailAlertCarriesTheNoticeAsPdfAndJsonAndTheLink() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-acme";
+        String to = "dpo@" + p + ".example";
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme Assurances SA\",\"country\":\"FR\","
+                + "\"alert_channels\":[{\"type\":\"email\",\"target\":\"" + to + "\"}]}")
+                .put("/api/tenants/" + victim).then().statusCode(200);
+        String id = Api.leakingIncident(p, victim, p + "-globex");
+        com.icegreen.greenmail.util.GreenMail smtp = app.vigie.testing.SmtpResource.smtp();
+        await("the email", () -> java.util.Arrays.stream(smtp.getReceivedMessages()).anyMatch(m -> {
+            try {
+                return m.getAllRecipients()[0].toString().equals(to);
+            } catch (jakarta.mail.MessagingException e) {
+                return false;
+            }
+        }));
+        jakarta.mail.internet.MimeMessage mail = java.util.Arrays.stream(smtp.getReceivedMessages()).filter(m -> {
+            try {
+                return m.getAllRecipients()[0].toString().equals(to);
+            } catch (jakarta.mail.MessagingException e) {
+                return false;
+            }
+        }).findFirst().orElseThrow();
+        assertThat(mail.getSubject()).contains("Processor alert").contains("Acme Assurances SA");
+        assertThat(mail.getHeader("Idempotency-Key")[0]).isEqualTo(id + "/" + victim + "/INITIAL");
+        jakarta.mail.internet.MimeMultipart parts = (jakarta.mail.internet.MimeMultipart) mail.getContent();
+        String text = null;
+        byte[] pdf = null;
+        String json = null;
+        for (int i = 0; i < parts.getCount(); i++) {
+            jakarta.mail.BodyPart part = parts.getBodyPart(i);
+            if ("processor-alert.pdf".equals(part.getFileName())) {
+                pdf = part.getInputStream().readAllBytes();
+            } else if ("processor-alert.json".equals(part.getFileName())) {
+                json = new String(part.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            } else if (part.isMimeType("text/plain")) {
+                text = part.getContent().toString();
+            }
+        }
+        assertThat(text).contains("/ack/").contains(id);
+        assertThat(json).contains("Acme Assurances SA").doesNotContain(p + "-globex");
+        assertThat(pdf).isNotNull();
+        assertThat(app.vigie.testing.PdfChecks.pdfa3uFailures(pdf)).isEmpty();
+        assertThat(app.vigie.testing.PdfChecks.text(pdf)).contains("Acme Assurances SA");
+        await("delivered", () -> "DELIVERED".equals(Api.admin().get("/api/alerts?incident=" + id).then().extract()
+                .path("find { it.tenant == '" + victim + "' }.deliveries[0].status")));
+    }
+
+    @Test
     void anUnacknowledgedAlertIsEscalatedToTheDpo() throws Exception {
         String p = Api.uniquePrefix();
         String victim = p + "-acme";

@@ -2,7 +2,8 @@ package app.vigie.testing;
 
 import io.quarkus.test.common.QuarkusTestResource;
 
-/** Registers the real PostgreSQL for every {@code @QuarkusTest}. */
+/** Registers the real PostgreSQL and a real SMTP server for every {@code @QuarkusTest}. */
 @QuarkusTestResource(PostgresResource.class)
+@QuarkusTestResource(SmtpResource.class)
 public class TestResources {
 }
