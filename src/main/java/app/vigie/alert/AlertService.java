@@ -68,6 +68,9 @@ public class AlertService {
     @Inject
     io.quarkus.mailer.Mailer mailer;
 
+    @Inject
+    KafkaAlerts kafka;
+
     @ConfigProperty(name = "vigie.alerts.hold-initial", defaultValue = "false")
     boolean holdInitial;
 
@@ -242,6 +245,7 @@ public class AlertService {
         return switch (d.channel()) {
             case "webhook" -> webhook.send(d.target(), secret(c, d.tenant(), now), d.key(), d.phase(), body, now);
             case "email" -> email(d);
+            case "kafka" -> kafka.send(d.tenant(), d.key(), d.phase(), body);
             default -> "channel '" + d.channel() + "' is not delivered yet";
         };
     }

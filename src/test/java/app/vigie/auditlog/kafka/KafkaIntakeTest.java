@@ -60,6 +60,43 @@ class KafkaIntakeTest {
     @Inject
     RecordingListener recorder;
 
+    /** A tenant whose alerts go to Kafka: its INITIAL alert on vigie.customer-alerts.v1, keyed by the tenant. */
+    @Test
+    void customerAlertsArePublishedKeyedByTenant() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-acme";
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
+                + "\"alert_channels\":[{\"type\":\"kafka\",\"target\":\"" + victim + "\"}]}")
+                .put("/api/tenants/" + victim).then().statusCode(200);
+        String id = Api.leakingIncident(p, victim, p + "-globex");
+        Properties props = new Properties();
+        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                KafkaResource.bootstrapServers());
+        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG, p + "-reader");
+        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                org.apache.kafka.common.serialization.StringDeserializer.class.getName());
+        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                org.apache.kafka.common.serialization.StringDeserializer.class.getName());
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, String>(props)) {
+            consumer.subscribe(List.of("vigie.customer-alerts.v1"));
+            org.apache.kafka.clients.consumer.ConsumerRecord<String, String> found = null;
+            long until = System.currentTimeMillis() + 30_000;
+            while (found == null && System.currentTimeMillis() < until) {
+                for (var r : consumer.poll(java.time.Duration.ofMillis(500))) {
+                    if (victim.equals(r.key())) {
+                        found = r;
+                    }
+                }
+            }
+            assertThat(found).as("the alert read back from the topic").isNotNull();
+            assertThat(new String(found.headers().lastHeader("Idempotency-Key").value(), StandardCharsets.UTF_8))
+                    .isEqualTo(id + "/" + victim + "/INITIAL");
+            assertThat(found.value()).contains("\"phase\":\"INITIAL\"").contains("Acme SAS")
+                    .doesNotContain(p + "-globex");
+        }
+    }
+
     @Test
     void recordsAreStoredInOrderAndBadOnesGoToTheDeadLetterTopicAndTheQuarantine() throws Exception {
         String s = Api.uniquePrefix() + "/kafka";
