@@ -28,9 +28,24 @@ public final class WebhookReceiver implements AutoCloseable {
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger failNext = new AtomicInteger();
     private volatile String secret;
+    private volatile java.util.concurrent.CountDownLatch hold;
+    private final java.util.concurrent.CountDownLatch arrived = new java.util.concurrent.CountDownLatch(1);
+
+    /**
+     * Keeps the next request waiting for its answer until {@code release} opens; {@link #awaitHeld} returns once it
+     * arrived.
+     */
+    public void holdNext(java.util.concurrent.CountDownLatch release) {
+        this.hold = release;
+    }
+
+    public boolean awaitHeld(long seconds) throws InterruptedException {
+        return arrived.await(seconds, java.util.concurrent.TimeUnit.SECONDS);
+    }
 
     public WebhookReceiver() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
         server.createContext("/hook", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
             String sig = exchange.getRequestHeaders().getFirst("Vigie-Signature");
@@ -38,8 +53,22 @@ public final class WebhookReceiver implements AutoCloseable {
             received.add(new Received(exchange.getRequestHeaders().getFirst("Idempotency-Key"),
                     exchange.getRequestHeaders().getFirst("Vigie-Alert-Phase"), sig,
                     new String(body, StandardCharsets.UTF_8), ok));
+            java.util.concurrent.CountDownLatch release = hold;
+            if (release != null) {
+                hold = null;
+                arrived.countDown();
+                try {
+                    release.await(120, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             int status = !ok ? 401 : failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0 ? 503 : 204;
-            exchange.sendResponseHeaders(status, -1);
+            try {
+                exchange.sendResponseHeaders(status, -1);
+            } catch (IOException gone) {
+                // the sender is gone (killed while waiting for this answer)
+            }
             exchange.close();
         });
         server.start();
