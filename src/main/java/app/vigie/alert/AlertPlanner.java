@@ -130,7 +130,7 @@ public final class AlertPlanner {
     }
 
     /** The tenant's exposed requests and requests that received others' tokens, in the incident. */
-    static long[] exposure(Connection c, UUID incident, String tenant) throws SQLException {
+    public static long[] exposure(Connection c, UUID incident, String tenant) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 select (select count(distinct victim_request) from exposure where incident_id = ? and victim_tenant = ?),
                        (select count(distinct reader_request) from exposure where incident_id = ? and reader_tenant = ?

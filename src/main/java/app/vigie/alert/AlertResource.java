@@ -17,9 +17,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
 
-import io.agroal.api.AgroalDataSource;
 
-import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentIds;
 import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
@@ -40,9 +38,6 @@ public class AlertResource {
 
     @Inject
     AccountService accounts;
-
-    @Inject
-    AgroalDataSource dataSource;
 
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
@@ -82,8 +77,7 @@ public class AlertResource {
             throws SQLException {
         long id = Params.number("alert", alert, 1, Long.MAX_VALUE);
         String user = who.getUserPrincipal().getName();
-        AlertService.AlertRef a = Transactions.run(dataSource, c -> AlertService.find(c, "id = ?", id))
-                .orElseThrow(() -> new ProblemException(404, "no alert " + id));
+        AlertService.AlertRef a = alerts.get(id).orElseThrow(() -> new ProblemException(404, "no alert " + id));
         if (!who.isUserInRole(Role.R_DPO) && !who.isUserInRole(Role.R_ANALYST)) {
             String tenant = accounts.current(user).map(AccountService.Principal::tenant).orElse(null);
             if (tenant == null || !tenant.equals(a.tenant())) {

@@ -356,6 +356,10 @@ public class AlertService {
             Instant acknowledgedAt, String acknowledgedBy) {
     }
 
+    public Optional<AlertRef> get(long id) throws SQLException {
+        return Transactions.run(dataSource, c -> find(c, "id = ?", id));
+    }
+
     public Optional<AlertRef> byToken(String token) throws SQLException {
         if (token == null || token.length() < 20 || token.length() > 64) {
             return Optional.empty();

@@ -62,6 +62,15 @@ public class DocumentResource {
     public Response document(@PathParam("id") String id, @PathParam("tenant") String tenant,
             @PathParam("document") String document, @QueryParam("lang") String langParam,
             @QueryParam("zone") String zoneParam) throws SQLException {
+        return controllerDocument(id, tenant, document, langParam, zoneParam);
+    }
+
+    /**
+     * A controller's document, for whoever the caller has checked may see it: the API's readers above, a customer's
+     * portal for its own tenant.
+     */
+    public Response controllerDocument(String id, String tenant, String document, String langParam,
+            String zoneParam) throws SQLException {
         String[] kindAndFormat = parse(document);
         ZoneId zone = Reader.zone(zoneParam);
         UUID uuid = IncidentIds.uuid(id);

@@ -213,6 +213,33 @@ class DashboardBrowserTest {
         assertThat(found).isEmpty();
     }
 
+    /** A customer in the browser: its portal, its own incident only, acknowledging its alert; WCAG AA there too. */
+    @Test
+    void aCustomerSeesOnlyItsOwnInItsPortal() throws Exception {
+        String p = Api.uniquePrefix();
+        String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
+        String other = Api.leakingIncident(p + "x", p + "x-initech", p + "x-umbrella");
+        Api.account(p + "-acme-user", "customer", p + "-acme");
+        try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setLocale("fr-FR")
+                .setViewportSize(1280, 900))) {
+            Page page = signIn(context, root.toString(), p + "-acme-user", p + "-acme-user-password");
+            assertThat(page.url()).endsWith("/portal");
+            assertThat(page.textContent("h1")).contains("Vos incidents");
+            assertThat(page.locator("table.incidents tbody tr").count()).isEqualTo(1);
+            assertThat(app.vigie.testing.Axe.violations(page)).isEmpty();
+            page.waitForNavigation(() -> page.click("text=" + p + "/dep"));
+            assertThat(page.textContent("main")).contains(p + "a").doesNotContain(p + "-globex");
+            page.waitForNavigation(() -> page.click("text=Confirmer la réception"));
+            assertThat(page.textContent("#notice")).contains("Réception enregistrée");
+            assertThat(app.vigie.testing.Axe.violations(page)).isEmpty();
+            page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("portal-incident-fr.png"))
+                    .setFullPage(true));
+            Response elsewhere = page.navigate(root.toString() + "portal/incidents/" + other);
+            assertThat(elsewhere.status()).isEqualTo(404);
+            assertThat(page.navigate(root.toString() + "incidents/" + id).status()).isEqualTo(403);
+        }
+    }
+
     @Test
     void aFrenchBrowserGetsTheFrenchPagesAndTheApiNeverRedirects() throws Exception {
         try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setLocale("fr-FR"))) {

@@ -110,12 +110,17 @@ public class PageResource {
         return login("1", lang, accept);
     }
 
+    /** The open incidents; a customer (who sees only its own tenant's) is sent to its portal. */
     @GET
-    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public String overview(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR, Role.R_CUSTOMER})
+    public jakarta.ws.rs.core.Response overview(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
-        return engine.getTemplate("pages/overview").data("page", overview(language(lang, accept),
-                Reader.zone(zoneParam), who.getUserPrincipal().getName())).render();
+        if (!who.isUserInRole(Role.R_DPO) && !who.isUserInRole(Role.R_ANALYST) && !who.isUserInRole(Role.R_AUDITOR)) {
+            return jakarta.ws.rs.core.Response.seeOther(java.net.URI.create("/portal")).build();
+        }
+        return jakarta.ws.rs.core.Response.ok(engine.getTemplate("pages/overview").data("page", overview(
+                language(lang, accept), Reader.zone(zoneParam), who.getUserPrincipal().getName())).render(),
+                MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
 
     /**

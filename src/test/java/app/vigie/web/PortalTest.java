@@ -1,0 +1,82 @@
+package app.vigie.web;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+import app.vigie.testing.Api;
+
+/**
+ * The customer portal over HTTP: a customer sees its own incidents and requests and never another tenant's (not even
+ * their existence), acknowledges its alert (which records its awareness), and downloads its documents.
+ */
+@QuarkusTest
+class PortalTest {
+
+    @Test
+    void aCustomerSeesItsOwnAndNothingElse() {
+        String p = Api.uniquePrefix();
+        String acme = p + "-acme";
+        String globex = p + "-globex";
+        String id = Api.leakingIncident(p, acme, globex);
+        String elsewhere = Api.leakingIncident(p + "x", p + "x-initech", p + "x-umbrella");
+        Api.account(p + "-acme-user", "customer", acme);
+        Api.account(p + "-globex-user", "customer", globex);
+        Api.account(p + "-initech-user", "customer", p + "-initech");
+
+        // signed in, a customer lands on its portal
+        DashboardActionsTest.Browser a = DashboardActionsTest.signIn(p + "-acme-user", p + "-acme-user-password",
+                "/portal");
+        assertThat(given().redirects().follow(false).cookies(a.cookies()).get("/").then().statusCode(303).extract()
+                .header("Location")).endsWith("/portal");
+        String home = a.page("/portal?lang=en");
+        assertThat(home).contains(p + "/dep").doesNotContain(p + "x/dep");
+        String page = a.page("/portal/incidents/" + id + "?lang=en");
+        assertThat(page).contains(p + "a")  // its own request, exposed
+                .doesNotContain(p + "b")     // the reading request belongs to another customer
+                .doesNotContain(globex).contains("of another customer");
+        DashboardActionsTest.Browser g = DashboardActionsTest.signIn(p + "-globex-user", p + "-globex-user-password",
+                "/portal");
+        assertThat(g.page("/portal/incidents/" + id + "?lang=en")).contains(p + "b").doesNotContain(p + "a<")
+                .doesNotContain(acme);
+
+        // another incident, another tenant's: as if it did not exist, through the pages and the API
+        given().cookies(a.cookies()).get("/portal/incidents/" + elsewhere).then().statusCode(404);
+        given().cookies(a.cookies()).get("/portal/incidents/" + elsewhere + "/documents/processor-alert.pdf").then()
+                .statusCode(404);
+        DashboardActionsTest.Browser i = DashboardActionsTest.signIn(p + "-initech-user",
+                p + "-initech-user-password", "/portal");
+        assertThat(i.page("/portal?lang=en")).contains("No incident touches your requests.");
+        given().cookies(i.cookies()).get("/portal/incidents/" + id).then().statusCode(404);
+        given().cookies(a.cookies()).get("/portal/incidents/" + id + "/documents/incident-report.pdf").then()
+                .statusCode(404);
+        given().redirects().follow(false).cookies(a.cookies()).get("/incidents/" + id).then().statusCode(403);
+        Api.as(p + "-acme-user", p + "-acme-user-password").get("/api/incidents/" + id).then().statusCode(403);
+
+        // its document, its own
+        byte[] pdf = given().cookies(a.cookies()).get("/portal/incidents/" + id + "/documents/processor-alert.pdf")
+                .then().statusCode(200).contentType("application/pdf").extract().asByteArray();
+        assertThat(new String(pdf, 0, 5, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("%PDF-");
+
+        // acknowledging: its own alert only; the time becomes its awareness
+        long alert = Api.admin().get("/api/alerts?incident=" + id).then().extract().jsonPath()
+                .getLong("find { it.tenant == '" + acme + "' }.id");
+        long other = Api.admin().get("/api/alerts?incident=" + id).then().extract().jsonPath()
+                .getLong("find { it.tenant == '" + globex + "' }.id");
+        assertThat(page).contains("action=\"/portal/alerts/" + alert + "/acknowledgement\"")
+                .doesNotContain("/portal/alerts/" + other + "/");
+        a.post("/portal/alerts/" + other + "/acknowledgement", "csrf", a.token()).then().statusCode(404);
+        a.post("/portal/alerts/" + alert + "/acknowledgement").then().statusCode(403);  // no CSRF token
+        a.post("/portal/alerts/" + alert + "/acknowledgement", "csrf", a.token(), "lang", "en").then()
+                .statusCode(303);
+        assertThat(a.page("/portal/incidents/" + id + "?lang=en&done=1")).contains("Receipt recorded")
+                .contains("acknowledged");
+        assertThat(Api.admin().get("/api/incidents/" + id + "/tenants/" + acme + "/case").then().extract()
+                .jsonPath().getString("controller_aware_at")).isNotNull();
+        assertThat(Api.admin().get("/api/incidents/" + id + "/tenants/" + globex + "/case").then().extract()
+                .jsonPath().getString("controller_aware_at")).isNull();
+    }
+}
