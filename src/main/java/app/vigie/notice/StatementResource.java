@@ -60,6 +60,11 @@ public class StatementResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST})
     public Statements put(@PathParam("id") String id, @PathParam("tenant") String tenant, Statements body,
             @Context SecurityContext who) throws SQLException {
+        return record(id, tenant, body, who.getUserPrincipal().getName());
+    }
+
+    /** Records a controller's statements, checked, for a caller that checked who may (the API above, a portal). */
+    public Statements record(String id, String tenant, Statements body, String actor) throws SQLException {
         if (body == null) {
             throw new ProblemException(400, "a body of statements is required (see docs/documents.md)");
         }
@@ -69,7 +74,6 @@ public class StatementResource {
         }
         Statements s = body.normalized();
         UUID uuid = IncidentIds.uuid(id);
-        String actor = who.getUserPrincipal().getName();
         Instant now = clock.instant();
         return Transactions.run(dataSource, c -> {
             affected(c, uuid, id, tenant);

@@ -250,6 +250,38 @@ class AlertDeliveryTest {
                 .path("find { it.tenant == '" + victim + "' }.deliveries[0].status")));
     }
 
+    @jakarta.inject.Inject
+    io.agroal.api.AgroalDataSource dataSource;
+
+    /**
+     * With the hold on (vigie.alerts.hold-initial), an INITIAL alert's deliveries wait in HELD until the DPO sends
+     * them: planned here directly, in a transaction of the test's, as detection would with the setting on.
+     */
+    @Test
+    void aHeldInitialAlertWaitsForTheDpo() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-acme";
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            webhookTenant(victim, receiver);
+            receiver.failNext(0);
+            // an incident first alerted to another tenant only (the victim not in the touched set yet)
+            String id = Api.leakingIncident(p, p + "-other", p + "-globex");
+            java.util.UUID incident = java.util.UUID.fromString(id);
+            List<AlertPlanner.Written> written = app.vigie.db.Transactions.run(dataSource, c -> AlertPlanner
+                    .exposuresChanged(c, java.util.Map.of(incident, java.util.Set.of(victim)), true, Instant.now()));
+            // the victim has no exposure of its own in this incident, but the planner alerts whom it is told
+            assertThat(written).extracting(AlertPlanner.Written::phase).containsExactly("INITIAL");
+            String path = "find { it.tenant == '" + victim + "' }.deliveries[0]";
+            Thread.sleep(1000);  // five delivery rounds
+            JsonPath a = Api.admin().get("/api/alerts?incident=" + id).then().extract().jsonPath();
+            assertThat(a.getString(path + ".status")).isEqualTo("HELD");
+            assertThat(receiver.received()).isEmpty();
+            Api.admin().post("/api/alerts/deliveries/" + a.getLong(path + ".id") + "/retry").then().statusCode(200);
+            await("sent once released", () -> receiver.received().size() == 1);
+            assertThat(receiver.received().get(0).phase()).isEqualTo("INITIAL");
+        }
+    }
+
     @Test
     void anUnacknowledgedAlertIsEscalatedToTheDpo() throws Exception {
         String p = Api.uniquePrefix();

@@ -79,4 +79,61 @@ class PortalTest {
         assertThat(Api.admin().get("/api/incidents/" + id + "/tenants/" + globex + "/case").then().extract()
                 .jsonPath().getString("controller_aware_at")).isNull();
     }
+
+    @Test
+    void theQuestionnaireFeedsTheSeverityAndTheCnilDraftAndCanBeRevised() {
+        String p = Api.uniquePrefix();
+        String acme = p + "-acme";
+        String id = Api.leakingIncident(p, acme, p + "-globex");
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme SAS\",\"country\":\"FR\"}")
+                .put("/api/tenants/" + acme).then().statusCode(200);
+        Api.account(p + "-acme-user", "customer", acme);
+        DashboardActionsTest.Browser a = DashboardActionsTest.signIn(p + "-acme-user", p + "-acme-user-password",
+                "/portal/incidents/" + id);
+        String form = "/portal/incidents/" + id + "/questionnaire";
+
+        // unanswered: a clear error, nothing recorded
+        String refused = a.post(form, "csrf", a.token(), "lang", "en").then().statusCode(400).extract().asString();
+        assertThat(refused).contains("role=\"alert\"").contains("say whether those requests carried personal data");
+        a.post(form, "csrf", a.token(), "personal_data", "yes", "persons", "many", "identification", "limited")
+                .then().statusCode(400).body(org.hamcrest.Matchers.containsString("whole number"));
+        a.post(form, "personal_data", "no").then().statusCode(403);  // no CSRF token
+
+        // health data of about 1,200 persons, directly identifiable: sensitive, the highest ease
+        a.post(form, "csrf", a.token(), "lang", "fr", "personal_data", "yes", "categories", "identity",
+                "categories", "contact", "special", "health", "persons", "1 200", "identification", "maximum")
+                .then().statusCode(303);
+        io.restassured.path.json.JsonPath st = Api.admin().get("/api/incidents/" + id + "/tenants/" + acme
+                + "/statements").then().statusCode(200).extract().jsonPath();
+        assertThat(st.getList("data_categories")).containsExactly("état civil, identité", "coordonnées");
+        assertThat(st.getList("special_categories")).containsExactly("health");
+        assertThat(st.getLong("approximate_persons")).isEqualTo(1200L);
+        io.restassured.path.json.JsonPath cs = Api.admin().get("/api/incidents/" + id + "/tenants/" + acme + "/case")
+                .then().statusCode(200).extract().jsonPath();
+        assertThat(cs.getString("severity.inputs.category")).isEqualTo("sensitive");
+        assertThat(cs.getString("severity.inputs.ei")).isEqualTo("maximum");
+        assertThat(cs.getString("severity.inputs.confidentiality")).isEqualTo("known_recipients");
+        String high = cs.getString("severity.level");
+        assertThat(high).isIn("HIGH", "VERY_HIGH");
+        String draft = given().cookies(a.cookies()).get("/portal/incidents/" + id
+                + "/documents/authority-notification.html?lang=fr").then().statusCode(200).extract().asString();
+        assertThat(draft).contains("état civil, identité").contains("1200");
+        String page = a.page("/portal/incidents/" + id + "?lang=fr");
+        assertThat(page).contains("value=\"health\" checked").contains("value=\"1200\"")
+                .contains("Corriger mes réponses");
+
+        // revised: no personal data after all; the severity follows, the override a DPO set is kept
+        Api.admin().contentType("application/json").body("{\"override\":{\"level\":\"MEDIUM\",\"justification\":"
+                + "\"the DPO's view\"}}").put("/api/incidents/" + id + "/tenants/" + acme + "/severity").then()
+                .statusCode(200);
+        a.post(form, "csrf", a.token(), "lang", "en", "personal_data", "no").then().statusCode(303);
+        cs = Api.admin().get("/api/incidents/" + id + "/tenants/" + acme + "/case").then().extract().jsonPath();
+        assertThat(cs.getString("severity.inputs.category")).isEqualTo("simple");
+        assertThat(cs.getString("severity.inputs.ei")).isEqualTo("negligible");
+        assertThat(cs.getString("severity.override_level")).isEqualTo("MEDIUM");
+        assertThat(Api.admin().get("/api/incidents/" + id + "/tenants/" + acme + "/statements").then().extract()
+                .jsonPath().getList("data_categories")).isEmpty();
+        assertThat(Api.admin().get("/api/audit-trail?actor=" + p + "-acme-user&action=case.severity").then()
+                .extract().jsonPath().getList("$")).hasSize(2);
+    }
 }

@@ -168,6 +168,11 @@ public class ObligationResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST})
     public CaseView severity(@PathParam("id") String id, @PathParam("tenant") String tenant, SeverityBody body,
             @Context SecurityContext who) throws SQLException {
+        return assessSeverity(id, tenant, body, actor(who));
+    }
+
+    /** Records a tenant's severity, checked, for a caller that checked who may (the API above, a portal). */
+    public CaseView assessSeverity(String id, String tenant, SeverityBody body, String actor) throws SQLException {
         if (body == null || body.inputs() == null && body.override() == null) {
             throw new ProblemException(400, "give 'inputs' (ENISA's), an 'override' {level, justification}, or both");
         }
@@ -192,7 +197,6 @@ public class ObligationResource {
         if (!problems.isEmpty()) {
             throw new ProblemException(400, String.join("; ", problems));
         }
-        String actor = actor(who);
         String overrideLevel = level;
         String overrideJustification = justification;
         return write(id, (c, plan, now) -> {

@@ -35,6 +35,7 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkus.qute.Engine;
 
 import app.vigie.alert.AlertService;
+import app.vigie.compliance.service.ObligationResource;
 import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
@@ -82,6 +83,15 @@ public class PortalPages {
     @Inject
     app.vigie.notice.DocumentResource documents;
 
+    @Inject
+    app.vigie.notice.StatementResource statements;
+
+    @Inject
+    ObligationResource severities;
+
+    @Inject
+    app.vigie.compliance.service.ObligationService obligations;
+
     public record Home(String language, String zone, String user, String tenant, List<Line> incidents) {
     }
 
@@ -90,8 +100,30 @@ public class PortalPages {
     }
 
     public record IncidentPortal(String language, String zone, String user, String tenant, String id,
-            ProcessorAlert alert, List<AlertLine> alerts, boolean done) {
+            ProcessorAlert alert, List<AlertLine> alerts, boolean done, Questionnaire questionnaire,
+            String severity, String error) {
     }
+
+    /** The questionnaire as last answered (to revise it): which boxes are ticked, the numbers given. */
+    public record Questionnaire(String personalData, List<Choice> categories, List<Choice> special, String persons,
+            String identification, boolean answered) {
+    }
+
+    public record Choice(String code, String label, boolean checked) {
+    }
+
+    /** The data categories offered, as code, French label, English label; the statements keep the label. */
+    static final List<String[]> CATEGORIES = List.of(
+            new String[] {"identity", "état civil, identité", "civil status, identity"},
+            new String[] {"contact", "coordonnées", "contact details"},
+            new String[] {"identifiers", "identifiants (comptes, numéros)", "identifiers (accounts, numbers)"},
+            new String[] {"financial", "données économiques et financières", "economic and financial data"},
+            new String[] {"location", "données de localisation", "location data"},
+            new String[] {"behaviour", "habitudes, comportement", "habits, behaviour"},
+            new String[] {"communications", "contenu de communications", "content of communications"},
+            new String[] {"professional", "vie professionnelle", "professional life"});
+
+    static final List<String> EASE = List.of("negligible", "limited", "significant", "maximum");
 
     public record AlertLine(long id, String phase, When createdAt, When acknowledgedAt) {
     }
@@ -133,17 +165,122 @@ public class PortalPages {
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         String language = PageResource.language(lang, accept);
         ZoneId zone = Reader.zone(zoneParam);
+        return render(id, language, zone, who, done != null, null);
+    }
+
+    private String render(String id, String language, ZoneId zone, SecurityContext who, boolean done, String error)
+            throws SQLException {
         Locale locale = Locale.forLanguageTag(language);
         String tenant = tenant(who);
         UUID uuid = own(id, tenant);
         Instant now = clock.instant();
-        ProcessorAlert alert = Transactions.run(dataSource, c -> notices.processorAlert(c,
-                IncidentQueries.get(c, uuid).orElseThrow(), tenant, locale, zone, now));
+        Object[] facts = Transactions.run(dataSource, c -> {
+            ProcessorAlert a = notices.processorAlert(c, IncidentQueries.get(c, uuid).orElseThrow(), tenant, locale,
+                    zone, now);
+            app.vigie.notice.Statements st = notices.statements(c, uuid, tenant);
+            var sev = obligations.plan(c, uuid, now, false).orElseThrow().severity().get(tenant);
+            return new Object[] {a, st, sev};
+        });
+        ProcessorAlert alert = (ProcessorAlert) facts[0];
+        app.vigie.notice.Statements st = (app.vigie.notice.Statements) facts[1];
+        var sev = (app.vigie.compliance.service.ObligationService.SeverityView) facts[2];
         List<AlertLine> mine = alerts.list(uuid, null, 100).stream().filter(a -> a.tenant().equals(tenant))
                 .map(a -> new AlertLine(a.id(), a.phase(), When.of(a.createdAt(), zone, locale),
                         a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale))).toList();
+        List<String> given = st.dataCategories() == null ? List.of() : st.dataCategories();
+        List<Choice> categories = CATEGORIES.stream().map(cat -> new Choice(cat[0], language.equals("fr") ? cat[1]
+                : cat[2], given.contains(cat[1]) || given.contains(cat[2]))).toList();
+        List<String> special = st.specialCategories() == null ? List.of() : st.specialCategories();
+        List<Choice> specials = new java.util.TreeSet<>(app.vigie.notice.Statements.SPECIAL).stream()
+                .map(code -> new Choice(code, code.replace('_', ' '), special.contains(code))).toList();
+        boolean answered = sev != null && sev.inputs() != null;
+        String personal = !answered ? "" : given.isEmpty() && special.isEmpty() ? "no" : "yes";
+        Questionnaire q = new Questionnaire(personal, categories, specials,
+                st.approximatePersons() == null ? "" : st.approximatePersons().toString(),
+                sev == null || sev.inputs() == null ? "" : sev.inputs().ei(), answered);
         return engine.getTemplate("pages/portal-incident").data("page", new IncidentPortal(language, zone.getId(),
-                who.getUserPrincipal().getName(), tenant, id, alert, mine, done != null)).render();
+                who.getUserPrincipal().getName(), tenant, id, alert, mine, done, q, sev == null ? null : sev.level(),
+                error)).render();
+    }
+
+    /**
+     * The questionnaire: did the requests carry personal data, which categories (Art. 9 included), roughly how many
+     * persons, how easily they could be identified. Writes the controller's statements (its CNIL draft reads them)
+     * and its ENISA severity inputs (confidentiality: the recipients are known, other customers of the provider;
+     * integrity and availability untouched; not malicious), keeping any override of the level it recorded.
+     */
+    @POST
+    @Path("incidents/{id}/questionnaire")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed(Role.R_CUSTOMER)
+    @DashboardForm
+    public Response questionnaire(@PathParam("id") String id, @RestForm("personal_data") String personalData,
+            @RestForm List<String> categories, @RestForm List<String> special, @RestForm String persons,
+            @RestForm String identification, @RestForm String lang, @Context SecurityContext who)
+            throws SQLException {
+        String language = "fr".equals(lang) ? "fr" : "en";
+        ZoneId zone = Reader.zone(null);
+        String tenant = tenant(who);
+        UUID uuid = own(id, tenant);
+        try {
+            if (!List.of("yes", "no").contains(personalData == null ? "" : personalData)) {
+                throw new ProblemException(400, language.equals("fr")
+                        ? "dites si ces requêtes contenaient des données personnelles"
+                        : "say whether those requests carried personal data");
+            }
+            boolean personal = personalData.equals("yes");
+            List<String> codes = categories == null ? List.of() : categories;
+            List<String> specials = special == null ? List.of() : special;
+            Long count = null;
+            if (persons != null && !persons.isBlank()) {
+                try {
+                    count = Long.parseLong(persons.strip().replace(" ", ""));
+                } catch (NumberFormatException e) {
+                    count = -1L;
+                }
+                if (count < 0) {
+                    throw new ProblemException(400, language.equals("fr")
+                            ? "le nombre de personnes est un nombre entier, 0 ou plus"
+                            : "the number of persons is a whole number, 0 or more");
+                }
+            }
+            String ei = personal ? identification : "negligible";
+            if (!EASE.contains(ei == null ? "" : ei)) {
+                throw new ProblemException(400, language.equals("fr")
+                        ? "dites avec quelle facilité les personnes peuvent être identifiées"
+                        : "say how easily the persons can be identified");
+            }
+            List<String> labels = new ArrayList<>();
+            for (String code : personal ? codes : List.<String>of()) {
+                String[] cat = CATEGORIES.stream().filter(x -> x[0].equals(code)).findFirst()
+                        .orElseThrow(() -> new ProblemException(400, "unknown data category '" + code + "'"));
+                labels.add(language.equals("fr") ? cat[1] : cat[2]);
+            }
+            List<String> art9 = personal ? specials : List.of();
+            String dpc = !art9.isEmpty() ? "sensitive" : codes.contains("financial") ? "financial"
+                    : codes.contains("location") || codes.contains("behaviour") || codes.contains("communications")
+                            ? "behavioural" : "simple";
+            String actor = who.getUserPrincipal().getName();
+            app.vigie.notice.Statements before = Transactions.run(dataSource, c -> notices.statements(c, uuid,
+                    tenant));
+            statements.record(id, tenant, new app.vigie.notice.Statements(labels, art9, before.approximateRecords(),
+                    before.personCategories(), personal ? count : Long.valueOf(0), before.likelyConsequences(),
+                    before.securityMeasuresBefore(), before.measuresProposed(), before.personsInformed(),
+                    before.personsInformedAt(), before.personsNotInformedReason(), before.delayReasons(),
+                    before.contactForPersons()), actor);
+            var sev = Transactions.run(dataSource, c -> obligations.plan(c, uuid, clock.instant(), false)
+                    .orElseThrow().severity().get(tenant));
+            ObligationResource.OverrideBody keep = sev == null || sev.overrideLevel() == null ? null
+                    : new ObligationResource.OverrideBody(sev.overrideLevel(), sev.overrideJustification());
+            severities.assessSeverity(id, tenant, new ObligationResource.SeverityBody(
+                    new app.vigie.compliance.severity.EnisaSeverity.Inputs(dpc, 0, ei, "known_recipients", "none",
+                            "none", false), keep), actor);
+        } catch (ProblemException e) {
+            return Response.status(e.status()).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+                    .entity(render(id, language, zone, who, false, e.getMessage())).build();
+        }
+        return Response.seeOther(URI.create("/portal/incidents/" + uuid + "?lang=" + language + "&done=1#questionnaire"))
+                .build();
     }
 
     /** The customer acknowledges one of its alerts (its awareness, which starts its own clock). */
