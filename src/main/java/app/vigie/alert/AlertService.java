@@ -222,7 +222,10 @@ public class AlertService {
                     alert.put("incident_id", incident.toString());
                     alert.put("tenant", tenant);
                     alert.put("created_at", rs.getTimestamp(5).toInstant().toString());
-                    alert.put("acknowledge_url", publicUrl.replaceAll("/+$", "") + "/ack/" + rs.getString(6));
+                    String base = publicUrl.replaceAll("/+$", "");
+                    alert.put("acknowledge_url", base + "/ack/" + rs.getString(6));
+                    // the same notice as a PDF/A document, for the customer's signed-in portal account
+                    alert.put("pdf_url", base + "/portal/incidents/" + incident + "/documents/processor-alert.pdf");
                     Map<String, Object> body = new LinkedHashMap<>();
                     body.put("alert", alert);
                     body.put("notice", notices.processorAlert(c, view, tenant, Locale.ENGLISH, ZoneOffset.UTC, now));

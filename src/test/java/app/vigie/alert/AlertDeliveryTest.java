@@ -86,6 +86,8 @@ class AlertDeliveryTest {
             assertThat(body.path("alert").path("phase").asText()).isEqualTo("INITIAL");
             assertThat(body.path("alert").path("tenant").asText()).isEqualTo(victim);
             assertThat(body.path("alert").path("acknowledge_url").asText()).contains("/ack/");
+            assertThat(body.path("alert").path("pdf_url").asText())
+                    .endsWith("/portal/incidents/" + id + "/documents/processor-alert.pdf");
             assertThat(body.path("notice").isObject()).isTrue();
             assertThat(initial.body()).as("another customer is never named").doesNotContain(reader);
 
