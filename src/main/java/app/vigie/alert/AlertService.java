@@ -30,7 +30,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.scheduler.Scheduled;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.compliance.service.CaseStore;
@@ -104,13 +103,36 @@ public class AlertService {
         AlertPlanner.incidentEnded(tx, incident, now);
     }
 
-    @Scheduled(every = "${vigie.alerts.deliver-every:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    /** How often due deliveries are looked for (Quarkus's scheduler does not go below a second: a thread of ours). */
+    @ConfigProperty(name = "vigie.alerts.deliver-every", defaultValue = "250ms")
+    Duration deliverEvery;
+
+    private java.util.concurrent.ScheduledExecutorService worker;
+
+    void start(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent event) {
+        worker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "vigie-alert-delivery");
+            t.setDaemon(true);
+            return t;
+        });
+        long ms = Math.max(10, deliverEvery.toMillis());
+        worker.scheduleWithFixedDelay(this::tick, ms, ms, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    void stop(@jakarta.enterprise.event.Observes io.quarkus.runtime.ShutdownEvent event) {
+        if (worker != null) {
+            worker.shutdownNow();
+        }
+    }
+
     void tick() {
         try {
             deliverDue(100);
             escalateUnacknowledged(clock.instant());
         } catch (SQLException | RuntimeException e) {
             LOG.warn("Alert delivery round failed; it is tried again", e);
+        } catch (Error e) {
+            LOG.error("Alert delivery round failed", e);  // never let the worker thread die silently
         }
     }
 

@@ -35,7 +35,7 @@ class AlertKillIT {
     void anAlertInFlightWhenTheServiceDiesIsSentAgainWithTheSameKey(@TempDir Path tmp) throws Exception {
         try (WebhookReceiver receiver = new WebhookReceiver();
                 ServiceProcess service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD",
-                        PASSWORD, "VIGIE_ALERTS_DELIVER_EVERY", "0.2s"))) {
+                        PASSWORD, "VIGIE_ALERTS_DELIVER_EVERY", "200ms"))) {
             service.start();
             assertThat(service.send("PUT", "/api/tenants/acme", "{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
                     + "\"alert_channels\":[{\"type\":\"webhook\",\"target\":\"" + receiver.url() + "\"}]}", ADMIN)
