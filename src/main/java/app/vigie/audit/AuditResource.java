@@ -38,6 +38,9 @@ public class AuditResource {
     @Inject
     AgroalDataSource dataSource;
 
+    @Inject
+    com.fasterxml.jackson.databind.ObjectMapper json;
+
     /** An event as the API gives it: before and after as JSON values. */
     public record EventView(long id, Instant at, String actor, String action, String target,
             com.fasterxml.jackson.databind.JsonNode before, com.fasterxml.jackson.databind.JsonNode after) {
@@ -50,7 +53,6 @@ public class AuditResource {
             @QueryParam("before") String before, @QueryParam("limit") String limit) throws SQLException {
         AuditEvents.Filter f = filter(actor, action, target, from, to, before);
         int n = limit == null || limit.isBlank() ? 100 : (int) Params.number("limit", limit, 1, PAGE_MAX);
-        var json = new com.fasterxml.jackson.databind.ObjectMapper();
         List<EventView> out = new ArrayList<>();
         for (AuditEvents.Event e : Transactions.run(dataSource, c -> AuditEvents.find(c, f, n))) {
             try {

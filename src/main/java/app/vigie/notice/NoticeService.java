@@ -86,7 +86,8 @@ public class NoticeService {
         return obligations.plan(c, incident.id(), now, false).orElseThrow();
     }
 
-    private ProcessorAlert processorAlert(Connection c, IncidentView incident, String tenant, Locale lang,
+    /** The processor alert with the incident's plan already made (a caller that needs the plan too). */
+    public ProcessorAlert processorAlert(Connection c, IncidentView incident, String tenant, Locale lang,
             ZoneId zone, Instant now, ObligationService.Plan plan) throws SQLException {
         Tenant entry = TenantStore.find(c, tenant).orElse(null);
         List<ExposureView> exposures = IncidentQueries.exposures(c, incident.id());

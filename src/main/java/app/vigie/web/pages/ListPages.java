@@ -80,7 +80,12 @@ public class ListPages {
         List<RegisterService.Stored> all = register.list(null, null);
         List<String> registers = new ArrayList<>(new TreeSet<>(all.stream().map(RegisterService.Stored::register)
                 .toList()));
-        List<RegisterService.Stored> shown = register.list(reg, incident);
+        // the filters applied to the entries read once (the list of registers needs them all)
+        String wanted = reg == null || reg.isBlank() ? null : reg.strip();
+        java.util.UUID incidentId = incident == null || incident.isBlank() ? null
+                : app.vigie.incident.IncidentIds.uuid(incident);
+        List<RegisterService.Stored> shown = all.stream().filter(s -> wanted == null || s.register().equals(wanted))
+                .filter(s -> incidentId == null || s.incidentId().equals(incidentId)).toList();
         List<Lists.RegisterLine> lines = shown.stream().map(s -> new Lists.RegisterLine(s.id(), s.register(),
                 s.entry() == null ? null : s.entry().controller(), s.incidentId().toString(),
                 When.of(s.recordedAt(), zone, locale), s.recordedBy(), s.entry() == null ? null : s.entry().nature(),

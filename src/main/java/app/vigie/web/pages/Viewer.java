@@ -6,10 +6,10 @@ import java.util.Locale;
 import app.vigie.notice.Reader;
 
 /** Who reads a page, as far as it shows: the language (fr or en) and the time zone, each checked. */
-record Viewer(String language, ZoneId zone, Locale locale) {
+public record Viewer(String language, ZoneId zone, Locale locale) {
 
     /** {@code lang} else the browser's language; {@code zone} else Europe/Paris; a 400 naming a bad one. */
-    static Viewer of(String lang, String zone, String accept) {
+    public static Viewer of(String lang, String zone, String accept) {
         String language = PageResource.language(lang, accept);
         return new Viewer(language, Reader.zone(zone), Locale.forLanguageTag(language));
     }

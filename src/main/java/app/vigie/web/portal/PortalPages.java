@@ -36,6 +36,7 @@ import io.quarkus.qute.Engine;
 
 import app.vigie.alert.AlertService;
 import app.vigie.compliance.service.ObligationResource;
+import app.vigie.compliance.service.ObligationService;
 import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
@@ -48,7 +49,6 @@ import app.vigie.problem.ProblemException;
 import app.vigie.security.AccountService;
 import app.vigie.security.Role;
 import app.vigie.web.csrf.DashboardForm;
-import app.vigie.web.pages.PageResource;
 
 /**
  * The customer portal: a customer account sees its own tenant's incidents only, the exposure of its own requests
@@ -90,7 +90,7 @@ public class PortalPages {
     ObligationResource severities;
 
     @Inject
-    app.vigie.compliance.service.ObligationService obligations;
+    ObligationService obligations;
 
     public record Home(String language, String zone, String user, String tenant, List<Line> incidents) {
     }
@@ -128,6 +128,11 @@ public class PortalPages {
     public record AlertLine(long id, String phase, When createdAt, When acknowledgedAt) {
     }
 
+    /** What an incident's portal page shows of the tenant's case, read in one transaction. */
+    private record Facts(ProcessorAlert alert, app.vigie.notice.Statements statements,
+            ObligationService.SeverityView severity) {
+    }
+
     /** The signed-in customer's tenant; 403 for an account bound to none. */
     private String tenant(SecurityContext who) throws SQLException {
         return accounts.current(who.getUserPrincipal().getName()).map(AccountService.Principal::tenant)
@@ -139,13 +144,14 @@ public class PortalPages {
     @RolesAllowed(Role.R_CUSTOMER)
     public String home(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
-        String language = PageResource.language(lang, accept);
-        ZoneId zone = Reader.zone(zoneParam);
-        Locale locale = Locale.forLanguageTag(language);
+        app.vigie.web.pages.Viewer viewer = app.vigie.web.pages.Viewer.of(lang, zoneParam, accept);
+        String language = viewer.language();
+        ZoneId zone = viewer.zone();
+        Locale locale = viewer.locale();
         String tenant = tenant(who);
         List<Line> lines = Transactions.run(dataSource, c -> {
             List<Line> out = new ArrayList<>();
-            for (UUID id : incidentsOf(c, tenant)) {
+            for (UUID id : incidentsOf(c, tenant, null)) {
                 IncidentView i = IncidentQueries.get(c, id).orElseThrow();
                 long[] exposure = app.vigie.alert.AlertPlanner.exposure(c, id, tenant);
                 out.add(new Line(id.toString(), i.deployment(), i.status(), When.of(i.detectedAt(), zone, locale),
@@ -163,9 +169,8 @@ public class PortalPages {
     public String incident(@PathParam("id") String id, @QueryParam("lang") String lang,
             @QueryParam("zone") String zoneParam, @QueryParam("done") String done,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
-        String language = PageResource.language(lang, accept);
-        ZoneId zone = Reader.zone(zoneParam);
-        return render(id, language, zone, who, done != null, null);
+        app.vigie.web.pages.Viewer viewer = app.vigie.web.pages.Viewer.of(lang, zoneParam, accept);
+        return render(id, viewer.language(), viewer.zone(), who, done != null, null);
     }
 
     private String render(String id, String language, ZoneId zone, SecurityContext who, boolean done, String error)
@@ -174,16 +179,14 @@ public class PortalPages {
         String tenant = tenant(who);
         UUID uuid = own(id, tenant);
         Instant now = clock.instant();
-        Object[] facts = Transactions.run(dataSource, c -> {
-            ProcessorAlert a = notices.processorAlert(c, IncidentQueries.get(c, uuid).orElseThrow(), tenant, locale,
-                    zone, now);
-            app.vigie.notice.Statements st = notices.statements(c, uuid, tenant);
-            var sev = obligations.plan(c, uuid, now, false).orElseThrow().severity().get(tenant);
-            return new Object[] {a, st, sev};
+        Facts facts = Transactions.run(dataSource, c -> {
+            ObligationService.Plan plan = obligations.plan(c, uuid, now, false).orElseThrow();
+            return new Facts(notices.processorAlert(c, IncidentQueries.get(c, uuid).orElseThrow(), tenant, locale,
+                    zone, now, plan), notices.statements(c, uuid, tenant), plan.severity().get(tenant));
         });
-        ProcessorAlert alert = (ProcessorAlert) facts[0];
-        app.vigie.notice.Statements st = (app.vigie.notice.Statements) facts[1];
-        var sev = (app.vigie.compliance.service.ObligationService.SeverityView) facts[2];
+        ProcessorAlert alert = facts.alert();
+        app.vigie.notice.Statements st = facts.statements();
+        ObligationService.SeverityView sev = facts.severity();
         List<AlertLine> mine = alerts.list(uuid, null, 100).stream().filter(a -> a.tenant().equals(tenant))
                 .map(a -> new AlertLine(a.id(), a.phase(), When.of(a.createdAt(), zone, locale),
                         a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale))).toList();
@@ -268,8 +271,8 @@ public class PortalPages {
                     before.securityMeasuresBefore(), before.measuresProposed(), before.personsInformed(),
                     before.personsInformedAt(), before.personsNotInformedReason(), before.delayReasons(),
                     before.contactForPersons()), actor);
-            var sev = Transactions.run(dataSource, c -> obligations.plan(c, uuid, clock.instant(), false)
-                    .orElseThrow().severity().get(tenant));
+            ObligationService.SeverityView sev = Transactions.run(dataSource, c -> obligations.plan(c, uuid,
+                    clock.instant(), false).orElseThrow().severity().get(tenant));
             ObligationResource.OverrideBody keep = sev == null || sev.overrideLevel() == null ? null
                     : new ObligationResource.OverrideBody(sev.overrideLevel(), sev.overrideJustification());
             severities.assessSeverity(id, tenant, new ObligationResource.SeverityBody(
@@ -319,21 +322,25 @@ public class PortalPages {
     /** The incident's id when it touches the tenant; 404 otherwise (another tenant's incident does not exist here). */
     private UUID own(String id, String tenant) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        boolean mine = Transactions.run(dataSource, c -> incidentsOf(c, tenant).contains(uuid));
+        boolean mine = Transactions.run(dataSource, c -> !incidentsOf(c, tenant, uuid).isEmpty());
         if (!mine) {
             throw new ProblemException(404, "no incident " + id);
         }
         return uuid;
     }
 
-    private static List<UUID> incidentsOf(Connection c, String tenant) throws SQLException {
+    /** The incidents touching the tenant, newest first; {@code only}: that one alone, if it does. */
+    private static List<UUID> incidentsOf(Connection c, String tenant, UUID only) throws SQLException {
         List<UUID> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select i.id from incident i where exists (select 1 from exposure e where e.incident_id = i.id
+                select i.id from incident i where (?::uuid is null or i.id = ?)
+                  and exists (select 1 from exposure e where e.incident_id = i.id
                   and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT')))
                 order by i.detected_at desc""")) {
-            ps.setString(1, tenant);
-            ps.setString(2, tenant);
+            ps.setObject(1, only);
+            ps.setObject(2, only);
+            ps.setString(3, tenant);
+            ps.setString(4, tenant);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(rs.getObject(1, UUID.class));
