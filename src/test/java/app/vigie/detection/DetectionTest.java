@@ -160,6 +160,37 @@ class DetectionTest {
         Api.admin().get("/api/incidents?status=SOMETIMES").then().statusCode(400);
     }
 
+    /**
+     * A finding that joins facts of two streams (a rejection on the prefill node, the delivered output on the decode
+     * node) says the same whichever stream is read first: instances of a consumer group read partitions in no set
+     * order. Found by ScaleOutIT, where the first detail stayed.
+     */
+    @Test
+    void aFindingJoiningTwoStreamsSaysTheSameWhicheverStreamIsReadFirst() throws Exception {
+        List<List<String>> details = new ArrayList<>();
+        for (boolean prefillFirst : new boolean[] {true, false}) {
+            String prefix = Api.uniquePrefix();
+            List<String> lines = Api.lines(Api.renamed(Api.example("03-pd-rejected-prompt.ndjson"), prefix));
+            List<String> prefill = lines.stream().filter(l -> l.contains("/n17/prefill/")).toList();
+            List<String> decode = lines.stream().filter(l -> !l.contains("/n17/prefill/")).toList();
+            Api.post(Logs.body(prefillFirst ? prefill : decode)).then().statusCode(200);
+            Api.post(Logs.body(prefillFirst ? decode : prefill)).then().statusCode(200);
+            JsonNode findings = JSON.readTree(Api.admin().get("/api/incidents/" + id(prefix + "/glm-5.3/prod-eu")
+                    + "/findings").then().statusCode(200).extract().asString());
+            List<String> served = new ArrayList<>();
+            for (JsonNode f : findings) {
+                if (f.get("rule").asText().equals("REJECTED_REQUEST_SERVED")) {
+                    served.add(f.get("detail").asText().replace(prefix + "/", ""));
+                }
+            }
+            Collections.sort(served);
+            details.add(served);
+        }
+        assertThat(details.get(0)).isNotEmpty().anyMatch(d -> d.endsWith(
+                "then allocated or attended, and finished delivered with output"));
+        assertThat(details.get(1)).isEqualTo(details.get(0));
+    }
+
     @Test
     void findingsCarryTheirEvidence() throws Exception {
         String prefix = Api.uniquePrefix();

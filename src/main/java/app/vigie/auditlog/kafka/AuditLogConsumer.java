@@ -4,10 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Future;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -15,6 +17,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -40,9 +43,14 @@ import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.Source;
 
 /**
- * Production intake from {@code vigie.page-audit.v1}, at least once: a polled batch is stored (and its rejected
- * records quarantined and sent to the dead-letter topic with the reason in headers) before its offsets are
- * committed. Any failure rewinds to the committed offsets and retries; bad input never stops the consumer.
+ * Production intake from {@code vigie.page-audit.v1}, at least once, in a consumer group: a polled batch is stored
+ * (and its rejected records quarantined and sent to the dead-letter topic with the reason in headers) before its
+ * offsets are committed. Records are keyed by stream, so each stream is read by one instance at a time; the state a
+ * stream's detector needs lives in PostgreSQL (records, cursor, snapshots), committed with the records, so an
+ * instance that takes over a partition after a rebalance or a crash rebuilds it from there and goes on from the
+ * committed offsets. When storing fails (database down or saturated), the batch's partitions are rewound and
+ * paused, and tried again after a wait that doubles up to {@code vigie.kafka.max-retry-backoff}: the intake stops
+ * reading instead of losing or piling up records, and resumes by itself. Bad input never stops the consumer.
  */
 @ApplicationScoped
 public class AuditLogConsumer {
@@ -66,7 +74,13 @@ public class AuditLogConsumer {
     private volatile KafkaConsumer<byte[], byte[]> consumer;
     private volatile Instant lastSuccess;
     private volatile String lastError;
+    /** Since when storing has been failing (the intake is paused), or null. */
+    private volatile Instant pausedSince;
+    private volatile Set<TopicPartition> assigned = Set.of();
     private Thread thread;
+    /** Failures in a row, and when the paused partitions are tried again (0: not paused): the intake thread's. */
+    private int failures;
+    private long resumeAt;
 
     public boolean enabled() {
         return "production".equals(mode);
@@ -104,20 +118,39 @@ public class AuditLogConsumer {
         return lastError;
     }
 
+    /** Since when the intake has been paused because storing fails, or null when it reads. */
+    public Instant pausedSince() {
+        return pausedSince;
+    }
+
+    /** The partitions this instance reads now. */
+    public Set<TopicPartition> assigned() {
+        return assigned;
+    }
+
     private void loop() {
         while (running) {
             try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProperties());
                     KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(producerProperties())) {
                 consumer = c;
-                c.subscribe(List.of(config.topic()));
+                c.subscribe(List.of(config.topic()), new Rebalance(c));
                 long nextProbe = 0;
                 while (running) {
-                    if (System.currentTimeMillis() >= nextProbe) {
+                    long now = System.currentTimeMillis();
+                    if (now >= nextProbe) {
                         // a poll does not fail when the broker is unreachable: ask it something, for readiness
                         c.partitionsFor(config.topic(), Duration.ofSeconds(5));
                         lastSuccess = Instant.now();
-                        lastError = null;
-                        nextProbe = System.currentTimeMillis() + 10_000;
+                        nextProbe = now + 10_000;
+                        if (pausedSince == null) {
+                            lastError = null;
+                        }
+                    }
+                    if (resumeAt != 0 && now >= resumeAt) {
+                        resumeAt = 0;
+                        c.resume(c.paused());
+                        LOG.infof("Kafka intake: trying again to store the records held back (attempt %d)",
+                                failures + 1);
                     }
                     ConsumerRecords<byte[], byte[]> records = c.poll(Duration.ofMillis(500));
                     if (!records.isEmpty()) {
@@ -134,6 +167,7 @@ public class AuditLogConsumer {
                 sleep(config.retryBackoff());
             } finally {
                 consumer = null;
+                assigned = Set.of();
             }
         }
     }
@@ -149,7 +183,20 @@ public class AuditLogConsumer {
             sources.add(r);
             offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
         }
-        IngestResult result = ingest.ingest(lines, 0);
+        IngestResult result;
+        try {
+            result = ingest.ingest(lines, 0);
+        } catch (Exception e) {
+            holdBack(c, records, e);
+            return;
+        }
+        if (pausedSince != null) {
+            LOG.infof("Kafka intake: storing works again after %s paused; reading resumes",
+                    Duration.between(pausedSince, Instant.now()).withNanos(0));
+            pausedSince = null;
+            lastError = null;
+        }
+        failures = 0;
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         String now = Instant.now().toString();
         for (int i = 0; i < lines.size(); i++) {
@@ -177,6 +224,78 @@ public class AuditLogConsumer {
         }
     }
 
+    /**
+     * Storing failed: nothing of the batch is committed to Kafka, so its partitions go back to the batch's first
+     * offsets and pause until the next attempt. Chunks stored before the failure come again as duplicates.
+     */
+    private void holdBack(KafkaConsumer<byte[], byte[]> c, ConsumerRecords<byte[], byte[]> records, Exception e) {
+        Set<TopicPartition> mine = c.assignment();
+        for (TopicPartition tp : records.partitions()) {
+            if (mine.contains(tp)) {
+                c.seek(tp, records.records(tp).get(0).offset());
+            }
+        }
+        c.pause(mine);
+        failures++;
+        long wait = Math.min(config.maxRetryBackoff().toMillis(),
+                config.retryBackoff().toMillis() << Math.min(20, failures - 1));
+        resumeAt = System.currentTimeMillis() + wait;
+        if (pausedSince == null) {
+            pausedSince = Instant.now();
+        }
+        lastError = e.toString();
+        LOG.warnf("Kafka intake paused: storing %d records failed (%s); they stay in Kafka and are read again in "
+                + "%d ms (failure %d in a row)", records.count(), rootMessage(e), wait, failures);
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t == e ? String.valueOf(e) : e + " <- " + t;
+    }
+
+    /** Logs what the group gave and took; a partition given while paused stays paused until the next attempt. */
+    private final class Rebalance implements ConsumerRebalanceListener {
+        private final KafkaConsumer<byte[], byte[]> c;
+
+        Rebalance(KafkaConsumer<byte[], byte[]> c) {
+            this.c = c;
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            // offsets are committed after each stored batch, before the next poll: nothing is pending here
+            if (!partitions.isEmpty()) {
+                LOG.infof("Kafka intake: partitions %s go to another instance", names(partitions));
+            }
+            assigned = Set.copyOf(c.assignment().stream().filter(tp -> !partitions.contains(tp)).toList());
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (resumeAt != 0) {
+                c.pause(partitions);
+            }
+            assigned = Set.copyOf(c.assignment());
+            if (!partitions.isEmpty()) {
+                LOG.infof("Kafka intake: reading partitions %s from their committed offsets", names(partitions));
+            }
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            LOG.warnf("Kafka intake: partitions %s were lost (this instance left the group); their records are read "
+                    + "again from the committed offsets by their new owner", names(partitions));
+            assigned = Set.of();
+        }
+    }
+
+    private static String names(Collection<TopicPartition> partitions) {
+        return partitions.stream().map(tp -> Integer.toString(tp.partition())).sorted().toList().toString();
+    }
+
     private Properties consumerProperties() {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
@@ -185,6 +304,11 @@ public class AuditLogConsumer {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(config.maxPollRecords()));
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Long.toString(config.sessionTimeout().toMillis()));
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
+                Long.toString(Math.max(500, config.sessionTimeout().toMillis() / 3)));
+        p.put(ConsumerConfig.CLIENT_ID_CONFIG, "vigie-intake-" + System.getenv().getOrDefault("HOSTNAME",
+                Long.toString(ProcessHandle.current().pid())));
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
         return p;

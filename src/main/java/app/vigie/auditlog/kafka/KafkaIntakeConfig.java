@@ -24,7 +24,21 @@ public interface KafkaIntakeConfig {
     @WithDefault("2000")
     int maxPollRecords();
 
-    /** Wait before polling again after a failure (database down, broker unreachable). */
+    /**
+     * First wait after a failure (database down or too slow, broker unreachable); it doubles on each failure in a
+     * row, up to {@link #maxRetryBackoff()}.
+     */
     @WithDefault("2s")
     Duration retryBackoff();
+
+    /** The longest wait between two attempts while the database or the broker stays unavailable. */
+    @WithDefault("30s")
+    Duration maxRetryBackoff();
+
+    /**
+     * How long the group waits for a silent instance before giving its partitions to the others (Kafka's
+     * {@code session.timeout.ms}): the takeover time after a crash.
+     */
+    @WithDefault("45s")
+    Duration sessionTimeout();
 }

@@ -26,6 +26,11 @@ public class KafkaReadiness implements HealthCheck {
         boolean up = last != null && last.isAfter(Instant.now().minus(Duration.ofSeconds(30)));
         var b = HealthCheckResponse.named("kafka-intake").status(up).withData("last_poll",
                 last == null ? "never" : last.toString());
+        b.withData("partitions", consumer.assigned().stream().map(tp -> tp.partition()).sorted().toList().toString());
+        if (consumer.pausedSince() != null) {
+            // the database's own check says why; this instance stays up and reads again by itself
+            b.withData("paused_since", consumer.pausedSince().toString());
+        }
         if (consumer.lastError() != null) {
             b.withData("last_error", consumer.lastError());
         }

@@ -192,6 +192,7 @@ public final class DetectionStore {
             i++;
         }
         List<Finding> raised = new ArrayList<>();
+        java.util.Map<String, String[]> later = new java.util.TreeMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into request_fact as f (request, tenant, rejected, rejected_deployment, rejected_stream,
                   rejected_boot, rejected_seq, rejected_at, served, finished, delivered, delivered_output)
@@ -214,7 +215,7 @@ public final class DetectionStore {
                   delivered_output = f.delivered_output or excluded.delivered_output
                 returning request, rejected and (served or delivered_output) and not served_finding, tenant,
                   rejected_deployment, rejected_stream, rejected_boot, rejected_seq, rejected_at, served,
-                  delivered_output""")) {
+                  delivered_output, served_finding""")) {
             ps.setArray(1, c.createArrayOf("text", request));
             ps.setArray(2, c.createArrayOf("text", tenant));
             ps.setArray(3, c.createArrayOf("boolean", rejected));
@@ -229,19 +230,35 @@ public final class DetectionStore {
             ps.setArray(12, c.createArrayOf("boolean", output));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
+                    String req = rs.getString(1);
+                    String how = rs.getBoolean(9) ? "then allocated or attended" : "";
+                    if (rs.getBoolean(10)) {
+                        how += (how.isEmpty() ? "" : ", and ") + "finished delivered with output";
+                    }
                     if (rs.getBoolean(2)) {
-                        String req = rs.getString(1);
-                        String how = rs.getBoolean(9) ? "then allocated or attended" : "";
-                        if (rs.getBoolean(10)) {
-                            how += (how.isEmpty() ? "" : ", and ") + "finished delivered with output";
-                        }
                         raised.add(new Finding(Rule.REJECTED_REQUEST_SERVED, rs.getString(4), req,
                                 rs.getTimestamp(8).toInstant(), new Finding.Evidence(rs.getString(5),
-                                        rs.getString(6), rs.getLong(7), rs.getLong(7), "request " + req
-                                        + " of tenant " + rs.getString(3) + " was rejected at admission (seq "
-                                        + rs.getLong(7) + ") and " + how)));
+                                        rs.getString(6), rs.getLong(7), rs.getLong(7), rejectedServed(req,
+                                                rs.getString(3), rs.getLong(7), how))));
+                    } else if (rs.getBoolean(11) && !how.isEmpty()) {
+                        later.put(req, new String[] {rs.getString(4), rejectedServed(req, rs.getString(3), rs.getLong(7), how)});
                     }
                 }
+            }
+        }
+        if (!later.isEmpty()) {
+            // Raised already, by an earlier transaction: the facts that came since (the other stream's records,
+            // read in another order, or by another instance) complete its detail, so that the finding says the
+            // same whatever order the streams were read in.
+            try (PreparedStatement ps = c.prepareStatement("""
+                    update finding f set detail = u.detail
+                    from unnest(?::text[], ?::text[], ?::text[]) as u(subject, deployment, detail), incident i
+                    where i.deployment = u.deployment and i.status <> 'CLOSED' and f.incident_id = i.id
+                      and f.rule = 'REJECTED_REQUEST_SERVED' and f.subject = u.subject and f.detail <> u.detail""")) {
+                ps.setArray(1, c.createArrayOf("text", later.keySet().toArray(String[]::new)));
+                ps.setArray(2, c.createArrayOf("text", later.values().stream().map(d -> d[0]).toArray(String[]::new)));
+                ps.setArray(3, c.createArrayOf("text", later.values().stream().map(d -> d[1]).toArray(String[]::new)));
+                ps.executeUpdate();
             }
         }
         if (!raised.isEmpty()) {
@@ -254,4 +271,8 @@ public final class DetectionStore {
         }
     }
 
+    private static String rejectedServed(String request, String tenant, long seq, String how) {
+        return "request " + request + " of tenant " + tenant + " was rejected at admission (seq " + seq + ") and "
+                + how;
+    }
 }

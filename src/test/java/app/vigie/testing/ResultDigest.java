@@ -1,0 +1,75 @@
+package app.vigie.testing;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What intake and detection concluded in a Vigie database, without what depends on when or where it ran
+ * (generated ids, times of processing, snapshots, duplicates received): two runs over the same records must give
+ * equal digests.
+ */
+public final class ResultDigest {
+    /** Each table's rows, as text, in a fixed order. */
+    private static final Map<String, String> QUERIES = new LinkedHashMap<>();
+
+    static {
+        QUERIES.put("streams", "select stream, boot, next_seq, max_seq, accepted from stream_boot order by 1, 2");
+        // segments group the records of one transaction: how they are cut depends on the batches, not what they hold
+        QUERIES.put("records", "select b.stream, b.boot, sum(r.records), min(r.first_seq), max(r.last_seq),"
+                + " sum(r.raw_length) from record_segment r join stream_boot b on b.id = r.stream_boot_id"
+                + " group by 1, 2 order by 1, 2");
+        QUERIES.put("gaps", "select b.stream, b.boot, g.from_seq, g.to_seq from stream_gap g"
+                + " join stream_boot b on b.id = g.stream_boot_id order by 1, 2, 3");
+        QUERIES.put("quarantine", "select source, source_name, position, reason from quarantine order by 1, 2, 3");
+        QUERIES.put("incidents", "select deployment, status, first_exposure_at, last_exposure_at from incident"
+                + " order by 1");
+        QUERIES.put("findings", "select i.deployment, f.rule, f.subject, f.stream, f.boot, f.first_seq, f.last_seq,"
+                + " f.detail, f.seen_at from finding f join incident i on i.id = f.incident_id order by 1, 2, 3");
+        QUERIES.put("exposures", "select i.deployment, e.kind, e.reader_request, e.reader_tenant, e.victim_request,"
+                + " e.victim_tenant, e.stream, e.boot, e.tokens, e.first_seen_at, e.last_seen_at from exposure e"
+                + " join incident i on i.id = e.incident_id order by 1, 3, 5, 7, 8");
+        QUERIES.put("requests", "select request, tenant, rejected, rejected_deployment, rejected_stream,"
+                + " rejected_boot, rejected_seq, rejected_at, served, finished, delivered, delivered_output,"
+                + " served_finding from request_fact order by 1");
+    }
+
+    private ResultDigest() {
+    }
+
+    /** Each part's rows. */
+    public static Map<String, List<String>> of(Connection c) throws SQLException {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        try (Statement s = c.createStatement()) {
+            for (Map.Entry<String, String> q : QUERIES.entrySet()) {
+                List<String> rows = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery(q.getValue())) {
+                    ResultSetMetaData md = rs.getMetaData();
+                    while (rs.next()) {
+                        StringBuilder row = new StringBuilder();
+                        for (int i = 1; i <= md.getColumnCount(); i++) {
+                            row.append(i > 1 ? " | " : "").append(rs.getString(i));
+                        }
+                        rows.add(row.toString());
+                    }
+                }
+                out.put(q.getKey(), rows);
+            }
+        }
+        return out;
+    }
+
+    /** How many records are stored. */
+    public static long records(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("select coalesce(sum(records), 0) from record_segment")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
