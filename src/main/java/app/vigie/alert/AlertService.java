@@ -125,12 +125,15 @@ public class AlertService {
         }
     }
 
+    private final app.vigie.db.FailureLog roundLog = new app.vigie.db.FailureLog(LOG, "Alert delivery round");
+
     void tick() {
         try {
             deliverDue(100);
             escalateUnacknowledged(clock.instant());
+            roundLog.succeeded();
         } catch (SQLException | RuntimeException e) {
-            LOG.warn("Alert delivery round failed; it is tried again", e);
+            roundLog.failed(e);
         } catch (Error e) {
             LOG.error("Alert delivery round failed", e);  // never let the worker thread die silently
         }

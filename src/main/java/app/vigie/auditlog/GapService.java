@@ -47,6 +47,8 @@ public class GapService {
         return f;
     }
 
+    private final app.vigie.db.FailureLog checkLog = new app.vigie.db.FailureLog(LOG, "Gap timeout check");
+
     @Scheduled(every = "${vigie.ingest.gap-check-every:10s}", delayed = "${vigie.ingest.gap-check-every:10s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void timeout() {
@@ -61,8 +63,9 @@ public class GapService {
                 LOG.warnf("Gap timeout (%s): declared %d gap(s) lost and applied %d held-back record(s)",
                         config.gapTimeout(), f.gaps(), f.applied());
             }
+            checkLog.succeeded();
         } catch (SQLException | RuntimeException e) {
-            LOG.error("Gap timeout check failed; it will be tried again", e);
+            checkLog.failed(e);
         }
     }
 

@@ -29,6 +29,16 @@ public class ProblemMappers {
     @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
     public Response unauthorized(Exception e, io.vertx.core.http.HttpServerRequest request) {
         String path = request.path();
+        if (accountStoreDown(e)) {
+            // the credentials were not checked: saying 401 would send the client after its password
+            LOG.warnf("Database unavailable while checking credentials: %s", e.getCause());
+            if (path.startsWith("/api/")) {
+                return Response.fromResponse(Problem.of(503, "the database is unavailable, so credentials cannot be "
+                        + "checked; retry later").toResponse()).header(HttpHeaders.RETRY_AFTER, "5").build();
+            }
+            return Response.status(503).type("text/plain; charset=UTF-8").header(HttpHeaders.RETRY_AFTER, "5")
+                    .entity("Vigie cannot reach its database for the moment; try again in a few seconds.\n").build();
+        }
         if (!path.startsWith("/api/") && !path.equals("/api")) {
             // the dashboard's pages: to the sign-in form (again, saying why, after a failed attempt)
             return Response.status(302).header(HttpHeaders.LOCATION,
@@ -37,6 +47,15 @@ public class ProblemMappers {
         return Response.fromResponse(Problem.of(401,
                 "authentication required: send HTTP Basic credentials of a Vigie account").toResponse())
                 .header(HttpHeaders.WWW_AUTHENTICATE, CHALLENGE).build();
+    }
+
+    private static boolean accountStoreDown(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @ServerExceptionMapper

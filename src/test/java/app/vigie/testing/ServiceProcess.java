@@ -38,6 +38,11 @@ public final class ServiceProcess implements AutoCloseable {
         this.log = dataDir.resolveSibling(dataDir.getFileName() + "-service.log");
     }
 
+    /** The process id of the running service. */
+    public long pid() {
+        return process.pid();
+    }
+
     public int port() {
         return port;
     }

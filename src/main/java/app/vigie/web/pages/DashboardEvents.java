@@ -27,6 +27,7 @@ import app.vigie.db.Transactions;
 @ApplicationScoped
 public class DashboardEvents {
     private static final Logger LOG = Logger.getLogger(DashboardEvents.class);
+    private final app.vigie.db.FailureLog checkLog = new app.vigie.db.FailureLog(LOG, "Dashboard change check");
     static final String CHANGED = "incidents";
     static final String PING = "ping";
 
@@ -53,8 +54,10 @@ public class DashboardEvents {
                 changes.onNext(CHANGED);
             }
             last = now;
+            checkLog.succeeded();
         } catch (SQLException | RuntimeException e) {
-            LOG.warn("Dashboard change check failed; open dashboards fall back to their periodic refresh", e);
+            // open dashboards fall back to their periodic refresh
+            checkLog.failed(e);
         }
     }
 
