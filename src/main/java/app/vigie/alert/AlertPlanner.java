@@ -129,19 +129,18 @@ public final class AlertPlanner {
         return Optional.of(new Written(id, incident, tenant, phase, token));
     }
 
-    /** The tenant's exposed requests and requests that received others' tokens, in the incident. */
+    /**
+     * The tenant's exposed requests and requests that received others' tokens, in the incident (kept by detection in
+     * {@code incident_tenant_exposure}).
+     */
     public static long[] exposure(Connection c, UUID incident, String tenant) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                select (select count(distinct victim_request) from exposure where incident_id = ? and victim_tenant = ?),
-                       (select count(distinct reader_request) from exposure where incident_id = ? and reader_tenant = ?
-                          and kind = 'CROSS_TENANT')""")) {
+                select exposed_requests, received_requests from incident_tenant_exposure
+                where incident_id = ? and tenant = ?""")) {
             ps.setObject(1, incident);
             ps.setString(2, tenant);
-            ps.setObject(3, incident);
-            ps.setString(4, tenant);
             try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new long[] {rs.getLong(1), rs.getLong(2)};
+                return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : new long[] {0, 0};
             }
         }
     }

@@ -113,7 +113,7 @@ public final class IngestHttpBenchmark {
     }
 
     /** The lines of a workload, split among client threads; streams and requests are new to the service. */
-    private static List<List<String>> workload(String workload, long records, int threads, int streamsPerThread,
+    static List<List<String>> workload(String workload, long records, int threads, int streamsPerThread,
             long seed) {
         List<List<String>> perThread = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
@@ -140,7 +140,7 @@ public final class IngestHttpBenchmark {
         return perThread;
     }
 
-    private static double rawJacksonRate(List<List<String>> perThread) throws Exception {
+    static double rawJacksonRate(List<List<String>> perThread) throws Exception {
         ObjectMapper mapper = new ObjectMapper();
         long n = 0;
         long sink = 0;

@@ -30,6 +30,9 @@ class DetectionTest {
     @Inject
     DetectionService detection;
 
+    @Inject
+    io.agroal.api.AgroalDataSource dataSource;
+
     static JsonNode incident(String deployment) throws Exception {
         return Api.incident(deployment);
     }
@@ -60,6 +63,39 @@ class DetectionTest {
         }
         assertMatches(incident(prefix + "/glm-5.3/prod-eu"), expected("03-pd-rejected-prompt",
                 "glm-5.3/prod-eu", prefix));
+    }
+
+    /**
+     * The per-tenant exposure counters detection keeps (for alert planning) equal a count over the exposures, after
+     * many deployments' records posted in shuffled batches by four clients at once, duplicates included.
+     */
+    @Test
+    void exposureCountersEqualACountOverTheExposuresUnderConcurrentBatches() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (int k = 0; k < 4; k++) {
+            String prefix = Api.uniquePrefix();
+            lines.addAll(Api.lines(Api.renamed(Api.example("03-pd-rejected-prompt.ndjson"), prefix)));
+            lines.addAll(Api.lines(Api.renamed(Api.example("02-partial-overwrite.ndjson"), prefix)));
+        }
+        lines.addAll(lines.subList(0, 100));
+        Collections.shuffle(lines, new Random(5));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            List<java.util.concurrent.Future<Integer>> posts = new ArrayList<>();
+            for (int from = 0; from < lines.size(); from += 53) {
+                String body = Logs.body(lines.subList(from, Math.min(lines.size(), from + 53)));
+                posts.add(pool.submit(() -> Api.post(body).statusCode()));
+            }
+            for (java.util.concurrent.Future<Integer> f : posts) {
+                assertThat(f.get()).isEqualTo(200);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        try (java.sql.Connection c = dataSource.getConnection()) {
+            List<List<String>> counts = app.vigie.testing.ResultDigest.exposureCounts(c);
+            assertThat(counts.get(0)).isNotEmpty().isEqualTo(counts.get(1));
+        }
     }
 
     @Test

@@ -35,6 +35,8 @@ public final class ResultDigest {
         QUERIES.put("exposures", "select i.deployment, e.kind, e.reader_request, e.reader_tenant, e.victim_request,"
                 + " e.victim_tenant, e.stream, e.boot, e.tokens, e.first_seen_at, e.last_seen_at from exposure e"
                 + " join incident i on i.id = e.incident_id order by 1, 3, 5, 7, 8");
+        QUERIES.put("exposure counts", "select i.deployment, x.tenant, x.exposed_requests, x.received_requests"
+                + " from incident_tenant_exposure x join incident i on i.id = x.incident_id order by 1, 2");
         QUERIES.put("requests", "select request, tenant, rejected, rejected_deployment, rejected_stream,"
                 + " rejected_boot, rejected_seq, rejected_at, served, finished, delivered, delivered_output,"
                 + " served_finding from request_fact order by 1");
@@ -63,6 +65,36 @@ public final class ResultDigest {
             }
         }
         return out;
+    }
+
+    /**
+     * The exposure counts kept by detection, and the same counted from the exposures: equal when the counters were
+     * kept right (also under concurrent writers).
+     */
+    public static List<List<String>> exposureCounts(Connection c) throws SQLException {
+        List<String> kept = new ArrayList<>();
+        List<String> counted = new ArrayList<>();
+        try (Statement s = c.createStatement()) {
+            try (ResultSet rs = s.executeQuery("select incident_id, tenant, exposed_requests, received_requests"
+                    + " from incident_tenant_exposure where exposed_requests > 0 or received_requests > 0"
+                    + " order by 1, 2")) {
+                while (rs.next()) {
+                    kept.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getLong(3) + " " + rs.getLong(4));
+                }
+            }
+            try (ResultSet rs = s.executeQuery("""
+                    select incident_id, tenant, sum(exposed), sum(received) from (
+                      select incident_id, victim_tenant as tenant, count(distinct victim_request) as exposed,
+                        0 as received from exposure group by 1, 2
+                      union all
+                      select incident_id, reader_tenant, 0, count(distinct reader_request) from exposure
+                      where kind = 'CROSS_TENANT' group by 1, 2) x group by 1, 2 order by 1, 2""")) {
+                while (rs.next()) {
+                    counted.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getLong(3) + " " + rs.getLong(4));
+                }
+            }
+        }
+        return List.of(kept, counted);
     }
 
     /** How many records are stored. */

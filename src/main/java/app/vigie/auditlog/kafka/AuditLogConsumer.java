@@ -78,6 +78,8 @@ public class AuditLogConsumer {
     private volatile Instant pausedSince;
     private volatile Set<TopicPartition> assigned = Set.of();
     private Thread thread;
+    /** Stores a poll's partitions side by side; null with one worker. */
+    private java.util.concurrent.ExecutorService workers;
     /** Failures in a row, and when the paused partitions are tried again (0: not paused): the intake thread's. */
     private int failures;
     private long resumeAt;
@@ -91,11 +93,19 @@ public class AuditLogConsumer {
             return;
         }
         running = true;
+        if (config.workers() > 1) {
+            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+            workers = java.util.concurrent.Executors.newFixedThreadPool(config.workers(), r -> {
+                Thread t = new Thread(r, "vigie-kafka-intake-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
         thread = new Thread(this::loop, "vigie-kafka-intake");
         thread.setDaemon(true);
         thread.start();
-        LOG.infof("Kafka intake started: topic %s, group %s, brokers %s", config.topic(), config.groupId(),
-                config.bootstrapServers());
+        LOG.infof("Kafka intake started: topic %s, group %s, brokers %s, %d worker(s)", config.topic(),
+                config.groupId(), config.bootstrapServers(), config.workers());
     }
 
     void stop(@Observes ShutdownEvent stop) throws InterruptedException {
@@ -106,6 +116,9 @@ public class AuditLogConsumer {
         }
         if (thread != null) {
             thread.join(30_000);
+        }
+        if (workers != null) {
+            workers.shutdown();
         }
     }
 
@@ -183,9 +196,9 @@ public class AuditLogConsumer {
             sources.add(r);
             offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
         }
-        IngestResult result;
+        List<LineOutcome> outcomes;
         try {
-            result = ingest.ingest(lines, 0);
+            outcomes = store(records, lines);
         } catch (Exception e) {
             holdBack(c, records, e);
             return;
@@ -200,7 +213,7 @@ public class AuditLogConsumer {
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         String now = Instant.now().toString();
         for (int i = 0; i < lines.size(); i++) {
-            LineOutcome o = result.outcomes().get(i);
+            LineOutcome o = outcomes.get(i);
             if (o.status() == LineOutcome.Status.REJECTED) {
                 ConsumerRecord<byte[], byte[]> r = sources.get(i);
                 String reason = r.value() == null ? "the Kafka record has no value" : o.reason();
@@ -222,6 +235,52 @@ public class AuditLogConsumer {
             LOG.warnf("Kafka intake: %d of %d records rejected (quarantined and sent to %s)", sent.size(),
                     lines.size(), config.deadLetterTopic());
         }
+    }
+
+    /**
+     * Stores the lines of a poll: each partition's in a worker of its own when the poll holds several (a stream's
+     * records are all in one partition, in order), else in this thread. Returns the outcomes in the lines' order;
+     * throws when any partition's storing failed (what the others stored comes again as duplicates).
+     */
+    private List<LineOutcome> store(ConsumerRecords<byte[], byte[]> records, List<IncomingLine> lines)
+            throws Exception {
+        Set<TopicPartition> partitions = records.partitions();
+        if (workers == null || partitions.size() < 2) {
+            return ingest.ingest(lines, 0).outcomes();
+        }
+        List<List<Integer>> groups = new ArrayList<>();
+        Map<TopicPartition, List<Integer>> byPartition = new HashMap<>();
+        int i = 0;
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+            byPartition.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), k -> {
+                List<Integer> g = new ArrayList<>();
+                groups.add(g);
+                return g;
+            }).add(i++);
+        }
+        List<Future<IngestResult>> running = new ArrayList<>(groups.size());
+        for (List<Integer> g : groups) {
+            List<IncomingLine> mine = new ArrayList<>(g.size());
+            g.forEach(k -> mine.add(lines.get(k)));
+            running.add(workers.submit(() -> ingest.ingest(mine, 0)));
+        }
+        LineOutcome[] out = new LineOutcome[lines.size()];
+        Exception failed = null;
+        for (int k = 0; k < groups.size(); k++) {
+            try {
+                List<LineOutcome> o = running.get(k).get().outcomes();
+                List<Integer> g = groups.get(k);
+                for (int j = 0; j < g.size(); j++) {
+                    out[g.get(j)] = o.get(j);
+                }
+            } catch (java.util.concurrent.ExecutionException e) {
+                failed = e.getCause() instanceof Exception x ? x : e;
+            }
+        }
+        if (failed != null) {
+            throw failed;
+        }
+        return java.util.Arrays.asList(out);
     }
 
     /**
@@ -303,6 +362,7 @@ public class AuditLogConsumer {
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(config.maxPollRecords()));
+        p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, Integer.toString(config.maxPartitionFetchBytes()));
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, Long.toString(config.sessionTimeout().toMillis()));
         p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,

@@ -21,8 +21,23 @@ public interface KafkaIntakeConfig {
     @WithDefault("vigie-intake")
     String groupId();
 
-    @WithDefault("2000")
+    /**
+     * Records a poll may return, over every partition this instance reads: with {@link #maxPartitionFetchBytes()} it
+     * lets one poll hold several partitions' records, which {@link #workers()} store side by side.
+     */
+    @WithDefault("20000")
     int maxPollRecords();
+
+    /** Bytes fetched per partition at a time (Kafka's {@code max.partition.fetch.bytes}). */
+    @WithDefault("2097152")
+    int maxPartitionFetchBytes();
+
+    /**
+     * How many partitions' records of a poll are stored at the same time, each in its own transactions (records of
+     * one stream are in one partition, so each stream stays in order). 1 stores a poll in one go.
+     */
+    @WithDefault("4")
+    int workers();
 
     /**
      * First wait after a failure (database down or too slow, broker unreachable); it doubles on each failure in a

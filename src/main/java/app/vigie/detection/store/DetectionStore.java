@@ -40,6 +40,7 @@ public final class DetectionStore {
             incidents.put(deployment, openIncident(c, deployment, now));
         }
         insertFindings(c, b, incidents, now);
+        Map<UUID, java.util.Set<String>> touched = countNewRequests(c, b, incidents);
         upsertExposures(c, b, incidents);
         for (Map.Entry<String, DetectionBuffer.ExposureSpan> e : b.spans.entrySet()) {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -63,16 +64,96 @@ public final class DetectionStore {
                     i.record().stream(), i.record().boot(), i.record().seq()));
         }
         QuarantineStore.keep(c, kept, QuarantineStore.APPLY);
-        Map<UUID, java.util.Set<String>> touched = new HashMap<>();
+        return touched;
+    }
+
+    /**
+     * Before the exposures are written: the requests they bring that the incident did not have yet, per tenant (as
+     * victim, or as cross-tenant reader), added to {@code incident_tenant_exposure}. Returns the tenants whose count
+     * grew, per incident: only they can need a customer alert. The incident rows are locked (openIncident), so no
+     * other transaction writes these incidents' exposures meanwhile.
+     */
+    private static Map<UUID, java.util.Set<String>> countNewRequests(Connection c, DetectionBuffer b,
+            Map<String, UUID> incidents) throws SQLException {
+        if (b.exposures.isEmpty()) {
+            return Map.of();
+        }
+        java.util.Set<List<Object>> victims = new java.util.LinkedHashSet<>();
+        java.util.Set<List<Object>> readers = new java.util.LinkedHashSet<>();
         for (ExposureRead e : b.exposures.values()) {
-            java.util.Set<String> tenants = touched.computeIfAbsent(incidents.get(e.deployment()),
-                    k -> new java.util.TreeSet<>());
-            tenants.add(e.victimTenant());
+            UUID incident = incidents.get(e.deployment());
+            victims.add(List.of(incident, e.victimTenant(), e.victimRequest()));
             if (e.kind().name().equals("CROSS_TENANT")) {
-                tenants.add(e.readerTenant());
+                readers.add(List.of(incident, e.readerTenant(), e.readerRequest()));
             }
         }
+        Map<List<Object>, long[]> added = new java.util.TreeMap<>(java.util.Comparator
+                .comparing((List<Object> k) -> k.get(0).toString()).thenComparing(k -> (String) k.get(1)));
+        countAbsent(c, victims, "e.victim_tenant = u.t and e.victim_request = u.r", added, 0);
+        countAbsent(c, readers, "e.reader_tenant = u.t and e.reader_request = u.r and e.kind = 'CROSS_TENANT'",
+                added, 1);
+        Map<UUID, java.util.Set<String>> touched = new HashMap<>();
+        if (added.isEmpty()) {
+            return touched;
+        }
+        int n = added.size();
+        UUID[] incident = new UUID[n];
+        String[] tenant = new String[n];
+        Long[] exposed = new Long[n];
+        Long[] received = new Long[n];
+        int i = 0;
+        for (Map.Entry<List<Object>, long[]> e : added.entrySet()) {
+            incident[i] = (UUID) e.getKey().get(0);
+            tenant[i] = (String) e.getKey().get(1);
+            exposed[i] = e.getValue()[0];
+            received[i] = e.getValue()[1];
+            touched.computeIfAbsent(incident[i], k -> new java.util.TreeSet<>()).add(tenant[i]);
+            i++;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into incident_tenant_exposure as x (incident_id, tenant, exposed_requests, received_requests)
+                select * from unnest(?::uuid[], ?::text[], ?::bigint[], ?::bigint[])
+                on conflict (incident_id, tenant) do update set
+                  exposed_requests = x.exposed_requests + excluded.exposed_requests,
+                  received_requests = x.received_requests + excluded.received_requests""")) {
+            ps.setArray(1, c.createArrayOf("uuid", incident));
+            ps.setArray(2, c.createArrayOf("text", tenant));
+            ps.setArray(3, c.createArrayOf("bigint", exposed));
+            ps.setArray(4, c.createArrayOf("bigint", received));
+            ps.executeUpdate();
+        }
         return touched;
+    }
+
+    /** Counts, per (incident, tenant), the (incident, tenant, request) keys no exposure matches yet. */
+    private static void countAbsent(Connection c, java.util.Set<List<Object>> keys, String match,
+            Map<List<Object>, long[]> added, int side) throws SQLException {
+        if (keys.isEmpty()) {
+            return;
+        }
+        UUID[] incident = new UUID[keys.size()];
+        String[] tenant = new String[keys.size()];
+        String[] request = new String[keys.size()];
+        int i = 0;
+        for (List<Object> k : keys) {
+            incident[i] = (UUID) k.get(0);
+            tenant[i] = (String) k.get(1);
+            request[i] = (String) k.get(2);
+            i++;
+        }
+        try (PreparedStatement ps = c.prepareStatement("select u.i, u.t from unnest(?::uuid[], ?::text[], ?::text[])"
+                + " as u(i, t, r) where not exists (select 1 from exposure e where e.incident_id = u.i and " + match
+                + ")")) {
+            ps.setArray(1, c.createArrayOf("uuid", incident));
+            ps.setArray(2, c.createArrayOf("text", tenant));
+            ps.setArray(3, c.createArrayOf("text", request));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    added.computeIfAbsent(List.of(rs.getObject(1, UUID.class), rs.getString(2)),
+                            k -> new long[2])[side]++;
+                }
+            }
+        }
     }
 
     /** The open incident of the deployment, created when there is none. */

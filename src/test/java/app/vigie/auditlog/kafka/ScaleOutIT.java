@@ -96,6 +96,9 @@ class ScaleOutIT {
             try (Connection p = pg.connect("pair"); Connection s = pg.connect("single")) {
                 pair = ResultDigest.of(p);
                 alone = ResultDigest.of(s);
+                List<List<String>> counts = ResultDigest.exposureCounts(p);
+                assertThat(counts.get(0)).as("exposure counters kept by concurrent writers").isNotEmpty()
+                        .isEqualTo(counts.get(1));
             }
             assertThat(alone.get("records").stream().mapToLong(r -> Long.parseLong(r.split(" \\| ")[2])).sum())
                     .as("every record stored once").isEqualTo(total);

@@ -1,0 +1,241 @@
+package app.vigie.bench;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import app.vigie.runtime.log.AuditLogWriter;
+import app.vigie.runtime.log.PageRun;
+import app.vigie.testing.ServiceProcess;
+
+/**
+ * The dashboard's response times with 10,000 incidents and 1,000,000 exposures (by default), made through the real
+ * intake: each incident is a deployment where 10 requests write pages that 10 requests of other tenants then read
+ * (100 exposures each). The packaged service runs in embedded mode with the production JVM setting; a signed-in DPO
+ * then asks for each page many times, one request at a time, and the harness prints p50, p90, p99 and max per page.
+ * Run it with {@code bench/dashboard}.
+ */
+public final class DashboardBenchmark {
+    private static final Pattern INCIDENT_LINK = Pattern.compile("href=\"/incidents/([0-9a-f-]{36})\"");
+
+    public static void main(String[] args) throws Exception {
+        int incidents = 10_000;
+        int side = 10;
+        int rounds = 200;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--incidents" -> incidents = Integer.parseInt(args[++i]);
+                case "--side" -> side = Integer.parseInt(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + "; options: --incidents N --side N (writers and readers per incident: side^2 exposures) "
+                        + "--rounds N");
+            }
+        }
+        String password = "bench-admin-password";
+        Path tmp = Files.createTempDirectory("vigie-dashboard-bench");
+        String options = System.getenv().getOrDefault("VIGIE_BENCH_JAVA_OPTIONS", "-Xms2g -Xmx2g -XX:+AlwaysPreTouch");
+        ServiceProcess service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD", password,
+                "JAVA_TOOL_OPTIONS", options)).start();
+        String base = "http://localhost:" + service.port();
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        boolean ok = false;
+        try {
+            long started = System.nanoTime();
+            long records = load(http, base, password, incidents, side);
+            System.out.printf("loaded %,d records in %.0f s through HTTP%n", records,
+                    (System.nanoTime() - started) / 1e9);
+            Matcher port = Pattern.compile("Embedded PostgreSQL started on 127.0.0.1:(\\d+)").matcher(service.log());
+            if (port.find()) {
+                try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port.group(1)
+                        + "/postgres", "postgres", ""); Statement s = c.createStatement();
+                        ResultSet rs = s.executeQuery("select (select count(*) from incident), "
+                                + "(select count(*) from exposure), (select count(*) from finding)")) {
+                    rs.next();
+                    System.out.printf("database: %,d incidents, %,d exposures, %,d findings%n", rs.getLong(1),
+                            rs.getLong(2), rs.getLong(3));
+                }
+            }
+            String cookie = signIn(http, base, password);
+            String overview = get(http, base + "/", cookie).body();
+            List<String> ids = new ArrayList<>();
+            Matcher m = INCIDENT_LINK.matcher(overview);
+            while (m.find()) {
+                ids.add(m.group(1));
+            }
+            System.out.printf("the overview links %,d incidents%n", ids.size());
+            if (ids.isEmpty()) {
+                throw new IllegalStateException("no incident on the overview");
+            }
+            Random random = new Random(1);
+            Map<String, Supplier<String>> pages = new LinkedHashMap<>();
+            pages.put("overview /", () -> "/");
+            pages.put("incidents table /incidents (htmx refresh)", () -> "/incidents");
+            pages.put("incident page /incidents/{id}", () -> "/incidents/" + ids.get(random.nextInt(ids.size())));
+            pages.put("register /register", () -> "/register");
+            pages.put("tenants /tenants", () -> "/tenants");
+            pages.put("alerts /alerts", () -> "/alerts");
+            pages.put("audit trail /audit", () -> "/audit");
+            System.out.printf("%-45s %8s %8s %8s %8s  (ms, %d requests each, one at a time, after 20 unmeasured)%n",
+                    "page", "p50", "p90", "p99", "max", rounds);
+            for (Map.Entry<String, Supplier<String>> p : pages.entrySet()) {
+                for (int i = 0; i < 20; i++) {
+                    get(http, base + p.getValue().get(), cookie);
+                }
+                double[] ms = new double[rounds];
+                for (int i = 0; i < rounds; i++) {
+                    long t = System.nanoTime();
+                    HttpResponse<String> r = get(http, base + p.getValue().get(), cookie);
+                    ms[i] = (System.nanoTime() - t) / 1e6;
+                    if (r.statusCode() != 200) {
+                        throw new IllegalStateException(p.getKey() + " answered " + r.statusCode());
+                    }
+                }
+                Arrays.sort(ms);
+                System.out.printf("%-45s %8.1f %8.1f %8.1f %8.1f%n", p.getKey(), pct(ms, 50), pct(ms, 90),
+                        pct(ms, 99), ms[ms.length - 1]);
+            }
+            pdfs(http, base, password, ids, Math.max(20, rounds / 4));
+            ok = true;
+        } finally {
+            service.stop();
+            System.out.println(ok ? "done; data in " + tmp : "the service log is in " + tmp);
+        }
+    }
+
+    /** Milliseconds per PDF notice (rendered from the incident's state on each request: nothing is cached). */
+    private static void pdfs(HttpClient http, String base, String password, List<String> ids, int rounds)
+            throws Exception {
+        String auth = "Basic " + Base64.getEncoder().encodeToString(("admin:" + password)
+                .getBytes(StandardCharsets.UTF_8));
+        String tenant = null;
+        HttpResponse<String> tenants = http.send(HttpRequest.newBuilder(URI.create(base + "/api/incidents/"
+                + ids.get(0) + "/tenants")).header("Authorization", auth).build(), HttpResponse.BodyHandlers.ofString());
+        Matcher m = Pattern.compile("\"tenant\"\\s*:\\s*\"([^\"]+)\"").matcher(tenants.body());
+        if (m.find()) {
+            tenant = m.group(1);
+        }
+        Map<String, String> docs = new LinkedHashMap<>();
+        docs.put("processor alert PDF", "/tenants/" + tenant + "/documents/processor-alert.pdf");
+        docs.put("authority notification PDF", "/tenants/" + tenant + "/documents/authority-notification.pdf");
+        docs.put("data subject communication PDF", "/tenants/" + tenant + "/documents/data-subject-communication.pdf");
+        docs.put("incident report PDF", "/documents/incident-report.pdf");
+        for (Map.Entry<String, String> d : docs.entrySet()) {
+            double[] ms = new double[rounds];
+            long bytes = 0;
+            for (int i = -5; i < rounds; i++) {
+                String id = ids.get(0);  // a tenant of this incident's
+                long t = System.nanoTime();
+                HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/incidents/" + id
+                        + d.getValue())).header("Authorization", auth).timeout(Duration.ofMinutes(2)).build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
+                if (r.statusCode() != 200 || r.body().length < 4 || r.body()[0] != '%') {
+                    throw new IllegalStateException(d.getKey() + " answered " + r.statusCode());
+                }
+                if (i >= 0) {
+                    ms[i] = (System.nanoTime() - t) / 1e6;
+                    bytes += r.body().length;
+                }
+            }
+            Arrays.sort(ms);
+            System.out.printf("%-45s %8.1f %8.1f %8.1f %8.1f  (%,d bytes on average)%n", d.getKey(), pct(ms, 50),
+                    pct(ms, 90), pct(ms, 99), ms[ms.length - 1], bytes / rounds);
+        }
+    }
+
+    static double pct(double[] sorted, int p) {
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
+    }
+
+    /** Posts the incidents' logs in batches of about 5,000 lines; returns the records accepted. */
+    private static long load(HttpClient http, String base, String password, int incidents, int side)
+            throws Exception {
+        String auth = "Basic " + Base64.getEncoder().encodeToString(("admin:" + password)
+                .getBytes(StandardCharsets.UTF_8));
+        Random random = new Random(2026);
+        Instant t = Instant.parse("2026-10-25T00:30:00Z");
+        List<String> batch = new ArrayList<>();
+        long accepted = 0;
+        for (int d = 0; d < incidents; d++) {
+            String dep = "bench/d" + d;
+            AuditLogWriter w = new AuditLogWriter("bench/n" + d + "/dp0", dep, "b1", batch::add);
+            Instant at = t.plusSeconds(d * 7L);
+            w.config(at, 16, 2 * side, 32 * side, 16 * side);
+            for (int v = 0; v < side; v++) {
+                String request = "bench-" + d + "-w" + v;
+                String tenant = "tenant-" + random.nextInt(20);
+                List<PageRun> page = List.of(new PageRun(v, 1));
+                w.alloc(at, request, tenant, page, "PREFILL", null);
+                w.write(at, request, tenant, 0, 16, "COMPUTE", null);
+                w.free(at, request, page, "FINISH");
+            }
+            for (int r = 0; r < side; r++) {
+                String request = "bench-" + d + "-r" + r;
+                String tenant = "tenant-" + (20 + random.nextInt(20));
+                List<PageRun> pages = List.of(new PageRun(0, side));
+                w.alloc(at, request, tenant, pages, "PREFILL", null);
+                w.attach(at, request, tenant, 16 * side);
+                w.finish(at, request, tenant, "STOP", 200, 12, true);
+                w.free(at, request, pages, "FINISH");
+            }
+            if (batch.size() >= 5000 || d == incidents - 1) {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/audit-log"))
+                        .header("Authorization", auth).header("Content-Type", "application/x-ndjson")
+                        .POST(HttpRequest.BodyPublishers.ofString(String.join("\n", batch) + "\n")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() != 200 || !r.body().contains("\"accepted\":" + batch.size())) {
+                    throw new IllegalStateException("answer " + r.statusCode() + ": " + r.body().substring(0,
+                            Math.min(500, r.body().length())));
+                }
+                accepted += batch.size();
+                batch.clear();
+                if ((d + 1) % 1000 == 0 || d == incidents - 1) {
+                    System.out.printf("  %,d of %,d incidents posted%n", d + 1, incidents);
+                }
+            }
+        }
+        return accepted;
+    }
+
+    private static String signIn(HttpClient http, String base, String password) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/j_security_check"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("j_username=admin&j_password="
+                        + URLEncoder.encode(password, StandardCharsets.UTF_8))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        List<String> cookies = new ArrayList<>();
+        for (String c : r.headers().allValues("set-cookie")) {
+            cookies.add(c.substring(0, c.indexOf(';') < 0 ? c.length() : c.indexOf(';')));
+        }
+        if (r.statusCode() != 302 || cookies.isEmpty()) {
+            throw new IllegalStateException("sign-in answered " + r.statusCode());
+        }
+        return String.join("; ", cookies);
+    }
+
+    private static HttpResponse<String> get(HttpClient http, String url, String cookie) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).header("Cookie", cookie)
+                .timeout(Duration.ofMinutes(2)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,176 @@
+package app.vigie.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import app.vigie.testing.Fleet;
+import app.vigie.testing.KafkaResource;
+import app.vigie.testing.PgServer;
+import app.vigie.testing.ServiceProcess;
+
+/**
+ * Ingests N valid records (default 1,000,000) through Kafka into the packaged service in production mode (a KRaft
+ * broker in this JVM, a PostgreSQL server beside it, the embedded mode's PostgreSQL settings), after a warm-up of other
+ * records of the same workload, and prints records/s from the first measured record produced to the last offset
+ * committed, next to the rate of raw Jackson parsing of the same lines. Everything shares this machine's cores.
+ * Run it with {@code bench/ingest-kafka}.
+ */
+public final class IngestKafkaBenchmark {
+
+    public static void main(String[] args) throws Exception {
+        long records = 1_000_000;
+        long warmup = 1_500_000;
+        int partitions = 6;
+        int instances = 1;
+        String workload = "pd-example";
+        Map<String, String> tuning = new HashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--records" -> records = Long.parseLong(args[++i]);
+                case "--warmup" -> warmup = Long.parseLong(args[++i]);
+                case "--partitions" -> partitions = Integer.parseInt(args[++i]);
+                case "--instances" -> instances = Integer.parseInt(args[++i]);
+                case "--workload" -> workload = args[++i];
+                case "--workers" -> tuning.put("VIGIE_KAFKA_WORKERS", args[++i]);
+                case "--max-poll-records" -> tuning.put("VIGIE_KAFKA_MAX_POLL_RECORDS", args[++i]);
+                case "--fetch-bytes" -> tuning.put("VIGIE_KAFKA_MAX_PARTITION_FETCH_BYTES", args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: --records N "
+                        + "--warmup N --partitions N --instances N --workload benign|pd-example --workers N "
+                        + "--max-poll-records N --fetch-bytes N (the service's settings vigie.kafka.*)");
+            }
+        }
+        long seed = System.nanoTime();
+        List<String> measured = flat(IngestHttpBenchmark.workload(workload, records, 4, 4, seed));
+        List<String> warm = warmup == 0 ? List.of()
+                : flat(IngestHttpBenchmark.workload(workload, warmup, 4, 4, seed + 1_000_003));
+        long bytes = measured.stream().mapToLong(l -> l.length() + 1).sum();
+        System.out.printf("generated %,d records (%,d bytes), workload %s%n", measured.size(), bytes, workload);
+        double jackson = IngestHttpBenchmark.rawJacksonRate(List.of(measured));
+        System.out.printf("raw Jackson parse (readTree, 1 thread): %,.0f records/s%n", jackson);
+
+        String bootstrap = KafkaResource.bootstrapServers();
+        String topic = "vigie.bench";
+        try (Admin admin = Admin.create(KafkaResource.adminProperties())) {
+            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+        }
+        Path tmp = Files.createTempDirectory("vigie-kafka-bench");
+        List<ServiceProcess> services = new ArrayList<>();
+        try (PgServer pg = new PgServer(tmp.resolve("pg")).start()) {
+            pg.createDatabase("vigie");
+            String options = System.getenv().getOrDefault("VIGIE_BENCH_JAVA_OPTIONS",
+                    "-Xms2g -Xmx2g -XX:+AlwaysPreTouch");
+            for (int i = 0; i < instances; i++) {
+                Map<String, String> env = new HashMap<>();
+                env.put("VIGIE_MODE", "production");
+                env.put("VIGIE_ADMIN_PASSWORD", "bench-admin-password");
+                env.put("VIGIE_SESSION_KEY", "bench-session-key-of-32-characters-or-more");
+                env.put("QUARKUS_DATASOURCE_JDBC_URL", pg.jdbcUrl("vigie"));
+                env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
+                env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap);
+                env.put("VIGIE_KAFKA_TOPIC", topic);
+                env.put("JAVA_TOOL_OPTIONS", options);
+                env.putAll(tuning);
+                services.add(new ServiceProcess(tmp.resolve("service-" + i), env).start());
+            }
+            System.out.printf("%d instance(s) in production mode (JVM options '%s', settings %s), topic of %d "
+                    + "partitions%n", instances, options, tuning, partitions);
+            if (!warm.isEmpty()) {
+                System.out.printf("warming up with %,d other records of the same workload%n", warm.size());
+                System.out.printf("warm-up: %,.0f records/s (a fresh JVM compiles its code meanwhile)%n",
+                        run(bootstrap, topic, partitions, warm));
+            }
+            double rate = run(bootstrap, topic, partitions, measured);
+            System.out.printf("Kafka ingest: %,.0f records/s (%d instance(s), %d partitions, after the warm-up); "
+                    + "ratio to raw Jackson parsing: %.2f%n", rate, instances, partitions, rate / jackson);
+            for (ServiceProcess s : services) {
+                s.stop();  // before the database goes
+            }
+        } finally {
+            for (ServiceProcess s : services) {
+                s.close();
+            }
+            System.out.println("service logs in " + tmp);
+        }
+        System.exit(0);  // the broker's threads would keep this JVM alive
+    }
+
+    private static List<String> flat(List<List<String>> perThread) {
+        List<String> all = new ArrayList<>();
+        perThread.forEach(all::addAll);
+        return all;
+    }
+
+    /** Produces the lines keyed by stream, waits until the group committed them all; records/s over both. */
+    private static double run(String bootstrap, String topic, int partitions, List<String> lines) throws Exception {
+        List<byte[]> keys = new ArrayList<>(lines.size());
+        List<byte[]> values = new ArrayList<>(lines.size());
+        for (String l : lines) {
+            keys.add(Fleet.streamOf(l.replace("\"stream\": \"", "\"stream\":\"")).getBytes(StandardCharsets.UTF_8));
+            values.add(l.getBytes(StandardCharsets.UTF_8));
+        }
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("acks", "all");
+        p.put("linger.ms", "20");
+        p.put("batch.size", Integer.toString(512 << 10));
+        p.put("compression.type", "lz4");
+        p.put("key.serializer", ByteArraySerializer.class.getName());
+        p.put("value.serializer", ByteArraySerializer.class.getName());
+        long start = System.nanoTime();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            List<Future<RecordMetadata>> sent = new ArrayList<>(lines.size());
+            for (int i = 0; i < lines.size(); i++) {
+                sent.add(producer.send(new ProducerRecord<>(topic, keys.get(i), values.get(i))));
+            }
+            for (Future<RecordMetadata> f : sent) {
+                f.get();
+            }
+        }
+        System.out.printf("  produced %,d records in %.1f s%n", lines.size(), (System.nanoTime() - start) / 1e9);
+        try (Admin admin = Admin.create(KafkaResource.adminProperties())) {
+            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+            for (int i = 0; i < partitions; i++) {
+                latest.put(new TopicPartition(topic, i), OffsetSpec.latest());
+            }
+            Map<TopicPartition, Long> ends = admin.listOffsets(latest).all().get().entrySet().stream()
+                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
+            long total = ends.values().stream().mapToLong(Long::longValue).sum();
+            long lastPrinted = 0;
+            while (true) {
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("vigie-intake")
+                        .partitionsToOffsetAndMetadata().get();
+                long done = ends.keySet().stream().mapToLong(tp -> committed.get(tp) == null ? 0
+                        : committed.get(tp).offset()).sum();
+                if (done >= total) {
+                    break;
+                }
+                if (System.nanoTime() - lastPrinted > 5e9) {
+                    System.out.printf("  %,d of %,d offsets committed%n", done, total);
+                    lastPrinted = System.nanoTime();
+                }
+                Thread.sleep(50);
+            }
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf("  stored and judged %,d records in %.1f s%n", lines.size(), seconds);
+        return lines.size() / seconds;
+    }
+}
