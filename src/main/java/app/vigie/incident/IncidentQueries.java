@@ -47,6 +47,30 @@ public final class IncidentQueries {
         }
     }
 
+    /** Where the dashboard's overview lists incidents: neither closed nor dismissed. */
+    private static final String OPEN = " where i.status not in ('CLOSED', 'DISMISSED')";
+
+    /** A page of the incidents still open (neither closed nor dismissed), newest first. */
+    public static List<IncidentView> listOpen(Connection c, int limit, int offset) throws SQLException {
+        // the page is chosen first: the select list's counts are then made for its rows only, not for those skipped
+        try (PreparedStatement ps = c.prepareStatement(SELECT + " join (select i.id from incident i" + OPEN
+                + " order by i.detected_at desc, i.id limit ? offset ?) p on p.id = i.id"
+                + " order by i.detected_at desc, i.id")) {
+            ps.setInt(1, limit);
+            ps.setInt(2, offset);
+            return views(c, ps);
+        }
+    }
+
+    /** How many incidents are still open (neither closed nor dismissed). */
+    public static int countOpen(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select count(*) from incident i" + OPEN);
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
     public static Optional<IncidentView> get(Connection c, UUID id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(SELECT + " where i.id = ?")) {
             ps.setObject(1, id);

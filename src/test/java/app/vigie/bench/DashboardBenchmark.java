@@ -43,18 +43,22 @@ public final class DashboardBenchmark {
         int incidents = 10_000;
         int side = 10;
         int rounds = 200;
+        Path data = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--incidents" -> incidents = Integer.parseInt(args[++i]);
                 case "--side" -> side = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--data" -> data = Path.of(args[++i]).toAbsolutePath();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + "; options: --incidents N --side N (writers and readers per incident: side^2 exposures) "
-                        + "--rounds N");
+                        + "--rounds N --data DIR (keeps the service's data there; loaded once, reused after)");
             }
         }
         String password = "bench-admin-password";
-        Path tmp = Files.createTempDirectory("vigie-dashboard-bench");
+        Path tmp = data != null ? data : Files.createTempDirectory("vigie-dashboard-bench");
+        boolean loaded = data != null && Files.exists(tmp.resolve("loaded"));
+        Files.createDirectories(tmp);
         String options = System.getenv().getOrDefault("VIGIE_BENCH_JAVA_OPTIONS", "-Xms2g -Xmx2g -XX:+AlwaysPreTouch");
         ServiceProcess service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD", password,
                 "JAVA_TOOL_OPTIONS", options)).start();
@@ -62,35 +66,53 @@ public final class DashboardBenchmark {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         boolean ok = false;
         try {
-            long started = System.nanoTime();
-            long records = load(http, base, password, incidents, side);
-            System.out.printf("loaded %,d records in %.0f s through HTTP%n", records,
-                    (System.nanoTime() - started) / 1e9);
+            if (loaded) {
+                System.out.println("reusing the data loaded before in " + tmp);
+            } else {
+                long started = System.nanoTime();
+                long records = load(http, base, password, incidents, side);
+                System.out.printf("loaded %,d records in %.0f s through HTTP%n", records,
+                        (System.nanoTime() - started) / 1e9);
+                Files.writeString(tmp.resolve("loaded"), "yes\n");
+            }
+            List<String> ids = new ArrayList<>();
             Matcher port = Pattern.compile("Embedded PostgreSQL started on 127.0.0.1:(\\d+)").matcher(service.log());
-            if (port.find()) {
-                try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port.group(1)
-                        + "/postgres", "postgres", ""); Statement s = c.createStatement();
-                        ResultSet rs = s.executeQuery("select (select count(*) from incident), "
-                                + "(select count(*) from exposure), (select count(*) from finding)")) {
+            String pgPort = null;
+            while (port.find()) {
+                pgPort = port.group(1);  // the log grows over runs: this run's is the last
+            }
+            if (pgPort == null) {
+                throw new IllegalStateException("the service log does not say where its PostgreSQL listens");
+            }
+            try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pgPort
+                    + "/postgres", "postgres", ""); Statement s = c.createStatement()) {
+                try (ResultSet rs = s.executeQuery("select (select count(*) from incident), "
+                        + "(select count(*) from exposure), (select count(*) from finding)")) {
                     rs.next();
                     System.out.printf("database: %,d incidents, %,d exposures, %,d findings%n", rs.getLong(1),
                             rs.getLong(2), rs.getLong(3));
                 }
+                try (ResultSet rs = s.executeQuery("select id from incident")) {
+                    while (rs.next()) {
+                        ids.add(rs.getString(1));
+                    }
+                }
             }
             String cookie = signIn(http, base, password);
             String overview = get(http, base + "/", cookie).body();
-            List<String> ids = new ArrayList<>();
             Matcher m = INCIDENT_LINK.matcher(overview);
+            int linked = 0;
             while (m.find()) {
-                ids.add(m.group(1));
+                linked++;
             }
-            System.out.printf("the overview links %,d incidents%n", ids.size());
-            if (ids.isEmpty()) {
+            System.out.printf("the overview's first page links %,d incidents%n", linked);
+            if (linked == 0) {
                 throw new IllegalStateException("no incident on the overview");
             }
             Random random = new Random(1);
             Map<String, Supplier<String>> pages = new LinkedHashMap<>();
             pages.put("overview /", () -> "/");
+            pages.put("overview, page 100 /?page=100", () -> "/?page=100");
             pages.put("incidents table /incidents (htmx refresh)", () -> "/incidents");
             pages.put("incident page /incidents/{id}", () -> "/incidents/" + ids.get(random.nextInt(ids.size())));
             pages.put("register /register", () -> "/register");

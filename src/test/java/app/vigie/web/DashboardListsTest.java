@@ -36,6 +36,30 @@ class DashboardListsTest {
         assertThat(csv).startsWith("id,at_utc").contains("incident.status");
     }
 
+    /** The overview pages its open incidents by 50, newest first, with links between pages; a bad page is a 400. */
+    @Test
+    void theOverviewPagesItsIncidentsNewestFirst() {
+        String p = Api.uniquePrefix();
+        java.util.List<String> ids = new java.util.ArrayList<>();
+        for (int k = 0; k <= 50; k++) {
+            ids.add(Api.leakingIncident(p + "-k" + k, p + "-acme", p + "-globex"));
+        }
+        Api.account(p + "-dpo", "dpo", null);
+        DashboardActionsTest.Browser b = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password", "/");
+        String first = b.page("/?lang=en");
+        assertThat(first).contains("data-incident=\"" + ids.get(50) + "\"")
+                .doesNotContain("data-incident=\"" + ids.get(0) + "\"").contains("rel=\"next\"")
+                .doesNotContain("rel=\"prev\"").containsPattern("\\d+ open incidents, newest first; page 1 of \\d+");
+        assertThat(first.split("<tr class=", -1).length - 1).isEqualTo(50);
+        assertThat(b.page("/incidents?lang=en&page=2")).contains("data-incident=\"" + ids.get(0) + "\"")
+                .contains("rel=\"prev\"");
+        assertThat(first).contains("hx-get=\"/incidents?lang=en&amp;zone=Europe/Paris&amp;page=1\"");
+        String last = b.page("/?page=9999&lang=en");
+        assertThat(last).doesNotContain("rel=\"next\"").contains("rel=\"prev\"");
+        assertThat(io.restassured.RestAssured.given().redirects().follow(false).cookies(b.cookies())
+                .get("/?page=abc").statusCode()).isEqualTo(400);
+    }
+
     @Test
     void theOverviewShowsTheHighestSeverityAssessedAmongTheTenants() {
         String p = Api.uniquePrefix();

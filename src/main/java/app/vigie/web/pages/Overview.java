@@ -5,7 +5,28 @@ import java.util.List;
 import app.vigie.notice.When;
 
 /** The dashboard's overview: open incidents, each with its next deadline ticking in the browser. */
-public record Overview(String language, String zone, String user, When generatedAt, List<Line> incidents) {
+public record Overview(String language, String zone, String user, When generatedAt, List<Line> incidents, int page,
+        int pages, int total) {
+
+    /** Open incidents per page of the overview. */
+    public static final int PAGE_SIZE = 50;
+
+    /** Whether there are newer (lower-numbered) or older pages. */
+    public boolean hasNewer() {
+        return page > 1;
+    }
+
+    public boolean hasOlder() {
+        return page < pages;
+    }
+
+    public int newerPage() {
+        return page - 1;
+    }
+
+    public int olderPage() {
+        return page + 1;
+    }
 
     /**
      * An open incident: its next deadline ({@code nextDue} null when none is running) and what it is;

@@ -114,12 +114,14 @@ public class PageResource {
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR, Role.R_CUSTOMER})
     public jakarta.ws.rs.core.Response overview(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
-            @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
+            @QueryParam("page") String page, @HeaderParam("Accept-Language") String accept,
+            @Context SecurityContext who) throws SQLException {
         if (!who.isUserInRole(Role.R_DPO) && !who.isUserInRole(Role.R_ANALYST) && !who.isUserInRole(Role.R_AUDITOR)) {
             return jakarta.ws.rs.core.Response.seeOther(java.net.URI.create("/portal")).build();
         }
         return jakarta.ws.rs.core.Response.ok(engine.getTemplate("pages/overview").data("page", overview(
-                language(lang, accept), Reader.zone(zoneParam), who.getUserPrincipal().getName())).render(),
+                language(lang, accept), Reader.zone(zoneParam), who.getUserPrincipal().getName(), pageNumber(page)))
+                .render(),
                 MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
 
@@ -141,9 +143,26 @@ public class PageResource {
     @Path("incidents")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public String incidents(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
-            @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
+            @QueryParam("page") String page, @HeaderParam("Accept-Language") String accept,
+            @Context SecurityContext who) throws SQLException {
         return engine.getTemplate("pages/incidents").data("page", overview(language(lang, accept),
-                Reader.zone(zoneParam), who.getUserPrincipal().getName())).render();
+                Reader.zone(zoneParam), who.getUserPrincipal().getName(), pageNumber(page))).render();
+    }
+
+    /** A page number of the overview: 1 when absent; a clear 400 when not a number from 1. */
+    static int pageNumber(String page) {
+        if (page == null || page.isBlank()) {
+            return 1;
+        }
+        try {
+            int n = Integer.parseInt(page.strip());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new app.vigie.problem.ProblemException(400, "page must be a whole number from 1, got '" + page + "'");
     }
 
     /** Victims down, recipients across; a cell's shade grows with the order of magnitude of its tokens. */
@@ -184,15 +203,16 @@ public class PageResource {
                 colLabels, cells);
     }
 
-    Overview overview(String lang, ZoneId zone, String user) throws SQLException {
+    Overview overview(String lang, ZoneId zone, String user, int page) throws SQLException {
         Locale locale = Locale.forLanguageTag(lang);
         Instant now = clock.instant();
+        int[] total = new int[1];
         List<Overview.Line> lines = Transactions.run(dataSource, c -> {
+            total[0] = IncidentQueries.countOpen(c);
             List<Overview.Line> out = new ArrayList<>();
-            for (IncidentView i : IncidentQueries.list(c, null)) {
-                if (i.status().equals("CLOSED") || i.status().equals("DISMISSED")) {
-                    continue;
-                }
+            int offset = (Math.min(page, Math.max(1, (total[0] + Overview.PAGE_SIZE - 1) / Overview.PAGE_SIZE)) - 1)
+                    * Overview.PAGE_SIZE;
+            for (IncidentView i : IncidentQueries.listOpen(c, Overview.PAGE_SIZE, offset)) {
                 java.util.Optional<ObligationService.Plan> plan = obligations.plan(c, i.id(), now, false);
                 List<Obligation> open = plan.map(p -> p.obligations().stream().filter(Obligation::open).toList())
                         .orElse(List.of());
@@ -210,7 +230,9 @@ public class PageResource {
             }
             return out;
         });
-        return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines);
+        int pages = Math.max(1, (total[0] + Overview.PAGE_SIZE - 1) / Overview.PAGE_SIZE);
+        return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines, Math.min(page, pages), pages,
+                total[0]);
     }
 
     /** {@code lang} when given (fr or en), else the browser's first choice between them, else English. */
