@@ -47,6 +47,19 @@ public final class IncidentQueries {
         }
     }
 
+    /** A page of {@link #list(Connection, String)}: the page is chosen before the counts are made. */
+    public static List<IncidentView> list(Connection c, String status, int limit, int offset) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SELECT + " join (select i.id from incident i"
+                + " where (?::text is null or i.status = ?) order by i.detected_at desc, i.id limit ? offset ?) p"
+                + " on p.id = i.id order by i.detected_at desc, i.id")) {
+            ps.setString(1, status);
+            ps.setString(2, status);
+            ps.setInt(3, limit);
+            ps.setInt(4, offset);
+            return views(c, ps);
+        }
+    }
+
     /** Where the dashboard's overview lists incidents: neither closed nor dismissed. */
     private static final String OPEN = " where i.status not in ('CLOSED', 'DISMISSED')";
 

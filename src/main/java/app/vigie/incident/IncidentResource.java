@@ -44,9 +44,28 @@ public class IncidentResource {
 
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public List<IncidentView> list(@QueryParam("status") String status) throws SQLException {
+    public List<IncidentView> list(@QueryParam("status") String status, @QueryParam("limit") String limit,
+            @QueryParam("offset") String offset) throws SQLException {
         String s = status == null ? null : parseStatus(status).name();
-        return Transactions.run(dataSource, c -> IncidentQueries.list(c, s));
+        if (limit == null && offset == null) {
+            return Transactions.run(dataSource, c -> IncidentQueries.list(c, s));
+        }
+        int l = bounded("limit", limit == null ? "100" : limit, 1, 1000);
+        int o = bounded("offset", offset == null ? "0" : offset, 0, Integer.MAX_VALUE);
+        return Transactions.run(dataSource, c -> IncidentQueries.list(c, s, l, o));
+    }
+
+    private static int bounded(String name, String value, int min, int max) {
+        try {
+            int n = Integer.parseInt(value.strip());
+            if (n >= min && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new app.vigie.problem.ProblemException(400, name + " must be a whole number from " + min
+                + (max == Integer.MAX_VALUE ? "" : " to " + max) + ", got '" + value + "'");
     }
 
     @GET

@@ -269,6 +269,28 @@ class DetectionTest {
                 .isEqualTo("FREE: page 0 is not owned by r2; no effect");
     }
 
+    /** limit/offset page the incident list in its own order; without them it is whole, as before; bad values 400. */
+    @Test
+    void theIncidentListPagesOnRequest() {
+        Api.leakingIncident(Api.uniquePrefix(), "p-acme", "p-globex");
+        Api.leakingIncident(Api.uniquePrefix(), "p-acme", "p-globex");
+        List<String> all = Api.admin().get("/api/incidents").then().statusCode(200).extract().jsonPath()
+                .getList("id");
+        assertThat(all.size()).isGreaterThanOrEqualTo(2);
+        List<String> first = Api.admin().get("/api/incidents?limit=1").then().statusCode(200).extract().jsonPath()
+                .getList("id");
+        List<String> second = Api.admin().get("/api/incidents?limit=1&offset=1").then().statusCode(200).extract()
+                .jsonPath().getList("id");
+        assertThat(first).containsExactly(all.get(0));
+        assertThat(second).containsExactly(all.get(1));
+        JsonNode paged = Api.admin().get("/api/incidents?limit=1").then().extract().as(JsonNode.class);
+        assertThat(paged.get(0).get("leaked_responses").asLong()).isEqualTo(1);
+        for (String bad : List.of("limit=0", "limit=1001", "limit=x", "offset=-1")) {
+            Api.admin().get("/api/incidents?" + bad).then().statusCode(400)
+                    .body("detail", containsString(bad.substring(0, bad.indexOf('='))));
+        }
+    }
+
     @Test
     void readsNeedARoleAndCustomersSeeNoIncidentList() {
         Api.account("cust1", "customer", "acme");
