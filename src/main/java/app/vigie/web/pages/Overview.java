@@ -20,6 +20,11 @@ public record Overview(String language, String zone, String user, When generated
         return page < pages;
     }
 
+    /** The count of open incidents written for the page's language (10,000; 10 000). */
+    public String totalText() {
+        return java.text.NumberFormat.getIntegerInstance(java.util.Locale.forLanguageTag(language)).format(total);
+    }
+
     public int newerPage() {
         return page - 1;
     }
