@@ -352,7 +352,7 @@ public class AuditLogConsumer {
     }
 
     private static String names(Collection<TopicPartition> partitions) {
-        return partitions.stream().map(tp -> Integer.toString(tp.partition())).sorted().toList().toString();
+        return partitions.stream().map(TopicPartition::partition).sorted().toList().toString();
     }
 
     private Properties consumerProperties() {
