@@ -47,7 +47,7 @@ public final class AlertPlanner {
     public record Written(long id, UUID incident, String tenant, String phase, String ackToken) {
     }
 
-    /** After exposures were written: the tenants of each incident touched by them. */
+    /** After exposures were written: the tenants of each incident whose exposed or receiving requests grew. */
     public static List<Written> exposuresChanged(Connection c, Map<UUID, Set<String>> touched, boolean hold,
             Instant now) throws SQLException {
         List<Written> out = new java.util.ArrayList<>();

@@ -35,6 +35,9 @@ public final class IncidentQueries {
                  from exposure e where e.incident_id = i.id)
             from incident i""";
 
+    /** Where the dashboard's overview lists incidents: neither closed nor dismissed. */
+    private static final String OPEN = " where i.status not in ('CLOSED', 'DISMISSED')";
+
     private IncidentQueries() {
     }
 
@@ -47,30 +50,31 @@ public final class IncidentQueries {
         }
     }
 
-    /** A page of {@link #list(Connection, String)}: the page is chosen before the counts are made. */
+    /** A page of {@link #list(Connection, String)}. */
     public static List<IncidentView> list(Connection c, String status, int limit, int offset) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(SELECT + " join (select i.id from incident i"
-                + " where (?::text is null or i.status = ?) order by i.detected_at desc, i.id limit ? offset ?) p"
-                + " on p.id = i.id order by i.detected_at desc, i.id")) {
-            ps.setString(1, status);
-            ps.setString(2, status);
-            ps.setInt(3, limit);
-            ps.setInt(4, offset);
-            return views(c, ps);
-        }
+        return page(c, " where (?::text is null or i.status = ?)", limit, offset, status, status);
     }
-
-    /** Where the dashboard's overview lists incidents: neither closed nor dismissed. */
-    private static final String OPEN = " where i.status not in ('CLOSED', 'DISMISSED')";
 
     /** A page of the incidents still open (neither closed nor dismissed), newest first. */
     public static List<IncidentView> listOpen(Connection c, int limit, int offset) throws SQLException {
-        // the page is chosen first: the select list's counts are then made for its rows only, not for those skipped
-        try (PreparedStatement ps = c.prepareStatement(SELECT + " join (select i.id from incident i" + OPEN
+        return page(c, OPEN, limit, offset);
+    }
+
+    /**
+     * A page of the incidents {@code where} selects, newest first. The page is chosen first: the select list's counts
+     * are then made for its rows only, not for those skipped.
+     */
+    private static List<IncidentView> page(Connection c, String where, int limit, int offset, String... params)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SELECT + " join (select i.id from incident i" + where
                 + " order by i.detected_at desc, i.id limit ? offset ?) p on p.id = i.id"
                 + " order by i.detected_at desc, i.id")) {
-            ps.setInt(1, limit);
-            ps.setInt(2, offset);
+            int k = 1;
+            for (String p : params) {
+                ps.setString(k++, p);
+            }
+            ps.setInt(k++, limit);
+            ps.setInt(k, offset);
             return views(c, ps);
         }
     }

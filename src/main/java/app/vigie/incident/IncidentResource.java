@@ -24,6 +24,7 @@ import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 
@@ -50,22 +51,9 @@ public class IncidentResource {
         if (limit == null && offset == null) {
             return Transactions.run(dataSource, c -> IncidentQueries.list(c, s));
         }
-        int l = bounded("limit", limit == null ? "100" : limit, 1, 1000);
-        int o = bounded("offset", offset == null ? "0" : offset, 0, Integer.MAX_VALUE);
+        int l = limit == null ? 100 : (int) Params.number("limit", limit, 1, 1000);
+        int o = offset == null ? 0 : (int) Params.number("offset", offset, 0, Integer.MAX_VALUE);
         return Transactions.run(dataSource, c -> IncidentQueries.list(c, s, l, o));
-    }
-
-    private static int bounded(String name, String value, int min, int max) {
-        try {
-            int n = Integer.parseInt(value.strip());
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // below
-        }
-        throw new app.vigie.problem.ProblemException(400, name + " must be a whole number from " + min
-                + (max == Integer.MAX_VALUE ? "" : " to " + max) + ", got '" + value + "'");
     }
 
     @GET

@@ -248,16 +248,12 @@ public class AuditLogConsumer {
         if (workers == null || partitions.size() < 2) {
             return ingest.ingest(lines, 0).outcomes();
         }
-        List<List<Integer>> groups = new ArrayList<>();
-        Map<TopicPartition, List<Integer>> byPartition = new HashMap<>();
+        Map<TopicPartition, List<Integer>> byPartition = new java.util.LinkedHashMap<>();
         int i = 0;
         for (ConsumerRecord<byte[], byte[]> r : records) {
-            byPartition.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), k -> {
-                List<Integer> g = new ArrayList<>();
-                groups.add(g);
-                return g;
-            }).add(i++);
+            byPartition.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), k -> new ArrayList<>()).add(i++);
         }
+        List<List<Integer>> groups = new ArrayList<>(byPartition.values());
         List<Future<IngestResult>> running = new ArrayList<>(groups.size());
         for (List<Integer> g : groups) {
             List<IncomingLine> mine = new ArrayList<>(g.size());

@@ -78,17 +78,17 @@ public final class DetectionStore {
         if (b.exposures.isEmpty()) {
             return Map.of();
         }
-        java.util.Set<List<Object>> victims = new java.util.LinkedHashSet<>();
-        java.util.Set<List<Object>> readers = new java.util.LinkedHashSet<>();
+        java.util.Set<TenantRequest> victims = new java.util.LinkedHashSet<>();
+        java.util.Set<TenantRequest> readers = new java.util.LinkedHashSet<>();
         for (ExposureRead e : b.exposures.values()) {
             UUID incident = incidents.get(e.deployment());
-            victims.add(List.of(incident, e.victimTenant(), e.victimRequest()));
+            victims.add(new TenantRequest(incident, e.victimTenant(), e.victimRequest()));
             if (e.kind().name().equals("CROSS_TENANT")) {
-                readers.add(List.of(incident, e.readerTenant(), e.readerRequest()));
+                readers.add(new TenantRequest(incident, e.readerTenant(), e.readerRequest()));
             }
         }
-        Map<List<Object>, long[]> added = new java.util.TreeMap<>(java.util.Comparator
-                .comparing((List<Object> k) -> k.get(0).toString()).thenComparing(k -> (String) k.get(1)));
+        // sorted: the counters' rows are then locked in one order by every writer
+        Map<IncidentTenant, long[]> added = new java.util.TreeMap<>();
         countAbsent(c, victims, "e.victim_tenant = u.t and e.victim_request = u.r", added, 0);
         countAbsent(c, readers, "e.reader_tenant = u.t and e.reader_request = u.r and e.kind = 'CROSS_TENANT'",
                 added, 1);
@@ -102,9 +102,9 @@ public final class DetectionStore {
         Long[] exposed = new Long[n];
         Long[] received = new Long[n];
         int i = 0;
-        for (Map.Entry<List<Object>, long[]> e : added.entrySet()) {
-            incident[i] = (UUID) e.getKey().get(0);
-            tenant[i] = (String) e.getKey().get(1);
+        for (Map.Entry<IncidentTenant, long[]> e : added.entrySet()) {
+            incident[i] = e.getKey().incident();
+            tenant[i] = e.getKey().tenant();
             exposed[i] = e.getValue()[0];
             received[i] = e.getValue()[1];
             touched.computeIfAbsent(incident[i], k -> new java.util.TreeSet<>()).add(tenant[i]);
@@ -126,34 +126,41 @@ public final class DetectionStore {
     }
 
     /** Counts, per (incident, tenant), the (incident, tenant, request) keys no exposure matches yet. */
-    private static void countAbsent(Connection c, java.util.Set<List<Object>> keys, String match,
-            Map<List<Object>, long[]> added, int side) throws SQLException {
+    private static void countAbsent(Connection c, java.util.Set<TenantRequest> keys, String match,
+            Map<IncidentTenant, long[]> added, int side) throws SQLException {
         if (keys.isEmpty()) {
             return;
-        }
-        UUID[] incident = new UUID[keys.size()];
-        String[] tenant = new String[keys.size()];
-        String[] request = new String[keys.size()];
-        int i = 0;
-        for (List<Object> k : keys) {
-            incident[i] = (UUID) k.get(0);
-            tenant[i] = (String) k.get(1);
-            request[i] = (String) k.get(2);
-            i++;
         }
         try (PreparedStatement ps = c.prepareStatement("select u.i, u.t from unnest(?::uuid[], ?::text[], ?::text[])"
                 + " as u(i, t, r) where not exists (select 1 from exposure e where e.incident_id = u.i and " + match
                 + ")")) {
-            ps.setArray(1, c.createArrayOf("uuid", incident));
-            ps.setArray(2, c.createArrayOf("text", tenant));
-            ps.setArray(3, c.createArrayOf("text", request));
+            ps.setArray(1, c.createArrayOf("uuid", keys.stream().map(TenantRequest::incident).toArray()));
+            ps.setArray(2, c.createArrayOf("text", keys.stream().map(TenantRequest::tenant).toArray()));
+            ps.setArray(3, c.createArrayOf("text", keys.stream().map(TenantRequest::request).toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    added.computeIfAbsent(List.of(rs.getObject(1, UUID.class), rs.getString(2)),
+                    added.computeIfAbsent(new IncidentTenant(rs.getObject(1, UUID.class), rs.getString(2)),
                             k -> new long[2])[side]++;
                 }
             }
         }
+    }
+
+    /** A request of a tenant in an incident. */
+    private record TenantRequest(UUID incident, String tenant, String request) {
+    }
+
+    /** A tenant in an incident, ordered by incident then tenant. */
+    private record IncidentTenant(UUID incident, String tenant) implements Comparable<IncidentTenant> {
+        @Override
+        public int compareTo(IncidentTenant o) {
+            int byIncident = incident.toString().compareTo(o.incident.toString());
+            return byIncident != 0 ? byIncident : tenant.compareTo(o.tenant);
+        }
+    }
+
+    /** A finding's detail completed later, with the deployment of its incident. */
+    private record Detail(String deployment, String text) {
     }
 
     /** The open incident of the deployment, created when there is none. */
@@ -273,7 +280,7 @@ public final class DetectionStore {
             i++;
         }
         List<Finding> raised = new ArrayList<>();
-        java.util.Map<String, String[]> later = new java.util.TreeMap<>();
+        java.util.Map<String, Detail> later = new java.util.TreeMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into request_fact as f (request, tenant, rejected, rejected_deployment, rejected_stream,
                   rejected_boot, rejected_seq, rejected_at, served, finished, delivered, delivered_output)
@@ -322,7 +329,7 @@ public final class DetectionStore {
                                         rs.getString(6), rs.getLong(7), rs.getLong(7), rejectedServed(req,
                                                 rs.getString(3), rs.getLong(7), how))));
                     } else if (rs.getBoolean(11) && !how.isEmpty()) {
-                        later.put(req, new String[] {rs.getString(4), rejectedServed(req, rs.getString(3), rs.getLong(7), how)});
+                        later.put(req, new Detail(rs.getString(4), rejectedServed(req, rs.getString(3), rs.getLong(7), how)));
                     }
                 }
             }
@@ -337,8 +344,8 @@ public final class DetectionStore {
                     where i.deployment = u.deployment and i.status <> 'CLOSED' and f.incident_id = i.id
                       and f.rule = 'REJECTED_REQUEST_SERVED' and f.subject = u.subject and f.detail <> u.detail""")) {
                 ps.setArray(1, c.createArrayOf("text", later.keySet().toArray(String[]::new)));
-                ps.setArray(2, c.createArrayOf("text", later.values().stream().map(d -> d[0]).toArray(String[]::new)));
-                ps.setArray(3, c.createArrayOf("text", later.values().stream().map(d -> d[1]).toArray(String[]::new)));
+                ps.setArray(2, c.createArrayOf("text", later.values().stream().map(Detail::deployment).toArray(String[]::new)));
+                ps.setArray(3, c.createArrayOf("text", later.values().stream().map(Detail::text).toArray(String[]::new)));
                 ps.executeUpdate();
             }
         }

@@ -151,18 +151,8 @@ public class PageResource {
 
     /** A page number of the overview: 1 when absent; a clear 400 when not a number from 1. */
     static int pageNumber(String page) {
-        if (page == null || page.isBlank()) {
-            return 1;
-        }
-        try {
-            int n = Integer.parseInt(page.strip());
-            if (n >= 1) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // below
-        }
-        throw new app.vigie.problem.ProblemException(400, "page must be a whole number from 1, got '" + page + "'");
+        return page == null || page.isBlank() ? 1
+                : (int) app.vigie.problem.Params.number("page", page, 1, Integer.MAX_VALUE);
     }
 
     /** Victims down, recipients across; a cell's shade grows with the order of magnitude of its tokens. */
@@ -206,13 +196,14 @@ public class PageResource {
     Overview overview(String lang, ZoneId zone, String user, int page) throws SQLException {
         Locale locale = Locale.forLanguageTag(lang);
         Instant now = clock.instant();
-        int[] total = new int[1];
+        // total, pages and the page shown (a page past the last shows the last)
+        int[] at = new int[3];
         List<Overview.Line> lines = Transactions.run(dataSource, c -> {
-            total[0] = IncidentQueries.countOpen(c);
+            at[0] = IncidentQueries.countOpen(c);
+            at[1] = Math.max(1, (at[0] + Overview.PAGE_SIZE - 1) / Overview.PAGE_SIZE);
+            at[2] = Math.min(page, at[1]);
             List<Overview.Line> out = new ArrayList<>();
-            int offset = (Math.min(page, Math.max(1, (total[0] + Overview.PAGE_SIZE - 1) / Overview.PAGE_SIZE)) - 1)
-                    * Overview.PAGE_SIZE;
-            for (IncidentView i : IncidentQueries.listOpen(c, Overview.PAGE_SIZE, offset)) {
+            for (IncidentView i : IncidentQueries.listOpen(c, Overview.PAGE_SIZE, (at[2] - 1) * Overview.PAGE_SIZE)) {
                 java.util.Optional<ObligationService.Plan> plan = obligations.plan(c, i.id(), now, false);
                 List<Obligation> open = plan.map(p -> p.obligations().stream().filter(Obligation::open).toList())
                         .orElse(List.of());
@@ -230,9 +221,7 @@ public class PageResource {
             }
             return out;
         });
-        int pages = Math.max(1, (total[0] + Overview.PAGE_SIZE - 1) / Overview.PAGE_SIZE);
-        return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines, Math.min(page, pages), pages,
-                total[0]);
+        return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines, at[2], at[1], at[0]);
     }
 
     /** {@code lang} when given (fr or en), else the browser's first choice between them, else English. */
