@@ -133,7 +133,8 @@ public final class AlertLatencyBenchmark {
         }
     }
 
-    private static double pct(double[] sorted, int p) {
+    /** The p-th percentile of sorted values (nearest rank). */
+    static double pct(double[] sorted, int p) {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
     }
 

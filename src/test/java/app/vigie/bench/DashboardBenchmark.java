@@ -135,8 +135,8 @@ public final class DashboardBenchmark {
                     }
                 }
                 Arrays.sort(ms);
-                System.out.printf("%-45s %8.1f %8.1f %8.1f %8.1f%n", p.getKey(), pct(ms, 50), pct(ms, 90),
-                        pct(ms, 99), ms[ms.length - 1]);
+                System.out.printf("%-45s %8.1f %8.1f %8.1f %8.1f%n", p.getKey(), AlertLatencyBenchmark.pct(ms, 50), AlertLatencyBenchmark.pct(ms, 90),
+                        AlertLatencyBenchmark.pct(ms, 99), ms[ms.length - 1]);
             }
             pdfs(http, base, password, ids, Math.max(20, rounds / 4));
             ok = true;
@@ -181,13 +181,9 @@ public final class DashboardBenchmark {
                 }
             }
             Arrays.sort(ms);
-            System.out.printf("%-45s %8.1f %8.1f %8.1f %8.1f  (%,d bytes on average)%n", d.getKey(), pct(ms, 50),
-                    pct(ms, 90), pct(ms, 99), ms[ms.length - 1], bytes / rounds);
+            System.out.printf("%-45s %8.1f %8.1f %8.1f %8.1f  (%,d bytes on average)%n", d.getKey(), AlertLatencyBenchmark.pct(ms, 50),
+                    AlertLatencyBenchmark.pct(ms, 90), AlertLatencyBenchmark.pct(ms, 99), ms[ms.length - 1], bytes / rounds);
         }
-    }
-
-    static double pct(double[] sorted, int p) {
-        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
     }
 
     /** Posts the incidents' logs in batches of about 5,000 lines; returns the records accepted. */

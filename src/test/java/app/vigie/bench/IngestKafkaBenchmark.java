@@ -9,16 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Future;
-import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import app.vigie.testing.Fleet;
@@ -78,14 +74,8 @@ public final class IngestKafkaBenchmark {
             String options = System.getenv().getOrDefault("VIGIE_BENCH_JAVA_OPTIONS",
                     "-Xms2g -Xmx2g -XX:+AlwaysPreTouch");
             for (int i = 0; i < instances; i++) {
-                Map<String, String> env = new HashMap<>();
-                env.put("VIGIE_MODE", "production");
-                env.put("VIGIE_ADMIN_PASSWORD", "bench-admin-password");
-                env.put("VIGIE_SESSION_KEY", "bench-session-key-of-32-characters-or-more");
-                env.put("QUARKUS_DATASOURCE_JDBC_URL", pg.jdbcUrl("vigie"));
-                env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
-                env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap);
-                env.put("VIGIE_KAFKA_TOPIC", topic);
+                Map<String, String> env = ServiceProcess.productionEnv(pg.jdbcUrl("vigie"), bootstrap, topic,
+                        "bench-admin-password");
                 env.put("JAVA_TOOL_OPTIONS", options);
                 env.putAll(tuning);
                 services.add(new ServiceProcess(tmp.resolve("service-" + i), env).start());
@@ -95,9 +85,9 @@ public final class IngestKafkaBenchmark {
             if (!warm.isEmpty()) {
                 System.out.printf("warming up with %,d other records of the same workload%n", warm.size());
                 System.out.printf("warm-up: %,.0f records/s (a fresh JVM compiles its code meanwhile)%n",
-                        run(bootstrap, topic, partitions, warm));
+                        run(bootstrap, topic, warm));
             }
-            double rate = run(bootstrap, topic, partitions, measured);
+            double rate = run(bootstrap, topic, measured);
             System.out.printf("Kafka ingest: %,.0f records/s (%d instance(s), %d partitions, after the warm-up); "
                     + "ratio to raw Jackson parsing: %.2f%n", rate, instances, partitions, rate / jackson);
             for (ServiceProcess s : services) {
@@ -119,7 +109,7 @@ public final class IngestKafkaBenchmark {
     }
 
     /** Produces the lines keyed by stream, waits until the group committed them all; records/s over both. */
-    private static double run(String bootstrap, String topic, int partitions, List<String> lines) throws Exception {
+    private static double run(String bootstrap, String topic, List<String> lines) throws Exception {
         List<byte[]> keys = new ArrayList<>(lines.size());
         List<byte[]> values = new ArrayList<>(lines.size());
         for (String l : lines) {
@@ -146,24 +136,11 @@ public final class IngestKafkaBenchmark {
         }
         System.out.printf("  produced %,d records in %.1f s%n", lines.size(), (System.nanoTime() - start) / 1e9);
         try (Admin admin = Admin.create(KafkaResource.adminProperties())) {
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int i = 0; i < partitions; i++) {
-                latest.put(new TopicPartition(topic, i), OffsetSpec.latest());
-            }
-            Map<TopicPartition, Long> ends = admin.listOffsets(latest).all().get().entrySet().stream()
-                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
-            long total = ends.values().stream().mapToLong(Long::longValue).sum();
             long lastPrinted = 0;
-            while (true) {
-                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("vigie-intake")
-                        .partitionsToOffsetAndMetadata().get();
-                long done = ends.keySet().stream().mapToLong(tp -> committed.get(tp) == null ? 0
-                        : committed.get(tp).offset()).sum();
-                if (done >= total) {
-                    break;
-                }
+            long[] at;
+            while ((at = KafkaResource.committed(admin, topic, "vigie-intake"))[0] < at[1]) {
                 if (System.nanoTime() - lastPrinted > 5e9) {
-                    System.out.printf("  %,d of %,d offsets committed%n", done, total);
+                    System.out.printf("  %,d of %,d offsets committed%n", at[0], at[1]);
                     lastPrinted = System.nanoTime();
                 }
                 Thread.sleep(50);

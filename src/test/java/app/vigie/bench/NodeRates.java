@@ -1,8 +1,6 @@
 package app.vigie.bench;
 
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -35,7 +33,6 @@ public final class NodeRates {
                 for (boolean faults : new boolean[] {false, true}) {
                     Map<String, Instant[]> span = new TreeMap<>();
                     Map<String, Long> count = new TreeMap<>();
-                    List<String> sample = new ArrayList<>();
                     Simulation.run(new Simulation.Options(scenario, 6, requests,
                             faults ? Fault.endingInReads() : Set.of(), Set.of(), 7, "rates", 0.15)
                             .arriving(rate), line -> {
@@ -44,9 +41,6 @@ public final class NodeRates {
                                 Instant ts = Instant.parse(line.substring(t, line.indexOf('"', t)));
                                 span.computeIfAbsent(stream, k -> new Instant[] {ts, ts})[1] = ts;
                                 count.merge(stream, 1L, Long::sum);
-                                if (sample.isEmpty()) {
-                                    sample.add(line);
-                                }
                             }, null);
                     for (String stream : count.keySet()) {
                         Instant[] s = span.get(stream);

@@ -56,6 +56,28 @@ public class KafkaResource implements QuarkusTestResourceLifecycleManager {
         return p;
     }
 
+    /**
+     * How far {@code group} has committed in {@code topic}: {committed, end}, summed over the topic's partitions
+     * (a partition the group never committed counts from 0, so one that nothing was written to counts as done).
+     */
+    public static long[] committed(Admin admin, String topic, String group) throws Exception {
+        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
+                new java.util.HashMap<>();
+        admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().forEach(p -> latest.put(
+                new org.apache.kafka.common.TopicPartition(topic, p.partition()),
+                org.apache.kafka.clients.admin.OffsetSpec.latest()));
+        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> done =
+                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+        long end = 0;
+        long at = 0;
+        for (var e : admin.listOffsets(latest).all().get().entrySet()) {
+            end += e.getValue().offset();
+            var c = done.get(e.getKey());
+            at += c == null ? 0 : Math.min(c.offset(), e.getValue().offset());
+        }
+        return new long[] {at, end};
+    }
+
     @Override
     public Map<String, String> start() {
         return Map.of("vigie.kafka.bootstrap-servers", bootstrapServers());

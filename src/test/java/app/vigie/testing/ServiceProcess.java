@@ -38,6 +38,25 @@ public final class ServiceProcess implements AutoCloseable {
         this.log = dataDir.resolveSibling(dataDir.getFileName() + "-service.log");
     }
 
+    /**
+     * The environment of the production mode against {@code jdbcUrl} (PostgreSQL as user postgres; none when null)
+     * and a Kafka topic, with an admin password and a session key; callers add their own settings.
+     */
+    public static Map<String, String> productionEnv(String jdbcUrl, String bootstrap, String topic,
+            String adminPassword) {
+        Map<String, String> env = new HashMap<>();
+        env.put("VIGIE_MODE", "production");
+        env.put("VIGIE_ADMIN_PASSWORD", adminPassword);
+        env.put("VIGIE_SESSION_KEY", "test-session-key-of-32-characters-or-more");
+        if (jdbcUrl != null) {
+            env.put("QUARKUS_DATASOURCE_JDBC_URL", jdbcUrl);
+        }
+        env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
+        env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap);
+        env.put("VIGIE_KAFKA_TOPIC", topic);
+        return env;
+    }
+
     /** The process id of the running service. */
     public long pid() {
         return process.pid();

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,9 +15,6 @@ import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -143,16 +139,8 @@ class ScaleOutIT {
     }
 
     static Map<String, String> env(PgServer pg, String database, String bootstrap, String topic) {
-        Map<String, String> env = new HashMap<>();
-        env.put("VIGIE_MODE", "production");
-        env.put("VIGIE_ADMIN_PASSWORD", PASSWORD);
-        env.put("VIGIE_SESSION_KEY", "scale-out-it-session-key-of-32-characters-or-more");
-        if (pg != null) {
-            env.put("QUARKUS_DATASOURCE_JDBC_URL", pg.jdbcUrl(database));
-        }
-        env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
-        env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap);
-        env.put("VIGIE_KAFKA_TOPIC", topic);
+        Map<String, String> env = ServiceProcess.productionEnv(pg == null ? null : pg.jdbcUrl(database), bootstrap,
+                topic, PASSWORD);
         env.put("VIGIE_KAFKA_GROUP_ID", database);
         env.put("VIGIE_KAFKA_SESSION_TIMEOUT", "6s");
         env.put("VIGIE_KAFKA_MAX_POLL_RECORDS", "500");
@@ -206,21 +194,8 @@ class ScaleOutIT {
     static void awaitConsumed(String topic, String group) throws Exception {
         long until = System.currentTimeMillis() + 300_000;
         try (Admin admin = Admin.create(KafkaResource.adminProperties())) {
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                latest.put(new TopicPartition(topic, p), OffsetSpec.latest());
-            }
-            Map<TopicPartition, Long> ends = admin.listOffsets(latest).all().get().entrySet().stream()
-                    .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().offset()));
-            while (true) {
-                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                        .partitionsToOffsetAndMetadata().get();
-                // a partition no stream hashed to has nothing to commit
-                boolean done = ends.entrySet().stream().allMatch(e -> e.getValue() == 0
-                        || committed.get(e.getKey()) != null && committed.get(e.getKey()).offset() >= e.getValue());
-                if (done) {
-                    return;
-                }
+            long[] at;
+            while ((at = KafkaResource.committed(admin, topic, group))[0] < at[1]) {
                 assertThat(System.currentTimeMillis()).as("group %s consumed %s in time", group, topic)
                         .isLessThan(until);
                 Thread.sleep(250);
