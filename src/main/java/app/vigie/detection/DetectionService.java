@@ -60,6 +60,10 @@ public class DetectionService implements AppliedRecordListener {
     @ConfigProperty(name = "vigie.detection.snapshot-every", defaultValue = "50000")
     long snapshotEvery;
 
+    /** The memory the freed page tables of one detector may take before the oldest leave (docs/detection.md). */
+    @ConfigProperty(name = "vigie.detection.freed-tables-budget", defaultValue = "16M")
+    MemorySize freedTablesBudget;
+
     /** The memory detectors may take; a quarter of the heap when unset. */
     @ConfigProperty(name = "vigie.detection.memory-budget")
     Optional<MemorySize> memoryBudget;
@@ -152,7 +156,7 @@ public class DetectionService implements AppliedRecordListener {
 
     /** Bytes a detector holds, roughly: its pool model and its live requests. */
     static long bytesOf(StreamDetector d) {
-        return 1024 + d.poolBytes() + 256L * d.liveRequests();
+        return 1024 + d.poolBytes() + 256L * d.liveRequests() + d.keptTableBytes();
     }
 
     /** The detectors' memory, estimated. */
@@ -230,7 +234,7 @@ public class DetectionService implements AppliedRecordListener {
         Live l = live.get(key);
         if (l == null || l.detector.nextSeq() != seq) {
             // Nothing comes before seq 1 (the CONFIG that starts a boot): no need to look for it.
-            l = new Live(seq == 1 ? new StreamDetector(stream, boot) : rebuild(tx, stream, boot, seq));
+            l = new Live(seq == 1 ? detector(stream, boot) : rebuild(tx, stream, boot, seq));
             live.put(key, l);
         }
         l.lastUsed = System.currentTimeMillis();
@@ -247,13 +251,19 @@ public class DetectionService implements AppliedRecordListener {
         }
     }
 
+    private StreamDetector detector(String stream, String boot) {
+        StreamDetector d = new StreamDetector(stream, boot);
+        d.keptTablesBudget(freedTablesBudget.asLongValue());
+        return d;
+    }
+
     private static String key(String stream, String boot) {
         return stream + "\u0000" + boot;
     }
 
     private StreamDetector rebuild(Connection tx, String stream, String boot, long seq) throws SQLException {
-        StreamDetector d = DetectorSnapshots.load(tx, stream, boot, seq).orElseGet(() -> new StreamDetector(stream,
-                boot));
+        StreamDetector d = DetectorSnapshots.load(tx, stream, boot, seq).orElseGet(() -> detector(stream, boot));
+        d.keptTablesBudget(freedTablesBudget.asLongValue());
         long fromSnapshot = d.nextSeq() - 1;
         long replayed = 0;
         long started = System.nanoTime();

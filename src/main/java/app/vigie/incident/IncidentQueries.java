@@ -160,20 +160,21 @@ public final class IncidentQueries {
     public static List<ExposureView> exposures(Connection c, UUID id) throws SQLException {
         List<ExposureView> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, sum(e.tokens),
-                  min(e.first_seen_at), case when f.finished then f.delivered end
+                select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, e.tokens,
+                  e.first_seen_at, case when f.finished then f.delivered end
                 from exposure e left join request_fact f on f.request = e.reader_request
                 where e.incident_id = ?
-                group by e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, f.finished,
-                  f.delivered
                 order by e.reader_request collate "C", e.victim_request collate "C\"""")) {
             ps.setObject(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    boolean delivered = rs.getBoolean(8);
+                    // unknown until a FINISH of the reader is applied: null, never false (read before wasNull)
+                    Boolean delivered = rs.getBoolean(8);
+                    if (rs.wasNull()) {
+                        delivered = null;
+                    }
                     out.add(new ExposureView(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getLong(6), instant(rs.getTimestamp(7)),
-                            rs.wasNull() ? null : delivered));
+                            rs.getString(5), rs.getLong(6), instant(rs.getTimestamp(7)), delivered));
                 }
             }
         }

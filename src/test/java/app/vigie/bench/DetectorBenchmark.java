@@ -138,6 +138,47 @@ public final class DetectorBenchmark {
                 + "with 1,000 live requests %,d bytes = %.2f bytes/slot (%d requests alive)%n", d.poolBytes(),
                 d.poolBytes() / (double) d.poolSlots(), after - before, (after - before) / (double) d.poolSlots(),
                 d.liveRequests());
+        keptTables(d, sink);
+    }
+
+    /**
+     * Freed page tables, kept for the life of the boot (a use after free is judged): 200,000 requests of realistic
+     * ids ({@code chatcmpl-} and 24 characters), each of 3 runs of pages (a fragmented pool), written, attended and
+     * freed, with a budget large enough to keep them all; the heap measured per kept table, and the budget's estimate.
+     */
+    private static void keptTables(StreamDetector d, Counting sink) {
+        long seq = 2 + 2 * 1000;
+        for (int q = 0; q < 1000; q++) {
+            d.apply(new AuditRecord("mem", "b1", seq++, T, "bench", new Body.Free("m" + q, List.of(new PageRun(q * 100,
+                    100)), Body.FreeReason.FINISH)), sink);
+        }
+        d.keptTablesBudget(Long.MAX_VALUE);
+        System.gc();
+        long before = usedHeap();
+        long keptBefore = d.keptTableBytes();
+        int n = 200_000;
+        java.util.Random random = new java.util.Random(1);
+        for (int q = 0; q < n; q++) {
+            String id = String.format("chatcmpl-%024x", random.nextLong() & Long.MAX_VALUE);
+            int a = random.nextInt(130_000);
+            List<PageRun> runs = List.of(new PageRun(a, 8), new PageRun((a + 500) % 130_000, 8),
+                    new PageRun((a + 900) % 130_000, 4));
+            d.apply(new AuditRecord("mem", "b1", seq++, T, "bench", new Body.Alloc(id, "t" + (q % 50), runs,
+                    Body.AllocPurpose.PREFILL, null)), sink);
+            d.apply(new AuditRecord("mem", "b1", seq++, T, "bench", new Body.Write(id, "t" + (q % 50), 0, 300,
+                    Body.WriteSource.COMPUTE, null)), sink);
+            d.apply(new AuditRecord("mem", "b1", seq++, T, "bench", new Body.Attach(id, "t" + (q % 50), 300)), sink);
+            d.apply(new AuditRecord("mem", "b1", seq++, T, "bench", new Body.Free(id, runs, Body.FreeReason.FINISH)),
+                    sink);
+        }
+        System.gc();
+        long after = usedHeap();
+        System.out.printf("freed tables kept: %,d (3 runs each, ids of 33 characters): measured heap %,d bytes = %.0f "
+                + "bytes per kept table; the budget counts %.0f bytes per table; the pool model stays %.2f bytes/slot; "
+                + "the default budget of %,d bytes keeps about %,d such tables per pool%n", d.keptTables() - 1000,
+                after - before, (after - before) / (double) n, (d.keptTableBytes() - keptBefore) / (double) n,
+                d.poolBytes() / (double) d.poolSlots(), StreamDetector.DEFAULT_KEPT_TABLES_BUDGET,
+                StreamDetector.DEFAULT_KEPT_TABLES_BUDGET / ((d.keptTableBytes() - keptBefore) / n));
     }
 
     private static long usedHeap() {

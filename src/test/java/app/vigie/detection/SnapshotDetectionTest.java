@@ -16,7 +16,7 @@ import io.quarkus.test.junit.TestProfile;
 /** Every detection test again, with a snapshot every 7 records: rebuilt detectors start from their snapshots. */
 @QuarkusTest
 @TestProfile(SnapshotDetectionTest.FrequentSnapshots.class)
-class SnapshotDetectionTest extends DetectionTest {
+public class SnapshotDetectionTest extends DetectionTest {
 
     /** A snapshot every 7 records. */
     public static class FrequentSnapshots implements QuarkusTestProfile {

@@ -33,8 +33,8 @@ public final class ResultDigest {
         QUERIES.put("findings", "select i.deployment, f.rule, f.subject, f.stream, f.boot, f.first_seq, f.last_seq,"
                 + " f.detail, f.seen_at from finding f join incident i on i.id = f.incident_id order by 1, 2, 3");
         QUERIES.put("exposures", "select i.deployment, e.kind, e.reader_request, e.reader_tenant, e.victim_request,"
-                + " e.victim_tenant, e.stream, e.boot, e.tokens, e.first_seen_at, e.last_seen_at from exposure e"
-                + " join incident i on i.id = e.incident_id order by 1, 3, 5, 7, 8");
+                + " e.victim_tenant, e.positions, e.tokens, e.first_seen_at, e.last_seen_at from exposure e"
+                + " join incident i on i.id = e.incident_id order by 1, 3, 5");
         QUERIES.put("exposure counts", "select i.deployment, x.tenant, x.exposed_requests, x.received_requests"
                 + " from incident_tenant_exposure x join incident i on i.id = x.incident_id order by 1, 2");
         QUERIES.put("requests", "select request, tenant, rejected, rejected_deployment, rejected_stream,"

@@ -3,11 +3,31 @@ package app.vigie.detection.core;
 import java.time.Instant;
 
 /**
- * One {@code ATTACH} of a reader that judged positions of one victim an exposure. {@code tokens} is the exposure's
- * size so far on this stream: every position of the pair counted once over all the reader's ATTACHes (an absolute
- * value, so that applying it twice changes nothing). {@code firstSeenAt} is the ts of the pair's first ATTACH.
+ * What one {@code ATTACH} of a reader judged an exposure of one victim: the reader's logical positions last written
+ * by the victim ({@code positions}). Reads of one (reader, victim) pair on any stream {@link #merge merge} into one
+ * exposure whose {@code tokens} is the size of the union (spec, "Clarifications"): a position read on two streams
+ * (tensor-parallel ranks, prefill and decode pools) or by two ATTACHes counts once. Merging is idempotent, so that
+ * applying a read twice changes nothing.
  */
 public record ExposureRead(String deployment, ExposureKind kind, String readerRequest, String readerTenant,
-        String victimRequest, String victimTenant, int tokens, Instant firstSeenAt, Instant attachAt, String stream,
-        String boot, long seq) {
+        String victimRequest, String victimTenant, Ranges positions, Instant firstSeenAt, Instant attachAt,
+        String stream, String boot, long seq) {
+
+    /** The exposure's size: how many distinct positions. */
+    public int tokens() {
+        return positions.size();
+    }
+
+    /** The key an exposure is counted per: (deployment, reader, victim). */
+    public String pairKey() {
+        return deployment + "|" + readerRequest + "|" + victimRequest;
+    }
+
+    /** Both reads of one pair as one: the union of their positions, the earliest first sight, the latest ATTACH. */
+    public ExposureRead merge(ExposureRead o) {
+        ExposureRead later = o.attachAt.isAfter(attachAt) ? o : this;
+        return new ExposureRead(deployment, kind, readerRequest, readerTenant, victimRequest, victimTenant,
+                positions.union(o.positions), firstSeenAt.isAfter(o.firstSeenAt) ? o.firstSeenAt : firstSeenAt,
+                later.attachAt, later.stream, later.boot, later.seq);
+    }
 }

@@ -18,6 +18,21 @@ public record RequestFacts(boolean rejected, boolean served, boolean deliveredOu
         };
     }
 
+    /**
+     * Whether rejection {@code a} comes before {@code b}: {@code REJECTED_REQUEST_SERVED} carries the deployment and
+     * place of the request's {@code ADMIT REJECT} with the smallest (ts, stream, boot, seq) (spec, "Clarifications").
+     */
+    public static boolean firstRejection(RequestFact a, RequestFact b) {
+        int c = a.at().compareTo(b.at());
+        if (c == 0) {
+            c = a.stream().compareTo(b.stream());
+        }
+        if (c == 0) {
+            c = a.boot().compareTo(b.boot());
+        }
+        return c != 0 ? c < 0 : a.seq() < b.seq();
+    }
+
     public boolean rejectedButServed() {
         return rejected && (served || deliveredOutput);
     }

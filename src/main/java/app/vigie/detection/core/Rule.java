@@ -1,7 +1,27 @@
 package app.vigie.detection.core;
 
-/** The finding rules of the spec ("Findings"). */
+/**
+ * The finding rules of the spec ("Findings"), and one of Vigie's own: {@code TABLE_EVICTED}, raised when a record
+ * addresses a freed request's page table that Vigie evicted to stay within its memory budget (docs/detection.md), so
+ * that the record could not be judged.
+ */
 public enum Rule {
     CROSS_TENANT_READ, INTRA_TENANT_READ, CROSS_TENANT_SHARE, UNINITIALIZED_READ, REJECTED_REQUEST_SERVED,
-    TRANSFER_COVERAGE_GAP, TRANSFER_CHECKSUM_MISMATCH, CONTEXT_EXCEEDS_POOL, DOUBLE_ALLOC, STREAM_GAP
+    TRANSFER_COVERAGE_GAP, TRANSFER_CHECKSUM_MISMATCH, CONTEXT_EXCEEDS_POOL, DOUBLE_ALLOC, STREAM_GAP, TABLE_EVICTED;
+
+    /**
+     * Whether one occurrence comes before another as the finding's evidence: findings are kept once per
+     * (deployment, rule, subject), with the occurrence of smallest (at, stream, boot, first seq), whatever the order
+     * in which streams were read.
+     */
+    public static boolean earlier(Finding a, Finding b) {
+        int c = a.at().compareTo(b.at());
+        if (c == 0) {
+            c = a.evidence().stream().compareTo(b.evidence().stream());
+        }
+        if (c == 0) {
+            c = a.evidence().boot().compareTo(b.evidence().boot());
+        }
+        return c != 0 ? c < 0 : a.evidence().firstSeq() < b.evidence().firstSeq();
+    }
 }

@@ -23,14 +23,21 @@ import app.vigie.auditlog.record.PageRun;
  * (one stream is applied by one thread at a time).
  *
  * <p>State per pool slot is one int, the id of its last writer (0: never written), so a pool costs 4 bytes per slot
- * plus 12 bytes per page (owner, fingerprint) and the requests alive.
+ * plus 12 bytes per page (owner, fingerprint). Every request keeps its page table for the life of the boot (a table
+ * never shrinks: {@code FREE} gives up ownership only, and a step in flight may still write and attend after it); a
+ * table that owns no page any more is kept compactly, as page runs, and the oldest of those leave memory when they
+ * exceed {@link #keptTablesBudget()}: a later record addressing one raises {@link Rule#TABLE_EVICTED}.
  */
 public final class StreamDetector {
     static final byte ALLOCATED = 0;
     static final byte SHARED = 1;
     static final byte SHARED_WITH_FP = 2;
     private static final int EVIDENCE_RANGES = 8;
-    private static final int SNAPSHOT_VERSION = 1;
+    private static final int SNAPSHOT_VERSION = 2;
+    /** The default memory for freed tables of one detector. */
+    public static final long DEFAULT_KEPT_TABLES_BUDGET = 16L << 20;
+    /** What a kept table costs beyond its runs, estimated: its objects, its map entry and its id. */
+    static final int KEPT_TABLE_OVERHEAD = 176;
 
     private final String stream;
     private final String boot;
@@ -48,22 +55,34 @@ public final class StreamDetector {
     private int nextId = 1;
     private final Map<String, RequestState> requests = new HashMap<>();
     private final Map<String, Integer> tenants = new HashMap<>();
+    private String[] tenantNames = new String[8];
     private long lostFrom = -1;
     private long lostTo = -1;
     private long lastSeq;
     private long judged;
+    /** Freed tables, oldest first: an intrusive list through {@link RequestState#older}/{@link RequestState#newer}. */
+    private RequestState oldestKept;
+    private RequestState newestKept;
+    private long keptBytes;
+    private int keptCount;
+    private long keptTablesBudget = DEFAULT_KEPT_TABLES_BUDGET;
+    private final LongSet evicted = new LongSet();
+    /** The table the record being applied used, if any. */
+    private RequestState touched;
 
     public StreamDetector(String stream, String boot) {
         this.stream = stream;
         this.boot = boot;
     }
 
-    /** The last writer of some slots: a request of a tenant, kept while a slot or the request refers to it. */
+    /** The last writer of some slots: a request of a tenant, kept while a slot or the request's table refers to it. */
     private static final class Writer {
         final String request;
         final String tenant;
         final int tenantId;
         long refs;
+        /** The request's table on this stream; null once evicted. */
+        RequestState state;
 
         Writer(String request, String tenant, int tenantId) {
             this.request = request;
@@ -72,25 +91,41 @@ public final class StreamDetector {
         }
     }
 
-    /** A request alive on this stream: its page table and the exposures it read. */
+    /**
+     * A request's page table on this stream. Expanded (one entry per logical page: physical page, how it came, the
+     * expected fingerprint) while it owns pages; compact (page runs, kinds only when not all allocated, fingerprints
+     * only of pages shared with one) once it owns none.
+     */
     private static final class RequestState {
         final String request;
         final String tenant;
         final int tenantId;
         final int id;
-        int[] table = new int[8];
-        byte[] kind = new byte[8];
-        long[] expected = new long[8];
+        int[] table;
+        byte[] kind;
+        long[] expected;
         int pages;
         int owned;
-        boolean finished;
-        final Map<String, Pair> pairs = new LinkedHashMap<>();
+        /** Compact form: runs as (first, count) pairs; kinds per run (null: all allocated); fingerprints in order. */
+        int[] runs;
+        byte[] runKinds;
+        long[] runFps;
+        int keptBytes;
+        RequestState older;
+        RequestState newer;
 
         RequestState(String request, String tenant, int tenantId, int id) {
             this.request = request;
             this.tenant = tenant;
             this.tenantId = tenantId;
             this.id = id;
+            table = new int[8];
+            kind = new byte[8];
+            expected = new long[8];
+        }
+
+        boolean compact() {
+            return table == null;
         }
 
         void append(int page, byte k, long fp) {
@@ -104,15 +139,69 @@ public final class StreamDetector {
             expected[pages] = fp;
             pages++;
         }
-    }
 
-    /** The positions of one (reader, victim) pair counted so far. */
-    private static final class Pair {
-        final BitSet positions = new BitSet();
-        final Instant firstSeen;
+        /** Turns the expanded table into runs; returns the bytes the compact form is estimated to take. */
+        int shrink() {
+            int[] r = new int[8];
+            byte[] rk = new byte[4];
+            int n = 0;
+            int fps = 0;
+            boolean allAllocated = true;
+            for (int i = 0; i < pages; i++) {
+                if (kind[i] == SHARED_WITH_FP) {
+                    fps++;
+                }
+                allAllocated &= kind[i] == ALLOCATED;
+                if (n > 0 && kind[i] == rk[n - 1] && table[i] == r[2 * n - 2] + r[2 * n - 1]) {
+                    r[2 * n - 1]++;
+                    continue;
+                }
+                if (2 * n + 2 > r.length) {
+                    r = Arrays.copyOf(r, r.length * 2);
+                    rk = Arrays.copyOf(rk, rk.length * 2);
+                }
+                r[2 * n] = table[i];
+                r[2 * n + 1] = 1;
+                rk[n] = kind[i];
+                n++;
+            }
+            runs = Arrays.copyOf(r, 2 * n);
+            runKinds = allAllocated ? null : Arrays.copyOf(rk, n);
+            if (fps > 0) {
+                runFps = new long[fps];
+                for (int i = 0, k = 0; i < pages; i++) {
+                    if (kind[i] == SHARED_WITH_FP) {
+                        runFps[k++] = expected[i];
+                    }
+                }
+            }
+            table = null;
+            kind = null;
+            expected = null;
+            return KEPT_TABLE_OVERHEAD + 2 * request.length() + 16 + 8 * n + (runKinds == null ? 0 : 16 + n)
+                    + (runFps == null ? 0 : 16 + 8 * runFps.length);
+        }
 
-        Pair(Instant firstSeen) {
-            this.firstSeen = firstSeen;
+        /** Back to one entry per logical page. */
+        void expand() {
+            int capacity = Math.max(8, Integer.highestOneBit(Math.max(1, pages)) * 2);
+            table = new int[capacity];
+            kind = new byte[capacity];
+            expected = new long[capacity];
+            int i = 0;
+            int f = 0;
+            for (int r = 0; r < runs.length / 2; r++) {
+                byte k = runKinds == null ? ALLOCATED : runKinds[r];
+                for (int p = runs[2 * r]; p < runs[2 * r] + runs[2 * r + 1]; p++) {
+                    table[i] = p;
+                    kind[i] = k;
+                    expected[i] = k == SHARED_WITH_FP ? runFps[f++] : 0;
+                    i++;
+                }
+            }
+            runs = null;
+            runKinds = null;
+            runFps = null;
         }
     }
 
@@ -129,12 +218,23 @@ public final class StreamDetector {
         return lastSeq + 1;
     }
 
+    /** The memory freed tables may take before the oldest are evicted, estimated. */
+    public long keptTablesBudget() {
+        return keptTablesBudget;
+    }
+
+    /** Sets {@link #keptTablesBudget()}; evicts what is over it now. */
+    public void keptTablesBudget(long bytes) {
+        keptTablesBudget = bytes;
+        evictKept(null);
+    }
+
     /** Applies one record, in seq order. */
     public void apply(AuditRecord r, DetectionSink sink) {
         lastSeq = r.seq();
         deployment = r.deployment();
         if (lostFrom > 0) {
-            raiseGap(sink, r.ts());
+            raiseGap(sink, r);
         }
         Body body = r.body();
         if (body instanceof Body.Config c) {
@@ -164,20 +264,25 @@ public final class StreamDetector {
         } else if (body instanceof Body.Finish f) {
             finish(r, f, sink);
         }
+        if (touched != null) {
+            // a freed table that a record of a step in flight used goes back to its compact form
+            keepIfFreed(touched);
+            touched = null;
+        }
     }
 
-    /** Seqs {@code [from, to]} were declared lost: raised with the deployment of the stream's records. */
+    /**
+     * Seqs {@code [from, to]} were declared lost. {@code STREAM_GAP} is raised with the record that resumes
+     * application after them (its ts and deployment), so that the finding is the same whenever the loss was declared.
+     */
     public void gapLost(long from, long to, Instant at, DetectionSink sink) {
         lastSeq = Math.max(lastSeq, to);
         lostFrom = lostFrom > 0 ? Math.min(lostFrom, from) : from;
         lostTo = Math.max(lostTo, to);
-        if (deployment != null) {
-            raiseGap(sink, at);
-        }
     }
 
-    private void raiseGap(DetectionSink sink, Instant at) {
-        sink.finding(new Finding(Rule.STREAM_GAP, deployment, stream + "@" + boot, at,
+    private void raiseGap(DetectionSink sink, AuditRecord resumed) {
+        sink.finding(new Finding(Rule.STREAM_GAP, resumed.deployment(), stream + "@" + boot, resumed.ts(),
                 new Finding.Evidence(stream, boot, lostFrom, lostTo, "seq " + lostFrom
                         + (lostTo > lostFrom ? "-" + lostTo : "") + " declared lost; application resumed after it")));
         lostFrom = -1;
@@ -201,6 +306,11 @@ public final class StreamDetector {
         writers = new Writer[64];
         nextId = 1;
         freeCount = 0;
+        oldestKept = null;
+        newestKept = null;
+        keptBytes = 0;
+        keptCount = 0;
+        evicted.clear();
         if (c.contextWindow() > capacity) {
             sink.finding(new Finding(Rule.CONTEXT_EXCEEDS_POOL, r.deployment(), stream + "@" + boot, r.ts(),
                     evidence(r, "context window of " + c.contextWindow() + " tokens over a pool of " + capacity
@@ -214,14 +324,17 @@ public final class StreamDetector {
             sink.invalid(r, "ALLOC: " + outside + "; no effect");
             return;
         }
-        RequestState q = request(a.request(), a.tenant());
+        RequestState q = table(r, a.request(), a.tenant(), true, sink);
+        if (q == null) {
+            return;
+        }
         Positions taken = new Positions();
         for (PageRun run : a.pages()) {
             for (int page = run.first(); page < run.end(); page++) {
                 int previous = owner[page];
                 if (previous != 0 && previous != q.id) {
                     taken.add(page);
-                    RequestState other = requests.get(writers[previous].request);
+                    RequestState other = writers[previous].state;
                     if (other != null) {
                         other.owned--;
                     }
@@ -247,7 +360,10 @@ public final class StreamDetector {
             sink.invalid(r, "SHARE: " + outside + "; no effect");
             return;
         }
-        RequestState q = request(s.request(), s.tenant());
+        RequestState q = table(r, s.request(), s.tenant(), true, sink);
+        if (q == null) {
+            return;
+        }
         int i = 0;
         for (PageRun run : s.pages()) {
             for (int page = run.first(); page < run.end(); page++) {
@@ -262,7 +378,10 @@ public final class StreamDetector {
     }
 
     private void write(AuditRecord r, Body.Write w, DetectionSink sink) {
-        RequestState q = requests.get(w.request());
+        RequestState q = table(r, w.request(), w.tenant(), false, sink);
+        if (q == NO_TABLE) {
+            return;
+        }
         long end = (long) w.from() + w.tokens();
         long tableTokens = q == null ? 0 : (long) q.pages * pageSize;
         if (end > tableTokens) {
@@ -301,7 +420,10 @@ public final class StreamDetector {
     }
 
     private void attach(AuditRecord r, Body.Attach a, DetectionSink sink) {
-        RequestState q = requests.get(a.request());
+        RequestState q = table(r, a.request(), a.tenant(), false, sink);
+        if (q == NO_TABLE) {
+            return;
+        }
         int n = a.tokens();
         long tableTokens = q == null ? 0 : (long) q.pages * pageSize;
         if (n > tableTokens) {
@@ -348,9 +470,6 @@ public final class StreamDetector {
                     j.uninitialized.add(lp * pageSize + i);
                     continue;
                 }
-                if (writers[w].request.equals(q.request)) {
-                    continue;
-                }
                 j.hit(w, lp * pageSize + i, page);
             }
         }
@@ -388,14 +507,11 @@ public final class StreamDetector {
         for (Map.Entry<Integer, Positions> e : j.byWriter.entrySet()) {
             Writer v = writers[e.getKey()];
             boolean isCross = v.tenantId != q.tenantId;
-            Pair pair = q.pairs.computeIfAbsent(v.request, x -> new Pair(r.ts()));
             Positions ps = e.getValue();
-            for (int i = 0; i < ps.size(); i++) {
-                pair.positions.set(ps.get(i));
-            }
+            // positions are found in ascending order: logical pages in order, slots in order within each
             sink.exposure(new ExposureRead(r.deployment(), isCross ? ExposureKind.CROSS_TENANT
-                    : ExposureKind.INTRA_TENANT, q.request, q.tenant, v.request, v.tenant,
-                    pair.positions.cardinality(), pair.firstSeen, r.ts(), stream, boot, r.seq()));
+                    : ExposureKind.INTRA_TENANT, q.request, q.tenant, v.request, v.tenant, Ranges.ofAscending(ps),
+                    r.ts(), r.ts(), stream, boot, r.seq()));
             (isCross ? cross : intra).add(ps.size() + " positions (" + ps.ranges(EVIDENCE_RANGES) + ") last written by "
                     + v.request + " of tenant " + v.tenant + " on pages "
                     + j.pagesByWriter.get(e.getKey()).ranges(EVIDENCE_RANGES));
@@ -434,13 +550,13 @@ public final class StreamDetector {
         }
         for (PageRun run : f.pages()) {
             for (int page = run.first(); page < run.end(); page++) {
-                owner[page] = 0;
-                q.owned--;
+                if (owner[page] == q.id) {
+                    owner[page] = 0;
+                    q.owned--;
+                }
             }
         }
-        if (q.owned == 0) {
-            drop(q);
-        }
+        keepIfFreed(q);
     }
 
     private void xferCommit(AuditRecord r, Body.XferCommit x, DetectionSink sink) {
@@ -459,29 +575,102 @@ public final class StreamDetector {
     private void finish(AuditRecord r, Body.Finish f, DetectionSink sink) {
         sink.requestFact(fact(RequestFact.Kind.FINISHED, r, f.request(), f.tenant(), f.delivered(),
                 f.outputTokens()));
-        RequestState q = requests.get(f.request());
-        if (q != null) {
-            q.finished = true;
-            if (q.owned == 0) {
-                drop(q);
-            }
-        }
     }
 
-    private RequestState request(String request, String tenant) {
+    /** Marks "the request's table was evicted" for {@link #table}. */
+    private static final RequestState NO_TABLE = new RequestState("", "", 0, 0);
+
+    /**
+     * The request's table, expanded. Created when {@code create} (ALLOC, SHARE); otherwise null when the request
+     * never had one here. When its table was evicted, {@code TABLE_EVICTED} is raised and {@link #NO_TABLE} (or null
+     * for a creating record) returned: the record cannot be judged.
+     */
+    private RequestState table(AuditRecord r, String request, String tenant, boolean create, DetectionSink sink) {
         RequestState q = requests.get(request);
-        if (q == null) {
-            int tenantId = tenants.computeIfAbsent(tenant, t -> tenants.size() + 1);
-            int id = newWriter(new Writer(request, tenant, tenantId));
-            q = new RequestState(request, tenant, tenantId, id);
-            requests.put(request, q);
+        if (q != null) {
+            if (q.compact()) {
+                unkeep(q);
+                q.expand();
+            }
+            touched = q;
+            return q;
         }
+        if (!evicted.isEmpty() && evicted.contains(hash(request))) {
+            sink.finding(new Finding(Rule.TABLE_EVICTED, r.deployment(), request, r.ts(), evidence(r, r.type()
+                    + " of " + request + " after its freed page table left memory (over the budget of "
+                    + (keptTablesBudget >> 10) + " KiB for freed tables on this stream): not applied, so its reads"
+                    + " were not judged" + (r.type() == app.vigie.auditlog.record.RecordType.WRITE
+                            ? " and the slots it wrote keep their earlier last writer" : ""))));
+            return create ? null : NO_TABLE;
+        }
+        if (!create) {
+            return null;
+        }
+        Integer tenantId = tenants.get(tenant);
+        if (tenantId == null) {
+            tenantId = tenants.size() + 1;
+            tenants.put(tenant, tenantId);
+            if (tenantId >= tenantNames.length) {
+                tenantNames = Arrays.copyOf(tenantNames, tenantNames.length * 2);
+            }
+            tenantNames[tenantId] = tenant;
+        }
+        Writer w = new Writer(request, tenantNames[tenantId], tenantId);
+        int id = newWriter(w);
+        q = new RequestState(request, w.tenant, tenantId, id);
+        w.state = q;
+        requests.put(request, q);
+        touched = q;
         return q;
     }
 
-    private void drop(RequestState q) {
-        requests.remove(q.request);
-        release(q.id, 1);
+    /** A table that owns no page is kept compactly, as the newest freed one; the oldest leave over the budget. */
+    private void keepIfFreed(RequestState q) {
+        if (q.owned > 0 || q.compact()) {
+            return;
+        }
+        q.keptBytes = q.shrink();
+        keptBytes += q.keptBytes;
+        keptCount++;
+        q.older = newestKept;
+        q.newer = null;
+        if (newestKept != null) {
+            newestKept.newer = q;
+        } else {
+            oldestKept = q;
+        }
+        newestKept = q;
+        evictKept(q);
+    }
+
+    private void unkeep(RequestState q) {
+        if (q.older != null) {
+            q.older.newer = q.newer;
+        } else {
+            oldestKept = q.newer;
+        }
+        if (q.newer != null) {
+            q.newer.older = q.older;
+        } else {
+            newestKept = q.older;
+        }
+        q.older = null;
+        q.newer = null;
+        keptBytes -= q.keptBytes;
+        keptCount--;
+        q.keptBytes = 0;
+    }
+
+    /** Evicts the oldest freed tables while over the budget, never {@code keep} (the one just freed). */
+    private void evictKept(RequestState keep) {
+        while (keptBytes > keptTablesBudget && oldestKept != null && oldestKept != keep) {
+            RequestState q = oldestKept;
+            unkeep(q);
+            requests.remove(q.request);
+            evicted.add(hash(q.request));
+            writers[q.id].state = null;
+            release(q.id, 1);
+        }
     }
 
     private int newWriter(Writer w) {
@@ -526,14 +715,108 @@ public final class StreamDetector {
                 outputTokens);
     }
 
-    /** A 64-bit hash of a (lower-case hex) fingerprint: FNV-1a. */
-    static long hash(String hex) {
+    /** A 64-bit hash of a string (a fingerprint in lower-case hex, a request id): FNV-1a. */
+    static long hash(String s) {
         long h = 0xcbf29ce484222325L;
-        for (int i = 0; i < hex.length(); i++) {
-            h ^= hex.charAt(i);
+        for (int i = 0; i < s.length(); i++) {
+            h ^= s.charAt(i);
             h *= 0x100000001b3L;
         }
         return h;
+    }
+
+    /** A set of longs, open addressing: the hashes of evicted requests, 8 to 16 bytes each. */
+    private static final class LongSet {
+        private long[] table = new long[0];
+        private int size;
+        private boolean hasZero;
+
+        boolean isEmpty() {
+            return size == 0 && !hasZero;
+        }
+
+        void clear() {
+            table = new long[0];
+            size = 0;
+            hasZero = false;
+        }
+
+        int size() {
+            return size + (hasZero ? 1 : 0);
+        }
+
+        boolean contains(long v) {
+            if (v == 0) {
+                return hasZero;
+            }
+            if (table.length == 0) {
+                return false;
+            }
+            int mask = table.length - 1;
+            for (int i = mix(v) & mask;; i = (i + 1) & mask) {
+                if (table[i] == v) {
+                    return true;
+                }
+                if (table[i] == 0) {
+                    return false;
+                }
+            }
+        }
+
+        void add(long v) {
+            if (v == 0) {
+                hasZero = true;
+                return;
+            }
+            if ((size + 1) * 2 > table.length) {
+                long[] old = table;
+                table = new long[Math.max(16, old.length * 2)];
+                size = 0;
+                for (long x : old) {
+                    if (x != 0) {
+                        insert(x);
+                    }
+                }
+            }
+            insert(v);
+        }
+
+        private void insert(long v) {
+            int mask = table.length - 1;
+            for (int i = mix(v) & mask;; i = (i + 1) & mask) {
+                if (table[i] == v) {
+                    return;
+                }
+                if (table[i] == 0) {
+                    table[i] = v;
+                    size++;
+                    return;
+                }
+            }
+        }
+
+        long[] values() {
+            long[] out = new long[size() ];
+            int k = 0;
+            for (long x : table) {
+                if (x != 0) {
+                    out[k++] = x;
+                }
+            }
+            if (hasZero) {
+                out[k] = 0;
+            }
+            return out;
+        }
+
+        long bytes() {
+            return 16 + 8L * table.length;
+        }
+
+        private static int mix(long v) {
+            long h = v * 0x9E3779B97F4A7C15L;
+            return (int) (h ^ (h >>> 32));
+        }
     }
 
     /** Writes the whole state, so that {@link #restore} continues exactly where this detector is. */
@@ -575,13 +858,19 @@ public final class StreamDetector {
             if (w != null) {
                 out.writeInt(id);
                 out.writeUTF(w.request);
-                out.writeUTF(w.tenant);
                 out.writeInt(w.tenantId);
                 out.writeLong(w.refs);
             }
         }
-        out.writeInt(requests.size());
+        // tables in use first (any order), then the freed ones oldest first, so that restoring keeps the eviction order
+        List<RequestState> inUse = new ArrayList<>();
         for (RequestState q : requests.values()) {
+            if (!q.compact()) {
+                inUse.add(q);
+            }
+        }
+        out.writeInt(inUse.size());
+        for (RequestState q : inUse) {
             out.writeInt(q.id);
             writeInts(out, q.table, q.pages);
             out.write(q.kind, 0, q.pages);
@@ -589,18 +878,24 @@ public final class StreamDetector {
                 out.writeLong(q.expected[i]);
             }
             out.writeInt(q.owned);
-            out.writeBoolean(q.finished);
-            out.writeInt(q.pairs.size());
-            for (Map.Entry<String, Pair> e : q.pairs.entrySet()) {
-                out.writeUTF(e.getKey());
-                out.writeLong(e.getValue().firstSeen.getEpochSecond());
-                out.writeInt(e.getValue().firstSeen.getNano());
-                writeLongs(out, e.getValue().positions.toLongArray());
-            }
         }
+        out.writeInt(keptCount);
+        for (RequestState q = oldestKept; q != null; q = q.newer) {
+            out.writeInt(q.id);
+            out.writeInt(q.pages);
+            writeInts(out, q.runs, q.runs.length);
+            out.writeBoolean(q.runKinds != null);
+            if (q.runKinds != null) {
+                out.write(q.runKinds);
+            }
+            writeLongs(out, q.runFps == null ? new long[0] : q.runFps);
+            out.writeInt(q.keptBytes);
+        }
+        out.writeLong(keptTablesBudget);
+        writeLongs(out, evicted.values());
     }
 
-    /** A detector in the state a {@link #snapshot} wrote. */
+    /** A detector in the state a {@link #snapshot} wrote; a snapshot of another version is refused. */
     public static StreamDetector restore(DataInputStream in) throws IOException {
         int version = in.readInt();
         if (version != SNAPSHOT_VERSION) {
@@ -627,7 +922,13 @@ public final class StreamDetector {
         d.fpKnown = BitSet.valueOf(readLongs(in));
         int tenantCount = in.readInt();
         for (int i = 0; i < tenantCount; i++) {
-            d.tenants.put(in.readUTF(), in.readInt());
+            String t = in.readUTF();
+            int id = in.readInt();
+            d.tenants.put(t, id);
+            if (id >= d.tenantNames.length) {
+                d.tenantNames = Arrays.copyOf(d.tenantNames, Integer.highestOneBit(id) * 2);
+            }
+            d.tenantNames[id] = t;
         }
         d.nextId = in.readInt();
         d.freeIds = readInts(in);
@@ -637,15 +938,15 @@ public final class StreamDetector {
         int live = in.readInt();
         for (int i = 0; i < live; i++) {
             int id = in.readInt();
-            Writer w = new Writer(in.readUTF(), in.readUTF(), in.readInt());
+            String request = in.readUTF();
+            int tenantId = in.readInt();
+            Writer w = new Writer(request, d.tenantNames[tenantId], tenantId);
             w.refs = in.readLong();
             d.writers[id] = w;
         }
-        int requestCount = in.readInt();
-        for (int i = 0; i < requestCount; i++) {
-            int id = in.readInt();
-            Writer w = d.writers[id];
-            RequestState q = new RequestState(w.request, w.tenant, w.tenantId, id);
+        int inUse = in.readInt();
+        for (int i = 0; i < inUse; i++) {
+            RequestState q = d.state(in.readInt());
             int[] table = readInts(in);
             q.pages = table.length;
             q.table = Arrays.copyOf(table, Math.max(8, table.length));
@@ -655,17 +956,43 @@ public final class StreamDetector {
                 q.expected[k] = in.readLong();
             }
             q.owned = in.readInt();
-            q.finished = in.readBoolean();
-            int pairs = in.readInt();
-            for (int k = 0; k < pairs; k++) {
-                String victim = in.readUTF();
-                Pair pair = new Pair(Instant.ofEpochSecond(in.readLong(), in.readInt()));
-                pair.positions.or(BitSet.valueOf(readLongs(in)));
-                q.pairs.put(victim, pair);
+        }
+        int kept = in.readInt();
+        for (int i = 0; i < kept; i++) {
+            RequestState q = d.state(in.readInt());
+            q.pages = in.readInt();
+            q.table = null;
+            q.kind = null;
+            q.expected = null;
+            q.runs = readInts(in);
+            q.runKinds = in.readBoolean() ? in.readNBytes(q.runs.length / 2) : null;
+            long[] fps = readLongs(in);
+            q.runFps = fps.length == 0 ? null : fps;
+            q.keptBytes = in.readInt();
+            d.keptBytes += q.keptBytes;
+            d.keptCount++;
+            q.older = d.newestKept;
+            if (d.newestKept != null) {
+                d.newestKept.newer = q;
+            } else {
+                d.oldestKept = q;
             }
-            d.requests.put(q.request, q);
+            d.newestKept = q;
+        }
+        d.keptTablesBudget = in.readLong();
+        for (long h : readLongs(in)) {
+            d.evicted.add(h);
         }
         return d;
+    }
+
+    /** The table of writer {@code id}, created while restoring. */
+    private RequestState state(int id) {
+        Writer w = writers[id];
+        RequestState q = new RequestState(w.request, w.tenant, w.tenantId, id);
+        w.state = q;
+        requests.put(q.request, q);
+        return q;
     }
 
     private static void writeInts(DataOutputStream out, int[] values, int count) throws IOException {
@@ -718,6 +1045,11 @@ public final class StreamDetector {
                 + (long) pageFp.length * Long.BYTES + fpKnown.size() / 8;
     }
 
+    /** Bytes held for freed tables (estimated) and the hashes of evicted ones. */
+    public long keptTableBytes() {
+        return keptBytes + evicted.bytes();
+    }
+
     /** Slots of the pool. */
     public long poolSlots() {
         return configured ? slots.length : 0;
@@ -728,8 +1060,18 @@ public final class StreamDetector {
         return judged;
     }
 
-    /** Requests alive on this stream. */
+    /** Requests whose table is in use (they own pages). */
     public int liveRequests() {
-        return requests.size();
+        return requests.size() - keptCount;
+    }
+
+    /** Freed tables kept. */
+    public int keptTables() {
+        return keptCount;
+    }
+
+    /** Freed tables evicted over the budget in this boot. */
+    public int evictedTables() {
+        return evicted.size();
     }
 }

@@ -10,6 +10,7 @@ import app.vigie.detection.core.DetectionSink;
 import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Finding;
 import app.vigie.detection.core.RequestFact;
+import app.vigie.detection.core.RequestFacts;
 
 /** What the detectors concluded in one transaction, merged, waiting to be written before it commits. */
 public final class DetectionBuffer implements DetectionSink {
@@ -49,13 +50,13 @@ public final class DetectionBuffer implements DetectionSink {
 
     @Override
     public void finding(Finding f) {
-        findings.putIfAbsent(f.deployment() + "|" + f.rule() + "|" + f.subject(), f);
+        findings.merge(f.deployment() + "|" + f.rule() + "|" + f.subject(), f,
+                (a, b) -> app.vigie.detection.core.Rule.earlier(b, a) ? b : a);
     }
 
     @Override
     public void exposure(ExposureRead e) {
-        exposures.merge(e.deployment() + "|" + e.readerRequest() + "|" + e.victimRequest() + "|" + e.stream() + "|"
-                + e.boot(), e, (a, b) -> b.tokens() >= a.tokens() ? b : a);
+        exposures.merge(e.pairKey(), e, ExposureRead::merge);
         spans.merge(e.deployment(), new ExposureSpan(e.attachAt(), e.attachAt()),
                 (a, b) -> new ExposureSpan(a.first().isBefore(b.first()) ? a.first() : b.first(),
                         a.last().isAfter(b.last()) ? a.last() : b.last()));
@@ -70,14 +71,15 @@ public final class DetectionBuffer implements DetectionSink {
         switch (f.kind()) {
             case ADMIT_REJECTED -> {
                 row.rejected = true;
-                if (row.rejectedBy == null) {
+                if (row.rejectedBy == null || RequestFacts.firstRejection(f, row.rejectedBy)) {
                     row.rejectedBy = f;
                 }
             }
             case SERVED -> row.served = true;
             case FINISHED -> {
                 row.finished = true;
-                row.delivered = f.delivered();
+                // delivered when any FINISH of the request says so (several streams may each finish it)
+                row.delivered = row.delivered == null ? f.delivered() : row.delivered || f.delivered();
                 row.deliveredOutput |= f.delivered() && f.outputTokens() > 0;
             }
         }

@@ -17,6 +17,7 @@ import app.vigie.auditlog.intake.CanonicalJson;
 import app.vigie.auditlog.store.QuarantineStore;
 import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Finding;
+import app.vigie.detection.core.Ranges;
 import app.vigie.detection.core.RequestFact;
 import app.vigie.detection.core.Rule;
 
@@ -31,7 +32,7 @@ public final class DetectionStore {
         if (b.isEmpty()) {
             return Map.of();
         }
-        rejectedServed(c, b);
+        rejectedServed(c, b, now);
         java.util.SortedSet<String> deployments = new java.util.TreeSet<>();
         b.findings.values().forEach(f -> deployments.add(f.deployment()));
         b.exposures.values().forEach(e -> deployments.add(e.deployment()));
@@ -159,8 +160,74 @@ public final class DetectionStore {
         }
     }
 
-    /** A finding's detail completed later, with the deployment of its incident. */
-    private record Detail(String deployment, String text) {
+    /** A raised REJECTED_REQUEST_SERVED as the request's facts now say it: its first rejection and its detail. */
+    private record Detail(String deployment, String stream, String boot, long seq, Timestamp at, String text) {
+    }
+
+    /** The rejection in {@code excluded} comes before the stored one: smallest (ts, stream, boot, seq). */
+    private static final String EARLIER_REJECTION = "(excluded.rejected_at is not null and (f.rejected_at is null or"
+            + " (excluded.rejected_at, excluded.rejected_stream collate \"C\", excluded.rejected_boot collate \"C\","
+            + " excluded.rejected_seq) < (f.rejected_at, f.rejected_stream collate \"C\", f.rejected_boot collate"
+            + " \"C\", f.rejected_seq)))";
+
+    /**
+     * Brings REJECTED_REQUEST_SERVED findings raised by earlier transactions up to date with the facts that came
+     * since: the other stream's records complete the detail, and a rejection that comes before the one it was raised
+     * with (read later, from another stream or instance) becomes its evidence and deployment. A finding whose
+     * deployment changes moves to that deployment's open incident. So the finding says the same whatever order the
+     * streams were read in.
+     */
+    private static void completeRaised(Connection c, Map<String, Detail> later, Instant now) throws SQLException {
+        Map<String, String> storedDeployment = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select f.subject, f.deployment from finding f join incident i on i.id = f.incident_id
+                where f.rule = 'REJECTED_REQUEST_SERVED' and f.subject = any(?) and i.status <> 'CLOSED'""")) {
+            ps.setArray(1, c.createArrayOf("text", later.keySet().toArray(String[]::new)));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    storedDeployment.put(rs.getString(1), rs.getString(2));
+                }
+            }
+        }
+        java.util.SortedSet<String> movedTo = new java.util.TreeSet<>();
+        for (Map.Entry<String, Detail> e : later.entrySet()) {
+            String before = storedDeployment.get(e.getKey());
+            if (before != null && !before.equals(e.getValue().deployment())) {
+                movedTo.add(e.getValue().deployment());
+            }
+        }
+        Map<String, UUID> incidents = new HashMap<>();
+        for (String deployment : movedTo) {
+            incidents.put(deployment, openIncident(c, deployment, now));
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                update finding f set detail = ?, deployment = ?, stream = ?, boot = ?, first_seq = ?, last_seq = ?,
+                  seen_at = ?, incident_id = coalesce(?, f.incident_id)
+                from incident i
+                where i.id = f.incident_id and i.status <> 'CLOSED' and f.rule = 'REJECTED_REQUEST_SERVED'
+                  and f.subject = ? and (f.detail, f.deployment, f.stream, f.boot, f.first_seq, f.seen_at)
+                    is distinct from (?, ?, ?, ?, ?, ?)""")) {
+            for (Map.Entry<String, Detail> e : later.entrySet()) {
+                Detail d = e.getValue();
+                ps.setString(1, d.text());
+                ps.setString(2, d.deployment());
+                ps.setString(3, d.stream());
+                ps.setString(4, d.boot());
+                ps.setLong(5, d.seq());
+                ps.setLong(6, d.seq());
+                ps.setTimestamp(7, d.at());
+                ps.setObject(8, incidents.get(d.deployment()));
+                ps.setString(9, e.getKey());
+                ps.setString(10, d.text());
+                ps.setString(11, d.deployment());
+                ps.setString(12, d.stream());
+                ps.setString(13, d.boot());
+                ps.setLong(14, d.seq());
+                ps.setTimestamp(15, d.at());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
     }
 
     /** The open incident of the deployment, created when there is none. */
@@ -192,7 +259,11 @@ public final class DetectionStore {
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into finding (incident_id, rule, deployment, subject, stream, boot, first_seq, last_seq, detail,
                   seen_at, recorded_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                on conflict (incident_id, rule, subject) do nothing""")) {
+                on conflict (incident_id, rule, subject) do update set deployment = excluded.deployment,
+                  stream = excluded.stream, boot = excluded.boot, first_seq = excluded.first_seq,
+                  last_seq = excluded.last_seq, detail = excluded.detail, seen_at = excluded.seen_at
+                where (excluded.seen_at, excluded.stream collate "C", excluded.boot collate "C", excluded.first_seq)
+                  < (finding.seen_at, finding.stream collate "C", finding.boot collate "C", finding.first_seq)""")) {
             for (Finding f : b.findings.values()) {
                 ps.setObject(1, incidents.get(f.deployment()));
                 ps.setString(2, f.rule().name());
@@ -211,41 +282,84 @@ public final class DetectionStore {
         }
     }
 
+    /**
+     * Writes the exposures of the transaction, one row per (incident, reader, victim): the positions read so far,
+     * from every stream, are united with the new ones (the incident rows are locked by openIncident, so no other
+     * transaction writes these pairs meanwhile) and {@code tokens} is the size of the union. A row from before V14
+     * has no positions: its count stays a lower bound.
+     */
     private static void upsertExposures(Connection c, DetectionBuffer b, Map<String, UUID> incidents)
             throws SQLException {
         if (b.exposures.isEmpty()) {
             return;
         }
+        List<ExposureRead> reads = new ArrayList<>(b.exposures.values());
+        int n = reads.size();
+        Map<String, Stored> stored = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select e.incident_id, e.reader_request, e.victim_request, e.positions, e.tokens
+                from exposure e join unnest(?::uuid[], ?::text[], ?::text[]) as u(i, r, v)
+                  on e.incident_id = u.i and e.reader_request = u.r and e.victim_request = u.v""")) {
+            ps.setArray(1, c.createArrayOf("uuid", reads.stream().map(e -> incidents.get(e.deployment())).toArray()));
+            ps.setArray(2, c.createArrayOf("text", reads.stream().map(ExposureRead::readerRequest).toArray()));
+            ps.setArray(3, c.createArrayOf("text", reads.stream().map(ExposureRead::victimRequest).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    java.sql.Array a = rs.getArray(4);
+                    Ranges positions = Ranges.EMPTY;
+                    if (a != null) {
+                        Integer[] bounds = (Integer[]) a.getArray();
+                        positions = Ranges.of(java.util.Arrays.stream(bounds).mapToInt(Integer::intValue).toArray());
+                    }
+                    stored.put(rs.getObject(1, UUID.class) + "|" + rs.getString(2) + "|" + rs.getString(3),
+                            new Stored(positions, rs.getInt(5)));
+                }
+            }
+        }
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into exposure (incident_id, kind, reader_request, reader_tenant, victim_request, victim_tenant,
-                  stream, boot, tokens, first_seen_at, last_seen_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                on conflict (incident_id, reader_request, victim_request, stream, boot) do update set
+                  positions, tokens, first_seen_at, last_seen_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                on conflict (incident_id, reader_request, victim_request) do update set
+                  positions = excluded.positions,
                   tokens = greatest(exposure.tokens, excluded.tokens),
                   first_seen_at = least(exposure.first_seen_at, excluded.first_seen_at),
                   last_seen_at = greatest(exposure.last_seen_at, excluded.last_seen_at)""")) {
-            for (ExposureRead e : b.exposures.values()) {
-                ps.setObject(1, incidents.get(e.deployment()));
+            for (ExposureRead e : reads) {
+                UUID incident = incidents.get(e.deployment());
+                Stored before = stored.getOrDefault(incident + "|" + e.readerRequest() + "|" + e.victimRequest(),
+                        Stored.NONE);
+                Ranges positions = before.positions().union(e.positions());
+                ps.setObject(1, incident);
                 ps.setString(2, e.kind().name());
                 ps.setString(3, e.readerRequest());
                 ps.setString(4, e.readerTenant());
                 ps.setString(5, e.victimRequest());
                 ps.setString(6, e.victimTenant());
-                ps.setString(7, e.stream());
-                ps.setString(8, e.boot());
-                ps.setInt(9, e.tokens());
-                ps.setTimestamp(10, Timestamp.from(e.firstSeenAt()));
-                ps.setTimestamp(11, Timestamp.from(e.attachAt()));
+                int[] bounds = positions.bounds();
+                Integer[] boxed = new Integer[bounds.length];
+                for (int i = 0; i < bounds.length; i++) {
+                    boxed[i] = bounds[i];
+                }
+                ps.setArray(7, c.createArrayOf("integer", boxed));
+                ps.setInt(8, Math.max(before.tokens(), positions.size()));
+                ps.setTimestamp(9, Timestamp.from(e.firstSeenAt()));
+                ps.setTimestamp(10, Timestamp.from(e.attachAt()));
                 ps.addBatch();
             }
             ps.executeBatch();
         }
     }
 
+    /** An exposure row as stored: its positions (empty before V14) and its count. */
+    private record Stored(Ranges positions, int tokens) {
+        static final Stored NONE = new Stored(Ranges.EMPTY, 0);
+    }
+
     /**
      * Merges the request facts of the transaction with those of earlier ones, and raises
      * {@code REJECTED_REQUEST_SERVED} (with the deployment and place of the rejecting ADMIT) where the join holds.
      */
-    private static void rejectedServed(Connection c, DetectionBuffer b) throws SQLException {
+    private static void rejectedServed(Connection c, DetectionBuffer b, Instant now) throws SQLException {
         if (b.facts.isEmpty()) {
             return;
         }
@@ -292,18 +406,19 @@ public final class DetectionStore {
                 on conflict (request) do update set
                   tenant = coalesce(f.tenant, excluded.tenant),
                   rejected = f.rejected or excluded.rejected,
-                  rejected_deployment = coalesce(f.rejected_deployment, excluded.rejected_deployment),
-                  rejected_stream = coalesce(f.rejected_stream, excluded.rejected_stream),
-                  rejected_boot = coalesce(f.rejected_boot, excluded.rejected_boot),
-                  rejected_seq = coalesce(f.rejected_seq, excluded.rejected_seq),
-                  rejected_at = coalesce(f.rejected_at, excluded.rejected_at),
+                  rejected_deployment = case when %1$s then excluded.rejected_deployment else f.rejected_deployment end,
+                  rejected_stream = case when %1$s then excluded.rejected_stream else f.rejected_stream end,
+                  rejected_boot = case when %1$s then excluded.rejected_boot else f.rejected_boot end,
+                  rejected_seq = case when %1$s then excluded.rejected_seq else f.rejected_seq end,
+                  rejected_at = case when %1$s then excluded.rejected_at else f.rejected_at end,
                   served = f.served or excluded.served,
                   finished = f.finished or excluded.finished,
-                  delivered = coalesce(excluded.delivered, f.delivered),
+                  delivered = case when f.delivered is null then excluded.delivered
+                    when excluded.delivered is null then f.delivered else f.delivered or excluded.delivered end,
                   delivered_output = f.delivered_output or excluded.delivered_output
                 returning request, rejected and (served or delivered_output) and not served_finding, tenant,
                   rejected_deployment, rejected_stream, rejected_boot, rejected_seq, rejected_at, served,
-                  delivered_output, served_finding""")) {
+                  delivered_output, served_finding""".formatted(EARLIER_REJECTION))) {
             ps.setArray(1, c.createArrayOf("text", request));
             ps.setArray(2, c.createArrayOf("text", tenant));
             ps.setArray(3, c.createArrayOf("boolean", rejected));
@@ -329,25 +444,14 @@ public final class DetectionStore {
                                         rs.getString(6), rs.getLong(7), rs.getLong(7), rejectedServed(req,
                                                 rs.getString(3), rs.getLong(7), how))));
                     } else if (rs.getBoolean(11) && !how.isEmpty()) {
-                        later.put(req, new Detail(rs.getString(4), rejectedServed(req, rs.getString(3), rs.getLong(7), how)));
+                        later.put(req, new Detail(rs.getString(4), rs.getString(5), rs.getString(6), rs.getLong(7),
+                                rs.getTimestamp(8), rejectedServed(req, rs.getString(3), rs.getLong(7), how)));
                     }
                 }
             }
         }
         if (!later.isEmpty()) {
-            // Raised already, by an earlier transaction: the facts that came since (the other stream's records,
-            // read in another order, or by another instance) complete its detail, so that the finding says the
-            // same whatever order the streams were read in.
-            try (PreparedStatement ps = c.prepareStatement("""
-                    update finding f set detail = u.detail
-                    from unnest(?::text[], ?::text[], ?::text[]) as u(subject, deployment, detail), incident i
-                    where i.deployment = u.deployment and i.status <> 'CLOSED' and f.incident_id = i.id
-                      and f.rule = 'REJECTED_REQUEST_SERVED' and f.subject = u.subject and f.detail <> u.detail""")) {
-                ps.setArray(1, c.createArrayOf("text", later.keySet().toArray(String[]::new)));
-                ps.setArray(2, c.createArrayOf("text", later.values().stream().map(Detail::deployment).toArray(String[]::new)));
-                ps.setArray(3, c.createArrayOf("text", later.values().stream().map(Detail::text).toArray(String[]::new)));
-                ps.executeUpdate();
-            }
+            completeRaised(c, later, now);
         }
         if (!raised.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement(

@@ -20,20 +20,20 @@ final class Recorder implements DetectionSink {
 
     @Override
     public void finding(Finding f) {
-        findings.putIfAbsent(f.rule() + "|" + f.deployment() + "|" + f.subject(), f);
+        findings.merge(f.rule() + "|" + f.deployment() + "|" + f.subject(), f, (a, b) -> Rule.earlier(b, a) ? b : a);
     }
 
     @Override
     public void exposure(ExposureRead e) {
         String key = e.readerRequest() + "|" + e.victimRequest();
-        exposures.merge(key, e, (a, b) -> b.tokens() >= a.tokens() ? b : a);
+        exposures.merge(key, e, ExposureRead::merge);
     }
 
     @Override
     public void requestFact(RequestFact f) {
         facts.add(f);
         if (f.kind() == RequestFact.Kind.FINISHED) {
-            delivered.put(f.request(), f.delivered());
+            delivered.merge(f.request(), f.delivered(), Boolean::logicalOr);
         }
     }
 

@@ -224,7 +224,11 @@ class RulesTest {
     void aLostGapIsAFindingWithTheStreamsDeployment() throws Exception {
         run();
         detector.gapLost(2, 4, T, rec);
+        assertThat(rec.findings).as("raised with the record that resumes application").isEmpty();
+        detector.apply(new app.vigie.auditlog.record.AuditRecord("s", "b1", 5, T.plusSeconds(7), "d/prod",
+                new app.vigie.auditlog.record.Body.Heartbeat()), rec);
         assertThat(rec.findings).containsOnlyKeys("STREAM_GAP|d/prod|s@b1");
+        assertThat(rec.findings.get("STREAM_GAP|d/prod|s@b1").at()).isEqualTo(T.plusSeconds(7));
         assertThat(rec.findings.get("STREAM_GAP|d/prod|s@b1").evidence().firstSeq()).isEqualTo(2);
         assertThat(rec.findings.get("STREAM_GAP|d/prod|s@b1").evidence().lastSeq()).isEqualTo(4);
     }
@@ -271,5 +275,110 @@ class RulesTest {
         assertThat(RequestFacts.NONE.with(reject).with(finishedEmpty).rejectedButServed()).isFalse();
         assertThat(RequestFacts.NONE.with(reject).rejectedButServed()).isFalse();
         assertThat(RequestFacts.NONE.with(served).with(finishedOutput).rejectedButServed()).isFalse();
+    }
+
+    /**
+     * Spec, "Clarifications": a table never shrinks. A request aborted while a step is in flight frees its pages;
+     * another tenant's request gets them and writes; the stray step then writes and attends. Both reads are judged.
+     */
+    @Test
+    void aUseAfterFreeIsJudgedBothWays() throws Exception {
+        w.alloc(T, "a", "acme", pages(0, 2), "PREFILL", null);
+        w.write(T, "a", "acme", 0, 8, "COMPUTE", null);
+        w.free(T, "a", pages(0, 2), "ABORT");
+        w.alloc(T, "b", "globex", pages(0, 2), "PREFILL", null);
+        w.write(T, "b", "globex", 0, 8, "COMPUTE", null);
+        w.attach(T, "b", "globex", 8);
+        // the stray step of a: writes positions 6-7 (pages it no longer owns), then attends all 8
+        w.write(T.plusSeconds(1), "a", "acme", 6, 2, "COMPUTE", null);
+        w.attach(T.plusSeconds(1), "a", "acme", 8);
+        w.attach(T.plusSeconds(2), "b", "globex", 8);
+        run();
+        assertThat(rec.invalid).isEmpty();
+        assertThat(rec.findings).containsOnlyKeys("CROSS_TENANT_READ|d/prod|a", "CROSS_TENANT_READ|d/prod|b");
+        assertThat(rec.exposures.get("a|b").tokens()).as("a read b's positions 0-5").isEqualTo(6);
+        assertThat(rec.exposures.get("b|a").tokens()).as("b read the stray write at 6-7").isEqualTo(2);
+    }
+
+    @Test
+    void anAllocAfterEveryPageWasFreedAppendsToTheSameTable() throws Exception {
+        w.alloc(T, "a", "acme", pages(0, 1), "PREFILL", null);
+        w.write(T, "a", "acme", 0, 4, "COMPUTE", null);
+        w.free(T, "a", pages(0, 1), "EVICT");
+        w.alloc(T, "b", "globex", pages(0, 1), "PREFILL", null);
+        w.write(T, "b", "globex", 0, 4, "COMPUTE", null);
+        w.alloc(T, "a", "acme", pages(5, 1), "DECODE", null);
+        w.write(T, "a", "acme", 4, 4, "COMPUTE", null);
+        w.attach(T, "a", "acme", 8);
+        run();
+        assertThat(rec.invalid).isEmpty();
+        assertThat(rec.exposures).containsOnlyKeys("a|b");
+        assertThat(rec.exposures.get("a|b").tokens()).as("logical page 0 is still page 0, now b's").isEqualTo(4);
+    }
+
+    @Test
+    void aRecordAddressingAnEvictedTableRaisesAFindingInsteadOfBeingQuarantined() throws Exception {
+        run();
+        detector.keptTablesBudget(1);
+        w.alloc(T, "a", "acme", pages(0, 1), "PREFILL", null);
+        w.write(T, "a", "acme", 0, 4, "COMPUTE", null);
+        w.free(T, "a", pages(0, 1), "ABORT");
+        w.alloc(T, "b", "globex", pages(0, 1), "PREFILL", null);
+        w.free(T, "b", pages(0, 1), "FINISH");
+        w.attach(T, "a", "acme", 4);
+        run();
+        assertThat(detector.evictedTables()).isEqualTo(1);
+        assertThat(detector.keptTables()).as("the newest freed table stays").isEqualTo(1);
+        assertThat(rec.invalid).isEmpty();
+        assertThat(rec.findings).containsOnlyKeys("TABLE_EVICTED|d/prod|a");
+        assertThat(rec.findings.get("TABLE_EVICTED|d/prod|a").evidence().detail()).contains("not judged");
+    }
+
+    @Test
+    void freedTablesSurviveASnapshotWithTheirEvictionOrder() throws Exception {
+        w.alloc(T, "a", "acme", pages(0, 2), "PREFILL", null);
+        w.write(T, "a", "acme", 0, 8, "COMPUTE", null);
+        w.free(T, "a", pages(0, 2), "ABORT");
+        w.share(T, "c", "acme", List.of(new PageRun(3, 1), new PageRun(7, 2)), List.of("aa", "bb", "cc"));
+        w.alloc(T, "b", "globex", pages(0, 2), "PREFILL", null);
+        w.write(T, "b", "globex", 0, 8, "COMPUTE", null);
+        w.free(T, "b", pages(0, 2), "FINISH");
+        run();
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        detector.snapshot(new java.io.DataOutputStream(bytes));
+        detector = StreamDetector.restore(new java.io.DataInputStream(new java.io.ByteArrayInputStream(
+                bytes.toByteArray())));
+        assertThat(detector.keptTables()).isEqualTo(3);
+        w.attach(T, "a", "acme", 8);
+        w.attach(T, "c", "acme", 12);
+        run();
+        assertThat(rec.exposures.get("a|b").tokens()).isEqualTo(8);
+        assertThat(rec.findings).containsKeys("UNINITIALIZED_READ|d/prod|c");
+    }
+
+    /** Spec, "Clarifications": a position is counted once per (reader, victim) across streams. */
+    @Test
+    void aPositionReadOnTwoTensorParallelRanksCountsOnce() throws Exception {
+        List<String> rank1 = new ArrayList<>();
+        AuditLogWriter w1 = new AuditLogWriter("s-tp1", "d/prod", "b1", rank1::add);
+        w1.config(T, PS, 16, 64, 60);
+        for (AuditLogWriter rank : List.of(w, w1)) {
+            rank.alloc(T, "a", "acme", pages(0, 2), "PREFILL", null);
+            rank.write(T, "a", "acme", 0, 8, "COMPUTE", null);
+            rank.free(T, "a", pages(0, 2), "FINISH");
+            rank.alloc(T, "b", "globex", pages(0, 2), "PREFILL", null);
+            rank.write(T, "b", "globex", 0, 2, "COMPUTE", null);
+        }
+        w.attach(T, "b", "globex", 6);
+        w1.attach(T, "b", "globex", 8);
+        run();
+        StreamDetector other = new StreamDetector("s-tp1", "b1");
+        RecordParser parser = new RecordParser();
+        for (String line : rank1) {
+            other.apply(parser.parse(line), rec);
+        }
+        assertThat(rec.exposures.get("b|a").tokens()).as("2-5 on both ranks, 6-7 on one: 6, not 4 + 6")
+                .isEqualTo(6);
+        assertThat(rec.exposures.get("b|a").positions()).isEqualTo(Ranges.of(2, 8));
     }
 }

@@ -1,0 +1,24 @@
+-- An exposure is counted once per (incident, reader, victim) across streams (page-audit-log.md, "Clarifications
+-- (2026-12-03)"): a position read on two streams (tensor-parallel ranks, prefill and decode pools) or by two ATTACHes
+-- counts once, so tokens is the size of the union of the positions. Until now one row was kept per stream and the
+-- API added them up, counting such positions twice.
+--
+-- positions: the reader's logical positions last written by the victim, as flat half-open ranges
+-- {start0, end0, start1, end1, ...}, sorted and disjoint; tokens = their size.
+alter table exposure add column positions integer[];
+
+-- Rows written before this migration have no positions (they were not kept): they become one row per pair whose
+-- tokens is the largest count of one stream (a lower bound of the union; the sum the API showed was an upper bound).
+-- New reads of such a pair add their positions, and tokens never goes below that bound (docs/detection.md).
+update exposure e set first_seen_at = x.f, last_seen_at = x.l
+from (select incident_id, reader_request, victim_request, min(first_seen_at) f, max(last_seen_at) l
+      from exposure group by 1, 2, 3) x
+where x.incident_id = e.incident_id and x.reader_request = e.reader_request and x.victim_request = e.victim_request;
+
+delete from exposure e using exposure o
+where o.incident_id = e.incident_id and o.reader_request = e.reader_request and o.victim_request = e.victim_request
+  and (o.tokens > e.tokens or (o.tokens = e.tokens and o.id < e.id));
+
+-- dropping the columns drops the old unique key (incident, reader, victim, stream, boot) with them
+alter table exposure drop column stream, drop column boot;
+alter table exposure add constraint exposure_pair unique (incident_id, reader_request, victim_request);

@@ -1,0 +1,120 @@
+package app.vigie.detection.model;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Random;
+
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.statistics.Statistics;
+
+import app.vigie.auditlog.intake.RecordParser;
+import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.runtime.engine.Cache;
+import app.vigie.runtime.engine.Fault;
+import app.vigie.runtime.sim.Simulation;
+import app.vigie.runtime.sim.Simulation.Options;
+import app.vigie.runtime.sim.Simulation.Scenario;
+
+/**
+ * The detector core against a deliberately naive second implementation of the spec ({@link NaiveModel}, written from
+ * the spec's text alone): on thousands of random adversarial logs ({@link RandomLogs}: several streams and
+ * tensor-parallel ranks, prefill/decode with transfers, aborts with steps in flight, reboots with late records,
+ * prefix shares with and without fingerprints, duplicates, any arrival order across batches, flushes in the middle)
+ * and on the reference runtime's logs, every finding with its evidence, every exposure with its tokens, first sight
+ * and delivery, and every refused or impossible record must be the same. The core side snapshots and restores its
+ * detectors at random points, as a restart does.
+ */
+class DifferentialTest {
+
+    /** Both sides fed the same deliveries; their results compared. */
+    static void compare(List<Delivery> deliveries, long restartSeed) {
+        NaiveModel model = new NaiveModel();
+        CorePipeline core = new CorePipeline(restartSeed, 0.05);
+        for (Delivery d : deliveries) {
+            if (d instanceof Delivery.Batch b) {
+                for (AuditRecord r : b.records()) {
+                    model.receive(r);
+                    core.receive(r);
+                }
+            } else {
+                model.flush();
+                core.flush();
+            }
+        }
+        ModelResult want = model.result();
+        ModelResult got = core.result();
+        assertThat(got.exposures()).as("exposures").isEqualTo(want.exposures());
+        assertThat(got.findings()).as("findings").isEqualTo(want.findings());
+        assertThat(got.invalid()).as("records impossible in their stream").isEqualTo(want.invalid());
+        assertThat(got.late()).as("late records").isEqualTo(want.late());
+        assertThat(got.conflicts()).as("conflicting duplicates").isEqualTo(want.conflicts());
+    }
+
+    @Provide
+    Arbitrary<app.vigie.detection.model.Scenario> scenarios() {
+        return RandomLogs.scenarios(60);
+    }
+
+    @Property(tries = 3000, seed = "20261203")
+    void theCoreAgreesWithTheNaiveModelOnRandomLogs(@ForAll("scenarios") app.vigie.detection.model.Scenario s) {
+        Statistics.label("exposures").collect(bucket(countExposures(s)));
+        compare(s.deliveries(), s.log().size());
+    }
+
+    private static int countExposures(app.vigie.detection.model.Scenario s) {
+        NaiveModel model = new NaiveModel();
+        for (Delivery d : s.deliveries()) {
+            if (d instanceof Delivery.Batch b) {
+                b.records().forEach(model::receive);
+            } else {
+                model.flush();
+            }
+        }
+        return model.result().exposures().size();
+    }
+
+    private static String bucket(int n) {
+        return n == 0 ? "0" : n < 3 ? "1-2" : n < 10 ? "3-9" : "10+";
+    }
+
+    /** The reference runtime's logs (every fault, each cache mode, reboots), shuffled into batches with duplicates. */
+    @Property(tries = 12, seed = "42")
+    void theCoreAgreesWithTheNaiveModelOnTheRuntimesLogs(@ForAll("runtimeRuns") RuntimeRun run) throws Exception {
+        List<String> lines = new ArrayList<>();
+        Options o = Options.of(run.scenario(), 5, 120, run.seed()).with(EnumSet.allOf(Fault.class), EnumSet.noneOf(
+                app.vigie.runtime.engine.Fix.class)).with(run.cache()).rebootingEvery(run.rebootEvery());
+        Simulation.run(o, lines::add, null);
+        RecordParser parser = new RecordParser();
+        List<AuditRecord> records = new ArrayList<>();
+        for (String line : lines) {
+            records.add(parser.parse(line));
+        }
+        Random random = new Random(run.seed());
+        records.addAll(records.subList(0, records.size() / 10));
+        Collections.shuffle(records, random);
+        List<Delivery> deliveries = new ArrayList<>();
+        for (int from = 0; from < records.size(); from += 97) {
+            deliveries.add(new Delivery.Batch(records.subList(from, Math.min(records.size(), from + 97))));
+        }
+        deliveries.add(new Delivery.Flush());
+        compare(deliveries, run.seed());
+    }
+
+    /** One run of the reference runtime. */
+    record RuntimeRun(Scenario scenario, Cache cache, int rebootEvery, long seed) {
+    }
+
+    @Provide
+    Arbitrary<RuntimeRun> runtimeRuns() {
+        return net.jqwik.api.Combinators.combine(net.jqwik.api.Arbitraries.of(Scenario.class),
+                net.jqwik.api.Arbitraries.of(Cache.class), net.jqwik.api.Arbitraries.of(0, 40),
+                net.jqwik.api.Arbitraries.longs().between(1, 1_000_000)).as(RuntimeRun::new);
+    }
+}

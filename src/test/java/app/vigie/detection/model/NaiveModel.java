@@ -1,0 +1,524 @@
+package app.vigie.detection.model;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.auditlog.record.Body;
+import app.vigie.auditlog.record.PageFingerprint;
+import app.vigie.auditlog.record.PageRun;
+
+/**
+ * A deliberately naive second reading of the page audit log spec (docs: page-audit-log.md), used as the oracle of a
+ * differential test. Everything is kept in plain maps keyed by full tuples; page tables never shrink; every exposure
+ * position judged is remembered in a list and the answer is recomputed from scratch by {@link #result()}. Slow on
+ * purpose, obvious on purpose. Not thread-safe.
+ */
+public final class NaiveModel {
+
+    // ------------------------------------------------------------------ keys and small values
+
+    private record StreamBoot(String stream, String boot) {
+    }
+
+    private record SlotKey(String stream, String boot, int page, int slot) {
+    }
+
+    private record PageKey(String stream, String boot, int page) {
+    }
+
+    private record TableKey(String stream, String boot, String request) {
+    }
+
+    private record Writer(String request, String tenant) {
+    }
+
+    private enum How { ALLOC, SHARE }
+
+    /** One logical page of a request's table: the physical page, how it got there, and (SHARE only) the expected fp. */
+    private record TableEntry(int page, How how, String expectedFp) {
+    }
+
+    /** One position judged (4) or (5) at one ATTACH. */
+    private record Judged(String deployment, String reader, String readerTenant, String victim, String victimTenant,
+            int position, Instant at, String stream, String boot, long seq) {
+    }
+
+    private static final Comparator<Judged> JUDGED_ORDER = Comparator.comparing(Judged::at)
+            .thenComparing(Judged::stream).thenComparing(Judged::boot).thenComparingLong(Judged::seq)
+            .thenComparingInt(Judged::position);
+
+    private static final Comparator<ModelFinding> EVIDENCE_ORDER = Comparator.comparing(ModelFinding::at)
+            .thenComparing(ModelFinding::stream).thenComparing(ModelFinding::boot)
+            .thenComparingLong(ModelFinding::firstSeq);
+
+    private static final Comparator<AuditRecord> RECORD_ORDER = Comparator.comparing(AuditRecord::ts)
+            .thenComparing(AuditRecord::stream).thenComparing(AuditRecord::boot)
+            .thenComparingLong(AuditRecord::seq);
+
+    // ------------------------------------------------------------------ intake state
+
+    /** Every record accepted at intake (applied or waiting), by its idempotency key. */
+    private final Map<AuditRecord.Key, AuditRecord> received = new HashMap<>();
+    /** The next seq to apply, per (stream, boot); absent means 1. */
+    private final Map<StreamBoot, Long> nextSeq = new HashMap<>();
+    /** Records received but not yet applied because a smaller seq is missing. */
+    private final Map<StreamBoot, TreeMap<Long, AuditRecord>> waiting = new HashMap<>();
+    /** Ranges [from, to] declared lost, per (stream, boot). */
+    private final Map<StreamBoot, List<long[]>> lost = new HashMap<>();
+
+    // ------------------------------------------------------------------ replay state (per stream and boot, by key)
+
+    /** The applied, valid CONFIG of each (stream, boot); absent means the boot is unconfigured. */
+    private final Map<StreamBoot, Body.Config> configs = new HashMap<>();
+    /** The last writer of each slot; absent means never written in this boot. */
+    private final Map<SlotKey, Writer> lastWriter = new HashMap<>();
+    /** The current fingerprint of each physical page (lower case); absent means unknown. */
+    private final Map<PageKey, String> fingerprint = new HashMap<>();
+    /** The request owning each page; absent means nobody. */
+    private final Map<PageKey, String> owner = new HashMap<>();
+    /** Page tables; they only ever grow. */
+    private final Map<TableKey, List<TableEntry>> tables = new HashMap<>();
+
+    // ------------------------------------------------------------------ outcomes
+
+    private final Map<String, ModelFinding> findings = new HashMap<>();
+    private final List<Judged> judged = new ArrayList<>();
+    /** Applied ADMIT REJECT records. */
+    private final List<AuditRecord> rejections = new ArrayList<>();
+    /** Requests with an applied valid ALLOC or ATTACH, or an applied FINISH delivered with output tokens. */
+    private final Set<String> served = new HashSet<>();
+    /** Reader request -> whether any applied FINISH of it said delivered=true. */
+    private final Map<String, Boolean> deliveredByRequest = new HashMap<>();
+    private final Set<String> late = new TreeSet<>();
+    private final Set<String> conflicts = new TreeSet<>();
+    private final Set<String> invalid = new TreeSet<>();
+
+    /** An empty model: no stream, no record. */
+    public NaiveModel() {
+    }
+
+    // ================================================================== intake
+
+    /**
+     * One record arrives (already valid at intake). Handles duplicates, conflicts, late records, holding back after a
+     * missing seq, and applies every record that becomes contiguous, in seq order per (stream, boot).
+     */
+    public void receive(AuditRecord r) {
+        AuditRecord.Key key = r.key();
+        AuditRecord earlier = received.get(key);
+        if (earlier != null) {
+            // "A record whose key was already accepted is a duplicate and is ignored; if its content differs from
+            // the accepted one it is rejected as a conflict."
+            if (!earlier.equals(r)) {
+                conflicts.add(name(r));
+            }
+            return;
+        }
+        StreamBoot sb = new StreamBoot(r.stream(), r.boot());
+        // "A record of a (stream, boot) whose seq lies in a range already declared lost is not applied: it is kept
+        // with the reason late."
+        for (long[] range : lost.getOrDefault(sb, List.of())) {
+            if (r.seq() >= range[0] && r.seq() <= range[1]) {
+                late.add(name(r));
+                return;
+            }
+        }
+        received.put(key, r);
+        // "Records may arrive out of order and more than once: they must be applied in seq order per (stream, boot).
+        // A missing seq holds back the records after it until it arrives or the gap is declared lost."
+        waiting.computeIfAbsent(sb, k -> new TreeMap<>()).put(r.seq(), r);
+        applyContiguous(sb);
+    }
+
+    /**
+     * Declares lost every missing seq of each (stream, boot) that lies below a held-back record, applies what waited,
+     * and raises STREAM_GAP for each lost range. A missing tail (nothing received after it) is not a gap.
+     */
+    public void flush() {
+        for (StreamBoot sb : new ArrayList<>(waiting.keySet())) {
+            TreeMap<Long, AuditRecord> held = waiting.get(sb);
+            while (!held.isEmpty()) {
+                long next = nextSeq.getOrDefault(sb, 1L);
+                long firstHeld = held.firstKey();
+                // firstHeld > next here, otherwise applyContiguous would have applied it.
+                long from = next;
+                long to = firstHeld - 1;
+                lost.computeIfAbsent(sb, k -> new ArrayList<>()).add(new long[] {from, to});
+                AuditRecord resuming = held.get(firstHeld);
+                // "a lost gap raises a STREAM_GAP finding and application resumes after it"; brief: at/deployment of
+                // the first record applied after the range; subject stream@boot.
+                raise(new ModelFinding(resuming.deployment(), "STREAM_GAP", sb.stream() + "@" + sb.boot(),
+                        resuming.ts(), sb.stream(), sb.boot(), from, to));
+                nextSeq.put(sb, firstHeld);
+                applyContiguous(sb);
+            }
+        }
+    }
+
+    private void applyContiguous(StreamBoot sb) {
+        TreeMap<Long, AuditRecord> held = waiting.get(sb);
+        while (true) {
+            long next = nextSeq.getOrDefault(sb, 1L);
+            AuditRecord r = held.remove(next);
+            if (r == null) {
+                return;
+            }
+            apply(r);
+            nextSeq.put(sb, next + 1);
+        }
+    }
+
+    // ================================================================== replay
+
+    private void apply(AuditRecord r) {
+        StreamBoot sb = new StreamBoot(r.stream(), r.boot());
+        Body body = r.body();
+        if (body instanceof Body.Config c) {
+            applyConfig(r, sb, c);
+            return;
+        }
+        Body.Config config = configs.get(sb);
+        if (config == null) {
+            // "A record that is well-formed but impossible in its stream's state when it is applied (... no CONFIG
+            // before it) has no effect and is kept the same way."
+            invalid.add(name(r));
+            return;
+        }
+        if (body instanceof Body.Admit a) {
+            applyAdmit(r, a);
+        } else if (body instanceof Body.Alloc a) {
+            applyAlloc(r, config, a);
+        } else if (body instanceof Body.Write w) {
+            applyWrite(r, config, w);
+        } else if (body instanceof Body.Share s) {
+            applyShare(r, config, s);
+        } else if (body instanceof Body.Attach a) {
+            applyAttach(r, config, a);
+        } else if (body instanceof Body.Free f) {
+            applyFree(r, config, f);
+        } else if (body instanceof Body.XferCommit x) {
+            applyXferCommit(r, x);
+        } else if (body instanceof Body.Finish f) {
+            applyFinish(f);
+        } else if (body instanceof Body.Heartbeat) {
+            // "HEARTBEAT: Liveness; lets the detector see that a stream is alive and complete up to seq." No effect.
+            return;
+        } else {
+            throw new IllegalStateException("unknown body " + body);
+        }
+    }
+
+    private void applyConfig(AuditRecord r, StreamBoot sb, Body.Config c) {
+        long capacity = (long) c.poolPages() * c.pageSize();
+        // Brief: a CONFIG whose pool_pages*page_size > 2^31-1 is invalid (no effect; the boot stays unconfigured).
+        if (capacity > Integer.MAX_VALUE) {
+            invalid.add(name(r));
+            return;
+        }
+        // "CONFIG: First record of a boot. Clears all state of the stream." / "A new boot starts with every slot
+        // never written." State is keyed by (stream, boot), so a new boot's maps are already empty.
+        configs.put(sb, c);
+        // "CONTEXT_EXCEEDS_POOL: CONFIG with context_window > pool_pages * page_size", counted per (stream, boot).
+        if (c.contextWindow() > capacity) {
+            raise(single(r, "CONTEXT_EXCEEDS_POOL", r.stream() + "@" + r.boot()));
+        }
+    }
+
+    private void applyAdmit(AuditRecord r, Body.Admit a) {
+        // "ADMIT: The admission decision as made, whatever the HTTP status later says." ACCEPT has no effect.
+        if (a.verdict() == Body.Verdict.REJECT) {
+            rejections.add(r);
+        }
+    }
+
+    private void applyAlloc(AuditRecord r, Body.Config config, Body.Alloc a) {
+        // "Pages outside the pool make the record invalid."
+        if (!allInPool(a.pages(), config)) {
+            invalid.add(name(r));
+            return;
+        }
+        List<TableEntry> table = tables.computeIfAbsent(new TableKey(r.stream(), r.boot(), a.request()),
+                k -> new ArrayList<>());
+        for (int page : pagesOf(a.pages())) {
+            PageKey pk = new PageKey(r.stream(), r.boot(), page);
+            String previous = owner.get(pk);
+            // "a page still owned by another request changes owner and raises DOUBLE_ALLOC" (per allocating request)
+            if (previous != null && !previous.equals(a.request())) {
+                raise(single(r, "DOUBLE_ALLOC", a.request()));
+            }
+            // "the request owns them until FREE"
+            owner.put(pk, a.request());
+            // "Appends the pages to the request's table" (a page it already owns is simply appended again).
+            table.add(new TableEntry(page, How.ALLOC, null));
+        }
+        // REJECTED_REQUEST_SERVED: "... and also an ALLOC or ATTACH on any stream"
+        served.add(a.request());
+    }
+
+    private void applyShare(AuditRecord r, Body.Config config, Body.Share s) {
+        // Pages outside the pool make the record invalid (brief: ALLOC/SHARE alike).
+        if (!allInPool(s.pages(), config)) {
+            invalid.add(name(r));
+            return;
+        }
+        List<Integer> pages = pagesOf(s.pages());
+        // "fp, if present, has one entry per shared page (another count makes the record invalid)" (already checked
+        // at intake; checked again in case a test builds records by hand).
+        if (s.fp() != null && s.fp().size() != pages.size()) {
+            invalid.add(name(r));
+            return;
+        }
+        List<TableEntry> table = tables.computeIfAbsent(new TableKey(r.stream(), r.boot(), s.request()),
+                k -> new ArrayList<>());
+        // "A prefix-cache hit: appends cached pages to the request's table without owning or writing them."
+        for (int i = 0; i < pages.size(); i++) {
+            String expected = s.fp() == null ? null : s.fp().get(i);
+            table.add(new TableEntry(pages.get(i), How.SHARE, expected));
+        }
+    }
+
+    private void applyWrite(AuditRecord r, Body.Config config, Body.Write w) {
+        int pageSize = config.pageSize();
+        List<TableEntry> table = tables.get(new TableKey(r.stream(), r.boot(), w.request()));
+        long tableSize = table == null ? 0 : (long) table.size() * pageSize;
+        long end = (long) w.from() + w.tokens();
+        // "Positions beyond the table make the record invalid."
+        if (end > tableSize) {
+            invalid.add(name(r));
+            return;
+        }
+        // "Logical positions [from, from+tokens) of the request's table are written: each mapped slot's last writer
+        // becomes this request." Logical position p maps to page table[p / page_size], slot p % page_size.
+        Set<Integer> touchedLogical = new TreeSet<>();
+        for (long p = w.from(); p < end; p++) {
+            int logical = (int) (p / pageSize);
+            int slot = (int) (p % pageSize);
+            TableEntry entry = table.get(logical);
+            lastWriter.put(new SlotKey(r.stream(), r.boot(), entry.page(), slot), new Writer(w.request(), w.tenant()));
+            touchedLogical.add(logical);
+        }
+        // "a write to a page without an fp entry for it makes the page's fingerprint unknown": every touched
+        // physical page first becomes unknown ...
+        for (int logical : touchedLogical) {
+            fingerprint.remove(new PageKey(r.stream(), r.boot(), table.get(logical).page()));
+        }
+        // ... then "fp gives, for logical pages of this request that this write leaves complete, the content
+        // fingerprint of that page" (entries for logical pages this write does not touch are ignored).
+        if (w.fp() != null) {
+            for (PageFingerprint f : w.fp()) {
+                if (touchedLogical.contains(f.logicalPage())) {
+                    fingerprint.put(new PageKey(r.stream(), r.boot(), table.get(f.logicalPage()).page()),
+                            f.hex().toLowerCase(java.util.Locale.ROOT));
+                }
+            }
+        }
+    }
+
+    private void applyAttach(AuditRecord r, Body.Config config, Body.Attach a) {
+        int pageSize = config.pageSize();
+        List<TableEntry> table = tables.get(new TableKey(r.stream(), r.boot(), a.request()));
+        long tableSize = table == null ? 0 : (long) table.size() * pageSize;
+        // "Positions beyond the table make the record invalid."
+        if (a.tokens() > tableSize) {
+            invalid.add(name(r));
+            return;
+        }
+        // REJECTED_REQUEST_SERVED: "... an ALLOC or ATTACH on any stream" (an ATTACH of 0 tokens counts too).
+        served.add(a.request());
+        String reader = a.request();
+        String readerTenant = a.tenant();
+        // "At each ATTACH of request R (tenant T) over [0, n), every position p < n is judged against the state after
+        // all earlier records of that stream"
+        for (int p = 0; p < a.tokens(); p++) {
+            TableEntry entry = table.get(p / pageSize);
+            int slot = p % pageSize;
+            Writer writer = lastWriter.get(new SlotKey(r.stream(), r.boot(), entry.page(), slot));
+            // "1. the last writer of p's slot is R itself: fine;"
+            if (writer != null && writer.request().equals(reader)) {
+                continue;
+            }
+            // "2. p lies on a page that R got by SHARE:"
+            if (entry.how() == How.SHARE) {
+                if (entry.expectedFp() != null) {
+                    String current = fingerprint.get(new PageKey(r.stream(), r.boot(), entry.page()));
+                    // "with an expected fingerprint, and the page's current fingerprint is known and equal to it:
+                    // fine (the content is R's own tokens); if the page's last writer is of another tenant, it counts
+                    // toward CROSS_TENANT_SHARE"
+                    if (current != null && current.equalsIgnoreCase(entry.expectedFp())) {
+                        if (writer != null && !writer.tenant().equals(readerTenant)) {
+                            raise(single(r, "CROSS_TENANT_SHARE", reader));
+                        }
+                        continue;
+                    }
+                } else if (writer != null && writer.tenant().equals(readerTenant)) {
+                    // "without an expected fingerprint, and the last writer is of tenant T: fine (a prefix cache
+                    // shared inside one tenant)"
+                    continue;
+                }
+                // "otherwise it is judged by 3 to 5, like any other slot"
+            }
+            // "3. the slot was never written in this boot: UNINITIALIZED_READ"
+            if (writer == null) {
+                raise(single(r, "UNINITIALIZED_READ", reader));
+                continue;
+            }
+            // "4. the last writer V is of another tenant: a cross-tenant exposure of V's token at p to R;"
+            // "5. otherwise (V is another request of tenant T): an intra-tenant exposure."
+            boolean cross = !writer.tenant().equals(readerTenant);
+            raise(single(r, cross ? "CROSS_TENANT_READ" : "INTRA_TENANT_READ", reader));
+            judged.add(new Judged(r.deployment(), reader, readerTenant, writer.request(), writer.tenant(), p, r.ts(),
+                    r.stream(), r.boot(), r.seq()));
+        }
+    }
+
+    private void applyFree(AuditRecord r, Body.Config config, Body.Free f) {
+        // A page outside the pool is owned by nobody, so the record is invalid; checked first so that a huge run is
+        // never expanded page by page.
+        if (!allInPool(f.pages(), config)) {
+            invalid.add(name(r));
+            return;
+        }
+        List<Integer> pages = pagesOf(f.pages());
+        // "The request gives up ownership of pages it owns (others make the record invalid)." All pages are checked
+        // before anything changes.
+        for (int page : pages) {
+            if (!f.request().equals(owner.get(new PageKey(r.stream(), r.boot(), page)))) {
+                invalid.add(name(r));
+                return;
+            }
+        }
+        // "FREE gives up ownership and nothing else: the request's page table on that stream keeps every run it had."
+        // "Content is untouched."
+        for (int page : pages) {
+            owner.remove(new PageKey(r.stream(), r.boot(), page));
+        }
+    }
+
+    private void applyXferCommit(AuditRecord r, Body.XferCommit x) {
+        // "TRANSFER_COVERAGE_GAP: XFER_COMMIT with covered_tokens < claimed_tokens" (per request)
+        if (x.coveredTokens() < x.claimedTokens()) {
+            raise(single(r, "TRANSFER_COVERAGE_GAP", x.request()));
+        }
+        // "TRANSFER_CHECKSUM_MISMATCH: XFER_COMMIT with checksum_ok: false" (per request)
+        if (Boolean.FALSE.equals(x.checksumOk())) {
+            raise(single(r, "TRANSFER_CHECKSUM_MISMATCH", x.request()));
+        }
+        // No effect on slots.
+    }
+
+    private void applyFinish(Body.Finish f) {
+        // "It is delivered when the reader's FINISH says delivered: true, not delivered when it says false, and
+        // unknown until a FINISH is seen." Brief: TRUE if any applied FINISH says true.
+        deliveredByRequest.merge(f.request(), f.delivered(), (x, y) -> x || y);
+        // REJECTED_REQUEST_SERVED: "... or a FINISH with delivered: true and output_tokens > 0"
+        if (f.delivered() && f.outputTokens() > 0) {
+            served.add(f.request());
+        }
+    }
+
+    // ================================================================== answer
+
+    /** The findings, exposures and refused records so far, recomputed from scratch. */
+    public ModelResult result() {
+        TreeMap<String, ModelFinding> allFindings = new TreeMap<>(findings);
+        // "REJECTED_REQUEST_SERVED: a request has ADMIT REJECT on any stream and also an ALLOC or ATTACH on any
+        // stream, or a FINISH with delivered: true and output_tokens > 0" (per request).
+        // "The finding carries the deployment of the request's ADMIT REJECT with the smallest (ts, stream, boot, seq)."
+        Map<String, AuditRecord> smallestRejection = new HashMap<>();
+        for (AuditRecord admit : rejections) {
+            String request = ((Body.Admit) admit.body()).request();
+            AuditRecord current = smallestRejection.get(request);
+            if (current == null || RECORD_ORDER.compare(admit, current) < 0) {
+                smallestRejection.put(request, admit);
+            }
+        }
+        for (Map.Entry<String, AuditRecord> e : smallestRejection.entrySet()) {
+            if (served.contains(e.getKey())) {
+                ModelFinding f = single(e.getValue(), "REJECTED_REQUEST_SERVED", e.getKey());
+                allFindings.put(findingKey(f), f);
+            }
+        }
+
+        // "An exposure is the set of positions judged (4) or (5) for one (reader, victim) pair, over every ATTACH of
+        // the reader, each position counted once: tokens = its size." Clarification: "the size of the union over all
+        // streams and all ATTACHes". Brief: keyed by (deployment of the ATTACH, reader, victim).
+        Map<String, List<Judged>> byPair = new TreeMap<>();
+        for (Judged j : judged) {
+            byPair.computeIfAbsent(j.deployment() + "|" + j.reader() + "|" + j.victim(), k -> new ArrayList<>()).add(j);
+        }
+        TreeMap<String, ModelExposure> exposures = new TreeMap<>();
+        for (Map.Entry<String, List<Judged>> e : byPair.entrySet()) {
+            List<Judged> list = e.getValue();
+            Set<Integer> positions = new HashSet<>();
+            Judged first = list.get(0);
+            for (Judged j : list) {
+                positions.add(j.position());
+                if (JUDGED_ORDER.compare(j, first) < 0) {
+                    first = j;
+                }
+            }
+            // kind: CROSS_TENANT when the victim's tenant differs from the reader's.
+            String kind = first.victimTenant().equals(first.readerTenant()) ? "INTRA_TENANT" : "CROSS_TENANT";
+            // "Unknown delivery is null. Until a FINISH of the reader has been applied, delivered is null."
+            Boolean delivered = deliveredByRequest.get(first.reader());
+            exposures.put(e.getKey(), new ModelExposure(first.deployment(), kind, first.reader(),
+                    first.readerTenant(), first.victim(), first.victimTenant(), positions.size(), first.at(),
+                    delivered));
+        }
+        return new ModelResult(allFindings, exposures, new TreeSet<>(late), new TreeSet<>(conflicts),
+                new TreeSet<>(invalid));
+    }
+
+    // ================================================================== helpers
+
+    /** A finding raised by one record: firstSeq = lastSeq = its seq, at = its ts, deployment = its deployment. */
+    private static ModelFinding single(AuditRecord r, String rule, String subject) {
+        return new ModelFinding(r.deployment(), rule, subject, r.ts(), r.stream(), r.boot(), r.seq(), r.seq());
+    }
+
+    /** Findings are unique per (deployment, rule, subject); the smallest (at, stream, boot, firstSeq) is kept. */
+    private void raise(ModelFinding f) {
+        String key = findingKey(f);
+        ModelFinding current = findings.get(key);
+        if (current == null || EVIDENCE_ORDER.compare(f, current) < 0) {
+            findings.put(key, f);
+        }
+    }
+
+    private static String findingKey(ModelFinding f) {
+        return f.deployment() + "|" + f.rule() + "|" + f.subject();
+    }
+
+    private static boolean allInPool(List<PageRun> runs, Body.Config config) {
+        for (PageRun run : runs) {
+            if (run.end() > config.poolPages()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The pages of the runs, one by one, in logical order. */
+    private static List<Integer> pagesOf(List<PageRun> runs) {
+        List<Integer> pages = new ArrayList<>();
+        for (PageRun run : runs) {
+            for (long page = run.first(); page < run.end(); page++) {
+                pages.add((int) page);
+            }
+        }
+        return pages;
+    }
+
+    private static String name(AuditRecord r) {
+        return r.stream() + "|" + r.boot() + "|" + r.seq();
+    }
+}
