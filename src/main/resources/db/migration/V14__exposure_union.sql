@@ -22,3 +22,7 @@ where o.incident_id = e.incident_id and o.reader_request = e.reader_request and 
 -- dropping the columns drops the old unique key (incident, reader, victim, stream, boot) with them
 alter table exposure drop column stream, drop column boot;
 alter table exposure add constraint exposure_pair unique (incident_id, reader_request, victim_request);
+
+-- REJECTED_REQUEST_SERVED findings are looked up by request (their subject) when later facts complete them or an
+-- earlier rejection moves them (DetectionStore.completeRaised), whichever incident holds them.
+create index finding_rejected_served_subject on finding (subject) where rule = 'REJECTED_REQUEST_SERVED';

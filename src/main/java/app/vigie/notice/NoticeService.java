@@ -95,7 +95,7 @@ public class NoticeService {
         Map<String, Line> exposed = new LinkedHashMap<>();
         Map<String, Line> received = new LinkedHashMap<>();
         for (ExposureView e : exposures) {
-            boolean delivered = Boolean.TRUE.equals(e.delivered());
+            Boolean delivered = e.delivered();
             if (e.victimTenant().equals(tenant)) {
                 exposed.computeIfAbsent(e.victimRequest() + "|" + e.kind(), k -> new Line(e.victimRequest(),
                         "INTRA_TENANT".equals(e.kind()))).add(e.tokens(), e.firstSeenAt(), e.readerRequest(),
@@ -113,7 +113,8 @@ public class NoticeService {
         ProcessorAlert.Totals totals = new ProcessorAlert.Totals(exposedLines.size(),
                 exposedLines.stream().mapToLong(ProcessorAlert.RequestLine::tokens).sum(), receivedLines.size(),
                 receivedLines.stream().mapToLong(ProcessorAlert.RequestLine::tokens).sum(),
-                receivedLines.stream().filter(l -> l.delivered() > 0).count());
+                receivedLines.stream().filter(l -> l.delivered() > 0).count(),
+                receivedLines.stream().filter(l -> l.delivered() == 0 && l.undetermined() > 0).count());
 
         List<ProcessorAlert.Duty> duties = duties(plan.of(tenant).stream()
                 .filter(o -> o.holder() == ObligationRule.Party.CONTROLLER && o.kind() != ObligationRule.Kind.NONE)
@@ -373,25 +374,29 @@ public class NoticeService {
         Instant first;
         final Set<String> others = new HashSet<>();
         final Set<String> deliveredReaders = new HashSet<>();
+        final Set<String> undeterminedReaders = new HashSet<>();
 
         Line(String request, boolean sameTenant) {
             this.request = request;
             this.sameTenant = sameTenant;
         }
 
-        Line add(long t, Instant seen, String other, boolean delivered) {
+        /** {@code delivered}: true, false, or null while no FINISH of the reader is known. */
+        Line add(long t, Instant seen, String other, Boolean delivered) {
             tokens += t;
             first = first == null || seen.isBefore(first) ? seen : first;
             others.add(other);
-            if (delivered) {
+            if (Boolean.TRUE.equals(delivered)) {
                 deliveredReaders.add(other);
+            } else if (delivered == null) {
+                undeterminedReaders.add(other);
             }
             return this;
         }
 
         ProcessorAlert.RequestLine line(ZoneId zone, Locale lang) {
             return new ProcessorAlert.RequestLine(request, tokens, When.of(first, zone, lang), others.size(),
-                    deliveredReaders.size(), sameTenant);
+                    deliveredReaders.size(), sameTenant, undeterminedReaders.size());
         }
     }
 }

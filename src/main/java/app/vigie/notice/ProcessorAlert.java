@@ -29,12 +29,16 @@ public record ProcessorAlert(String language, String zone, When generatedAt, Inc
      * other customers (or of its own, {@code sameTenant}); {@code delivered}: how many of the reading responses
      * left the service.
      */
+    /**
+     * {@code delivered}: the other side's responses known to have left the service; {@code undetermined}: those whose
+     * delivery is not known yet (no FINISH applied), never counted as not delivered.
+     */
     public record RequestLine(String request, long tokens, When firstSeenAt, int otherRequests, int delivered,
-            boolean sameTenant) {
+            boolean sameTenant, int undetermined) {
     }
 
     public record Totals(long exposedRequests, long exposedTokens, long receivedRequests, long receivedTokens,
-            long responsesReceived) {
+            long responsesReceived, long responsesUndetermined) {
     }
 
     public record Measure(When takenAt, String text) {

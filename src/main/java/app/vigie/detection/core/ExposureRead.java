@@ -18,9 +18,12 @@ public record ExposureRead(String deployment, ExposureKind kind, String readerRe
         return positions.size();
     }
 
-    /** The key an exposure is counted per: (deployment, reader, victim). */
+    /**
+     * The key an exposure is counted per: (deployment, reader, victim), joined by NUL, which no identifier may hold
+     * (the intake refuses control characters), so that two pairs never share a key.
+     */
     public String pairKey() {
-        return deployment + "|" + readerRequest + "|" + victimRequest;
+        return deployment + "\u0000" + readerRequest + "\u0000" + victimRequest;
     }
 
     /** Both reads of one pair as one: the union of their positions, the earliest first sight, the latest ATTACH. */

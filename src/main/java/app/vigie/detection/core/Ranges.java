@@ -25,14 +25,35 @@ public final class Ranges {
         if (bounds.length % 2 != 0) {
             throw new IllegalArgumentException("ranges need an even number of bounds, got " + bounds.length);
         }
-        Ranges r = EMPTY;
+        boolean normal = true;
         for (int i = 0; i < bounds.length; i += 2) {
             if (bounds[i] < 0 || bounds[i] >= bounds[i + 1]) {
                 throw new IllegalArgumentException("not a range: [" + bounds[i] + ", " + bounds[i + 1] + ")");
             }
-            r = r.union(new Ranges(new int[] {bounds[i], bounds[i + 1]}));
+            normal &= i == 0 || bounds[i] > bounds[i - 1];
         }
-        return r;
+        if (normal) {
+            return bounds.length == 0 ? EMPTY : new Ranges(bounds.clone());
+        }
+        // unsorted, overlapping or adjacent: sort by start, then merge in one pass
+        long[] packed = new long[bounds.length / 2];
+        for (int i = 0; i < packed.length; i++) {
+            packed[i] = (long) bounds[2 * i] << 32 | bounds[2 * i + 1];
+        }
+        Arrays.sort(packed);
+        int[] out = new int[bounds.length];
+        int k = 0;
+        for (long p : packed) {
+            int s = (int) (p >>> 32);
+            int e = (int) p;
+            if (k > 0 && s <= out[k - 1]) {
+                out[k - 1] = Math.max(out[k - 1], e);
+            } else {
+                out[k++] = s;
+                out[k++] = e;
+            }
+        }
+        return new Ranges(Arrays.copyOf(out, k));
     }
 
     /** The positions of an ascending list (duplicates allowed). */

@@ -25,10 +25,10 @@ public record RequestFacts(boolean rejected, boolean served, boolean deliveredOu
     public static boolean firstRejection(RequestFact a, RequestFact b) {
         int c = a.at().compareTo(b.at());
         if (c == 0) {
-            c = a.stream().compareTo(b.stream());
+            c = Rule.compareIds(a.stream(), b.stream());
         }
         if (c == 0) {
-            c = a.boot().compareTo(b.boot());
+            c = Rule.compareIds(a.boot(), b.boot());
         }
         return c != 0 ? c < 0 : a.seq() < b.seq();
     }

@@ -17,11 +17,31 @@ public enum Rule {
     public static boolean earlier(Finding a, Finding b) {
         int c = a.at().compareTo(b.at());
         if (c == 0) {
-            c = a.evidence().stream().compareTo(b.evidence().stream());
+            c = compareIds(a.evidence().stream(), b.evidence().stream());
         }
         if (c == 0) {
-            c = a.evidence().boot().compareTo(b.evidence().boot());
+            c = compareIds(a.evidence().boot(), b.evidence().boot());
         }
         return c != 0 ? c < 0 : a.evidence().firstSeq() < b.evidence().firstSeq();
+    }
+
+    /**
+     * Identifiers in code point order: the order of their UTF-8 bytes, as PostgreSQL compares them with
+     * {@code collate "C"}, so that the store and the core break ties alike ({@code String.compareTo} orders UTF-16
+     * units, which differs for characters beyond the Basic Multilingual Plane).
+     */
+    public static int compareIds(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
     }
 }

@@ -33,7 +33,7 @@ public final class StreamDetector {
     static final byte SHARED = 1;
     static final byte SHARED_WITH_FP = 2;
     private static final int EVIDENCE_RANGES = 8;
-    private static final int SNAPSHOT_VERSION = 2;
+    private static final int SNAPSHOT_VERSION = 3;
     /** The default memory for freed tables of one detector. */
     public static final long DEFAULT_KEPT_TABLES_BUDGET = 16L << 20;
     /** What a kept table costs beyond its runs, estimated: its objects, its map entry and its id. */
@@ -66,7 +66,11 @@ public final class StreamDetector {
     private long keptBytes;
     private int keptCount;
     private long keptTablesBudget = DEFAULT_KEPT_TABLES_BUDGET;
-    private final LongSet evicted = new LongSet();
+    /** Hashes of evicted requests, in two generations: the older is forgotten when the newer fills up. */
+    private LongSet evicted = new LongSet();
+    private LongSet evictedBefore = new LongSet();
+    /** Evicted requests forgotten with an old generation. */
+    private long forgottenEvictions;
     /** The table the record being applied used, if any. */
     private RequestState touched;
 
@@ -106,6 +110,8 @@ public final class StreamDetector {
         long[] expected;
         int pages;
         int owned;
+        /** Freed (a FREE applied) or finished: once it owns no page, its table may be kept compactly. */
+        boolean done;
         /** Compact form: runs as (first, count) pairs; kinds per run (null: all allocated); fingerprints in order. */
         int[] runs;
         byte[] runKinds;
@@ -226,7 +232,7 @@ public final class StreamDetector {
     /** Sets {@link #keptTablesBudget()}; evicts what is over it now. */
     public void keptTablesBudget(long bytes) {
         keptTablesBudget = bytes;
-        evictKept(null);
+        evictKept(newestKept);
     }
 
     /** Applies one record, in seq order. */
@@ -310,7 +316,9 @@ public final class StreamDetector {
         newestKept = null;
         keptBytes = 0;
         keptCount = 0;
-        evicted.clear();
+        evicted = new LongSet();
+        evictedBefore = new LongSet();
+        forgottenEvictions = 0;
         if (c.contextWindow() > capacity) {
             sink.finding(new Finding(Rule.CONTEXT_EXCEEDS_POOL, r.deployment(), stream + "@" + boot, r.ts(),
                     evidence(r, "context window of " + c.contextWindow() + " tokens over a pool of " + capacity
@@ -324,6 +332,8 @@ public final class StreamDetector {
             sink.invalid(r, "ALLOC: " + outside + "; no effect");
             return;
         }
+        // an ALLOC on any stream serves the request (REJECTED_REQUEST_SERVED), even one whose table left memory
+        sink.requestFact(fact(RequestFact.Kind.SERVED, r, a.request(), a.tenant(), false, 0));
         RequestState q = table(r, a.request(), a.tenant(), true, sink);
         if (q == null) {
             return;
@@ -335,8 +345,8 @@ public final class StreamDetector {
                 if (previous != 0 && previous != q.id) {
                     taken.add(page);
                     RequestState other = writers[previous].state;
-                    if (other != null) {
-                        other.owned--;
+                    if (other != null && --other.owned == 0) {
+                        keepIfFreed(other);
                     }
                 }
                 if (previous != q.id) {
@@ -346,7 +356,6 @@ public final class StreamDetector {
                 q.append(page, ALLOCATED, 0);
             }
         }
-        sink.requestFact(fact(RequestFact.Kind.SERVED, r, a.request(), a.tenant(), false, 0));
         if (taken.size() > 0) {
             sink.finding(new Finding(Rule.DOUBLE_ALLOC, r.deployment(), a.request(), r.ts(),
                     evidence(r, "pages " + taken.ranges(EVIDENCE_RANGES) + " allocated to " + a.request()
@@ -386,7 +395,7 @@ public final class StreamDetector {
         long tableTokens = q == null ? 0 : (long) q.pages * pageSize;
         if (end > tableTokens) {
             sink.invalid(r, "WRITE: positions " + w.from() + "-" + (end - 1) + " go beyond the request's page table of "
-                    + tableTokens + " tokens; no effect");
+                    + tableTokens + " tokens; no effect" + forgotten(q));
             return;
         }
         Writer me = writers[q.id];
@@ -422,13 +431,14 @@ public final class StreamDetector {
     private void attach(AuditRecord r, Body.Attach a, DetectionSink sink) {
         RequestState q = table(r, a.request(), a.tenant(), false, sink);
         if (q == NO_TABLE) {
+            sink.requestFact(fact(RequestFact.Kind.SERVED, r, a.request(), a.tenant(), false, 0));
             return;
         }
         int n = a.tokens();
         long tableTokens = q == null ? 0 : (long) q.pages * pageSize;
         if (n > tableTokens) {
             sink.invalid(r, "ATTACH: " + n + " positions go beyond the request's page table of " + tableTokens
-                    + " tokens; no effect");
+                    + " tokens; no effect" + forgotten(q));
             return;
         }
         sink.requestFact(fact(RequestFact.Kind.SERVED, r, a.request(), a.tenant(), false, 0));
@@ -556,6 +566,7 @@ public final class StreamDetector {
                 }
             }
         }
+        q.done = true;
         keepIfFreed(q);
     }
 
@@ -575,6 +586,17 @@ public final class StreamDetector {
     private void finish(AuditRecord r, Body.Finish f, DetectionSink sink) {
         sink.requestFact(fact(RequestFact.Kind.FINISHED, r, f.request(), f.tenant(), f.delivered(),
                 f.outputTokens()));
+        RequestState q = requests.get(f.request());
+        if (q != null) {
+            q.done = true;
+            keepIfFreed(q);
+        }
+    }
+
+    /** When a request has no table here and evictions were forgotten, it may be one of them: the reason says so. */
+    private String forgotten(RequestState q) {
+        return q == null && forgottenEvictions > 0 ? " (or its freed table was evicted long ago: " + forgottenEvictions
+                + " evicted requests of this boot are no longer remembered)" : "";
     }
 
     /** Marks "the request's table was evicted" for {@link #table}. */
@@ -595,7 +617,7 @@ public final class StreamDetector {
             touched = q;
             return q;
         }
-        if (!evicted.isEmpty() && evicted.contains(hash(request))) {
+        if (wasEvicted(request)) {
             sink.finding(new Finding(Rule.TABLE_EVICTED, r.deployment(), request, r.ts(), evidence(r, r.type()
                     + " of " + request + " after its freed page table left memory (over the budget of "
                     + (keptTablesBudget >> 10) + " KiB for freed tables on this stream): not applied, so its reads"
@@ -624,9 +646,12 @@ public final class StreamDetector {
         return q;
     }
 
-    /** A table that owns no page is kept compactly, as the newest freed one; the oldest leave over the budget. */
+    /**
+     * A table of a request that was freed or finished and owns no page is kept compactly, as the newest freed one; the
+     * oldest leave over the budget. A request still being served (shared pages only, before its ALLOC) is not.
+     */
     private void keepIfFreed(RequestState q) {
-        if (q.owned > 0 || q.compact()) {
+        if (!q.done || q.owned > 0 || q.compact()) {
             return;
         }
         q.keptBytes = q.shrink();
@@ -667,10 +692,31 @@ public final class StreamDetector {
             RequestState q = oldestKept;
             unkeep(q);
             requests.remove(q.request);
-            evicted.add(hash(q.request));
+            remember(hash(q.request));
             writers[q.id].state = null;
             release(q.id, 1);
         }
+    }
+
+    private boolean wasEvicted(String request) {
+        if (evicted.isEmpty() && evictedBefore.isEmpty()) {
+            return false;
+        }
+        long h = hash(request);
+        return evicted.contains(h) || evictedBefore.contains(h);
+    }
+
+    /**
+     * Remembers an evicted request. Each generation holds as many hashes as the budget has room for 64 bytes; when
+     * the newer is full the older is forgotten, so that this memory stays within a quarter of the budget.
+     */
+    private void remember(long h) {
+        if (evicted.size() >= Math.max(1024, keptTablesBudget / 64)) {
+            forgottenEvictions += evictedBefore.size();
+            evictedBefore = evicted;
+            evicted = new LongSet();
+        }
+        evicted.add(h);
     }
 
     private int newWriter(Writer w) {
@@ -878,6 +924,7 @@ public final class StreamDetector {
                 out.writeLong(q.expected[i]);
             }
             out.writeInt(q.owned);
+            out.writeBoolean(q.done);
         }
         out.writeInt(keptCount);
         for (RequestState q = oldestKept; q != null; q = q.newer) {
@@ -893,6 +940,8 @@ public final class StreamDetector {
         }
         out.writeLong(keptTablesBudget);
         writeLongs(out, evicted.values());
+        writeLongs(out, evictedBefore.values());
+        out.writeLong(forgottenEvictions);
     }
 
     /** A detector in the state a {@link #snapshot} wrote; a snapshot of another version is refused. */
@@ -956,6 +1005,7 @@ public final class StreamDetector {
                 q.expected[k] = in.readLong();
             }
             q.owned = in.readInt();
+            q.done = in.readBoolean();
         }
         int kept = in.readInt();
         for (int i = 0; i < kept; i++) {
@@ -969,6 +1019,7 @@ public final class StreamDetector {
             long[] fps = readLongs(in);
             q.runFps = fps.length == 0 ? null : fps;
             q.keptBytes = in.readInt();
+            q.done = true;
             d.keptBytes += q.keptBytes;
             d.keptCount++;
             q.older = d.newestKept;
@@ -983,6 +1034,10 @@ public final class StreamDetector {
         for (long h : readLongs(in)) {
             d.evicted.add(h);
         }
+        for (long h : readLongs(in)) {
+            d.evictedBefore.add(h);
+        }
+        d.forgottenEvictions = in.readLong();
         return d;
     }
 
@@ -1047,7 +1102,7 @@ public final class StreamDetector {
 
     /** Bytes held for freed tables (estimated) and the hashes of evicted ones. */
     public long keptTableBytes() {
-        return keptBytes + evicted.bytes();
+        return keptBytes + evicted.bytes() + evictedBefore.bytes();
     }
 
     /** Slots of the pool. */
@@ -1071,7 +1126,7 @@ public final class StreamDetector {
     }
 
     /** Freed tables evicted over the budget in this boot. */
-    public int evictedTables() {
-        return evicted.size();
+    public long evictedTables() {
+        return evicted.size() + evictedBefore.size() + forgottenEvictions;
     }
 }

@@ -50,7 +50,7 @@ public final class DetectionBuffer implements DetectionSink {
 
     @Override
     public void finding(Finding f) {
-        findings.merge(f.deployment() + "|" + f.rule() + "|" + f.subject(), f,
+        findings.merge(f.deployment() + "\u0000" + f.rule() + "\u0000" + f.subject(), f,
                 (a, b) -> app.vigie.detection.core.Rule.earlier(b, a) ? b : a);
     }
 

@@ -32,13 +32,21 @@ public final class DetectionStore {
         if (b.isEmpty()) {
             return Map.of();
         }
-        rejectedServed(c, b, now);
+        Map<String, Detail> later = rejectedServed(c, b);
+        Map<String, String> moving = later.isEmpty() ? Map.of() : moving(c, later);
+        // every incident row this transaction writes is locked here, in one sorted pass: no two transactions
+        // wait for each other's incidents
         java.util.SortedSet<String> deployments = new java.util.TreeSet<>();
         b.findings.values().forEach(f -> deployments.add(f.deployment()));
         b.exposures.values().forEach(e -> deployments.add(e.deployment()));
+        deployments.addAll(moving.values());
+        moving.keySet().forEach(request -> deployments.add(later.get(request).deployment()));
         Map<String, UUID> incidents = new HashMap<>();
         for (String deployment : deployments) {
             incidents.put(deployment, openIncident(c, deployment, now));
+        }
+        if (!later.isEmpty()) {
+            completeRaised(c, later, moving, incidents, now);
         }
         insertFindings(c, b, incidents, now);
         Map<UUID, java.util.Set<String>> touched = countNewRequests(c, b, incidents);
@@ -171,35 +179,35 @@ public final class DetectionStore {
             + " \"C\", f.rejected_seq)))";
 
     /**
-     * Brings REJECTED_REQUEST_SERVED findings raised by earlier transactions up to date with the facts that came
-     * since: the other stream's records complete the detail, and a rejection that comes before the one it was raised
-     * with (read later, from another stream or instance) becomes its evidence and deployment. A finding whose
-     * deployment changes moves to that deployment's open incident. So the finding says the same whatever order the
-     * streams were read in.
+     * The REJECTED_REQUEST_SERVED findings raised earlier whose first rejection is now of another deployment: request
+     * to the deployment whose incident holds them now (not locked: only their incidents are, in {@link #write}).
      */
-    private static void completeRaised(Connection c, Map<String, Detail> later, Instant now) throws SQLException {
-        Map<String, String> storedDeployment = new HashMap<>();
+    private static Map<String, String> moving(Connection c, Map<String, Detail> later) throws SQLException {
+        Map<String, String> out = new java.util.TreeMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 select f.subject, f.deployment from finding f join incident i on i.id = f.incident_id
                 where f.rule = 'REJECTED_REQUEST_SERVED' and f.subject = any(?) and i.status <> 'CLOSED'""")) {
             ps.setArray(1, c.createArrayOf("text", later.keySet().toArray(String[]::new)));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    storedDeployment.put(rs.getString(1), rs.getString(2));
+                    if (!rs.getString(2).equals(later.get(rs.getString(1)).deployment())) {
+                        out.put(rs.getString(1), rs.getString(2));
+                    }
                 }
             }
         }
-        java.util.SortedSet<String> movedTo = new java.util.TreeSet<>();
-        for (Map.Entry<String, Detail> e : later.entrySet()) {
-            String before = storedDeployment.get(e.getKey());
-            if (before != null && !before.equals(e.getValue().deployment())) {
-                movedTo.add(e.getValue().deployment());
-            }
-        }
-        Map<String, UUID> incidents = new HashMap<>();
-        for (String deployment : movedTo) {
-            incidents.put(deployment, openIncident(c, deployment, now));
-        }
+        return out;
+    }
+
+    /**
+     * Brings REJECTED_REQUEST_SERVED findings raised by earlier transactions up to date with the facts that came
+     * since: the other stream's records complete the detail, and a rejection that comes before the one it was raised
+     * with (read later, from another stream or instance) becomes its evidence and deployment. A finding whose
+     * deployment changes moves to that deployment's open incident, and both incidents count as changed. So the
+     * finding says the same whatever order the streams were read in. The incidents are locked by the caller.
+     */
+    private static void completeRaised(Connection c, Map<String, Detail> later, Map<String, String> moving,
+            Map<String, UUID> incidents, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 update finding f set detail = ?, deployment = ?, stream = ?, boot = ?, first_seq = ?, last_seq = ?,
                   seen_at = ?, incident_id = coalesce(?, f.incident_id)
@@ -216,7 +224,7 @@ public final class DetectionStore {
                 ps.setLong(5, d.seq());
                 ps.setLong(6, d.seq());
                 ps.setTimestamp(7, d.at());
-                ps.setObject(8, incidents.get(d.deployment()));
+                ps.setObject(8, moving.containsKey(e.getKey()) ? incidents.get(d.deployment()) : null);
                 ps.setString(9, e.getKey());
                 ps.setString(10, d.text());
                 ps.setString(11, d.deployment());
@@ -227,6 +235,18 @@ public final class DetectionStore {
                 ps.addBatch();
             }
             ps.executeBatch();
+        }
+        if (!moving.isEmpty()) {
+            java.util.Set<UUID> changed = new java.util.TreeSet<>();
+            moving.forEach((request, from) -> {
+                changed.add(incidents.get(from));
+                changed.add(incidents.get(later.get(request).deployment()));
+            });
+            try (PreparedStatement ps = c.prepareStatement("update incident set updated_at = ? where id = any(?)")) {
+                ps.setTimestamp(1, Timestamp.from(now));
+                ps.setArray(2, c.createArrayOf("uuid", changed.toArray()));
+                ps.executeUpdate();
+            }
         }
     }
 
@@ -251,6 +271,11 @@ public final class DetectionStore {
         }
     }
 
+    /**
+     * Inserts the findings new to their incident; for those already there, an earlier occurrence (another stream or
+     * instance read later) replaces the stored evidence. The update touches only rows it changes: a conflicting
+     * insert with DO UPDATE would lock every existing finding of every transaction.
+     */
     private static void insertFindings(Connection c, DetectionBuffer b, Map<String, UUID> incidents, Instant now)
             throws SQLException {
         if (b.findings.isEmpty()) {
@@ -259,11 +284,7 @@ public final class DetectionStore {
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into finding (incident_id, rule, deployment, subject, stream, boot, first_seq, last_seq, detail,
                   seen_at, recorded_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                on conflict (incident_id, rule, subject) do update set deployment = excluded.deployment,
-                  stream = excluded.stream, boot = excluded.boot, first_seq = excluded.first_seq,
-                  last_seq = excluded.last_seq, detail = excluded.detail, seen_at = excluded.seen_at
-                where (excluded.seen_at, excluded.stream collate "C", excluded.boot collate "C", excluded.first_seq)
-                  < (finding.seen_at, finding.stream collate "C", finding.boot collate "C", finding.first_seq)""")) {
+                on conflict (incident_id, rule, subject) do nothing""")) {
             for (Finding f : b.findings.values()) {
                 ps.setObject(1, incidents.get(f.deployment()));
                 ps.setString(2, f.rule().name());
@@ -276,6 +297,35 @@ public final class DetectionStore {
                 ps.setString(9, f.evidence().detail());
                 ps.setTimestamp(10, Timestamp.from(f.at()));
                 ps.setTimestamp(11, Timestamp.from(now));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+        // the batch's counts cannot tell a skipped row (rewritten batches answer "no info"): every finding is
+        // checked; the update changes only rows whose stored occurrence is later
+        List<Finding> known = new ArrayList<>(b.findings.values());
+        try (PreparedStatement ps = c.prepareStatement("""
+                update finding set deployment = ?, stream = ?, boot = ?, first_seq = ?, last_seq = ?, detail = ?,
+                  seen_at = ?
+                where incident_id = ? and rule = ? and subject = ?
+                  and (?, ? collate "C", ? collate "C", ?) < (seen_at, stream collate "C", boot collate "C", first_seq)
+                """)) {
+            for (Finding f : known) {
+                Timestamp at = Timestamp.from(f.at());
+                ps.setString(1, f.deployment());
+                ps.setString(2, f.evidence().stream());
+                ps.setString(3, f.evidence().boot());
+                ps.setLong(4, f.evidence().firstSeq());
+                ps.setLong(5, f.evidence().lastSeq());
+                ps.setString(6, f.evidence().detail());
+                ps.setTimestamp(7, at);
+                ps.setObject(8, incidents.get(f.deployment()));
+                ps.setString(9, f.rule().name());
+                ps.setString(10, f.subject());
+                ps.setTimestamp(11, at);
+                ps.setString(12, f.evidence().stream());
+                ps.setString(13, f.evidence().boot());
+                ps.setLong(14, f.evidence().firstSeq());
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -296,10 +346,12 @@ public final class DetectionStore {
         List<ExposureRead> reads = new ArrayList<>(b.exposures.values());
         int n = reads.size();
         Map<String, Stored> stored = new HashMap<>();
+        // one index lookup per pair (a join could scan the whole table)
         try (PreparedStatement ps = c.prepareStatement("""
-                select e.incident_id, e.reader_request, e.victim_request, e.positions, e.tokens
-                from exposure e join unnest(?::uuid[], ?::text[], ?::text[]) as u(i, r, v)
-                  on e.incident_id = u.i and e.reader_request = u.r and e.victim_request = u.v""")) {
+                select u.i, u.r, u.v, e.positions, e.tokens
+                from unnest(?::uuid[], ?::text[], ?::text[]) as u(i, r, v)
+                cross join lateral (select x.positions, x.tokens from exposure x where x.incident_id = u.i
+                  and x.reader_request = u.r and x.victim_request = u.v) e""")) {
             ps.setArray(1, c.createArrayOf("uuid", reads.stream().map(e -> incidents.get(e.deployment())).toArray()));
             ps.setArray(2, c.createArrayOf("text", reads.stream().map(ExposureRead::readerRequest).toArray()));
             ps.setArray(3, c.createArrayOf("text", reads.stream().map(ExposureRead::victimRequest).toArray()));
@@ -311,7 +363,7 @@ public final class DetectionStore {
                         Integer[] bounds = (Integer[]) a.getArray();
                         positions = Ranges.of(java.util.Arrays.stream(bounds).mapToInt(Integer::intValue).toArray());
                     }
-                    stored.put(rs.getObject(1, UUID.class) + "|" + rs.getString(2) + "|" + rs.getString(3),
+                    stored.put(rs.getObject(1, UUID.class) + "\u0000" + rs.getString(2) + "\u0000" + rs.getString(3),
                             new Stored(positions, rs.getInt(5)));
                 }
             }
@@ -326,7 +378,8 @@ public final class DetectionStore {
                   last_seen_at = greatest(exposure.last_seen_at, excluded.last_seen_at)""")) {
             for (ExposureRead e : reads) {
                 UUID incident = incidents.get(e.deployment());
-                Stored before = stored.getOrDefault(incident + "|" + e.readerRequest() + "|" + e.victimRequest(),
+                Stored before = stored.getOrDefault(incident + "\u0000" + e.readerRequest() + "\u0000"
+                        + e.victimRequest(),
                         Stored.NONE);
                 Ranges positions = before.positions().union(e.positions());
                 ps.setObject(1, incident);
@@ -359,9 +412,9 @@ public final class DetectionStore {
      * Merges the request facts of the transaction with those of earlier ones, and raises
      * {@code REJECTED_REQUEST_SERVED} (with the deployment and place of the rejecting ADMIT) where the join holds.
      */
-    private static void rejectedServed(Connection c, DetectionBuffer b, Instant now) throws SQLException {
+    private static Map<String, Detail> rejectedServed(Connection c, DetectionBuffer b) throws SQLException {
         if (b.facts.isEmpty()) {
-            return;
+            return Map.of();
         }
         int n = b.facts.size();
         String[] request = new String[n];
@@ -450,9 +503,6 @@ public final class DetectionStore {
                 }
             }
         }
-        if (!later.isEmpty()) {
-            completeRaised(c, later, now);
-        }
         if (!raised.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement(
                     "update request_fact set served_finding = true where request = any(?)")) {
@@ -461,6 +511,7 @@ public final class DetectionStore {
             }
             raised.forEach(b::finding);
         }
+        return later;
     }
 
     private static String rejectedServed(String request, String tenant, long seq, String how) {

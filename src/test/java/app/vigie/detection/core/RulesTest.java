@@ -334,6 +334,25 @@ class RulesTest {
         assertThat(rec.findings.get("TABLE_EVICTED|d/prod|a").evidence().detail()).contains("not judged");
     }
 
+    /** A request served from the prefix cache only (SHARE, no ALLOC yet) owns nothing but was never freed. */
+    @Test
+    void aRequestStillBeingServedIsNotEvictedWithTheFreedTables() throws Exception {
+        writer("v", "acme", 4, 4, null, true);
+        run();
+        detector.keptTablesBudget(1);
+        w.share(T, "c", "globex", pages(4, 1), null);
+        for (String q : List.of("a", "b", "d")) {
+            w.alloc(T, q, "acme", pages(0, 1), "PREFILL", null);
+            w.free(T, q, pages(0, 1), "FINISH");
+        }
+        w.alloc(T, "c", "globex", pages(9, 1), "DECODE", null);
+        w.attach(T, "c", "globex", 8);
+        run();
+        assertThat(detector.evictedTables()).as("a, b and v (freed) left; not c").isEqualTo(3);
+        assertThat(rec.findings).containsOnlyKeys("CROSS_TENANT_READ|d/prod|c", "UNINITIALIZED_READ|d/prod|c");
+        assertThat(rec.exposures.get("c|v").tokens()).isEqualTo(4);
+    }
+
     @Test
     void freedTablesSurviveASnapshotWithTheirEvictionOrder() throws Exception {
         w.alloc(T, "a", "acme", pages(0, 2), "PREFILL", null);
@@ -348,7 +367,8 @@ class RulesTest {
         detector.snapshot(new java.io.DataOutputStream(bytes));
         detector = StreamDetector.restore(new java.io.DataInputStream(new java.io.ByteArrayInputStream(
                 bytes.toByteArray())));
-        assertThat(detector.keptTables()).isEqualTo(3);
+        assertThat(detector.keptTables()).as("a and b; c is still being served").isEqualTo(2);
+        assertThat(detector.liveRequests()).isEqualTo(1);
         w.attach(T, "a", "acme", 8);
         w.attach(T, "c", "acme", 12);
         run();

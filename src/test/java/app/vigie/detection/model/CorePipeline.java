@@ -167,7 +167,8 @@ public final class CorePipeline implements DetectionSink {
             }
         });
         TreeMap<String, ModelExposure> exp = new TreeMap<>();
-        exposures.forEach((k, e) -> exp.put(k, new ModelExposure(e.deployment(), e.kind().name(), e.readerRequest(),
+        exposures.forEach((k, e) -> exp.put(e.deployment() + "|" + e.readerRequest() + "|" + e.victimRequest(),
+                new ModelExposure(e.deployment(), e.kind().name(), e.readerRequest(),
                 e.readerTenant(), e.victimRequest(), e.victimTenant(), e.tokens(), e.firstSeenAt(),
                 delivered.get(e.readerRequest()))));
         return new ModelResult(out, exp, late, conflicts, invalid);
