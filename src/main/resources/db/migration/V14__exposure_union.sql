@@ -26,3 +26,44 @@ alter table exposure add constraint exposure_pair unique (incident_id, reader_re
 -- REJECTED_REQUEST_SERVED findings are looked up by request (their subject) when later facts complete them or an
 -- earlier rejection moves them (DetectionStore.completeRaised), whichever incident holds them.
 create index finding_rejected_served_subject on finding (subject) where rule = 'REJECTED_REQUEST_SERVED';
+
+-- The union of two position sets (flat, sorted, disjoint [start, end) ranges), as Ranges.union does it in Java: the
+-- exposure upsert unites the stored positions with a transaction's in one statement, without reading the rows back
+-- while the incident is locked. A null (a row from before V14) is the empty set.
+create function vigie_ranges_union(a integer[], b integer[]) returns integer[]
+language plpgsql immutable parallel safe as $$
+declare
+    na  integer := coalesce(array_length(a, 1), 0);
+    nb  integer := coalesce(array_length(b, 1), 0);
+    i   integer := 1;
+    j   integer := 1;
+    n   integer := 0;
+    s   integer;
+    e   integer;
+    res integer[] := '{}';
+begin
+    while i <= na or j <= nb loop
+        if j > nb or (i <= na and a[i] <= b[j]) then
+            s := a[i]; e := a[i + 1]; i := i + 2;
+        else
+            s := b[j]; e := b[j + 1]; j := j + 2;
+        end if;
+        if n > 0 and s <= res[n] then
+            if e > res[n] then
+                res[n] := e;
+            end if;
+        else
+            res := res || s || e;
+            n := n + 2;
+        end if;
+    end loop;
+    return res;
+end
+$$;
+
+-- How many positions a set holds.
+create function vigie_ranges_size(r integer[]) returns integer
+language sql immutable parallel safe as $$
+    select coalesce(sum(r[2 * k] - r[2 * k - 1]), 0)::integer
+    from generate_series(1, coalesce(array_length(r, 1), 0) / 2) as k
+$$;

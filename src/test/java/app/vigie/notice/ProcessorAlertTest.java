@@ -97,6 +97,46 @@ class ProcessorAlertTest {
         assertThat(seen).contains("Alerte de violation").contains("Crédit Léger");
     }
 
+    /**
+     * A reader with no FINISH yet: its response may or may not have left the service. The alert says it is not known
+     * yet, in both languages, never "no" (page-audit-log.md, "Clarifications": unknown delivery is null).
+     */
+    @Test
+    void aResponseWithoutFinishIsNotKnownYetNotUndelivered() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-v";
+        String reader = p + "-r";
+        Instant t = Instant.parse("2026-08-27T09:00:00Z");
+        java.util.List<String> lines = new java.util.ArrayList<>();
+        app.vigie.runtime.log.AuditLogWriter w = new app.vigie.runtime.log.AuditLogWriter(p + "/s", p + "/dep", "b1",
+                lines::add);
+        java.util.List<app.vigie.runtime.log.PageRun> pages = java.util.List.of(new app.vigie.runtime.log.PageRun(0,
+                2));
+        w.config(t, 4, 16, 64, 60);
+        w.alloc(t, p + "a", victim, pages, "PREFILL", null);
+        w.write(t, p + "a", victim, 0, 8, "COMPUTE", null);
+        w.free(t, p + "a", pages, "FINISH");
+        w.alloc(t, p + "b", reader, pages, "PREFILL", null);
+        w.attach(t, p + "b", reader, 8);
+        Api.post(app.vigie.testing.Logs.body(lines)).then().statusCode(200);
+        String id = Api.admin().get("/api/incidents").then().statusCode(200).extract().jsonPath()
+                .getString("find { it.deployment == '" + p + "/dep' }.id");
+        String base = "/api/incidents/" + id + "/tenants/" + reader + "/documents/processor-alert";
+        JsonNode data = json.readTree(Api.admin().get(base + ".json").then().statusCode(200).extract().asString());
+        assertThat(data.at("/received/0/delivered").asInt()).isZero();
+        assertThat(data.at("/received/0/undetermined").asInt()).isEqualTo(1);
+        assertThat(data.at("/totals/responses_undetermined").asInt()).isEqualTo(1);
+        String en = Api.admin().get(base + ".html?lang=en").then().statusCode(200).extract().asString();
+        assertThat(en).contains("not known yet (the response has not finished)", "for 1 it is not known yet")
+                .doesNotContain("<td>no</td>");
+        String fr = Api.admin().get(base + ".html?lang=fr").then().statusCode(200).extract().asString();
+        assertThat(fr).contains("pas encore connu (la réponse n&#39;est pas terminée)")
+                .doesNotContain("<td>non</td>");
+        String victimView = Api.admin().get("/api/incidents/" + id + "/tenants/" + victim
+                + "/documents/processor-alert.html?lang=en").then().statusCode(200).extract().asString();
+        assertThat(victimView).contains("0 (1 not known yet)");
+    }
+
     @Test
     void unknownDocumentsLanguagesZonesAndTenantsAreRefusedClearly() {
         String p = Api.uniquePrefix();

@@ -272,71 +272,77 @@ public final class DetectionStore {
     }
 
     /**
-     * Inserts the findings new to their incident; for those already there, an earlier occurrence (another stream or
-     * instance read later) replaces the stored evidence. The update touches only rows it changes: a conflicting
-     * insert with DO UPDATE would lock every existing finding of every transaction.
+     * Inserts the findings new to their incident and, in the same statement, lets an earlier occurrence (another
+     * stream or instance read later) replace the stored evidence of a finding already there. One set-based statement:
+     * the incident rows are locked while it runs, so its cost bounds how fast one large incident takes records. The
+     * update sees the rows as they were before the statement (not those it inserts) and touches only rows it changes.
      */
     private static void insertFindings(Connection c, DetectionBuffer b, Map<String, UUID> incidents, Instant now)
             throws SQLException {
         if (b.findings.isEmpty()) {
             return;
         }
-        try (PreparedStatement ps = c.prepareStatement("""
-                insert into finding (incident_id, rule, deployment, subject, stream, boot, first_seq, last_seq, detail,
-                  seen_at, recorded_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                on conflict (incident_id, rule, subject) do nothing""")) {
-            for (Finding f : b.findings.values()) {
-                ps.setObject(1, incidents.get(f.deployment()));
-                ps.setString(2, f.rule().name());
-                ps.setString(3, f.deployment());
-                ps.setString(4, f.subject());
-                ps.setString(5, f.evidence().stream());
-                ps.setString(6, f.evidence().boot());
-                ps.setLong(7, f.evidence().firstSeq());
-                ps.setLong(8, f.evidence().lastSeq());
-                ps.setString(9, f.evidence().detail());
-                ps.setTimestamp(10, Timestamp.from(f.at()));
-                ps.setTimestamp(11, Timestamp.from(now));
-                ps.addBatch();
-            }
-            ps.executeBatch();
+        int n = b.findings.size();
+        Object[] incident = new Object[n];
+        String[] rule = new String[n];
+        String[] deployment = new String[n];
+        String[] subject = new String[n];
+        String[] stream = new String[n];
+        String[] boot = new String[n];
+        Long[] first = new Long[n];
+        Long[] last = new Long[n];
+        String[] detail = new String[n];
+        Long[] at = new Long[n];
+        int k = 0;
+        for (Finding f : b.findings.values()) {
+            incident[k] = incidents.get(f.deployment());
+            rule[k] = f.rule().name();
+            deployment[k] = f.deployment();
+            subject[k] = f.subject();
+            stream[k] = f.evidence().stream();
+            boot[k] = f.evidence().boot();
+            first[k] = f.evidence().firstSeq();
+            last[k] = f.evidence().lastSeq();
+            detail[k] = f.evidence().detail();
+            at[k] = micros(f.at());
+            k++;
         }
-        // the batch's counts cannot tell a skipped row (rewritten batches answer "no info"): every finding is
-        // checked; the update changes only rows whose stored occurrence is later
-        List<Finding> known = new ArrayList<>(b.findings.values());
         try (PreparedStatement ps = c.prepareStatement("""
-                update finding set deployment = ?, stream = ?, boot = ?, first_seq = ?, last_seq = ?, detail = ?,
-                  seen_at = ?
-                where incident_id = ? and rule = ? and subject = ?
-                  and (?, ? collate "C", ? collate "C", ?) < (seen_at, stream collate "C", boot collate "C", first_seq)
-                """)) {
-            for (Finding f : known) {
-                Timestamp at = Timestamp.from(f.at());
-                ps.setString(1, f.deployment());
-                ps.setString(2, f.evidence().stream());
-                ps.setString(3, f.evidence().boot());
-                ps.setLong(4, f.evidence().firstSeq());
-                ps.setLong(5, f.evidence().lastSeq());
-                ps.setString(6, f.evidence().detail());
-                ps.setTimestamp(7, at);
-                ps.setObject(8, incidents.get(f.deployment()));
-                ps.setString(9, f.rule().name());
-                ps.setString(10, f.subject());
-                ps.setTimestamp(11, at);
-                ps.setString(12, f.evidence().stream());
-                ps.setString(13, f.evidence().boot());
-                ps.setLong(14, f.evidence().firstSeq());
-                ps.addBatch();
-            }
-            ps.executeBatch();
+                with u as (
+                  select i, r, d, s, st, bt, fs, ls, dt, timestamptz 'epoch' + a * interval '1 microsecond' as at
+                  from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[],
+                    ?::bigint[], ?::text[], ?::bigint[]) as x(i, r, d, s, st, bt, fs, ls, dt, a)),
+                ins as (
+                  insert into finding (incident_id, rule, deployment, subject, stream, boot, first_seq, last_seq,
+                    detail, seen_at, recorded_at)
+                  select i, r, d, s, st, bt, fs, ls, dt, at, ? from u
+                  on conflict (incident_id, rule, subject) do nothing)
+                update finding f set deployment = u.d, stream = u.st, boot = u.bt, first_seq = u.fs,
+                  last_seq = u.ls, detail = u.dt, seen_at = u.at
+                from u
+                where f.incident_id = u.i and f.rule = u.r and f.subject = u.s
+                  and (u.at, u.st collate "C", u.bt collate "C", u.fs)
+                    < (f.seen_at, f.stream collate "C", f.boot collate "C", f.first_seq)""")) {
+            ps.setArray(1, c.createArrayOf("uuid", incident));
+            ps.setArray(2, c.createArrayOf("text", rule));
+            ps.setArray(3, c.createArrayOf("text", deployment));
+            ps.setArray(4, c.createArrayOf("text", subject));
+            ps.setArray(5, c.createArrayOf("text", stream));
+            ps.setArray(6, c.createArrayOf("text", boot));
+            ps.setArray(7, c.createArrayOf("bigint", first));
+            ps.setArray(8, c.createArrayOf("bigint", last));
+            ps.setArray(9, c.createArrayOf("text", detail));
+            ps.setArray(10, c.createArrayOf("bigint", at));
+            ps.setTimestamp(11, Timestamp.from(now));
+            ps.executeUpdate();
         }
     }
 
     /**
-     * Writes the exposures of the transaction, one row per (incident, reader, victim): the positions read so far,
-     * from every stream, are united with the new ones (the incident rows are locked by openIncident, so no other
-     * transaction writes these pairs meanwhile) and {@code tokens} is the size of the union. A row from before V14
-     * has no positions: its count stays a lower bound.
+     * Writes the exposures of the transaction, one row per (incident, reader, victim), in one statement: the positions
+     * read so far, from every stream, are united with the new ones by PostgreSQL ({@code vigie_ranges_union}, V14:
+     * the same merge as {@link Ranges#union}, without reading the rows back while the incident is locked) and
+     * {@code tokens} is the size of the union. A row from before V14 has no positions: its count stays a lower bound.
      */
     private static void upsertExposures(Connection c, DetectionBuffer b, Map<String, UUID> incidents)
             throws SQLException {
@@ -344,68 +350,65 @@ public final class DetectionStore {
             return;
         }
         List<ExposureRead> reads = new ArrayList<>(b.exposures.values());
-        int n = reads.size();
-        Map<String, Stored> stored = new HashMap<>();
-        // one index lookup per pair (a join could scan the whole table)
-        try (PreparedStatement ps = c.prepareStatement("""
-                select u.i, u.r, u.v, e.positions, e.tokens
-                from unnest(?::uuid[], ?::text[], ?::text[]) as u(i, r, v)
-                cross join lateral (select x.positions, x.tokens from exposure x where x.incident_id = u.i
-                  and x.reader_request = u.r and x.victim_request = u.v) e""")) {
-            ps.setArray(1, c.createArrayOf("uuid", reads.stream().map(e -> incidents.get(e.deployment())).toArray()));
-            ps.setArray(2, c.createArrayOf("text", reads.stream().map(ExposureRead::readerRequest).toArray()));
-            ps.setArray(3, c.createArrayOf("text", reads.stream().map(ExposureRead::victimRequest).toArray()));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    java.sql.Array a = rs.getArray(4);
-                    Ranges positions = Ranges.EMPTY;
-                    if (a != null) {
-                        Integer[] bounds = (Integer[]) a.getArray();
-                        positions = Ranges.of(java.util.Arrays.stream(bounds).mapToInt(Integer::intValue).toArray());
-                    }
-                    stored.put(rs.getObject(1, UUID.class) + "\u0000" + rs.getString(2) + "\u0000" + rs.getString(3),
-                            new Stored(positions, rs.getInt(5)));
-                }
+        int n2 = reads.size();
+        Object[] incident = new Object[n2];
+        String[] kind = new String[n2];
+        String[] reader = new String[n2];
+        String[] readerTenant = new String[n2];
+        String[] victim = new String[n2];
+        String[] victimTenant = new String[n2];
+        String[] positions = new String[n2];
+        Integer[] tokens = new Integer[n2];
+        Long[] first = new Long[n2];
+        Long[] last = new Long[n2];
+        for (int k = 0; k < n2; k++) {
+            ExposureRead e = reads.get(k);
+            incident[k] = incidents.get(e.deployment());
+            Ranges union = e.positions();
+            kind[k] = e.kind().name();
+            reader[k] = e.readerRequest();
+            readerTenant[k] = e.readerTenant();
+            victim[k] = e.victimRequest();
+            victimTenant[k] = e.victimTenant();
+            int[] bounds = union.bounds();
+            StringBuilder text = new StringBuilder(8 + bounds.length * 6).append('{');
+            for (int i = 0; i < bounds.length; i++) {
+                text.append(i == 0 ? "" : ",").append(bounds[i]);
             }
+            positions[k] = text.append('}').toString();
+            tokens[k] = union.size();
+            first[k] = micros(e.firstSeenAt());
+            last[k] = micros(e.attachAt());
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into exposure (incident_id, kind, reader_request, reader_tenant, victim_request, victim_tenant,
-                  positions, tokens, first_seen_at, last_seen_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                  positions, tokens, first_seen_at, last_seen_at)
+                select i, k, r, rt, v, vt, p::integer[], t, timestamptz 'epoch' + f * interval '1 microsecond',
+                  timestamptz 'epoch' + l * interval '1 microsecond'
+                from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[],
+                  ?::integer[], ?::bigint[], ?::bigint[]) as x(i, k, r, rt, v, vt, p, t, f, l)
                 on conflict (incident_id, reader_request, victim_request) do update set
-                  positions = excluded.positions,
-                  tokens = greatest(exposure.tokens, excluded.tokens),
+                  positions = vigie_ranges_union(exposure.positions, excluded.positions),
+                  tokens = greatest(exposure.tokens,
+                    vigie_ranges_size(vigie_ranges_union(exposure.positions, excluded.positions))),
                   first_seen_at = least(exposure.first_seen_at, excluded.first_seen_at),
                   last_seen_at = greatest(exposure.last_seen_at, excluded.last_seen_at)""")) {
-            for (ExposureRead e : reads) {
-                UUID incident = incidents.get(e.deployment());
-                Stored before = stored.getOrDefault(incident + "\u0000" + e.readerRequest() + "\u0000"
-                        + e.victimRequest(),
-                        Stored.NONE);
-                Ranges positions = before.positions().union(e.positions());
-                ps.setObject(1, incident);
-                ps.setString(2, e.kind().name());
-                ps.setString(3, e.readerRequest());
-                ps.setString(4, e.readerTenant());
-                ps.setString(5, e.victimRequest());
-                ps.setString(6, e.victimTenant());
-                int[] bounds = positions.bounds();
-                Integer[] boxed = new Integer[bounds.length];
-                for (int i = 0; i < bounds.length; i++) {
-                    boxed[i] = bounds[i];
-                }
-                ps.setArray(7, c.createArrayOf("integer", boxed));
-                ps.setInt(8, Math.max(before.tokens(), positions.size()));
-                ps.setTimestamp(9, Timestamp.from(e.firstSeenAt()));
-                ps.setTimestamp(10, Timestamp.from(e.attachAt()));
-                ps.addBatch();
-            }
-            ps.executeBatch();
+            ps.setArray(1, c.createArrayOf("uuid", incident));
+            ps.setArray(2, c.createArrayOf("text", kind));
+            ps.setArray(3, c.createArrayOf("text", reader));
+            ps.setArray(4, c.createArrayOf("text", readerTenant));
+            ps.setArray(5, c.createArrayOf("text", victim));
+            ps.setArray(6, c.createArrayOf("text", victimTenant));
+            ps.setArray(7, c.createArrayOf("text", positions));
+            ps.setArray(8, c.createArrayOf("integer", tokens));
+            ps.setArray(9, c.createArrayOf("bigint", first));
+            ps.setArray(10, c.createArrayOf("bigint", last));
+            ps.executeUpdate();
         }
     }
 
-    /** An exposure row as stored: its positions (empty before V14) and its count. */
-    private record Stored(Ranges positions, int tokens) {
-        static final Stored NONE = new Stored(Ranges.EMPTY, 0);
+    private static long micros(Instant t) {
+        return t.getEpochSecond() * 1_000_000 + t.getNano() / 1000;
     }
 
     /**
