@@ -130,7 +130,7 @@ class ProcessorAlertTest {
         assertThat(en).contains("not known yet (the response has not finished)", "for 1 it is not known yet")
                 .doesNotContain("<td>no</td>");
         String fr = Api.admin().get(base + ".html?lang=fr").then().statusCode(200).extract().asString();
-        assertThat(fr).contains("pas encore connu (la réponse n&#39;est pas terminée)")
+        assertThat(fr).contains("pas encore connu (la réponse n'est pas terminée)")
                 .doesNotContain("<td>non</td>");
         String victimView = Api.admin().get("/api/incidents/" + id + "/tenants/" + victim
                 + "/documents/processor-alert.html?lang=en").then().statusCode(200).extract().asString();
