@@ -106,21 +106,7 @@ class ProcessorAlertTest {
         String p = Api.uniquePrefix();
         String victim = p + "-v";
         String reader = p + "-r";
-        Instant t = Instant.parse("2026-08-27T09:00:00Z");
-        java.util.List<String> lines = new java.util.ArrayList<>();
-        app.vigie.runtime.log.AuditLogWriter w = new app.vigie.runtime.log.AuditLogWriter(p + "/s", p + "/dep", "b1",
-                lines::add);
-        java.util.List<app.vigie.runtime.log.PageRun> pages = java.util.List.of(new app.vigie.runtime.log.PageRun(0,
-                2));
-        w.config(t, 4, 16, 64, 60);
-        w.alloc(t, p + "a", victim, pages, "PREFILL", null);
-        w.write(t, p + "a", victim, 0, 8, "COMPUTE", null);
-        w.free(t, p + "a", pages, "FINISH");
-        w.alloc(t, p + "b", reader, pages, "PREFILL", null);
-        w.attach(t, p + "b", reader, 8);
-        Api.post(app.vigie.testing.Logs.body(lines)).then().statusCode(200);
-        String id = Api.admin().get("/api/incidents").then().statusCode(200).extract().jsonPath()
-                .getString("find { it.deployment == '" + p + "/dep' }.id");
+        String id = Api.leakingIncident(p, victim, reader, false);
         String base = "/api/incidents/" + id + "/tenants/" + reader + "/documents/processor-alert";
         JsonNode data = json.readTree(Api.admin().get(base + ".json").then().statusCode(200).extract().asString());
         assertThat(data.at("/received/0/delivered").asInt()).isZero();

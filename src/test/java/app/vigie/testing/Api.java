@@ -44,6 +44,11 @@ public final class Api {
      * {@code prefix + "a"} of {@code victim}, on deployment {@code prefix + "/dep"}; returns the incident's id.
      */
     public static String leakingIncident(String prefix, String victim, String reader) {
+        return leakingIncident(prefix, victim, reader, true);
+    }
+
+    /** Like {@link #leakingIncident(String, String, String)}; without the reader's FINISH when not {@code finished}. */
+    public static String leakingIncident(String prefix, String victim, String reader, boolean finished) {
         java.time.Instant t = java.time.Instant.parse("2026-08-27T09:00:00Z");
         List<String> lines = new java.util.ArrayList<>();
         app.vigie.runtime.log.AuditLogWriter w = new app.vigie.runtime.log.AuditLogWriter(prefix + "/s",
@@ -55,7 +60,9 @@ public final class Api {
         w.free(t, prefix + "a", pages, "FINISH");
         w.alloc(t, prefix + "b", reader, pages, "PREFILL", null);
         w.attach(t, prefix + "b", reader, 8);
-        w.finish(t, prefix + "b", reader, "STOP", 200, 3, true);
+        if (finished) {
+            w.finish(t, prefix + "b", reader, "STOP", 200, 3, true);
+        }
         post(Logs.body(lines)).then().statusCode(200).body("accepted", org.hamcrest.Matchers.equalTo(lines.size()));
         return admin().get("/api/incidents").then().statusCode(200).extract().jsonPath()
                 .getString("find { it.deployment == '" + prefix + "/dep' }.id");
