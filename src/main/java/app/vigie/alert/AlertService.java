@@ -171,7 +171,9 @@ public class AlertService {
             }
             String error = send(c, d, now);
             if (error == null) {
-                update(c, d.id(), "DELIVERED", d.attempts() + 1, now, null, now);
+                // delivered: the controller is aware from now (EDPB Guidelines 9/2022, para. 44)
+                Instant delivered = clock.instant();
+                update(c, d.id(), "DELIVERED", d.attempts() + 1, delivered, null, delivered);
                 AuditTrail.record(c, "vigie", "alert.delivered", "incident:" + d.incident() + "/" + d.tenant(),
                         null, "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"channel\":"
                                 + AuditTrail.quote(d.channel()) + ",\"attempt\":" + (d.attempts() + 1) + "}");
@@ -412,8 +414,9 @@ public class AlertService {
     }
 
     /**
-     * Acknowledges an alert (once; a repeat changes nothing) and records the controller's awareness at that time
-     * unless an earlier one is recorded: its own notification clock starts there.
+     * Acknowledges an alert (once; a repeat changes nothing): a receipt. The controller's awareness is the alert's
+     * delivery (EDPB Guidelines 9/2022, para. 44); only when no delivery of the incident's alerts to the tenant is
+     * known (an alert read in the portal) and no earlier awareness is recorded does the acknowledgement record it.
      */
     public AlertRef acknowledge(long alertId, String by, String how) throws SQLException {
         Instant now = clock.instant();
@@ -430,7 +433,8 @@ public class AlertService {
                 ps.executeUpdate();
             }
             CaseStore.Awareness before = CaseStore.awareness(c, a.incident()).get(a.tenant());
-            if (before == null || before.awareAt().isAfter(now)) {
+            Instant delivered = CaseStore.alertsDelivered(c, a.incident()).get(a.tenant());
+            if (delivered == null && (before == null || before.awareAt().isAfter(now))) {
                 CaseStore.setAwareness(c, a.incident(), a.tenant(), new CaseStore.Awareness(now,
                         "acknowledged alert " + alertId + " (" + how + ")", by, now));
             }

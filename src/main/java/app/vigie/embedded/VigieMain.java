@@ -15,7 +15,7 @@ import app.vigie.auditlog.replay.ReplayCommand;
 /**
  * Starts Vigie. With no argument: the service, in the mode of {@code VIGIE_MODE} (embedded by default, which
  * starts its own PostgreSQL under {@code VIGIE_DATA_DIR}). {@code replay FILE...}: sends archived audit logs to a
- * running service.
+ * running service. {@code plan FILE.json}: the obligations compliance-rules/ give for the facts in the file.
  */
 @QuarkusMain
 public class VigieMain {
@@ -87,6 +87,10 @@ public class VigieMain {
     public static void main(String... args) throws Exception {
         if (args.length > 0 && "replay".equals(args[0])) {
             System.exit(ReplayCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+        }
+        if (args.length > 0 && "plan".equals(args[0])) {
+            System.exit(app.vigie.compliance.service.PlanCommand.run(Arrays.copyOfRange(args, 1, args.length),
+                    System.out, System.err));
         }
         Mode mode;
         try {

@@ -27,6 +27,16 @@ public class JsonConfig implements ObjectMapperCustomizer {
         return (t.getNano() % 1_000_000 == 0 ? MILLIS : MICROS).format(t);
     }
 
+    /** A mapper that writes as the service's does (snake_case, every field, these timestamps), outside Quarkus. */
+    public static ObjectMapper standalone() {
+        ObjectMapper mapper = new ObjectMapper().findAndRegisterModules()
+                .setPropertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE)
+                .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS)
+                .disable(com.fasterxml.jackson.databind.SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+        new JsonConfig().customize(mapper);
+        return mapper;
+    }
+
     @Override
     public void customize(ObjectMapper mapper) {
         mapper.registerModule(new SimpleModule("vigie-time").addSerializer(Instant.class, new JsonSerializer<>() {

@@ -189,7 +189,7 @@ public class NoticeService {
             }
         }
         ObligationService.SeverityView sev = plan.severity().get(tenant);
-        var aware = plan.awareness().get(tenant);
+        Instant aware = plan.controllerAwareAt(tenant);
         Instant due = main == null ? null : main.dueAt();
         String lateReasons = st.delayReasons();
         if (lateReasons == null && main != null) {
@@ -211,7 +211,7 @@ public class NoticeService {
                         alert.processor().contact())),
                 new AuthorityNotification.Dates(alert.incident().firstExposureAt(), true,
                         alert.incident().lastExposureAt(), !alert.incident().ongoing(), alert.incident().ongoing(),
-                        When.of(aware == null ? null : aware.awareAt(), zone, lang),
+                        When.of(aware, zone, lang),
                         When.of(processorNotified, zone, lang)),
                 new AuthorityNotification.Nature(true, false, false), "INTERNAL_ACCIDENTAL", cause, null,
                 new AuthorityNotification.DataConcerned(st.dataCategories(), st.specialCategories(),
@@ -237,10 +237,10 @@ public class NoticeService {
         List<IncidentReport.Event> timeline = Timeline.of(c, incident, zone, lang);
         List<IncidentReport.Case> cases = new ArrayList<>();
         for (app.vigie.incident.TenantView t : tenants) {
-            var aware = plan.awareness().get(t.tenant());
+            Instant aware = plan.controllerAwareAt(t.tenant());
             var sev = plan.severity().get(t.tenant());
             cases.add(new IncidentReport.Case(t.tenant(), t.controller(),
-                    When.of(aware == null ? null : aware.awareAt(), zone, lang), severity(sev),
+                    When.of(aware, zone, lang), severity(sev),
                     decisions(plan, t.tenant(), zone, lang),
                     duties(plan.of(t.tenant()), zone, lang)));
         }

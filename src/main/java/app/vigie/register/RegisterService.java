@@ -66,12 +66,12 @@ public class RegisterService {
                     t.responsesReceived(), null);
         }
         List<Obligation> own = plan.of(tenant);
-        var aware = tenant == null ? null : plan.awareness().get(tenant);
+        Instant aware = tenant == null ? null : plan.controllerAwareAt(tenant);
         var severity = tenant == null ? null : plan.severity().get(tenant);
         return new RegisterEntry(tenant == null ? "provider" : tenant, controller, incident.id(),
                 incident.deployment(), incident.classification(), incident.status(), "confidentiality",
                 incident.firstExposureAt(), incident.lastExposureAt(), incident.detectedAt(),
-                aware == null ? null : aware.awareAt(), records,
+                aware, records,
                 new RegisterEntry.Persons(List.of(), null, "not known to the processor, which does not read prompts: "
                         + "the controller states the categories and the approximate number of persons"),
                 null, measures, notifications(own, Kind.AUTHORITY_NOTIFICATION, Kind.EARLY_WARNING),

@@ -4,10 +4,13 @@ import java.util.List;
 
 /**
  * A tenant of the inference service mapped to its controller (GDPR): who must be alerted, how, how fast, and which
- * laws and sectors apply. {@code id} is the tenant name used in the page audit log.
+ * laws and sectors apply. {@code id} is the tenant name used in the page audit log. {@code processorIsAgent}: the
+ * provider acts as the controller's agent (HIPAA, 45 CFR 164.404(a)(2): its discovery is then the covered entity's);
+ * null or false otherwise.
  */
 public record Tenant(String id, String legalName, String country, String companyId, Dpo dpo,
-        List<AlertChannel> alertChannels, String alertDelay, List<String> jurisdictions, List<String> sectors) {
+        List<AlertChannel> alertChannels, String alertDelay, List<String> jurisdictions, List<String> sectors,
+        Boolean processorIsAgent) {
 
     /** The controller's data protection officer. */
     public record Dpo(String name, String email, String phone) {

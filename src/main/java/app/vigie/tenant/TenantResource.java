@@ -62,7 +62,7 @@ public class TenantResource {
         Tenant t = new Tenant(id, body.legalName(), body.country(), body.companyId(), body.dpo(),
                 body.alertChannels() == null ? List.of() : body.alertChannels(), body.alertDelay(),
                 body.jurisdictions() == null ? List.of() : body.jurisdictions(),
-                body.sectors() == null ? List.of() : body.sectors());
+                body.sectors() == null ? List.of() : body.sectors(), Boolean.TRUE.equals(body.processorIsAgent()));
         List<String> problems = TenantValidator.problems(t);
         if (!problems.isEmpty()) {
             throw new ProblemException(400, String.join("; ", problems));

@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 public final class TenantStore {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String COLUMNS = "id, legal_name, country, company_id, dpo_name, dpo_email, dpo_phone, "
-            + "alert_channels::text, alert_delay, jurisdictions, sectors";
+            + "alert_channels::text, alert_delay, jurisdictions, sectors, processor_is_agent";
 
     private TenantStore() {
     }
@@ -68,13 +68,15 @@ public final class TenantStore {
     public static void save(Connection c, Tenant t, String source) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into tenant (id, legal_name, country, company_id, dpo_name, dpo_email, dpo_phone,
-                  alert_channels, alert_delay, jurisdictions, sectors, source, created_at, updated_at)
-                values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?)
+                  alert_channels, alert_delay, jurisdictions, sectors, source, created_at, updated_at,
+                  processor_is_agent)
+                values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?, ?)
                 on conflict (id) do update set legal_name = excluded.legal_name, country = excluded.country,
                   company_id = excluded.company_id, dpo_name = excluded.dpo_name, dpo_email = excluded.dpo_email,
                   dpo_phone = excluded.dpo_phone, alert_channels = excluded.alert_channels,
                   alert_delay = excluded.alert_delay, jurisdictions = excluded.jurisdictions,
-                  sectors = excluded.sectors, source = excluded.source, updated_at = excluded.updated_at""")) {
+                  sectors = excluded.sectors, source = excluded.source, updated_at = excluded.updated_at,
+                  processor_is_agent = excluded.processor_is_agent""")) {
             Timestamp now = Timestamp.from(Instant.now());
             ps.setString(1, t.id());
             ps.setString(2, t.legalName());
@@ -90,6 +92,7 @@ public final class TenantStore {
             ps.setString(12, source);
             ps.setTimestamp(13, now);
             ps.setTimestamp(14, now);
+            ps.setBoolean(15, Boolean.TRUE.equals(t.processorIsAgent()));
             ps.executeUpdate();
         }
     }
@@ -127,7 +130,7 @@ public final class TenantStore {
         Tenant.Dpo dpo = dpoName == null && dpoEmail == null && dpoPhone == null ? null
                 : new Tenant.Dpo(dpoName, dpoEmail, dpoPhone);
         return new Tenant(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), dpo, channels,
-                rs.getString(9), strings(rs.getArray(10)), strings(rs.getArray(11)));
+                rs.getString(9), strings(rs.getArray(10)), strings(rs.getArray(11)), rs.getBoolean(12));
     }
 
     private static List<String> strings(Array a) throws SQLException {

@@ -4,16 +4,47 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * What is known of one party's case in an incident: when our alert reached the controller (its awareness, which
- * starts its own clocks), its decisions by name, and the severity that counts ({@code severity}: LOW, MEDIUM,
- * HIGH, VERY_HIGH or null when not assessed; {@code severityBasis} says whose it is).
+ * What is known of one party's case in an incident: when Vigie's alert was delivered to the controller
+ * ({@code alertDeliveredAt}: a 2xx from its webhook, its mail server accepting the message, the Kafka broker
+ * acknowledging the record), an awareness recorded otherwise ({@code recordedAwareAt}, with its evidence), its
+ * decisions by name, the severity that counts ({@code severity}: LOW, MEDIUM, HIGH, VERY_HIGH or null when not
+ * assessed; {@code severityBasis} says whose it is) and how the tenant was exposed.
  */
-public record CaseFacts(Instant controllerAwareAt, String awarenessEvidence, Map<String, Decision> decisions,
-        String severity, String severityBasis) {
+public record CaseFacts(Instant alertDeliveredAt, Instant recordedAwareAt, String awarenessEvidence,
+        Map<String, Decision> decisions, String severity, String severityBasis, Exposure exposure) {
 
-    public static final CaseFacts NONE = new CaseFacts(null, null, Map.of(), null, null);
+    public static final CaseFacts NONE = new CaseFacts(null, null, null, Map.of(), null, null, Exposure.VICTIM);
+
+    /** How a tenant was exposed in the incident. */
+    public enum Exposure {
+        /** Its requests' tokens were read by other requests. */
+        VICTIM,
+        /** Its requests read other requests' tokens. */
+        RECIPIENT,
+        BOTH;
+
+        public boolean victim() {
+            return this != RECIPIENT;
+        }
+
+        public boolean recipient() {
+            return this != VICTIM;
+        }
+    }
 
     public Decision decision(String name) {
         return decisions.get(name);
+    }
+
+    /**
+     * When the controller became aware (EDPB Guidelines 9/2022, para. 44: once its processor has informed it): our
+     * alert's delivery, or an earlier awareness recorded, whichever is earlier; null while neither is known.
+     */
+    public Instant controllerAwareAt() {
+        if (alertDeliveredAt == null) {
+            return recordedAwareAt;
+        }
+        return recordedAwareAt != null && recordedAwareAt.isBefore(alertDeliveredAt) ? recordedAwareAt
+                : alertDeliveredAt;
     }
 }

@@ -9,14 +9,17 @@ import app.vigie.compliance.rules.ObligationRule;
  * One duty in an incident: who ({@code holder}, for {@code tenant}, or the provider itself when {@code tenant} is
  * null) must tell whom ({@code recipient}: a code such as {@code supervisory_authority:FR}, {@code ico},
  * {@code controller}; {@code recipientName} for people), whether it applies ({@code condition}), from when
- * ({@code clockStartedAt}) and by when ({@code dueAt} and its {@code dueBasis}), and where it stands.
+ * ({@code clockStartedAt}) and by when ({@code dueAt} and its {@code dueBasis}; {@code outerLimitAt}, the law's
+ * bound of an open-ended duty whose {@code dueAt} is a target), and where it stands ({@code status}, with
+ * {@code reasonCode} and {@code reason} when something stands in the way or makes it not required).
  */
 public record Obligation(String tenant, String regime, String rule, ObligationRule.Kind kind,
         ObligationRule.Party holder, String recipient, String recipientName, String recipientUrl,
         ObligationRule.Trigger trigger, Condition condition, String conditionNote, String clock,
-        Instant clockStartedAt, Instant dueAt, DueBasis dueBasis, String dueNote, Status status, String reason,
-        Instant doneAt, boolean doneLate, List<Completion> completions, boolean lateReasonsRequired,
-        boolean phased, String source, List<String> content) {
+        Instant clockStartedAt, Instant dueAt, DueBasis dueBasis, String dueNote, Instant outerLimitAt,
+        Status status, ReasonCode reasonCode, String reason, Instant doneAt, boolean doneLate,
+        List<Completion> completions, boolean lateReasonsRequired, boolean phased, boolean repeatable, String source,
+        List<String> content) {
 
     public enum Status { PENDING, DONE, LATE, NOT_REQUIRED }
 
@@ -28,6 +31,39 @@ public record Obligation(String tenant, String regime, String rule, ObligationRu
      * delay"); TARGET: no fixed period in law ("without undue delay"): the rule's target, not a legal limit.
      */
     public enum DueBasis { STATUTORY, CONTRACT, TARGET }
+
+    /**
+     * Why an obligation is not required, or what stands in its way; the wording for people is in the templates
+     * (documents) and in {@code reason} (the API, in English).
+     */
+    public enum ReasonCode {
+        /** Its law was not in force on the day of detection (or its transposition in the Member State). */
+        NOT_IN_FORCE,
+        /** Whether the Member State's transposition is in force is not known: planned as if it were. */
+        TRANSPOSITION_UNKNOWN,
+        /** The incident was dismissed. */
+        DISMISSED,
+        /** The regime sets no duty (its rule says why). */
+        NO_DUTY,
+        /** The tenant was not exposed in the way the rule concerns (it only received others' tokens). */
+        NOT_EXPOSED,
+        /** The holder recorded the rule's exception (unlikely to result in a risk, low probability...). */
+        EXCEPTION_RECORDED,
+        /** The severity that counts is below high. */
+        BELOW_HIGH_RISK,
+        /** The holder decided that the rule's fact does not hold. */
+        DECIDED_NOT,
+        /** Two recorded facts contradict each other (an exception recorded with a high severity): planned as due. */
+        CONTRADICTION,
+        /** The severity is not assessed or a decision not recorded: planned as if it held. */
+        AWAITING_DECISION,
+        /** The tenant is not in the directory: its controller, and so its own duties, are unknown. */
+        CONTROLLER_UNKNOWN,
+        /** The recipient authority is not known to compliance-rules/. */
+        RECIPIENT_UNKNOWN,
+        /** Its clock has not started. */
+        CLOCK_NOT_STARTED
+    }
 
     /** Identifies the obligation within its incident: tenant (empty for the provider), rule, recipient. */
     public String key() {
@@ -41,5 +77,15 @@ public record Obligation(String tenant, String regime, String rule, ObligationRu
     /** Whether it still asks for action (escalations go to these). */
     public boolean open() {
         return status == Status.PENDING || status == Status.LATE;
+    }
+
+    /** The instant after which it is late: the outer limit where the due time is only a target, else the due time. */
+    public Instant lateAfter() {
+        return dueBasis == DueBasis.TARGET && outerLimitAt != null ? outerLimitAt : dueAt;
+    }
+
+    /** When it was last done (a repeatable report's latest), or null. */
+    public Instant lastDoneAt() {
+        return completions.isEmpty() ? doneAt : completions.get(completions.size() - 1).doneAt();
     }
 }

@@ -2,6 +2,8 @@ package app.vigie.compliance.plan;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -14,9 +16,11 @@ import java.util.TreeSet;
 
 import app.vigie.compliance.plan.Obligation.Condition;
 import app.vigie.compliance.plan.Obligation.DueBasis;
+import app.vigie.compliance.plan.Obligation.ReasonCode;
 import app.vigie.compliance.plan.Obligation.Status;
 import app.vigie.compliance.rules.Authorities;
 import app.vigie.compliance.rules.Clock;
+import app.vigie.compliance.rules.InForce;
 import app.vigie.compliance.rules.ObligationRule;
 import app.vigie.compliance.rules.ObligationRule.Kind;
 import app.vigie.compliance.rules.ObligationRule.Party;
@@ -49,7 +53,14 @@ public final class ObligationPlanner {
     }
 
     /** A recipient resolved: its code in the obligation's key, its name and address, or why it is unknown. */
-    private record Recipient(String code, String name, String url, String problem) {
+    private record Recipient(String code, String name, String url, Note problem) {
+    }
+
+    /** A condition with its reason code and words, or a reason alone. */
+    private record Note(Condition condition, ReasonCode code, String text) {
+        Note(ReasonCode code, String text) {
+            this(null, code, text);
+        }
     }
 
     /** The obligations of one party's case, computed rule by rule ({@code after:} clocks look up earlier ones). */
@@ -103,116 +114,248 @@ public final class ObligationPlanner {
             String key = Obligation.key(tenant(), r.id(), to.code());
             List<Completion> done = completions.getOrDefault(key, List.of()).stream()
                     .sorted(Comparator.comparing(Completion::doneAt)).toList();
+            Instant doneAt = done.isEmpty() ? null : done.get(0).doneAt();
             if (r.kind() == Kind.NONE) {
-                Instant doneAt = done.isEmpty() ? null : done.get(0).doneAt();
                 return new Obligation(tenant(), a.regime().id(), r.id(), r.kind(), r.holder(), to.code(), to.name(),
-                        to.url(), r.trigger(), Condition.NOT_MET, r.note(), null, null, null, null, null,
-                        doneAt == null ? Status.NOT_REQUIRED : Status.DONE, r.note(), doneAt, false, done, false,
-                        false, r.source(), r.content());
+                        to.url(), r.trigger(), Condition.NOT_MET, r.note(), null, null, null, null, null, null,
+                        doneAt == null ? Status.NOT_REQUIRED : Status.DONE,
+                        doneAt == null ? ReasonCode.NO_DUTY : null, doneAt == null ? r.note() : null, doneAt, false,
+                        done, false, false, false, r.source(), r.content());
             }
-            String[] conditionNote = new String[1];
-            Condition condition = condition(r, conditionNote);
+            Note condition = condition(r);
+            if (r.note() != null) {
+                condition = new Note(condition.condition(), condition.code(),
+                        condition.text() == null ? r.note() : condition.text() + ". " + r.note());
+            }
             Instant start = start(r.clock(), r, to);
             String[] dueNote = new String[1];
             DueBasis[] basis = new DueBasis[1];
             Instant due = due(a, r, start, to, basis, dueNote);
+            Instant outer = r.outerLimit() == null || start == null ? null
+                    : r.outerLimit().after(start, a.regime().zone());
+            Note inForce = inForce(a);
 
-            Instant doneAt = done.isEmpty() ? null : done.get(0).doneAt();
-            if (r.kind() == Kind.PROCESSOR_ALERT && facts.controllerAwareAt() != null
-                    && (doneAt == null || facts.controllerAwareAt().isBefore(doneAt))) {
-                doneAt = facts.controllerAwareAt();  // the alert reaching the controller is its awareness
+            if (r.kind() == Kind.PROCESSOR_ALERT && facts.alertDeliveredAt() != null
+                    && (doneAt == null || facts.alertDeliveredAt().isBefore(doneAt))) {
+                doneAt = facts.alertDeliveredAt();  // delivered: the controller is informed (GDPR Art. 33(2))
             }
             Status status;
-            String reason = to.problem();
+            Note why = to.problem() == null ? null : new Note(to.problem().code(), to.problem().text());
+            Instant lateAfter = basis[0] == DueBasis.TARGET && outer != null ? outer : due;
             if (doneAt != null) {
                 status = Status.DONE;
             } else if (incident.dismissed()) {
                 status = Status.NOT_REQUIRED;
-                reason = "the incident was dismissed: " + incident.dismissReason();
-            } else if (condition == Condition.NOT_MET) {
+                why = new Note(ReasonCode.DISMISSED, "the incident was dismissed: " + incident.dismissReason());
+            } else if (inForce != null && inForce.code() == ReasonCode.NOT_IN_FORCE) {
                 status = Status.NOT_REQUIRED;
-                reason = conditionNote[0];
-            } else if (due != null && now.isAfter(due)) {
+                why = inForce;
+            } else if (!exposed(r)) {
+                status = Status.NOT_REQUIRED;
+                why = new Note(ReasonCode.NOT_EXPOSED, "the tenant only received other tenants' tokens: none of its "
+                        + "requests' data was read by another, so no breach of its own data is recorded; whether "
+                        + "the foreign data it received affects its processing is for its controller to assess");
+            } else if (condition.condition == Condition.NOT_MET) {
+                status = Status.NOT_REQUIRED;
+                why = new Note(condition.code, condition.text);
+            } else if (lateAfter != null && now.isAfter(lateAfter)) {
                 status = Status.LATE;
             } else {
                 status = Status.PENDING;
             }
-            if (due == null && status != Status.DONE && status != Status.NOT_REQUIRED) {
-                String clock = "its clock has not started: " + notStarted(r.clock());
-                reason = reason == null ? clock : reason + "; " + clock;
+            if (status == Status.PENDING || status == Status.LATE) {
+                if (why == null && inForce != null) {
+                    why = inForce;  // transposition unknown: planned as if in force
+                }
+                if (why == null && condition.code != null) {
+                    why = new Note(condition.code, condition.text);
+                }
+                if (due == null) {
+                    String clock = r.asRequested() && start != null
+                            ? "due by the time the recipient sets in its request"
+                            : "its clock has not started: " + notStarted(r.clock(), r);
+                    why = why == null ? new Note(r.asRequested() && start != null ? null
+                            : ReasonCode.CLOCK_NOT_STARTED, clock) : new Note(why.code(), why.text() + "; " + clock);
+                }
             }
+            if (to.problem() != null && why != null && why.code() != to.problem().code()) {
+                why = new Note(why.code(), why.text() + "; " + to.problem().text());  // the recipient stays said
+            }
+            Instant judged = lateAfter;
             return new Obligation(tenant(), a.regime().id(), r.id(), r.kind(), r.holder(), to.code(), to.name(),
-                    to.url(), r.trigger(), condition, conditionNote[0], describe(r.clock(), r), start, due, basis[0],
-                    dueNote[0], status, reason, doneAt, doneAt != null && due != null && doneAt.isAfter(due), done,
-                    "reasons".equals(r.late()), r.phased(), r.source(), r.content());
+                    to.url(), r.trigger(), condition.condition, condition.text, describe(r.clock(), r), start, due,
+                    basis[0], dueNote[0], outer, status, why == null ? null : why.code(),
+                    why == null ? null : why.text(), doneAt,
+                    doneAt != null && judged != null && doneAt.isAfter(judged), done, "reasons".equals(r.late()),
+                    r.phased(), r.repeatable(), r.source(), r.content());
         }
 
-        private Condition condition(ObligationRule r, String[] note) {
+        /** Whether the tenant was exposed the way the rule concerns (the provider's own case always is). */
+        private boolean exposed(ObligationRule r) {
+            if (profile == null) {
+                return true;
+            }
+            return facts.exposure().victim() && r.exposure().contains("victim")
+                    || facts.exposure().recipient() && r.exposure().contains("recipient");
+        }
+
+        /**
+         * Null when the rule is in force on the day of detection; NOT_IN_FORCE when it is not (not required);
+         * TRANSPOSITION_UNKNOWN when the Member State's transposition is not known to be in force (planned as due).
+         */
+        private Note inForce(Applicable a) {
+            InForce f = a.rule().inForce();
+            LocalDate day = incident.detectedAt().atZone(a.regime().zone()).toLocalDate();
+            if (f.from() != null && day.isBefore(f.from())) {
+                return new Note(ReasonCode.NOT_IN_FORCE, "not in force on " + day + ": applies from " + f.from()
+                        + " (" + f.source() + ")");
+            }
+            if (f.until() != null && !day.isBefore(f.until())) {
+                return new Note(ReasonCode.NOT_IN_FORCE, "no longer in force on " + day + ": applied until "
+                        + f.until() + " (" + f.source() + ")");
+            }
+            if (!f.perCountry()) {
+                return null;
+            }
+            String country = profile == null || a.rule().holder() == Party.PROCESSOR ? provider.country()
+                    : profile.country();
+            InForce.Transposition t = country == null ? null : f.byCountry().get(country);
+            if (t == null || t.from() == null) {
+                return new Note(ReasonCode.TRANSPOSITION_UNKNOWN, "whether " + (country == null ? "the Member State"
+                        : country) + "'s transposition is in force on " + day + " is not known"
+                        + (t == null ? " to compliance-rules/" : ": " + t.note())
+                        + "; planned as if it were: check it before relying on it");
+            }
+            if (day.isBefore(t.from())) {
+                return new Note(ReasonCode.NOT_IN_FORCE, "not in force in " + country + " on " + day
+                        + ": its transposition applies from " + t.from() + " (" + t.source() + ")");
+            }
+            return null;
+        }
+
+        private Note condition(ObligationRule r) {
+            String exception = null;
+            Decision unless = null;
+            for (String e : r.exceptions()) {
+                Decision d = facts.decision(e);
+                if (d != null && d.value()) {
+                    exception = e;
+                    unless = d;
+                    break;
+                }
+            }
+            if (unless != null) {
+                if (r.trigger() == ObligationRule.Trigger.RISK && highSeverity()) {
+                    return new Note(Condition.UNDECIDED, ReasonCode.CONTRADICTION, "recorded '" + exception
+                            + "' while the severity is " + facts.severity() + " (" + facts.severityBasis()
+                            + "): the two contradict each other; planned as due until one of them is corrected");
+                }
+                return new Note(Condition.NOT_MET, ReasonCode.EXCEPTION_RECORDED, "recorded '" + exception + "'"
+                        + (unless.justification() == null ? "" : ": " + unless.justification()));
+            }
             switch (r.trigger()) {
                 case ALWAYS -> {
-                    return Condition.MET;
+                    return new Note(Condition.MET, null, null);
                 }
                 case RISK -> {
-                    Decision d = facts.decision(Decision.UNLIKELY_RISK);
-                    if (d != null && d.value()) {
-                        note[0] = "recorded as unlikely to result in a risk: " + d.justification();
-                        return Condition.NOT_MET;
-                    }
-                    note[0] = "a risk is presumed: no finding that it is unlikely has been recorded";
-                    return Condition.MET;
+                    return new Note(Condition.MET, null, "a risk is presumed: '" + r.exceptions().get(0)
+                            + "' is not recorded");
                 }
                 case HIGH_RISK -> {
                     if (facts.severity() == null) {
-                        note[0] = "the severity has not been assessed: due as if the risk were high";
-                        return Condition.UNDECIDED;
+                        return new Note(Condition.UNDECIDED, ReasonCode.AWAITING_DECISION,
+                                "the severity has not been assessed: due as if the risk were high");
                     }
-                    boolean high = facts.severity().equals("HIGH") || facts.severity().equals("VERY_HIGH");
-                    note[0] = "severity " + facts.severity() + " (" + facts.severityBasis() + ")"
-                            + (high ? "" : ": below high");
-                    return high ? Condition.MET : Condition.NOT_MET;
+                    boolean high = highSeverity();
+                    return new Note(high ? Condition.MET : Condition.NOT_MET, high ? null : ReasonCode.BELOW_HIGH_RISK,
+                            "severity " + facts.severity() + " (" + facts.severityBasis() + ")"
+                                    + (high ? "" : ": below high"));
                 }
                 default -> {
-                    Decision d = facts.decision(r.decision());
-                    if (d == null) {
-                        note[0] = "awaiting the decision '" + r.decision() + "': due as if it held";
-                        return Condition.UNDECIDED;
+                    List<String> parts = new ArrayList<>();
+                    List<String> undecided = new ArrayList<>();
+                    for (String name : r.decisions()) {
+                        Decision d = facts.decision(name);
+                        if (d == null) {
+                            undecided.add(name);
+                        } else if (!d.value()) {
+                            return new Note(Condition.NOT_MET, ReasonCode.DECIDED_NOT, "decided not '" + name + "'"
+                                    + (d.justification() == null ? "" : ": " + d.justification()));
+                        } else {
+                            parts.add("decided '" + name + "'" + (d.justification() == null ? ""
+                                    : ": " + d.justification()));
+                        }
                     }
-                    note[0] = (d.value() ? "decided '" : "decided not '") + r.decision() + "'"
-                            + (d.justification() == null ? "" : ": " + d.justification());
-                    return d.value() ? Condition.MET : Condition.NOT_MET;
+                    if (undecided.isEmpty()) {
+                        return new Note(Condition.MET, null, String.join("; ", parts));
+                    }
+                    String awaiting = "awaiting the decision " + undecided.stream().map(x -> "'" + x + "'")
+                            .reduce((x, y) -> x + " and " + y).orElseThrow();
+                    if (!r.assumeHeld()) {
+                        return new Note(Condition.NOT_MET, ReasonCode.AWAITING_DECISION, awaiting
+                                + ": not due unless it is recorded true");
+                    }
+                    return new Note(Condition.UNDECIDED, ReasonCode.AWAITING_DECISION, awaiting
+                            + ": due as if it held");
                 }
             }
+        }
+
+        private boolean highSeverity() {
+            return "HIGH".equals(facts.severity()) || "VERY_HIGH".equals(facts.severity());
         }
 
         /** When a clock started, or null when it has not. */
         private Instant start(Clock c, ObligationRule r, Recipient to) {
             return switch (c.origin()) {
                 case PROCESSOR_AWARENESS -> incident.detectedAt();
-                case CONTROLLER_AWARENESS -> profile == null ? incident.detectedAt() : facts.controllerAwareAt();
+                case CONTROLLER_AWARENESS -> controllerAwareness(r);
+                case YEAR_END -> {
+                    Instant aware = controllerAwareness(r);
+                    ZoneId zone = rulesById.get(r.id()).regime().zone();
+                    yield aware == null ? null : LocalDate.of(aware.atZone(zone).getYear() + 1, 1, 1)
+                            .atStartOfDay(zone).toInstant();
+                }
                 case DECISION -> {
-                    Decision d = facts.decision(r.decision());
+                    Decision d = facts.decision(c.ref() != null ? c.ref() : r.decision());
                     yield d != null && d.value() ? d.at() : null;
                 }
                 case AFTER -> {
-                    Applicable previous = rulesById.get(c.after());
-                    if (previous == null) {
-                        yield null;
-                    }
-                    List<Obligation> before = of(previous);
-                    Optional<Obligation> same = before.stream().filter(o -> o.recipient().equals(to.code()))
-                            .findFirst();
-                    // the latest of them; unknown while any of them has no time
+                    // the latest of them (a report not required does not count); unknown while one has no time
                     Instant latest = null;
-                    for (Obligation o : same.isPresent() ? List.of(same.get()) : before) {
-                        Instant t = o.doneAt() != null ? o.doneAt() : o.dueAt();
-                        if (t == null) {
-                            yield null;
+                    boolean any = false;
+                    for (String ref : c.afterAll()) {
+                        Applicable previous = rulesById.get(ref);
+                        if (previous == null) {
+                            continue;
                         }
-                        latest = latest == null || t.isAfter(latest) ? t : latest;
+                        List<Obligation> before = of(previous);
+                        Optional<Obligation> same = before.stream().filter(o -> o.recipient().equals(to.code()))
+                                .findFirst();
+                        for (Obligation o : same.isPresent() ? List.of(same.get()) : before) {
+                            if (o.status() == Status.NOT_REQUIRED && c.afterAll().size() > 1) {
+                                continue;
+                            }
+                            any = true;
+                            Instant t = o.doneAt() == null ? o.dueAt() : o.repeatable() ? o.lastDoneAt()
+                                    : o.doneAt();
+                            if (t == null) {
+                                yield null;
+                            }
+                            latest = latest == null || t.isAfter(latest) ? t : latest;
+                        }
                     }
-                    yield latest;
+                    yield any ? latest : null;
                 }
             };
+        }
+
+        /** The controller's awareness; the provider's discovery in its own case, or where it is imputed. */
+        private Instant controllerAwareness(ObligationRule r) {
+            if (profile == null || r.imputed() && profile.processorIsAgent()) {
+                return incident.detectedAt();
+            }
+            return facts.controllerAwareAt();
         }
 
         private Instant due(Applicable a, ObligationRule r, Instant start, Recipient to, DueBasis[] basis,
@@ -221,7 +364,7 @@ public final class ObligationPlanner {
                     : profile.contractualDelay();
             Instant due = null;
             if (r.due() == null) {
-                if (start == null) {
+                if (start == null || r.asRequested()) {
                     return null;
                 }
                 if (contract != null) {
@@ -229,9 +372,16 @@ public final class ObligationPlanner {
                     note[0] = "without undue delay; the DPA's " + contract;
                     return start.plus(contract);
                 }
+                Instant target = r.target().after(start, a.regime().zone());
+                if (r.outerLimit() != null && r.outerLimit().after(start, a.regime().zone()).isBefore(target)) {
+                    basis[0] = DueBasis.STATUTORY;
+                    note[0] = "without unreasonable delay, at most " + r.outerLimit();
+                    return r.outerLimit().after(start, a.regime().zone());
+                }
                 basis[0] = DueBasis.TARGET;
-                note[0] = "without undue delay; target " + r.target() + ", not a legal limit";
-                return r.target().after(start, a.regime().zone());
+                note[0] = "without undue delay; target " + r.target() + ", not a legal limit"
+                        + (r.outerLimit() == null ? "" : "; the law's limit: " + r.outerLimit());
+                return target;
             }
             if (start != null) {
                 due = r.due().after(start, a.regime().zone());
@@ -248,8 +398,17 @@ public final class ObligationPlanner {
             }
             if (r.cap() != null) {
                 Instant capStart = start(r.cap().clock(), r, to);
+                Instant capAt = capStart == null ? null : r.cap().due().after(capStart, a.regime().zone());
+                if (capAt != null && r.cap().lapses() && (start != null ? start.isAfter(capAt) : now.isAfter(capAt))) {
+                    // decided after the cap expired, or still undecided past it: the rule's own period, from the
+                    // decision (Delegated Regulation 2025/301 Art. 5(2))
+                    capStart = null;
+                    note[0] = start == null ? null : r.due().text() + " after " + describe(r.clock(), r)
+                            + " (decided after the " + r.cap().due().text() + " limit from "
+                            + describe(r.cap().clock(), r) + ")";
+                }
                 if (capStart != null) {
-                    Instant cap = r.cap().due().after(capStart, a.regime().zone());
+                    Instant cap = capAt;
                     if (due == null || cap.isBefore(due)) {
                         due = cap;
                         basis[0] = DueBasis.STATUTORY;
@@ -283,17 +442,21 @@ public final class ObligationPlanner {
         return out;
     }
 
+    /** The ids of the regimes of the rules. */
+    public List<String> regimes() {
+        return rules.regimes().stream().map(Regime::id).toList();
+    }
+
     /** The decisions that matter to a tenant's obligations (null: the provider's own), for validating input. */
     public Set<String> decisions(ControllerProfile profile, ProviderProfile provider) {
         Set<String> names = new TreeSet<>();
         for (Applicable a : profile == null ? providerRules(provider) : tenantRules(profile, provider)) {
             ObligationRule r = a.rule();
-            if (r.decision() != null) {
-                names.add(r.decision());
-            }
+            names.addAll(r.decisions());
             r.sooner().forEach(s -> names.add(s.decision()));
-            if (r.trigger() == ObligationRule.Trigger.RISK) {
-                names.add(Decision.UNLIKELY_RISK);
+            names.addAll(r.exceptions());
+            if (r.clock() != null && r.clock().origin() == Clock.Origin.DECISION && r.clock().ref() != null) {
+                names.add(r.clock().ref());
             }
         }
         return names;
@@ -322,7 +485,9 @@ public final class ObligationPlanner {
             boolean processor = provider.country() != null
                     && g.appliesTo().matches(provider.country(), Set.of(), Set.of(), false);
             for (ObligationRule r : g.obligations()) {
-                if (tenant || processor && r.holder() == Party.PROCESSOR) {
+                boolean narrower = r.appliesTo() == null || p.mapped()
+                        && r.appliesTo().matches(p.country(), p.jurisdictions(), p.sectors(), false);
+                if (tenant && narrower || processor && r.holder() == Party.PROCESSOR) {
                     out.add(new Applicable(g, r));
                 }
             }
@@ -337,36 +502,53 @@ public final class ObligationPlanner {
             List<String> countries = new ArrayList<>();
             if (p == null || r.holder() == Party.PROCESSOR) {
                 countries.add(provider.country());
-            } else if (p.country() != null && auth.of(kind, p.country()).isPresent()) {
-                countries.add(p.country());
+            } else if (!p.mapped()) {
+                return List.of(new Recipient(kind, null, null, new Note(ReasonCode.CONTROLLER_UNKNOWN,
+                        "the tenant is not in the directory: its controller, and so the competent authority, are "
+                                + "unknown")));
             } else {
-                // a controller established elsewhere: every authority where its data subjects are
-                new TreeSet<>(p.jurisdictions()).stream().filter(j -> auth.of(kind, j).isPresent())
-                        .forEach(countries::add);
+                Set<String> where = new TreeSet<>(p.jurisdictions());
+                Set<String> eea = auth.sets().getOrDefault("eea", Set.of());
+                Set<String> occurred = new TreeSet<>();
+                where.stream().filter(j -> eea.contains(j) || auth.of(kind, j).isPresent()).forEach(occurred::add);
+                if ("occurrence".equals(r.recipientFrom()) && !occurred.isEmpty()) {
+                    // where the incident occurred: every Member State where the system's users are, each named,
+                    // known to authorities.yaml or not
+                    countries.addAll(occurred);
+                } else if (p.country() != null && auth.of(kind, p.country()).isPresent()) {
+                    countries.add(p.country());
+                } else {
+                    // a controller established elsewhere: every authority where its data subjects are
+                    where.stream().filter(j -> auth.of(kind, j).isPresent()).forEach(countries::add);
+                }
             }
             List<Recipient> out = new ArrayList<>();
             for (String c : countries) {
                 Optional<Authorities.Authority> a = auth.of(kind, c);
                 out.add(a.map(x -> new Recipient(kind + ":" + c, x.name(), x.url(), null))
-                        .orElse(new Recipient(kind + ":" + c, null, null, "no " + kind + " of " + c
-                                + " in compliance-rules/authorities.yaml: find the competent one")));
+                        .orElse(new Recipient(kind + ":" + c, null, null, new Note(ReasonCode.RECIPIENT_UNKNOWN,
+                                "no " + kind + " of " + c + " in compliance-rules/authorities.yaml: find the "
+                                        + "competent one"))));
             }
             if (out.isEmpty()) {
-                out.add(new Recipient(kind, null, null, "no " + kind + " found for the country "
-                        + (p.country() == null ? "(unknown)" : p.country()) + " or the jurisdictions "
-                        + p.jurisdictions() + " of the tenant: find the competent one"));
+                out.add(new Recipient(kind, null, null, new Note(ReasonCode.RECIPIENT_UNKNOWN, "no " + kind
+                        + " found for the country " + (p.country() == null ? "(unknown)" : p.country())
+                        + " or the jurisdictions " + p.jurisdictions() + " of the tenant: find the competent one")));
             }
             return out;
         }
+        Note unknownController = p != null && !p.mapped() ? new Note(ReasonCode.CONTROLLER_UNKNOWN,
+                "the tenant is not in the directory: its controller is unknown") : null;
         return List.of(switch (kind) {
             case "controller", "covered_entity" -> new Recipient(kind,
-                    p == null ? null : p.mapped() ? p.legalName() : p.tenant(), null,
-                    p != null && !p.mapped() ? "the tenant is not in the directory: its controller is unknown"
-                            : null);
+                    p == null ? null : p.mapped() ? p.legalName() : p.tenant(), null, unknownController);
             case "data_subjects" -> new Recipient(kind, "the persons concerned", null, null);
             case "register" -> new Recipient(kind, "the controller's record of breaches", null, null);
+            case "media" -> new Recipient(kind, "prominent media outlets serving the State", null, null);
+            case "ai_system_provider" -> new Recipient(kind, "the provider of the high-risk AI system", null, null);
             default -> auth.named(kind).map(x -> new Recipient(kind, x.name(), x.url(), null))
-                    .orElse(new Recipient(kind, null, null, "unknown authority " + kind));
+                    .orElse(new Recipient(kind, null, null, new Note(ReasonCode.RECIPIENT_UNKNOWN,
+                            "unknown authority " + kind)));
         });
     }
 
@@ -374,16 +556,19 @@ public final class ObligationPlanner {
         return switch (c.origin()) {
             case PROCESSOR_AWARENESS -> "processor_awareness";
             case CONTROLLER_AWARENESS -> "controller_awareness";
-            case DECISION -> "decision '" + r.decision() + "'";
+            case DECISION -> "decision '" + (c.ref() != null ? c.ref() : r.decision()) + "'";
             case AFTER -> "after " + c.after();
+            case YEAR_END -> "year_end_of controller_awareness";
         };
     }
 
-    private static String notStarted(Clock c) {
+    private static String notStarted(Clock c, ObligationRule r) {
         return switch (c.origin()) {
             case PROCESSOR_AWARENESS -> "the incident has no detection time";
-            case CONTROLLER_AWARENESS -> "our alert has not reached the controller yet";
-            case DECISION -> "the decision has not been recorded";
+            case CONTROLLER_AWARENESS, YEAR_END -> "our alert has not been delivered to the controller yet and no "
+                    + "earlier awareness is recorded";
+            case DECISION -> "the decision '" + (c.ref() != null ? c.ref() : r.decision()) + "' has not been "
+                    + "recorded";
             case AFTER -> "the obligation " + c.after() + " has no due time yet";
         };
     }

@@ -1,19 +1,41 @@
 package app.vigie.compliance.rules;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * One duty of a regime: who ({@code holder}) must tell whom ({@code recipient}), on what {@code trigger}, by when
- * ({@code clock} + {@code due}, or without undue delay aiming at {@code target}), with what content, and the legal
- * source. See compliance-rules/README.md.
+ * ({@code clock} + {@code due}, or without undue delay aiming at {@code target}, bounded by {@code outerLimit}), with
+ * what content, during which period of application ({@code inForce}), and the legal source. See
+ * compliance-rules/README.md.
+ *
+ * @param decisions for trigger {@code decision}: the facts the holder decides, all of which must hold
+ * @param assumeHeld whether an undecided {@code decisions} is planned as if it held (the default) or as if not
+ * @param unless decisions that, one of them recorded true, make the duty not required ({@code unlikely_risk} for
+ *        trigger {@code risk} unless the rule names its own exception, such as HIPAA's low probability of
+ *        compromise)
+ * @param asRequested the period is the one the recipient sets in its request (NIS2's intermediate report)
+ * @param repeatable several completions are expected (DORA's updated intermediate reports); an {@code after:}
+ *        clock then starts at the latest
+ * @param imputed the controller's clock starts at the processor's discovery when the processor is its agent
+ *        (HIPAA: a business associate acting as the covered entity's agent)
+ * @param exposure which affected tenants it concerns: {@code victim} (their tokens were read by others),
+ *        {@code recipient} (they received others' tokens); a tenant exposed both ways matches either
+ * @param recipientFrom for authorities chosen by country: {@code establishment} (the tenant's country, else every
+ *        country of its jurisdictions) or {@code occurrence} (every country of its jurisdictions, where the
+ *        incident occurred, else its country)
+ * @param appliesTo a further condition on the tenant beyond the regime's (the AI Act's provider and deployer), or
+ *        null
  */
-public record ObligationRule(String id, Kind kind, Party holder, String recipient, Trigger trigger, String decision,
-        Clock clock, Delay due, Delay target, boolean contractual, Cap cap, List<Sooner> sooner, String late,
-        boolean phased, String source, List<String> content, String note) {
+public record ObligationRule(String id, Kind kind, Party holder, String recipient, Trigger trigger,
+        List<String> decisions, boolean assumeHeld, List<String> unless, Clock clock, Delay due, boolean asRequested,
+        Delay target, Delay outerLimit, boolean contractual, Cap cap, List<Sooner> sooner, String late,
+        boolean phased, boolean repeatable, boolean imputed, Set<String> exposure, String recipientFrom,
+        Applicability appliesTo, InForce inForce, String source, List<String> content, String note) {
 
     public enum Kind {
-        PROCESSOR_ALERT, AUTHORITY_NOTIFICATION, EARLY_WARNING, INTERMEDIATE_REPORT, FINAL_REPORT,
-        DATA_SUBJECT_COMMUNICATION, REGISTER_ENTRY,
+        PROCESSOR_ALERT, AUTHORITY_NOTIFICATION, EARLY_WARNING, INTERMEDIATE_REPORT, PROGRESS_REPORT, FINAL_REPORT,
+        DATA_SUBJECT_COMMUNICATION, MEDIA_NOTICE, REGISTER_ENTRY, DOCUMENTATION,
         /** The regime sets no duty ({@code note} says why): the obligation is NOT_REQUIRED. */
         NONE
     }
@@ -22,16 +44,23 @@ public record ObligationRule(String id, Kind kind, Party holder, String recipien
 
     public enum Trigger {
         ALWAYS,
-        /** Unless the controller records that the breach is unlikely to result in a risk. */
+        /** Unless the holder records that the breach is unlikely to result in a risk (or the rule's own exception). */
         RISK,
         /** When the severity is High or Very high (ENISA's suggestion or the controller's decision). */
         HIGH_RISK,
-        /** A fact only the holder can establish, named by {@code decision}. */
+        /** Facts only the holder can establish, named by {@code decisions}. */
         DECISION
     }
 
-    /** A second limit from another origin; the earlier due time wins (DORA: 4 h after classification, 24 h after awareness at most). */
-    public record Cap(Clock clock, Delay due) {
+    /** Recorded true, this decision switches a {@code risk} trigger off unless the rule names another. */
+    public static final String UNLIKELY_RISK = "unlikely_risk";
+
+    /**
+     * A second limit from another origin; the earlier due time wins (DORA: 4 h after classification, 24 h after
+     * awareness at most). {@code lapses}: the cap binds only a decision made before it expires; once it has expired
+     * undecided, the rule's own period runs from a later decision (Delegated Regulation 2025/301 Art. 5(2)).
+     */
+    public record Cap(Clock clock, Delay due, boolean lapses) {
     }
 
     /** A shorter period where the holder records {@code decision} (AI Act: 10 days on a death, 2 on a widespread infringement). */
@@ -41,5 +70,15 @@ public record ObligationRule(String id, Kind kind, Party holder, String recipien
     /** Without a fixed period: "without undue delay" (a target, not a legal limit). */
     public boolean undueDelay() {
         return due == null;
+    }
+
+    /** The first decision of a {@code decision} trigger (the one a {@code clock: decision} waits for), or null. */
+    public String decision() {
+        return decisions.isEmpty() ? null : decisions.get(0);
+    }
+
+    /** The decisions that switch it off: {@code unless}, or {@value #UNLIKELY_RISK} for a {@code risk} trigger. */
+    public List<String> exceptions() {
+        return !unless.isEmpty() ? unless : trigger == Trigger.RISK ? List.of(UNLIKELY_RISK) : List.of();
     }
 }

@@ -42,7 +42,8 @@ public final class RuleLoader {
     public static final String SEVERITY = "severity.yaml";
     /** Recipients that are not an authority of authorities.yaml's {@code named}. */
     public static final Set<String> RECIPIENTS = Set.of("controller", "supervisory_authority", "csirt",
-            "financial_authority", "market_surveillance_authority", "covered_entity", "data_subjects", "register");
+            "financial_authority", "market_surveillance_authority", "covered_entity", "data_subjects", "register",
+            "media", "ai_system_provider");
     /** Recipients resolved by country through authorities.yaml's {@code authorities}. */
     public static final Set<String> BY_COUNTRY = Set.of("supervisory_authority", "csirt", "financial_authority",
             "market_surveillance_authority");
@@ -50,10 +51,13 @@ public final class RuleLoader {
     private static final Pattern CODE = Pattern.compile("[A-Z]{2}(-[A-Z0-9]{1,3})?");
     private static final Pattern WORD = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
     private static final Set<String> REGIME_KEYS = Set.of("id", "name", "source", "zone", "applies_to",
-            "obligations");
+            "in_force", "obligations");
     private static final Set<String> OBLIGATION_KEYS = Set.of("id", "kind", "holder", "recipient", "trigger",
-            "decision", "clock", "due", "target", "contractual", "cap", "sooner", "late", "phased", "source",
-            "content", "note");
+            "decision", "if_undecided", "unless", "clock", "due", "target", "outer_limit", "contractual", "cap",
+            "sooner", "late", "phased", "repeatable", "imputed", "exposure", "recipient_from", "applies_to",
+            "in_force", "source", "content", "note");
+    /** How a tenant was exposed: its tokens read by others, or others' tokens received. */
+    private static final Set<String> EXPOSURES = Set.of("victim", "recipient");
 
     private RuleLoader() {
     }
@@ -142,20 +146,21 @@ public final class RuleLoader {
             throw zoneNode.problem("not a time zone such as Europe/Paris: '" + zoneNode.text() + "'");
         }
         Applicability applies = applicability(YamlNode.required(m, "applies_to", root), authorities);
+        InForce inForce = m.containsKey("in_force") ? inForce(m.get("in_force")) : InForce.ALWAYS;
         List<YamlNode> nodes = YamlNode.required(m, "obligations", root).list();
         if (nodes.isEmpty()) {
             throw m.get("obligations").problem("at least one obligation (or one of kind NONE saying why)");
         }
         List<ObligationRule> obligations = new ArrayList<>();
         for (YamlNode n : nodes) {
-            ObligationRule o = obligation(n, authorities);
+            ObligationRule o = obligation(n, authorities, inForce);
             if (!obligationIds.add(o.id())) {
                 throw n.problem("obligation id '" + o.id() + "' is used by another obligation");
             }
             obligations.add(o);
         }
         checkReferences(obligations, nodes);
-        return new Regime(id, name, source, zone, applies, List.copyOf(obligations), file);
+        return new Regime(id, name, source, zone, applies, inForce, List.copyOf(obligations), file);
     }
 
     private static Applicability applicability(YamlNode n, Authorities authorities) {
@@ -214,7 +219,7 @@ public final class RuleLoader {
         return out;
     }
 
-    private static ObligationRule obligation(YamlNode n, Authorities authorities) {
+    private static ObligationRule obligation(YamlNode n, Authorities authorities, InForce regimeInForce) {
         Map<String, YamlNode> m = n.map(OBLIGATION_KEYS);
         String id = id(YamlNode.required(m, "id", n));
         Kind kind = constant(Kind.class, YamlNode.required(m, "kind", n));
@@ -227,37 +232,101 @@ public final class RuleLoader {
                     + AUTHORITIES + " (" + String.join(", ", authorities.named().keySet()) + ")");
         }
         Trigger trigger = constant(Trigger.class, YamlNode.required(m, "trigger", n));
-        String decision = m.containsKey("decision") ? word(m.get("decision")) : null;
-        if ((trigger == Trigger.DECISION) != (decision != null)) {
-            throw n.problem(trigger == Trigger.DECISION ? "trigger 'decision' needs 'decision': the fact the holder "
-                    + "decides (such as major)" : "'decision' goes with trigger 'decision'");
+        List<String> decisions = new ArrayList<>();
+        if (m.containsKey("decision")) {
+            for (String d : m.get("decision").texts()) {
+                decisions.add(word(m.get("decision"), d));
+            }
         }
+        if ((trigger == Trigger.DECISION) != !decisions.isEmpty()) {
+            throw n.problem(trigger == Trigger.DECISION ? "trigger 'decision' needs 'decision': the fact the holder "
+                    + "decides (such as major), or a list of facts that must all hold" : "'decision' goes with "
+                    + "trigger 'decision'");
+        }
+        boolean assumeHeld = true;
+        if (m.containsKey("if_undecided")) {
+            if (trigger != Trigger.DECISION) {
+                throw m.get("if_undecided").problem("'if_undecided' goes with trigger 'decision'");
+            }
+            assumeHeld = switch (m.get("if_undecided").text()) {
+                case "held" -> true;
+                case "not_held" -> false;
+                default -> throw m.get("if_undecided").problem("one of held (plan it as if the decision held: the "
+                        + "default) or not_held");
+            };
+        }
+        List<String> unless = new ArrayList<>();
+        if (m.containsKey("unless")) {
+            for (String u : m.get("unless").texts()) {
+                unless.add(word(m.get("unless"), u));
+            }
+        }
+        unless = List.copyOf(unless);
         String source = YamlNode.required(m, "source", n).text();
         String note = m.containsKey("note") ? m.get("note").text() : null;
         List<String> content = m.containsKey("content") ? m.get("content").texts() : List.of();
+        Set<String> exposure = EXPOSURES;
+        if (m.containsKey("exposure")) {
+            exposure = new LinkedHashSet<>(m.get("exposure").texts());
+            if (exposure.isEmpty() || !EXPOSURES.containsAll(exposure)) {
+                throw m.get("exposure").problem("a list of victim (its tokens were read by others) and recipient "
+                        + "(it received others' tokens)");
+            }
+            exposure = Set.copyOf(exposure);
+        }
+        String recipientFrom = "establishment";
+        if (m.containsKey("recipient_from")) {
+            recipientFrom = m.get("recipient_from").text();
+            if (!Set.of("establishment", "occurrence").contains(recipientFrom)) {
+                throw m.get("recipient_from").problem("one of establishment (the tenant's country, else where its "
+                        + "data subjects are) or occurrence (where the incident occurred: its jurisdictions)");
+            }
+            if (!BY_COUNTRY.contains(recipient)) {
+                throw m.get("recipient_from").problem("only an authority chosen by country ("
+                        + String.join(", ", new java.util.TreeSet<>(BY_COUNTRY)) + ") has a country to choose");
+            }
+        }
+        Applicability appliesTo = m.containsKey("applies_to") ? applicability(m.get("applies_to"), authorities)
+                : null;
+        InForce inForce = m.containsKey("in_force") ? inForce(m.get("in_force")) : regimeInForce;
         if (kind == Kind.NONE) {
             if (note == null) {
                 throw n.problem("kind NONE needs a 'note' saying why nothing is due");
             }
-            return new ObligationRule(id, kind, holder, recipient, trigger, decision, null, null, null, false, null,
-                    List.of(), null, false, source, content, note);
+            return new ObligationRule(id, kind, holder, recipient, trigger, List.copyOf(decisions), assumeHeld,
+                    unless, null, null, false, null, null, false, null, List.of(), null, false, false, false,
+                    exposure, recipientFrom, appliesTo, inForce, source, content, note);
         }
         Clock clock = clock(YamlNode.required(m, "clock", n));
-        if (clock.origin() == Clock.Origin.DECISION && trigger != Trigger.DECISION) {
-            throw m.get("clock").problem("clock 'decision' needs trigger 'decision'");
+        if (clock.origin() == Clock.Origin.DECISION && clock.ref() == null && trigger != Trigger.DECISION) {
+            throw m.get("clock").problem("clock 'decision' needs trigger 'decision' (or name one: "
+                    + "clock: {decision: <name>})");
         }
         YamlNode dueNode = YamlNode.required(m, "due", n);
-        Delay due = dueNode.text().equals("undue_delay") ? null : delay(dueNode);
+        boolean asRequested = dueNode.text().equals("as_requested");
+        Delay due = dueNode.text().equals("undue_delay") || asRequested ? null : delay(dueNode);
         Delay target = m.containsKey("target") ? delay(m.get("target")) : null;
-        if (due == null && target == null) {
+        Delay outerLimit = m.containsKey("outer_limit") ? delay(m.get("outer_limit")) : null;
+        if (due == null && !asRequested && target == null) {
             throw dueNode.problem("'undue_delay' needs a 'target': the time Vigie aims at, such as PT24H");
+        }
+        if (outerLimit != null && due != null) {
+            throw m.get("outer_limit").problem("'outer_limit' bounds an open-ended duty: give 'due: undue_delay' "
+                    + "with a 'target', and the law's bound here");
+        }
+        if (due != null && target != null) {
+            throw m.get("target").problem("a 'target' goes with 'due: undue_delay'; a fixed period needs none");
         }
         boolean contractual = m.containsKey("contractual") && m.get("contractual").bool();
         Cap cap = null;
         if (m.containsKey("cap")) {
-            Map<String, YamlNode> c = m.get("cap").map(Set.of("clock", "due"));
+            Map<String, YamlNode> c = m.get("cap").map(Set.of("clock", "due", "lapses"));
+            boolean lapses = c.containsKey("lapses") && c.get("lapses").bool();
+            if (lapses && clock.origin() != Clock.Origin.DECISION) {
+                throw c.get("lapses").problem("'lapses' needs the rule's clock to be its decision");
+            }
             cap = new Cap(clock(YamlNode.required(c, "clock", m.get("cap"))),
-                    delay(YamlNode.required(c, "due", m.get("cap"))));
+                    delay(YamlNode.required(c, "due", m.get("cap"))), lapses);
         }
         List<Sooner> sooner = new ArrayList<>();
         if (m.containsKey("sooner")) {
@@ -275,8 +344,63 @@ public final class RuleLoader {
             }
         }
         boolean phased = m.containsKey("phased") && m.get("phased").bool();
-        return new ObligationRule(id, kind, holder, recipient, trigger, decision, clock, due, target, contractual, cap,
-                List.copyOf(sooner), late, phased, source, List.copyOf(content), note);
+        boolean repeatable = m.containsKey("repeatable") && m.get("repeatable").bool();
+        boolean imputed = m.containsKey("imputed") && m.get("imputed").bool();
+        if (imputed && clock.origin() != Clock.Origin.CONTROLLER_AWARENESS && clock.origin() != Clock.Origin.YEAR_END) {
+            throw m.get("imputed").problem("'imputed' moves a controller_awareness clock to the processor's "
+                    + "discovery: it needs clock controller_awareness (or year_end_of: controller_awareness)");
+        }
+        return new ObligationRule(id, kind, holder, recipient, trigger, List.copyOf(decisions), assumeHeld, unless,
+                clock, due, asRequested, target, outerLimit, contractual, cap, List.copyOf(sooner), late, phased,
+                repeatable, imputed, exposure, recipientFrom, appliesTo, inForce, source, List.copyOf(content), note);
+    }
+
+    /**
+     * {@code in_force: {from: 2026-08-02, until: ..., source: ..., by_country: {DE: {from: ..., source: ...},
+     * FR: {unknown: why}}}}.
+     */
+    private static InForce inForce(YamlNode n) {
+        Map<String, YamlNode> m = n.map(Set.of("from", "until", "source", "by_country"));
+        java.time.LocalDate from = m.containsKey("from") ? date(m.get("from")) : null;
+        java.time.LocalDate until = m.containsKey("until") ? date(m.get("until")) : null;
+        if (from == null && until == null && !m.containsKey("by_country")) {
+            throw n.problem("give 'from', 'until' or 'by_country'");
+        }
+        if (from != null && until != null && !until.isAfter(from)) {
+            throw m.get("until").problem("'until' must come after 'from'");
+        }
+        String source = YamlNode.required(m, "source", n).text();
+        Map<String, InForce.Transposition> byCountry = null;
+        if (m.containsKey("by_country")) {
+            byCountry = new java.util.TreeMap<>();
+            for (Map.Entry<String, YamlNode> e : m.get("by_country").map(null).entrySet()) {
+                if (!CODE.matcher(e.getKey()).matches()) {
+                    throw e.getValue().problem("'" + e.getKey() + "' is not a country code such as DE");
+                }
+                Map<String, YamlNode> t = e.getValue().map(Set.of("from", "source", "unknown"));
+                if (t.containsKey("unknown") == t.containsKey("from")) {
+                    throw e.getValue().problem("give either 'from' (with its 'source') or 'unknown' (saying what is "
+                            + "not known and why)");
+                }
+                if (t.containsKey("from")) {
+                    byCountry.put(e.getKey(), new InForce.Transposition(date(t.get("from")),
+                            YamlNode.required(t, "source", e.getValue()).text(), null));
+                } else {
+                    byCountry.put(e.getKey(), new InForce.Transposition(null,
+                            t.containsKey("source") ? t.get("source").text() : null, t.get("unknown").text()));
+                }
+            }
+            byCountry = java.util.Collections.unmodifiableMap(byCountry);
+        }
+        return new InForce(from, until, source, byCountry);
+    }
+
+    private static java.time.LocalDate date(YamlNode n) {
+        try {
+            return java.time.LocalDate.parse(n.text());
+        } catch (DateTimeParseException e) {
+            throw n.problem("not a date such as 2026-08-02: '" + n.text() + "'");
+        }
     }
 
     /** {@code after:} names an obligation of the same regime, and the chain has no loop. */
@@ -286,16 +410,23 @@ public final class RuleLoader {
         for (int i = 0; i < obligations.size(); i++) {
             ObligationRule o = obligations.get(i);
             Set<String> seen = new HashSet<>();
-            for (ObligationRule at = o; at.clock() != null && at.clock().origin() == Clock.Origin.AFTER; ) {
-                ObligationRule next = byId.get(at.clock().after());
-                if (next == null) {
-                    throw clockNode(nodes.get(i)).problem("'after: " + at.clock().after()
-                            + "' names no obligation of this regime");
+            java.util.Deque<ObligationRule> todo = new java.util.ArrayDeque<>(List.of(o));
+            while (!todo.isEmpty()) {
+                ObligationRule at = todo.pop();
+                if (at.clock() == null || at.clock().origin() != Clock.Origin.AFTER) {
+                    continue;
                 }
                 if (!seen.add(at.id())) {
                     throw clockNode(nodes.get(i)).problem("the 'after' clocks go round in a loop through " + at.id());
                 }
-                at = next;
+                for (String ref : at.clock().afterAll()) {
+                    ObligationRule next = byId.get(ref);
+                    if (next == null) {
+                        throw clockNode(nodes.get(i)).problem("'after: " + ref + "' names no obligation of this "
+                                + "regime");
+                    }
+                    todo.push(next);
+                }
             }
         }
     }
@@ -306,12 +437,34 @@ public final class RuleLoader {
 
     private static Clock clock(YamlNode n) {
         if (n.isMap()) {
-            Map<String, YamlNode> m = n.map(Set.of("after"));
-            return new Clock(Clock.Origin.AFTER, id(YamlNode.required(m, "after", n)));
+            Map<String, YamlNode> m = n.map(Set.of("after", "decision", "year_end_of"));
+            if (m.size() != 1) {
+                throw n.problem("give one of after: <obligation id>, decision: <name>, year_end_of: "
+                        + "controller_awareness");
+            }
+            if (m.containsKey("after")) {
+                List<String> after = new ArrayList<>();
+                for (String a : m.get("after").texts()) {
+                    if (!ID.matcher(a).matches()) {
+                        throw m.get("after").problem("an obligation id is lower case letters, digits and '-', got '"
+                                + a + "'");
+                    }
+                    after.add(a);
+                }
+                return new Clock(Clock.Origin.AFTER, String.join(",", after));
+            }
+            if (m.containsKey("decision")) {
+                return new Clock(Clock.Origin.DECISION, word(m.get("decision")));
+            }
+            if (!m.get("year_end_of").text().equals("controller_awareness")) {
+                throw m.get("year_end_of").problem("only controller_awareness has a year that ends");
+            }
+            return new Clock(Clock.Origin.YEAR_END, "controller_awareness");
         }
         Clock.Origin o = constant(Clock.Origin.class, n);
-        if (o == Clock.Origin.AFTER) {
-            throw n.problem("write 'after' as a mapping: clock: {after: <obligation id>}");
+        if (o == Clock.Origin.AFTER || o == Clock.Origin.YEAR_END) {
+            throw n.problem("write it as a mapping: clock: {after: <obligation id>} or {year_end_of: "
+                    + "controller_awareness}");
         }
         return Clock.of(o);
     }
@@ -332,10 +485,14 @@ public final class RuleLoader {
     }
 
     private static String word(YamlNode n) {
-        if (!WORD.matcher(n.text()).matches()) {
-            throw n.problem("expected a lower-case word such as major, got '" + n.text() + "'");
+        return word(n, n.text());
+    }
+
+    private static String word(YamlNode n, String text) {
+        if (!WORD.matcher(text).matches()) {
+            throw n.problem("expected a lower-case word such as major, got '" + text + "'");
         }
-        return n.text();
+        return text;
     }
 
     private static <E extends Enum<E>> E constant(Class<E> type, YamlNode n) {

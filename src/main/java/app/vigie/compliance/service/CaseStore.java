@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import app.vigie.compliance.plan.CaseFacts;
 import app.vigie.compliance.plan.Completion;
 import app.vigie.compliance.plan.Decision;
 import app.vigie.compliance.plan.Obligation;
@@ -64,18 +65,48 @@ public final class CaseStore {
         return out;
     }
 
-    /** Tenants with an exposure in the incident, as victim or recipient, sorted. */
-    public static List<String> affectedTenants(Connection c, UUID id) throws SQLException {
-        List<String> out = new ArrayList<>();
+    /**
+     * Tenants with an exposure in the incident, sorted by code point, each with how it was exposed: victim (its
+     * requests' tokens were read, by another tenant or by another request of its own), recipient (its requests read
+     * another tenant's tokens), or both.
+     */
+    public static Map<String, CaseFacts.Exposure> affectedTenants(Connection c, UUID id) throws SQLException {
+        Map<String, CaseFacts.Exposure> out = new java.util.LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select t from (select victim_tenant from exposure where incident_id = ?
-                  union select reader_tenant from exposure where incident_id = ?) x (t)
-                order by t collate "C\"""")) {
+                select t, bool_or(victim), bool_or(recipient) from (
+                  select victim_tenant, true, false from exposure where incident_id = ?
+                  union all select reader_tenant, false, true from exposure
+                    where incident_id = ? and reader_tenant <> victim_tenant) x (t, victim, recipient)
+                group by t order by t collate "C\"""")) {
             ps.setObject(1, id);
             ps.setObject(2, id);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(rs.getString(1));
+                    boolean victim = rs.getBoolean(2);
+                    boolean recipient = rs.getBoolean(3);
+                    out.put(rs.getString(1), victim && recipient ? CaseFacts.Exposure.BOTH
+                            : victim ? CaseFacts.Exposure.VICTIM : CaseFacts.Exposure.RECIPIENT);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * When Vigie's first alert of the incident was delivered to each tenant (a 2xx from its webhook, its mail server
+     * accepting the message, the Kafka broker acknowledging the record): the controller's awareness (EDPB Guidelines
+     * 9/2022, para. 44).
+     */
+    public static Map<String, Instant> alertsDelivered(Connection c, UUID id) throws SQLException {
+        Map<String, Instant> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select a.tenant, min(d.delivered_at) from customer_alert a join alert_delivery d on d.alert_id = a.id
+                where a.incident_id = ? and d.status = 'DELIVERED' and d.delivered_at is not null
+                group by a.tenant""")) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), instant(rs, 2));
                 }
             }
         }

@@ -57,6 +57,12 @@ public class ComplianceRules {
             @ConfigProperty(name = "vigie.provider.country") String country,
             @ConfigProperty(name = "vigie.provider.regimes") Optional<List<String>> regimes,
             @ConfigProperty(name = "vigie.compliance.escalations") List<Duration> steps) {
+        this(dir, country, regimes, steps, true);
+    }
+
+    /** {@code log}: false for a command whose standard output is its answer. */
+    ComplianceRules(Optional<String> dir, String country, Optional<List<String>> regimes, List<Duration> steps,
+            boolean log) {
         Map<String, String> files;
         if (dir.isPresent()) {
             origin = dir.get();
@@ -72,7 +78,9 @@ public class ComplianceRules {
         try {
             rules = RuleLoader.load(files, prefix);
         } catch (InvalidRules e) {
-            LOG.errorf("Compliance rules refused, the service does not start: %s", e.getMessage());
+            if (log) {
+                LOG.errorf("Compliance rules refused, the service does not start: %s", e.getMessage());
+            }
             throw e;
         }
         version = version(files);
@@ -92,8 +100,10 @@ public class ComplianceRules {
         planner = new ObligationPlanner(rules);
         severity = new EnisaSeverity(rules.severity());
         escalations = new Escalations(steps);
-        LOG.infof("Compliance rules: %d regimes from %s (version %s); provider in %s, subject to %s",
+        if (log) {
+            LOG.infof("Compliance rules: %d regimes from %s (version %s); provider in %s, subject to %s",
                 rules.regimes().size(), origin, version, country, own.isEmpty() ? "no regime of its own" : own);
+        }
     }
 
     public RuleSet rules() {

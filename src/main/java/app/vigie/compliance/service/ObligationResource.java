@@ -86,10 +86,15 @@ public class ObligationResource {
     public record CompletionBody(String doneAt, String evidence, String phase, String lateReasons) {
     }
 
-    /** A party's case: what is recorded and what may be decided. {@code tenant} null: the provider's own. */
-    public record CaseView(String tenant, String controller, boolean mapped, String country, Instant controllerAwareAt,
-            String awarenessEvidence, List<Decision> decisions, Set<String> decisionsAllowed,
-            ObligationService.SeverityView severity, String rulesVersion) {
+    /**
+     * A party's case: what is recorded and what may be decided. {@code tenant} null: the provider's own.
+     * {@code controllerAwareAt}: the earlier of {@code alertDeliveredAt} (Vigie's first alert delivered) and
+     * {@code recordedAwareAt} (an awareness recorded otherwise, with its evidence).
+     */
+    public record CaseView(String tenant, String controller, boolean mapped, String country, String exposure,
+            Instant controllerAwareAt, Instant alertDeliveredAt, Instant recordedAwareAt, String awarenessEvidence,
+            List<Decision> decisions, Set<String> decisionsAllowed, ObligationService.SeverityView severity,
+            String rulesVersion) {
     }
 
     @GET
@@ -375,9 +380,12 @@ public class ObligationResource {
     private CaseView view(ObligationService.Plan plan, String tenant) {
         CaseStore.Awareness a = plan.awareness().get(tenant);
         var profile = plan.profiles().get(tenant);
+        Instant delivered = plan.alertsDelivered().get(tenant);
+        var exposure = plan.exposure().get(tenant);
         return new CaseView(tenant.isEmpty() ? null : tenant, profile == null ? null : profile.legalName(),
                 profile == null || profile.mapped(), profile == null ? rules.provider().country() : profile.country(),
-                a == null ? null : a.awareAt(), a == null ? null : a.evidence(),
+                exposure == null ? null : exposure.name().toLowerCase(Locale.ROOT), plan.controllerAwareAt(tenant),
+                delivered, a == null ? null : a.awareAt(), plan.awarenessEvidence(tenant),
                 plan.decisions().getOrDefault(tenant, Map.of()).values().stream()
                         .sorted(java.util.Comparator.comparing(Decision::name)).toList(),
                 service.decisionsAllowed(plan, tenant), plan.severity().get(tenant), rules.version());

@@ -45,8 +45,26 @@ public class ObligationService {
 
     /** Everything planned for one incident at one time. */
     public record Plan(CaseStore.IncidentRow incident, List<String> tenants, Map<String, ControllerProfile> profiles,
+            Map<String, CaseFacts.Exposure> exposure, Map<String, Instant> alertsDelivered,
             Map<String, CaseStore.Awareness> awareness, Map<String, Map<String, Decision>> decisions,
             Map<String, SeverityView> severity, List<Obligation> obligations, Instant asOf) {
+
+        /**
+         * When the tenant's controller became aware: the earlier of Vigie's first alert delivered and an awareness
+         * recorded otherwise (EDPB Guidelines 9/2022, para. 44); null while neither is known.
+         */
+        public Instant controllerAwareAt(String tenant) {
+            CaseStore.Awareness a = awareness.get(tenant);
+            return new CaseFacts(alertsDelivered.get(tenant), a == null ? null : a.awareAt(), null, Map.of(), null,
+                    null, CaseFacts.Exposure.VICTIM).controllerAwareAt();
+        }
+
+        /** How {@link #controllerAwareAt} is known: the alert's delivery, or the recorded evidence. */
+        public String awarenessEvidence(String tenant) {
+            Instant at = controllerAwareAt(tenant);
+            CaseStore.Awareness a = awareness.get(tenant);
+            return at == null ? null : a != null && a.awareAt().equals(at) ? a.evidence() : "alert delivered";
+        }
 
         public List<Obligation> of(String tenant) {
             return obligations.stream().filter(o -> java.util.Objects.equals(o.tenant(), tenant)).toList();
@@ -59,7 +77,9 @@ public class ObligationService {
             return Optional.empty();
         }
         CaseStore.IncidentRow incident = row.get();
-        List<String> tenants = CaseStore.affectedTenants(c, id);
+        Map<String, CaseFacts.Exposure> exposure = CaseStore.affectedTenants(c, id);
+        List<String> tenants = List.copyOf(exposure.keySet());
+        Map<String, Instant> delivered = CaseStore.alertsDelivered(c, id);
         Map<String, ControllerProfile> profiles = new LinkedHashMap<>();
         for (String t : tenants) {
             profiles.put(t, TenantStore.find(c, t).map(ObligationService::profile)
@@ -72,13 +92,16 @@ public class ObligationService {
 
         List<TenantCase> cases = new ArrayList<>();
         for (String t : tenants) {
-            cases.add(new TenantCase(profiles.get(t), facts(t, awareness, decisions, severity)));
+            cases.add(new TenantCase(profiles.get(t), facts(t, delivered.get(t), awareness, decisions, severity,
+                    exposure.get(t))));
         }
         boolean dismissed = "DISMISSED".equals(incident.status());
         List<Obligation> obligations = rules.planner().plan(
                 new IncidentFacts(incident.detectedAt(), dismissed, incident.statusReason()), rules.provider(),
-                facts("", awareness, decisions, severity), cases, CaseStore.completions(c, id), now);
-        return Optional.of(new Plan(incident, tenants, profiles, awareness, decisions, severity, obligations, now));
+                facts("", null, awareness, decisions, severity, CaseFacts.Exposure.VICTIM), cases,
+                CaseStore.completions(c, id), now);
+        return Optional.of(new Plan(incident, tenants, profiles, exposure, delivered, awareness, decisions, severity,
+                obligations, now));
     }
 
     /** Which rules the plans use (see {@link ComplianceRules#version()}). */
@@ -96,15 +119,17 @@ public class ObligationService {
         return new ControllerProfile(t.id(), true, t.legalName(), t.country(),
                 Set.copyOf(t.jurisdictions() == null ? List.of() : t.jurisdictions()),
                 Set.copyOf(t.sectors() == null ? List.of() : t.sectors()),
-                t.alertDelay() == null ? null : Duration.parse(t.alertDelay()));
+                t.alertDelay() == null ? null : Duration.parse(t.alertDelay()), Boolean.TRUE.equals(t.processorIsAgent()));
     }
 
-    private static CaseFacts facts(String tenant, Map<String, CaseStore.Awareness> awareness,
-            Map<String, Map<String, Decision>> decisions, Map<String, SeverityView> severity) {
+    private static CaseFacts facts(String tenant, Instant delivered, Map<String, CaseStore.Awareness> awareness,
+            Map<String, Map<String, Decision>> decisions, Map<String, SeverityView> severity,
+            CaseFacts.Exposure exposure) {
         CaseStore.Awareness a = awareness.get(tenant);
         SeverityView s = severity.get(tenant);
-        return new CaseFacts(a == null ? null : a.awareAt(), a == null ? null : a.evidence(),
-                decisions.getOrDefault(tenant, Map.of()), s == null ? null : s.level(), s == null ? null : s.basis());
+        return new CaseFacts(delivered, a == null ? null : a.awareAt(), a == null ? null : a.evidence(),
+                decisions.getOrDefault(tenant, Map.of()), s == null ? null : s.level(), s == null ? null : s.basis(),
+                exposure);
     }
 
     SeverityView severity(CaseStore.SeverityRow s) {

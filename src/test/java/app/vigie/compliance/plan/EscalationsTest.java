@@ -21,8 +21,8 @@ class EscalationsTest {
         return new Obligation("acme", "gdpr", "gdpr-33-1", ObligationRule.Kind.AUTHORITY_NOTIFICATION,
                 ObligationRule.Party.CONTROLLER, "supervisory_authority:FR", "CNIL", null,
                 ObligationRule.Trigger.RISK, Obligation.Condition.MET, null, "controller_awareness", start, due,
-                Obligation.DueBasis.STATUTORY, "PT72H", status, null, null, false, List.of(), true, true, "GDPR",
-                List.of());
+                Obligation.DueBasis.STATUTORY, "PT72H", null, status, null, null, null, false, List.of(), true, true,
+                false, "GDPR", List.of());
     }
 
     static List<String> names(List<Escalations.Step> steps) {

@@ -50,9 +50,26 @@ class RulesTest {
                 "CH");
         ObligationRule tn = rules.regime("tn").orElseThrow().obligations().get(0);
         assertThat(tn.kind()).isEqualTo(Kind.NONE);
-        assertThat(tn.note()).contains("2004-63").contains("pending");
+        assertThat(tn.note()).contains("2004-63").contains("not in force").contains("Decree-law 2023-17")
+                .doesNotContain("Nothing is due");
         ObligationRule dora = rules.regime("dora").orElseThrow().obligations().get(0);
         assertThat(dora.cap().due().exact()).isEqualTo(Duration.ofHours(24));
+        assertThat(dora.cap().lapses()).as("Delegated Regulation 2025/301 Art. 5(2)").isTrue();
+        ObligationRule early = rules.regime("nis2").orElseThrow().obligations().get(0);
+        assertThat(early.clock().origin()).as("Implementing Regulation 2024/2690 recital 31")
+                .isEqualTo(Clock.Origin.DECISION);
+        assertThat(early.inForce().byCountry().get("DE").from()).isEqualTo(java.time.LocalDate.of(2025, 12, 6));
+        assertThat(early.inForce().byCountry().get("FR").from()).as("not known").isNull();
+        ObligationRule ai = rules.regime("eu-ai-act").orElseThrow().obligations().get(0);
+        assertThat(ai.inForce().from()).as("AI Act Art. 113").isEqualTo(java.time.LocalDate.of(2026, 8, 2));
+        ObligationRule hipaa = rules.regime("hipaa").orElseThrow().obligations().stream()
+                .filter(o -> o.id().equals("hipaa-164-404")).findFirst().orElseThrow();
+        assertThat(hipaa.outerLimit().calendar()).as("45 CFR 164.404(b)").isEqualTo(java.time.Period.ofDays(60));
+        assertThat(hipaa.exceptions()).as("164.402(2), not the GDPR's").containsExactly(
+                "low_probability_of_compromise");
+        ObligationRule ca = rules.regime("us-ca").orElseThrow().obligations().stream()
+                .filter(o -> o.id().equals("us-ca-1798-82-a")).findFirst().orElseThrow();
+        assertThat(ca.exceptions()).as("1798.82(a) has no risk test").isEmpty();
         assertThat(rules.severity().levels().floorEntry(2.99).getValue()).isEqualTo("MEDIUM");
         assertThat(rules.severity().levels().floorEntry(3.0).getValue()).isEqualTo("HIGH");
     }
@@ -78,16 +95,25 @@ class RulesTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            a typo in a key            | gdpr.yaml | '    trigger: risk' | '    triger: risk'        | gdpr.yaml line 27: 'obligations[1]': unknown key 'triger'
-            an unknown trigger         | gdpr.yaml | '    trigger: risk' | '    trigger: sometimes'  | gdpr.yaml line 27: 'obligations[1].trigger': unknown value 'sometimes': one of always, risk, high_risk, decision
-            a period that is not one   | gdpr.yaml | '    due: PT72H'    | '    due: 72 hours'       | gdpr.yaml line 29: 'obligations[1].due': not a period such as PT72H, P15D or P1M: '72 hours'
-            an unknown recipient       | uk-gdpr.yaml | '    recipient: ico' | '    recipient: icoo' | uk-gdpr.yaml line 23: 'obligations[1].recipient': unknown recipient 'icoo'
-            a clock after nothing      | nis2.yaml | '      after: nis2-23-4b' | '      after: nis2-23-4x' | nis2.yaml line 35: 'obligations[2].clock': 'after: nis2-23-4x' names no obligation of this regime
-            a bad zone                 | dora.yaml | 'zone: Europe/Paris' | 'zone: Europe/Pariss'    | dora.yaml line 4: 'zone': not a time zone such as Europe/Paris: 'Europe/Pariss'
-            an unknown country set     | gdpr.yaml | '    - country_in: eea' | '    - country_in: eeaa' | gdpr.yaml line 9: 'applies_to.any[0].country_in': 'eeaa' is neither a country code
-            a decision left unnamed    | dora.yaml | '    decision: major\\n    clock: decision' | '    clock: decision' | dora.yaml line 10: 'obligations[0]': trigger 'decision' needs 'decision'
-            a duty of nothing, unsaid  | tn.yaml   | '    note: >-'      | '    source2: x'          | tn.yaml line 15: 'obligations[0]': unknown key 'source2'
+            a typo in a key            | gdpr.yaml | '    trigger: risk' | '    triger: risk'        | gdpr.yaml line LINE: 'obligations[1]': unknown key 'triger'
+            an unknown trigger         | gdpr.yaml | '    trigger: risk' | '    trigger: sometimes'  | gdpr.yaml line LINE: 'obligations[1].trigger': unknown value 'sometimes': one of always, risk, high_risk, decision
+            a period that is not one   | gdpr.yaml | '    due: PT72H'    | '    due: 72 hours'       | gdpr.yaml line LINE: 'obligations[1].due': not a period such as PT72H, P15D or P1M: '72 hours'
+            an unknown recipient       | uk-gdpr.yaml | '    recipient: ico' | '    recipient: icoo' | uk-gdpr.yaml line LINE: 'obligations[1].recipient': unknown recipient 'icoo'
+            a clock after nothing      | nis2.yaml | '      after: nis2-23-4b\n    due: P1M\n    source: NIS2 Art. 23(4)(d)' | '      after: nis2-23-4x\n    due: P1M\n    source: NIS2 Art. 23(4)(d)' | nis2.yaml line LINE: 'obligations[3].clock': 'after: nis2-23-4x' names no obligation of this regime
+            a bad zone                 | dora.yaml | 'zone: Europe/Paris' | 'zone: Europe/Pariss'    | dora.yaml line LINE: 'zone': not a time zone such as Europe/Paris: 'Europe/Pariss'
+            an unknown country set     | gdpr.yaml | '    - country_in: eea' | '    - country_in: eeaa' | gdpr.yaml line LINE: 'applies_to.any[0].country_in': 'eeaa' is neither a country code
+            a decision left unnamed    | dora.yaml | '    decision: major\n    clock: decision' | '    clock: decision' | dora.yaml line OBLIGATION: 'obligations[0]': trigger 'decision' needs 'decision'
+            a duty of nothing, unsaid  | tn.yaml   | '    trigger: always' | '    source2: x'        | tn.yaml line LINE: 'obligations[0]': unknown key 'source2'
             YAML that does not parse   | gdpr.yaml | 'id: gdpr'          | 'id: [gdpr'               | gdpr.yaml line
+            a date that is not one     | dora.yaml | 'from: 2025-01-17'  | 'from: 17/01/2025'        | dora.yaml line LINE: 'in_force.from': not a date such as 2026-08-02: '17/01/2025'
+            in force ending before it starts | dora.yaml | 'from: 2025-01-17,' | 'from: 2025-01-17, until: 2024-01-01,' | dora.yaml line LINE: 'in_force.until': 'until' must come after 'from'
+            a transposition half known | nis2.yaml | '      unknown: >-' | '      from: 2026-01-01\n      unknown: >-' | nis2.yaml line LINE: 'in_force.by_country.FR': give either 'from' (with its 'source') or 'unknown'
+            an outer limit on a fixed period | gdpr.yaml | '    due: PT72H' | '    due: PT72H\n    outer_limit: P60D' | gdpr.yaml line LINE: 'obligations[1].outer_limit': 'outer_limit' bounds an open-ended duty
+            a cap that lapses on no decision | eu-ai-act.yaml | '    due: P15D\n    sooner:' | '    due: P15D\n    cap: {clock: processor_awareness, due: P20D, lapses: true}\n    sooner:' | eu-ai-act.yaml line LINE: 'obligations[0].cap.lapses': 'lapses' needs the rule's clock to be its decision
+            an unknown exposure        | gdpr.yaml | '    exposure: [victim]' | '    exposure: [reader]' | gdpr.yaml line LINE: 'obligations[1].exposure': a list of victim
+            if_undecided without a decision | gdpr.yaml | '    trigger: risk' | '    trigger: risk\n    if_undecided: held' | gdpr.yaml line LINE: 'obligations[1].if_undecided': 'if_undecided' goes with trigger 'decision'
+            a country for a named authority | uk-gdpr.yaml | '    recipient: ico' | '    recipient: ico\n    recipient_from: occurrence' | uk-gdpr.yaml line LINE: 'obligations[1].recipient_from': only an authority chosen by country
+            imputed on a decision clock | ch-nfadp.yaml | '    clock: decision' | '    clock: decision\n    imputed: true' | ch-nfadp.yaml line LINE: 'obligations[2].imputed': 'imputed' moves a controller_awareness clock
             """)
     void aBrokenFileIsRefusedWithItsFileLineAndProblem(String what, String file, String from, String to,
             String message) throws IOException {
@@ -97,8 +123,29 @@ class RulesTest {
         assertThat(text).as("the fixture still finds its line").contains(fromText);
         files.put(file, text.replaceFirst(java.util.regex.Pattern.quote(fromText),
                 java.util.regex.Matcher.quoteReplacement(to.replace("\\n", "\n"))));
+        String changed = files.get(file);
+        // the line the changed text starts on, or the line after it for a key it adds
+        int at = changed.substring(0, changed.indexOf(to.replace("\\n", "\n"))).split("\n", -1).length;
+        String[] added = to.replace("\\n", "\n").split("\n");
+        String[] was = fromText.split("\n");
+        int line = at + firstDifference(was, added);
+        // the line of the obligation the change is in ("  - id: ...")
+        String before = changed.substring(0, changed.indexOf(to.replace("\\n", "\n")));
+        int obligation = before.contains("  - id:")
+                ? before.substring(0, before.lastIndexOf("  - id:")).split("\n", -1).length : 0;
         assertThatThrownBy(() -> RuleLoader.load(files, "")).isInstanceOf(InvalidRules.class)
-                .hasMessageStartingWith(message);
+                .hasMessageStartingWith(message.replace("LINE", Integer.toString(line))
+                        .replace("OBLIGATION", Integer.toString(obligation)));
+    }
+
+    /** The index of the first line where the replacement differs from the original. */
+    private static int firstDifference(String[] was, String[] now) {
+        for (int i = 0; i < Math.min(was.length, now.length); i++) {
+            if (!was[i].equals(now[i])) {
+                return i;
+            }
+        }
+        return Math.min(was.length, now.length);
     }
 
     @Test
