@@ -27,14 +27,15 @@ public class JsonConfig implements ObjectMapperCustomizer {
         return (t.getNano() % 1_000_000 == 0 ? MILLIS : MICROS).format(t);
     }
 
-    /** A mapper that writes as the service's does (snake_case, every field, these timestamps), outside Quarkus. */
+    /**
+     * A mapper that writes records as the service's REST answers do (snake_case, every field, ISO-8601 instants),
+     * outside Quarkus: the {@code plan} command prints what {@code POST /api/obligations/plan} answers.
+     */
     public static ObjectMapper standalone() {
-        ObjectMapper mapper = new ObjectMapper().findAndRegisterModules()
+        return new ObjectMapper().findAndRegisterModules()
                 .setPropertyNamingStrategy(com.fasterxml.jackson.databind.PropertyNamingStrategies.SNAKE_CASE)
                 .setSerializationInclusion(com.fasterxml.jackson.annotation.JsonInclude.Include.ALWAYS)
                 .disable(com.fasterxml.jackson.databind.SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
-        new JsonConfig().customize(mapper);
-        return mapper;
     }
 
     @Override

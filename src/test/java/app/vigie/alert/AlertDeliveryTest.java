@@ -164,7 +164,7 @@ class AlertDeliveryTest {
     }
 
     @Test
-    void theLinkAcknowledgesAndStartsTheControllersClock() throws Exception {
+    void theDeliveryStartsTheControllersClockAndTheLinkRecordsAReceipt() throws Exception {
         String p = Api.uniquePrefix();
         String victim = p + "-acme";
         try (WebhookReceiver receiver = new WebhookReceiver()) {
@@ -184,12 +184,21 @@ class AlertDeliveryTest {
             JsonPath alert = Api.admin().get("/api/alerts?incident=" + id).then().extract().jsonPath();
             String acked = alert.getString("find { it.tenant == '" + victim + "' }.acknowledged_at");
             assertThat(acked).isNotNull();
-            String aware = Api.admin().get("/api/incidents/" + id + "/tenants/" + victim + "/case").then()
-                    .statusCode(200).extract().path("controller_aware_at");
-            assertThat(Instant.parse(aware)).isEqualTo(Instant.parse(acked));
-            String due = Api.admin().get("/api/incidents/" + id + "/tenants/" + victim + "/obligations").then()
-                    .extract().path("find { it.rule == 'gdpr-33-1' }.due_at");
-            assertThat(Instant.parse(due)).isEqualTo(Instant.parse(acked).plus(Duration.ofHours(72)));
+            // the controller is aware from the delivery (EDPB Guidelines 9/2022): the receipt does not move it
+            Instant delivered = Instant.parse(alert.getString("find { it.tenant == '" + victim
+                    + "' }.deliveries[0].delivered_at"));
+            assertThat(delivered).isBefore(Instant.parse(acked));
+            JsonPath kase = Api.admin().get("/api/incidents/" + id + "/tenants/" + victim + "/case").then()
+                    .statusCode(200).extract().jsonPath();
+            assertThat(Instant.parse(kase.getString("controller_aware_at"))).isEqualTo(delivered);
+            assertThat(Instant.parse(kase.getString("alert_delivered_at"))).isEqualTo(delivered);
+            assertThat(kase.getString("recorded_aware_at")).isNull();
+            JsonPath own = Api.admin().get("/api/incidents/" + id + "/tenants/" + victim + "/obligations").then()
+                    .extract().jsonPath();
+            assertThat(Instant.parse(own.getString("find { it.rule == 'gdpr-33-1' }.due_at")))
+                    .isEqualTo(delivered.plus(Duration.ofHours(72)));
+            assertThat(own.getString("find { it.rule == 'gdpr-33-2' }.status")).isEqualTo("DONE");
+            assertThat(Instant.parse(own.getString("find { it.rule == 'gdpr-33-2' }.done_at"))).isEqualTo(delivered);
 
             // the API: a customer of another tenant does not even learn the alert exists; its own may acknowledge
             long alertId = alert.getLong("find { it.tenant == '" + victim + "' }.id");

@@ -178,6 +178,25 @@ public final class ServiceProcess implements AutoCloseable {
         return Map.entry(p.exitValue(), out);
     }
 
+    /** A command's exit code, standard output and standard error, apart. */
+    public record Run(int exit, String out, String err) {
+    }
+
+    /** Runs {@code java -jar quarkus-run.jar ARGS} to completion, its standard output apart from its errors. */
+    public static Run commandApart(Map<String, String> env, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(javaBin(), "-jar", JAR.toAbsolutePath().toString()));
+        cmd.addAll(List.of(args));
+        Path err = java.nio.file.Files.createTempFile("vigie-command", ".err");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(err.toFile());
+        pb.environment().putAll(new HashMap<>(env));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(120, TimeUnit.SECONDS);
+        String errors = java.nio.file.Files.readString(err);
+        java.nio.file.Files.delete(err);
+        return new Run(p.exitValue(), out, errors);
+    }
+
     private static String basic(String credentials) {
         return "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(StandardCharsets.UTF_8));
     }

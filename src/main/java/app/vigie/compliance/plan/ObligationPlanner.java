@@ -247,8 +247,8 @@ public final class ObligationPlanner {
             if (unless != null) {
                 if (r.trigger() == ObligationRule.Trigger.RISK && highSeverity()) {
                     return new Note(Condition.UNDECIDED, ReasonCode.CONTRADICTION, "recorded '" + exception
-                            + "' while the severity is " + facts.severity() + " (" + facts.severityBasis()
-                            + "): the two contradict each other; planned as due until one of them is corrected");
+                            + "' while the severity is " + facts.severity() + ": the two contradict each other; "
+                            + "planned as due until one of them is corrected");
                 }
                 return new Note(Condition.NOT_MET, ReasonCode.EXCEPTION_RECORDED, "recorded '" + exception + "'"
                         + (unless.justification() == null ? "" : ": " + unless.justification()));
@@ -268,8 +268,7 @@ public final class ObligationPlanner {
                     }
                     boolean high = highSeverity();
                     return new Note(high ? Condition.MET : Condition.NOT_MET, high ? null : ReasonCode.BELOW_HIGH_RISK,
-                            "severity " + facts.severity() + " (" + facts.severityBasis() + ")"
-                                    + (high ? "" : ": below high"));
+                            "severity " + facts.severity() + (high ? "" : ": below high"));
                 }
                 default -> {
                     List<String> parts = new ArrayList<>();

@@ -27,7 +27,7 @@ import app.vigie.compliance.plan.ObligationPlanner.TenantCase;
  * @param now the time that decides PENDING versus LATE
  */
 public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile provider, CaseFacts providerFacts,
-        List<TenantCase> tenants, Map<String, List<Completion>> completions) {
+        List<TenantCase> tenants, Map<String, List<Completion>> completions, Map<String, String> completionFields) {
 
     private static final Pattern CODE = Pattern.compile("[A-Z]{2}(-[A-Z0-9]{1,3})?");
     private static final Pattern WORD = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
@@ -83,6 +83,7 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
         ProviderProfile provider = defaultProvider;
         CaseFacts providerFacts = CaseFacts.NONE;
         Map<String, List<Completion>> completions = new HashMap<>();
+        Map<String, String> fields = new HashMap<>();
         JsonNode p = root.get("provider");
         if (p != null && !p.isNull()) {
             if (!p.isObject()) {
@@ -103,7 +104,7 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
             providerFacts = new CaseFacts(null, null, null,
                     decisions(p.get("decisions"), "provider.decisions", planner.decisions(null, provider)), null,
                     null, CaseFacts.Exposure.VICTIM);
-            completions(p.get("completions"), "provider.completions", null, completions);
+            completions(p.get("completions"), "provider.completions", null, completions, fields);
         }
 
         List<TenantCase> tenants = new ArrayList<>();
@@ -115,23 +116,39 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
             Set<String> seen = new java.util.HashSet<>();
             for (int i = 0; i < ts.size(); i++) {
                 String at = "tenants[" + i + "]";
-                TenantCase t = tenant(ts.get(i), at, provider, planner, completions);
+                TenantCase t = tenant(ts.get(i), at, provider, planner, completions, fields);
                 if (!seen.add(t.profile().tenant())) {
                     throw new Invalid(at + ".id", "tenant '" + t.profile().tenant() + "' is given twice");
                 }
                 tenants.add(t);
             }
         }
-        return new PlanRequest(now, incident, provider, providerFacts, List.copyOf(tenants), completions);
+        return new PlanRequest(now, incident, provider, providerFacts, List.copyOf(tenants), completions, fields);
     }
 
-    /** The plan these facts give. */
+    /**
+     * The plan these facts give. A completion of no obligation of the plan is refused, as the case API refuses it
+     * (a misspelt rule or recipient would otherwise count for nothing, silently).
+     */
     public List<Obligation> plan(ObligationPlanner planner) {
-        return planner.plan(incident, provider, providerFacts, tenants, completions, now);
+        List<Obligation> plan = planner.plan(incident, provider, providerFacts, tenants, completions, now);
+        Set<String> keys = new java.util.HashSet<>();
+        plan.forEach(o -> keys.add(o.key()));
+        for (Map.Entry<String, String> c : new java.util.TreeMap<>(completionFields).entrySet()) {
+            if (!keys.contains(c.getKey())) {
+                String[] k = c.getKey().split("\\|", -1);
+                throw new Invalid(c.getValue(), "no obligation " + k[1] + " toward " + k[2] + " in "
+                        + (k[0].isEmpty() ? "the provider's case" : "tenant " + k[0] + "'s case") + "; there are: "
+                        + String.join(", ", plan.stream().filter(o -> java.util.Objects.equals(
+                                o.tenant() == null ? "" : o.tenant(), k[0]))
+                                .map(o -> o.rule() + " toward " + o.recipient()).toList()));
+            }
+        }
+        return plan;
     }
 
     private static TenantCase tenant(JsonNode t, String at, ProviderProfile provider, ObligationPlanner planner,
-            Map<String, List<Completion>> completions) {
+            Map<String, List<Completion>> completions, Map<String, String> fields) {
         if (t == null || !t.isObject()) {
             throw new Invalid(at, "expected an object with at least 'id'");
         }
@@ -190,7 +207,7 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
         Instant aware = t.hasNonNull("aware_at") ? time(t.get("aware_at"), at + ".aware_at") : null;
         Map<String, Decision> decisions = decisions(t.get("decisions"), at + ".decisions",
                 planner.decisions(profile, provider));
-        completions(t.get("completions"), at + ".completions", id, completions);
+        completions(t.get("completions"), at + ".completions", id, completions, fields);
         return new TenantCase(profile, new CaseFacts(delivered, aware, aware == null ? null : "recorded", decisions,
                 severity, severity == null ? null : "the assessed level given", exposure));
     }
@@ -228,7 +245,8 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
         return out;
     }
 
-    private static void completions(JsonNode n, String at, String tenant, Map<String, List<Completion>> out) {
+    private static void completions(JsonNode n, String at, String tenant, Map<String, List<Completion>> out,
+            Map<String, String> fields) {
         if (n == null || n.isNull()) {
             return;
         }
@@ -252,8 +270,10 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
                 throw new Invalid(field + ".phase", "INITIAL or COMPLEMENTARY, got '" + phase + "'");
             }
             Instant done = time(c.get("done_at"), field + ".done_at");
-            out.computeIfAbsent(Obligation.key(tenant, text(c.get("rule"), field + ".rule"),
-                    text(c.get("recipient"), field + ".recipient")), k -> new ArrayList<>())
+            String key = Obligation.key(tenant, text(c.get("rule"), field + ".rule"),
+                    text(c.get("recipient"), field + ".recipient"));
+            fields.putIfAbsent(key, field);
+            out.computeIfAbsent(key, k -> new ArrayList<>())
                     .add(new Completion(phase, done, c.hasNonNull("evidence") ? text(c.get("evidence"),
                             field + ".evidence") : null, c.hasNonNull("late_reasons")
                             ? text(c.get("late_reasons"), field + ".late_reasons") : null, "plan", done));

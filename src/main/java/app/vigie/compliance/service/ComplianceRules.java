@@ -53,6 +53,7 @@ public class ComplianceRules {
     private final ProviderProfile provider;
     private final Escalations escalations;
 
+    @jakarta.inject.Inject
     public ComplianceRules(@ConfigProperty(name = "vigie.compliance.rules-dir") Optional<String> dir,
             @ConfigProperty(name = "vigie.provider.country") String country,
             @ConfigProperty(name = "vigie.provider.regimes") Optional<List<String>> regimes,

@@ -290,8 +290,9 @@ public class ObligationResource {
             String reasons = body.lateReasons() == null ? null : text("late_reasons", body.lateReasons(), false);
             String phase = phase(o, body.phase());
             boolean first = phase == null || phase.equals("INITIAL");
-            if (o.lateReasonsRequired() && first && o.dueAt() != null && at.isAfter(o.dueAt()) && reasons == null) {
-                throw new ProblemException(400, "done after its due time " + o.dueAt() + ": 'late_reasons' is "
+            if (o.lateReasonsRequired() && first && o.lateAfter() != null && at.isAfter(o.lateAfter())
+                    && reasons == null) {
+                throw new ProblemException(400, "done after its due time " + o.lateAfter() + ": 'late_reasons' is "
                         + "required (" + o.source() + ")");
             }
             Completion completion = new Completion(phase, at, evidence, reasons, actor, now);
@@ -308,14 +309,17 @@ public class ObligationResource {
         return Response.status(201).entity(done).build();
     }
 
-    /** INITIAL then COMPLEMENTARY for a phased notification; nothing, once, for the others. */
+    /**
+     * INITIAL then COMPLEMENTARY for a phased notification; nothing for the others, once, or as many times as a
+     * repeatable report is made (DORA's updated intermediate reports).
+     */
     private static String phase(Obligation o, String given) {
         String p = given == null ? null : given.strip().toUpperCase(Locale.ROOT);
         if (!o.phased()) {
             if (p != null) {
                 throw new ProblemException(400, o.rule() + " is not phased: give no 'phase'");
             }
-            if (!o.completions().isEmpty()) {
+            if (!o.completions().isEmpty() && !o.repeatable()) {
                 throw new ProblemException(409, o.rule() + " toward " + o.recipient() + " is already recorded done ("
                         + o.completions().get(0).doneAt() + ", " + o.completions().get(0).evidence() + ")");
             }

@@ -44,12 +44,11 @@ public class PlanResource {
 
     /** The plan of a request, for the endpoint and the command. */
     public static PlanAnswer answer(ComplianceRules rules, JsonNode body, java.time.Instant now) {
-        PlanRequest request;
         try {
-            request = PlanRequest.read(body, rules.provider(), rules.planner(), now);
+            PlanRequest request = PlanRequest.read(body, rules.provider(), rules.planner(), now);
+            return new PlanAnswer("sha256:" + rules.version(), request.plan(rules.planner()));
         } catch (PlanRequest.Invalid e) {
             throw new ProblemException(400, e.getMessage());
         }
-        return new PlanAnswer("sha256:" + rules.version(), request.plan(rules.planner()));
     }
 }

@@ -81,13 +81,13 @@ class ObligationApiTest {
         String base = "/api/incidents/" + id;
 
         JsonPath o = obligations(id);
-        assertThat(o.getList("rule")).hasSize(11);  // NIS2 x3 for the provider, GDPR x4 + DORA x3, the alert to ghost
+        assertThat(o.getList("rule")).hasSize(15);  // NIS2 x6 for the provider, GDPR x4 + DORA x4, the alert to ghost
         assertThat(o.getString(of(bank, "gdpr-33-2", "controller") + ".due_at"))
                 .isEqualTo(detected.plus(Duration.ofHours(12)).toString());
         assertThat(o.getString(of(bank, "gdpr-33-2", "controller") + ".due_basis")).isEqualTo("CONTRACT");
         assertThat(o.getString(of(bank, "gdpr-33-1", "supervisory_authority:FR") + ".due_at")).isNull();
         assertThat(o.getString(of(bank, "gdpr-33-1", "supervisory_authority:FR") + ".reason"))
-                .contains("has not reached the controller");
+                .contains("has not been delivered to the controller");
         assertThat(o.getString(of(bank, "gdpr-33-1", "supervisory_authority:FR") + ".recipient_name"))
                 .contains("CNIL");
         assertThat(o.getString(of(ghost, "gdpr-33-2", "controller") + ".due_basis")).isEqualTo("TARGET");
@@ -98,7 +98,8 @@ class ObligationApiTest {
                 .contentType("application/problem+json").body("detail", containsString("no exposure"));
         Api.admin().get("/api/incidents/" + java.util.UUID.randomUUID() + "/obligations").then().statusCode(404);
 
-        // the controller's awareness: checked, then it completes our alert and starts its 72 hours
+        // the controller's awareness recorded (told by telephone): checked, then it starts its 72 hours; our alert
+        // stays due until it is delivered (GDPR Art. 33(2))
         Instant aware = detected.plus(Duration.ofMinutes(30));
         put("{\"aware_at\":\"" + detected.minusSeconds(60) + "\",\"evidence\":\"ack\"}")
                 .put(base + "/tenants/" + bank + "/awareness").then().statusCode(400)
@@ -113,7 +114,7 @@ class ObligationApiTest {
                 .body("controller_aware_at", equalTo(aware.toString()))
                 .body("decisions_allowed", org.hamcrest.Matchers.hasItems("major", "unlikely_risk"));
         o = obligations(id);
-        assertThat(o.getString(of(bank, "gdpr-33-2", "controller") + ".status")).isEqualTo("DONE");
+        assertThat(o.getString(of(bank, "gdpr-33-2", "controller") + ".status")).isEqualTo("PENDING");
         assertThat(o.getString(of(bank, "gdpr-33-1", "supervisory_authority:FR") + ".due_at"))
                 .isEqualTo(aware.plus(Duration.ofHours(72)).toString());
 
@@ -207,6 +208,9 @@ class ObligationApiTest {
         String id = Api.leakingIncident(p, acme, p + "-ghost");
         Instant detected = detectedAt(id);
         String alert = of(acme, "gdpr-33-2", "controller");
+        MovableClock.INSTANCE.set(detected.plus(Duration.ofMinutes(10)));
+        put("{\"value\":true,\"decided_at\":\"" + detected + "\",\"justification\":\"customers' prompts\"}")
+                .put("/api/incidents/" + id + "/decisions/significant").then().statusCode(200);
 
         tick(detected.plus(Duration.ofHours(1)));
         assertThat(steps(id, acme, "gdpr-33-2")).containsExactly("T-24H");
@@ -243,7 +247,7 @@ class ObligationApiTest {
         assertThat(rows.get(3).get("status")).isEqualTo("LATE");
         assertThat(rows.get(1).get("fire_at")).isEqualTo(detected.plus(Duration.ofHours(18)).toString());
 
-        // the alert reaches the controller: the alert is done, no more steps for it; its own clock starts
+        // the controller's awareness recorded: its own clock starts (our alert, past its last step, stays late)
         Instant aware = detected.plus(Duration.ofHours(26));
         MovableClock.INSTANCE.set(aware.plusSeconds(60));
         put("{\"aware_at\":\"" + aware + "\",\"evidence\":\"webhook 200\"}")
