@@ -7,15 +7,17 @@ import java.util.UUID;
  * A controller's notification of a personal data breach to its supervisory authority (GDPR Art. 33(1), 33(3)), in
  * the order of the CNIL's online form; a draft Vigie prepares from what it knows and what the controller stated,
  * issued in versions (INITIAL, then COMPLEMENTARY) that keep their history. Unknown facts stay null and the page
- * says "not known yet".
+ * says "not known yet". {@code contact}: a contact point other than the DPO; {@code discovery}: how the breach was
+ * discovered, as stated, else null; {@code complementaryDueAt}: after an initial notification, when the CNIL
+ * expects the complementary one (within 72 hours of the initial one, where possible).
  */
 public record AuthorityNotification(String language, String zone, When generatedAt, UUID incidentId,
         Integer version, String phase, List<Issued> history, List<Recipient> authorities, Organisation organisation,
-        Contact dpo, List<Involved> othersInvolved, Dates dates, Nature nature, String origin, String cause,
-        String description, DataConcerned data, PersonsConcerned persons, String securityMeasuresBefore,
+        Contact dpo, Contact contact, List<Involved> othersInvolved, Dates dates, Nature nature, String origin,
+        List<ProcessorAlert.FindingLine> findings, String description, DataConcerned data, PersonsConcerned persons, String securityMeasuresBefore,
         String likelyConsequences, Severity severity, List<ProcessorAlert.Measure> measuresTaken,
         String measuresProposed, PersonsInformation personsInformation, List<OtherNotification> otherNotifications,
-        Delay delay, String rulesVersion) {
+        Delay delay, String rulesVersion, String discovery, When complementaryDueAt) {
 
     public record Issued(int version, String phase, When issuedAt) {
     }
@@ -23,7 +25,9 @@ public record AuthorityNotification(String language, String zone, When generated
     public record Recipient(String code, String name, String url) {
     }
 
-    public record Organisation(String tenant, String legalName, String companyId, String country) {
+    /** The controller; {@code mapped} false when the tenant is not in the directory (its controller unknown). */
+    public record Organisation(String tenant, String legalName, String companyId, String country, boolean mapped,
+            String sector, String address) {
     }
 
     public record Contact(String name, String email, String phone) {
@@ -40,8 +44,12 @@ public record AuthorityNotification(String language, String zone, When generated
     public record Nature(boolean confidentiality, boolean integrity, boolean availability) {
     }
 
-    public record DataConcerned(List<String> categories, List<String> specialCategories, Long approximateRecords,
-            long exposedRequests, long exposedTokens) {
+    /**
+     * {@code specialCategories}: Art. 9's; {@code criminal}: Art. 10's (convictions and offences), apart, as the
+     * CNIL's form asks; {@code unintelligible}: YES, NO, PARTLY (encrypted or otherwise unintelligible) or null.
+     */
+    public record DataConcerned(List<String> categories, List<String> specialCategories, List<String> criminal,
+            Long approximateRecords, long exposedRequests, long exposedTokens, String unintelligible) {
     }
 
     public record PersonsConcerned(List<String> categories, Long approximateNumber) {
@@ -55,7 +63,8 @@ public record AuthorityNotification(String language, String zone, When generated
     public record PersonsInformation(String status, When when, String reason, String obligationStatus) {
     }
 
-    public record OtherNotification(String regime, String rule, String recipient, String status, When dueAt) {
+    public record OtherNotification(String regime, String regimeText, String rule, String kindText, String recipient,
+            String status, String statusText, When dueAt) {
     }
 
     /** Past the 72 hours: the reasons for the delay are required (Art. 33(1)). */

@@ -111,6 +111,11 @@ public class DocumentResource {
         UUID uuid = IncidentIds.uuid(id);
         String actor = who.getUserPrincipal().getName();
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        if (!notices.provider().identified()) {
+            throw new ProblemException(409, "the provider's identity is not configured: set VIGIE_PROVIDER_NAME and "
+                    + "VIGIE_PROVIDER_CONTACT (vigie.provider.legal-name, vigie.provider.contact) before issuing a "
+                    + "notification to an authority; previews show the fields to complete");
+        }
         DocumentStore.Version v = Transactions.run(dataSource, c -> {
             IncidentView incident = affected(c, uuid, id, tenant);
             CaseStore.incident(c, uuid, true);  // one issuer at a time per incident: versions are numbered in order

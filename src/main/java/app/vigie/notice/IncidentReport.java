@@ -13,11 +13,12 @@ public record IncidentReport(String language, String zone, When generatedAt, Pro
         List<ProcessorAlert.Measure> measures, List<DecisionLine> providerDecisions,
         List<ProcessorAlert.Duty> providerObligations, String rulesVersion) {
 
-    public record Facts(UUID id, String deployment, String status, String statusReason, String classification,
+    public record Facts(UUID id, String deployment, String status, String statusText, String statusReason,
+            String classification,
             When detectedAt, When firstExposureAt, When lastExposureAt, long leakedResponses) {
     }
 
-    public record Finding(String rule, long count) {
+    public record Finding(String rule, String text, long count) {
     }
 
     /** One recorded change: when, what (an audit action), who, on what. */
@@ -28,11 +29,12 @@ public record IncidentReport(String language, String zone, When generatedAt, Pro
             long exposedTokens, long receivedTokens, long responsesReceived) {
     }
 
-    public record DecisionLine(String name, boolean value, When at, String justification) {
+    public record DecisionLine(String name, String nameText, boolean value, When at, String justification) {
     }
 
     /** A controller's case: its awareness, severity and why, its decisions, its obligations. */
-    public record Case(String tenant, String controller, When awareAt, AuthorityNotification.Severity severity,
+    public record Case(String tenant, String controller, When awareAt, String severityText,
+            AuthorityNotification.Severity severity,
             List<DecisionLine> decisions, List<ProcessorAlert.Duty> obligations) {
     }
 }

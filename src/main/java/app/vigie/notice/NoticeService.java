@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,6 +25,7 @@ import io.quarkus.qute.Engine;
 import io.quarkus.qute.Template;
 
 import app.vigie.compliance.plan.Obligation;
+import app.vigie.compliance.rules.Authorities;
 import app.vigie.compliance.rules.ObligationRule;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.incident.ExposureView;
@@ -41,16 +43,28 @@ public class NoticeService {
     Engine engine;
 
     @Inject
+    Words words;
+
+    @Inject
+    app.vigie.compliance.service.ComplianceRules rules;
+
+    @Inject
     ObligationService obligations;
 
     @Inject
     ObjectMapper json;
 
     @ConfigProperty(name = "vigie.provider.legal-name")
-    String providerName;
+    Optional<String> providerName;
 
     @ConfigProperty(name = "vigie.provider.contact")
-    String providerContact;
+    Optional<String> providerContact;
+
+    /** The provider as configured; a field not configured is null, shown as "to be completed" in documents. */
+    public ProcessorAlert.Party provider() {
+        return new ProcessorAlert.Party(providerName.filter(x -> !x.isBlank()).orElse(null),
+                providerContact.filter(x -> !x.isBlank()).orElse(null));
+    }
 
     @ConfigProperty(name = "vigie.documents.signing.keystore")
     java.util.Optional<String> keystore;
@@ -126,13 +140,23 @@ public class NoticeService {
                 new ProcessorAlert.Incident(incident.id(), incident.deployment(), incident.status(),
                         When.of(incident.detectedAt(), zone, lang), When.of(incident.firstExposureAt(), zone, lang),
                         When.of(incident.lastExposureAt(), zone, lang), ongoing, incident.leakedResponses() > 0),
-                new ProcessorAlert.Party(providerName, providerContact),
+                provider(),
                 entry == null ? new ProcessorAlert.Controller(tenant, null, null, null, null, null, false)
                         : new ProcessorAlert.Controller(tenant, entry.legalName(), entry.companyId(),
                                 entry.dpo() == null ? null : entry.dpo().name(),
                                 entry.dpo() == null ? null : entry.dpo().email(),
                                 entry.dpo() == null ? null : entry.dpo().phone(), true),
-                exposedLines, receivedLines, totals, measures, duties, obligations.rulesVersion());
+                exposedLines, receivedLines, totals, measures, duties, obligations.rulesVersion(),
+                findings(incident, lang.getLanguage()), plan.of(tenant).stream().anyMatch(o ->
+                        (o.rule().equals("gdpr-33-1") || o.rule().equals("uk-gdpr-33-1"))
+                                && o.reasonCode() != Obligation.ReasonCode.NOT_EXPOSED
+                                && o.reasonCode() != Obligation.ReasonCode.NOT_IN_FORCE));
+    }
+
+    /** The detector's findings of the incident by kind, in a language. */
+    private List<ProcessorAlert.FindingLine> findings(IncidentView incident, String lang) {
+        return incident.findings().entrySet().stream().map(e -> new ProcessorAlert.FindingLine(e.getKey(),
+                words.of(lang, "finding", e.getKey()), e.getValue())).toList();
     }
 
     /** The controller's statements of its case ({@link Statements#NONE} when it has stated nothing). */
@@ -178,25 +202,28 @@ public class NoticeService {
             } else if (o.kind() == ObligationRule.Kind.DATA_SUBJECT_COMMUNICATION && informing == null) {
                 informing = o;
             } else if (o.kind() == ObligationRule.Kind.AUTHORITY_NOTIFICATION && dataProtectionAuthority(o)) {
-                authorities.add(new AuthorityNotification.Recipient(o.recipient(), o.recipientName(),
-                        o.recipientUrl()));
+                authorities.add(new AuthorityNotification.Recipient(o.recipient(), o.recipientName() == null ? null
+                        : recipient(o, lang.getLanguage()), o.recipientUrl()));
                 main = main == null ? o : main;
             } else if (o.holder() == ObligationRule.Party.CONTROLLER && o.kind() != ObligationRule.Kind.NONE
                     && o.kind() != ObligationRule.Kind.REGISTER_ENTRY) {
-                others.add(new AuthorityNotification.OtherNotification(o.regime(), o.rule(),
-                        o.recipientName() != null ? o.recipientName() : o.recipient(), o.status().name(),
-                        When.of(o.dueAt(), zone, lang)));
+                String l = lang.getLanguage();
+                others.add(new AuthorityNotification.OtherNotification(o.regime(), words.of(l, "regime", o.regime()),
+                        o.rule(), words.of(l, "kind", o.kind().name()), recipient(o, l), o.status().name(),
+                        words.of(l, "status", o.status().name()), When.of(o.dueAt(), zone, lang)));
             }
         }
         ObligationService.SeverityView sev = plan.severity().get(tenant);
         Instant aware = plan.controllerAwareAt(tenant);
+        // the CNIL expects the complementary notification within 72 hours of the initial one, where possible
+        Instant complementaryDue = issued.stream().filter(v -> "INITIAL".equals(v.phase())).findFirst()
+                .map(v -> v.issuedAt().plus(java.time.Duration.ofHours(72))).orElse(null);
         Instant due = main == null ? null : main.dueAt();
         String lateReasons = st.delayReasons();
         if (lateReasons == null && main != null) {
             lateReasons = main.completions().stream().map(x -> x.lateReasons()).filter(x -> x != null).findFirst()
                     .orElse(null);
         }
-        String cause = String.join(", ", incident.findings().keySet());
         Instant informedAt = st.personsInformedAt() == null ? null
                 : java.time.OffsetDateTime.parse(st.personsInformedAt()).toInstant();
         return new AuthorityNotification(lang.getLanguage(), zone.getId(), When.of(now, zone, lang), incident.id(),
@@ -204,18 +231,23 @@ public class NoticeService {
                         When.of(v.issuedAt(), zone, lang))).toList(), authorities,
                 new AuthorityNotification.Organisation(tenant, alert.controller().legalName(),
                         alert.controller().companyId(), TenantStore.find(c, tenant).map(Tenant::country)
-                                .orElse(null)),
+                                .orElse(null), alert.controller().mapped(), st.sector(), st.address()),
                 new AuthorityNotification.Contact(alert.controller().dpoName(), alert.controller().dpoEmail(),
                         alert.controller().dpoPhone()),
+                st.contactName() == null && st.contactEmail() == null && st.contactPhone() == null ? null
+                        : new AuthorityNotification.Contact(st.contactName(), st.contactEmail(), st.contactPhone()),
                 List.of(new AuthorityNotification.Involved("PROCESSOR", alert.processor().legalName(),
                         alert.processor().contact())),
                 new AuthorityNotification.Dates(alert.incident().firstExposureAt(), true,
                         alert.incident().lastExposureAt(), !alert.incident().ongoing(), alert.incident().ongoing(),
                         When.of(aware, zone, lang),
                         When.of(processorNotified, zone, lang)),
-                new AuthorityNotification.Nature(true, false, false), "INTERNAL_ACCIDENTAL", cause, null,
-                new AuthorityNotification.DataConcerned(st.dataCategories(), st.specialCategories(),
-                        st.approximateRecords(), alert.totals().exposedRequests(), alert.totals().exposedTokens()),
+                new AuthorityNotification.Nature(!alert.exposed().isEmpty(), false, false),
+                alert.findings().isEmpty() ? null : "INTERNAL_ACCIDENTAL", alert.findings(), null,
+                new AuthorityNotification.DataConcerned(st.dataCategories(), st.specialCategories().stream()
+                        .filter(x -> !x.equals("criminal_convictions")).toList(), st.specialCategories().stream()
+                        .filter(x -> x.equals("criminal_convictions")).toList(), st.approximateRecords(),
+                        alert.totals().exposedRequests(), alert.totals().exposedTokens(), st.dataUnintelligible()),
                 new AuthorityNotification.PersonsConcerned(st.personCategories(), st.approximatePersons()),
                 st.securityMeasuresBefore(), st.likelyConsequences(),
                 severity(sev),
@@ -223,7 +255,7 @@ public class NoticeService {
                 new AuthorityNotification.PersonsInformation(st.personsInformed(), When.of(informedAt, zone, lang),
                         st.personsNotInformedReason(), informing == null ? null : informing.status().name()),
                 others, new AuthorityNotification.Delay(due != null && now.isAfter(due), When.of(due, zone, lang),
-                        lateReasons), obligations.rulesVersion());
+                        lateReasons), obligations.rulesVersion(), st.discovery(), When.of(complementaryDue, zone, lang));
     }
 
     public static final String REPORT = "incident-report";
@@ -240,18 +272,18 @@ public class NoticeService {
             Instant aware = plan.controllerAwareAt(t.tenant());
             var sev = plan.severity().get(t.tenant());
             cases.add(new IncidentReport.Case(t.tenant(), t.controller(),
-                    When.of(aware, zone, lang), severity(sev),
+                    When.of(aware, zone, lang), sev == null || sev.level() == null ? null
+                            : words.of(lang.getLanguage(), "severity", sev.level()), severity(sev),
                     decisions(plan, t.tenant(), zone, lang),
                     duties(plan.of(t.tenant()), zone, lang)));
         }
-        return new IncidentReport(lang.getLanguage(), zone.getId(), When.of(now, zone, lang),
-                new ProcessorAlert.Party(providerName, providerContact),
+        return new IncidentReport(lang.getLanguage(), zone.getId(), When.of(now, zone, lang), provider(),
                 new IncidentReport.Facts(incident.id(), incident.deployment(), incident.status(),
-                        incident.statusReason(), incident.classification(), When.of(incident.detectedAt(), zone, lang),
+                        words.of(lang.getLanguage(), "incident_status", incident.status()), incident.statusReason(), incident.classification(), When.of(incident.detectedAt(), zone, lang),
                         When.of(incident.firstExposureAt(), zone, lang), When.of(incident.lastExposureAt(), zone, lang),
                         incident.leakedResponses()),
-                incident.findings().entrySet().stream().map(e -> new IncidentReport.Finding(e.getKey(), e.getValue()))
-                        .toList(), timeline,
+                incident.findings().entrySet().stream().map(e -> new IncidentReport.Finding(e.getKey(),
+                        words.of(lang.getLanguage(), "finding", e.getKey()), e.getValue())).toList(), timeline,
                 tenants.stream().map(t -> new IncidentReport.TenantLine(t.tenant(), t.controller(),
                         t.roles(), t.exposedRequests(), t.exposedTokens(), t.receivedTokens(),
                         t.responsesReceived())).toList(), cases,
@@ -266,26 +298,60 @@ public class NoticeService {
                 sev.overrideJustification(), sev.basis());
     }
 
-    private static List<IncidentReport.DecisionLine> decisions(ObligationService.Plan plan, String tenant, ZoneId zone,
+    private List<IncidentReport.DecisionLine> decisions(ObligationService.Plan plan, String tenant, ZoneId zone,
             Locale lang) {
         return plan.decisions().getOrDefault(tenant, Map.of()).values().stream()
                 .sorted(java.util.Comparator.comparing(app.vigie.compliance.plan.Decision::name))
-                .map(d -> new IncidentReport.DecisionLine(d.name(), d.value(), When.of(d.at(), zone, lang),
-                        d.justification())).toList();
+                .map(d -> new IncidentReport.DecisionLine(d.name(), words.of(lang.getLanguage(), "decision",
+                        d.name()), d.value(), When.of(d.at(), zone, lang), d.justification())).toList();
     }
 
-    private static List<ProcessorAlert.Duty> duties(List<Obligation> own, ZoneId zone, Locale lang) {
-        return own.stream().map(o -> new ProcessorAlert.Duty(o.rule(), o.kind().name(), o.recipient(),
-                o.recipientName() != null ? o.recipientName() : o.recipient(), o.status().name(),
-                When.of(o.dueAt(), zone, lang), o.dueBasis() == null ? null : o.dueBasis().name(),
-                o.condition().name(), o.source())).toList();
+    private List<ProcessorAlert.Duty> duties(List<Obligation> own, ZoneId zone, Locale lang) {
+        String l = lang.getLanguage();
+        return own.stream().map(o -> new ProcessorAlert.Duty(o.rule(), o.regime(), words.of(l, "regime", o.regime()),
+                o.kind().name(), words.of(l, "kind", o.kind().name()), o.recipient(), recipient(o, l),
+                o.status().name(), words.of(l, "status", o.status().name()), When.of(o.dueAt(), zone, lang),
+                o.dueBasis() == null ? null : o.dueBasis().name(),
+                o.dueBasis() == null ? null : words.of(l, "basis", o.dueBasis().name()),
+                When.of(o.outerLimitAt(), zone, lang), o.condition().name(),
+                words.of(l, "condition", o.condition().name()),
+                o.reasonCode() == null ? null : o.reasonCode().name(),
+                o.reasonCode() == null ? null : words.of(l, "reason", o.reasonCode().name()), source(o, l))).toList();
+    }
+
+    /** An obligation's recipient in a language: an authority's name there, or the words for a kind of recipient. */
+    String recipient(Obligation o, String lang) {
+        return recipient(o.recipient(), lang);
+    }
+
+    /** A recipient's code ({@code supervisory_authority:FR}, {@code ico}, {@code data_subjects}) in a language. */
+    public String recipient(String code, String lang) {
+        int colon = code.indexOf(':');
+        Optional<Authorities.Authority> a = colon < 0 ? rules.rules().authorities().named(code)
+                : rules.rules().authorities().of(code.substring(0, colon), code.substring(colon + 1));
+        if (a.isPresent()) {
+            return a.get().name(lang);
+        }
+        return words.has(lang, "recipient", code) ? words.of(lang, "recipient", code)
+                : words.of(lang, "recipient", "unknown");
+    }
+
+    /** The words for a code of a group in a language (templates/notices/words.yaml). */
+    public String word(String lang, String group, String code) {
+        return words.of(lang, group, code);
+    }
+
+    /** An obligation's legal citation in a language. */
+    String source(Obligation o, String lang) {
+        return rules.rules().obligation(o.rule()).map(r -> r.sources().getOrDefault(lang, r.source()))
+                .orElse(o.source());
     }
 
     public static final String AUTHORITY = "authority-notification";
 
     /** The authority notification's title (its PDF's), in its language, for a controller. */
     public static String authorityTitle(String lang, String controller) {
-        return (lang.equals("fr") ? "Notification de violation de données personnelles – "
+        return (lang.equals("fr") ? "Notification de violation de données à caractère personnel – "
                 : "Personal data breach notification – ") + controller;
     }
     public static final String DATA_SUBJECTS = "data-subject-communication";

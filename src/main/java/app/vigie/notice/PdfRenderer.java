@@ -6,6 +6,14 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 
 import com.itextpdf.html2pdf.ConverterProperties;
+import com.itextpdf.html2pdf.attach.impl.tags.SpanTagWorker;
+import com.itextpdf.html2pdf.css.apply.ICssApplier;
+import com.itextpdf.html2pdf.css.apply.impl.DefaultCssApplierFactory;
+import com.itextpdf.html2pdf.css.apply.impl.SpanTagCssApplier;
+import com.itextpdf.layout.IPropertyContainer;
+import com.itextpdf.layout.properties.Property;
+import com.itextpdf.layout.splitting.ISplitCharacters;
+import com.itextpdf.styledxmlparser.node.IElementNode;
 import com.itextpdf.html2pdf.HtmlConverter;
 import com.itextpdf.html2pdf.resolver.font.DefaultFontProvider;
 import com.itextpdf.kernel.pdf.PdfAConformance;
@@ -27,6 +35,32 @@ public final class PdfRenderer {
     private PdfRenderer() {
     }
 
+    /** Never split a line inside an identifier: at its hyphens, a reader (pdftotext) would join the halves. */
+    private static final ISplitCharacters NEVER = (text, at) -> false;
+
+    /**
+     * {@code <span class="id">} (a request id, an incident id): its text is never split across lines, so it reads
+     * back exactly (pdfHTML breaks after '-' in a narrow column whatever the CSS says).
+     */
+    private static final class IdentifierCss extends DefaultCssApplierFactory {
+        @Override
+        public ICssApplier getCustomCssApplier(IElementNode tag) {
+            String cls = tag.getAttribute("class");
+            if (!"span".equals(tag.name()) || cls == null || !java.util.Arrays.asList(cls.split("\\s+"))
+                    .contains("id")) {
+                return null;
+            }
+            return (context, styles, worker) -> {
+                new SpanTagCssApplier().apply(context, styles, worker);
+                if (worker instanceof SpanTagWorker span) {
+                    for (IPropertyContainer e : span.getAllElements()) {
+                        e.setProperty(Property.SPLIT_CHARACTERS, NEVER);
+                    }
+                }
+            };
+        }
+    }
+
     public static byte[] render(String html, String title, String lang, byte[] json, String jsonName) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PdfADocument pdf = new PdfADocument(new PdfWriter(out), PdfAConformance.PDF_A_3U,
@@ -40,6 +74,7 @@ public final class PdfRenderer {
         pdf.addAssociatedFile("The document's data (JSON)", spec);
         ConverterProperties props = new ConverterProperties();
         props.setFontProvider(new DefaultFontProvider(false, true, false));
+        props.setCssApplierFactory(new IdentifierCss());
         HtmlConverter.convertToPdf(html, pdf, props);  // closes the document
         return out.toByteArray();
     }

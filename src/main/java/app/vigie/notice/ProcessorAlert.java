@@ -10,14 +10,28 @@ import java.util.UUID;
  */
 public record ProcessorAlert(String language, String zone, When generatedAt, Incident incident, Party processor,
         Controller controller, List<RequestLine> exposed, List<RequestLine> received, Totals totals,
-        List<Measure> measures, List<Duty> duties, String rulesVersion) {
+        List<Measure> measures, List<Duty> duties, String rulesVersion, List<FindingLine> findings,
+        boolean gdprClock) {
+
+    /**
+     * What the detector recorded in the incident, by kind, in the document's language: the nature of the breach
+     * as far as it is established. {@code gdprClock}: the controller's own notification to a data protection
+     * authority runs from its awareness under the GDPR or the UK GDPR (the 72 hours), said only then.
+     */
+    public record FindingLine(String code, String text, long count) {
+    }
 
     /** The incident; {@code ongoing} while it is not closed (no end of the exposure can be stated yet). */
     public record Incident(UUID id, String deployment, String status, When detectedAt, When firstExposureAt,
             When lastExposureAt, boolean ongoing, boolean delivered) {
     }
 
+    /** The processor: its name and contact as configured; null where not configured (a field to complete). */
     public record Party(String legalName, String contact) {
+        /** Whether the provider's identity is configured: a document to an authority cannot be issued without it. */
+        public boolean identified() {
+            return legalName != null && contact != null;
+        }
     }
 
     public record Controller(String tenant, String legalName, String companyId, String dpoName, String dpoEmail,
@@ -44,8 +58,14 @@ public record ProcessorAlert(String language, String zone, When generatedAt, Inc
     public record Measure(When takenAt, String text) {
     }
 
-    /** What the controller must do: the obligation, its recipient, its due time (or why it has none yet). */
-    public record Duty(String rule, String kind, String recipientCode, String recipient, String status, When dueAt,
-            String dueBasis, String condition, String source) {
+    /**
+     * What the controller must do: the obligation, its recipient, its due time (or why it has none yet), each code
+     * with its words in the document's language ({@code ...Text}, from templates/notices/words.yaml), the legal
+     * citation in that language.
+     */
+    public record Duty(String rule, String regime, String regimeText, String kind, String kindText,
+            String recipientCode, String recipient, String status, String statusText, When dueAt, String dueBasis,
+            String basisText, When outerLimitAt, String condition, String conditionText, String reasonCode,
+            String reasonText, String source) {
     }
 }

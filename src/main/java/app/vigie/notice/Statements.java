@@ -13,10 +13,18 @@ import java.util.Set;
 public record Statements(List<String> dataCategories, List<String> specialCategories, Long approximateRecords,
         List<String> personCategories, Long approximatePersons, String likelyConsequences,
         String securityMeasuresBefore, String measuresProposed, String personsInformed, String personsInformedAt,
-        String personsNotInformedReason, String delayReasons, String contactForPersons) {
+        String personsNotInformedReason, String delayReasons, String contactForPersons, String sector,
+        String address, String discovery, String dataUnintelligible, String contactName, String contactEmail,
+        String contactPhone) {
 
     public static final Statements NONE = new Statements(List.of(), List.of(), null, List.of(), null, null, null,
-            null, null, null, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null, null);
+
+    /**
+     * Whether the data were encrypted or otherwise unintelligible to whoever read them (the CNIL's form asks):
+     * YES, NO, PARTLY, or null while not stated.
+     */
+    public static final Set<String> UNINTELLIGIBLE = Set.of("YES", "NO", "PARTLY");
 
     /** Art. 9 and Art. 10 categories, as the CNIL's form lists them. */
     public static final Set<String> SPECIAL = Set.of("racial_or_ethnic_origin", "political_opinions",
@@ -52,8 +60,15 @@ public record Statements(List<String> dataCategories, List<String> specialCatego
                 p.add("'persons_informed_at' must be an RFC 3339 time with its offset");
             }
         }
+        if (dataUnintelligible != null && !UNINTELLIGIBLE.contains(dataUnintelligible)) {
+            p.add("'data_unintelligible' is YES, NO or PARTLY");
+        }
+        if (contactEmail != null && !contactEmail.matches("[^@\\s]+@[^@\\s]+\\.[^@\\s]+")) {
+            p.add("'contact_email' must be an e-mail address");
+        }
         for (String s : new String[] {likelyConsequences, securityMeasuresBefore, measuresProposed,
-                personsNotInformedReason, delayReasons, contactForPersons}) {
+                personsNotInformedReason, delayReasons, contactForPersons, sector, address, discovery, contactName,
+                contactEmail, contactPhone}) {
             if (s != null && s.length() > 8000) {
                 p.add("texts have at most 8000 characters");
                 break;
@@ -67,7 +82,8 @@ public record Statements(List<String> dataCategories, List<String> specialCatego
         return new Statements(orEmpty(dataCategories), orEmpty(specialCategories), approximateRecords,
                 orEmpty(personCategories), approximatePersons, likelyConsequences, securityMeasuresBefore,
                 measuresProposed, personsInformed, personsInformedAt, personsNotInformedReason, delayReasons,
-                contactForPersons);
+                contactForPersons, sector, address, discovery, dataUnintelligible, contactName, contactEmail,
+                contactPhone);
     }
 
     private static List<String> orEmpty(List<String> l) {

@@ -22,6 +22,20 @@ public final class Timeline {
     private Timeline() {
     }
 
+    /**
+     * The tenant an audit target names after the incident ({@code /acme}, {@code /tenant:acme/authority-notification}),
+     * or null for the incident itself: documents name the party, not Vigie's internal paths.
+     */
+    static String party(String rest) {
+        String t = rest.startsWith("/") ? rest.substring(1) : rest;
+        if (t.isEmpty()) {
+            return null;
+        }
+        t = t.startsWith("tenant:") ? t.substring("tenant:".length()) : t;
+        int slash = t.indexOf('/');
+        return slash < 0 ? t : t.substring(0, slash);
+    }
+
     public static List<IncidentReport.Event> of(Connection c, IncidentView incident, ZoneId zone, Locale lang)
             throws SQLException {
         List<IncidentReport.Event> out = new ArrayList<>();
@@ -35,9 +49,8 @@ public final class Timeline {
             ps.setString(2, prefix + "/%");
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String target = rs.getString(4).substring(prefix.length());
                     out.add(new IncidentReport.Event(When.of(rs.getTimestamp(1).toInstant(), zone, lang),
-                            rs.getString(2), rs.getString(3), target.startsWith("/") ? target.substring(1) : null));
+                            rs.getString(2), rs.getString(3), party(rs.getString(4).substring(prefix.length()))));
                 }
             }
         }
@@ -49,8 +62,7 @@ public final class Timeline {
                 while (rs.next()) {
                     String tenant = rs.getString(3);
                     out.add(new IncidentReport.Event(When.of(rs.getTimestamp(1).toInstant(), zone, lang),
-                            "obligation.escalation", "vigie", (tenant == null || tenant.isEmpty() ? "" : tenant + "/")
-                                    + rs.getString(4) + "/" + rs.getString(5) + " " + rs.getString(2)));
+                            "obligation.escalation", "vigie", tenant == null || tenant.isEmpty() ? null : tenant));
                 }
             }
         }

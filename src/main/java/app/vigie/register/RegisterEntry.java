@@ -2,6 +2,7 @@ package app.vigie.register;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -13,7 +14,16 @@ public record RegisterEntry(String register, String controller, UUID incidentId,
         String classification, String incidentStatus, String nature, Instant firstExposureAt,
         Instant lastExposureAt, Instant detectedAt, Instant controllerAwareAt, Records records, Persons persons,
         String likelyConsequences, List<Measure> measures, List<Notification> authorities,
-        List<Notification> dataSubjects, Severity severity, String rulesVersion, Instant asOf) {
+        List<Notification> dataSubjects, Severity severity, String rulesVersion, Instant asOf,
+        Map<String, Long> findings, List<String> dataCategories, List<String> specialCategories,
+        String delayReasons) {
+
+    /*
+     * GDPR Art. 33(5): the facts (the detector's findings, by kind, and the records exposed), the effects (the
+     * likely consequences and the persons, as the controller states them), the remedial action (the measures),
+     * the data categories, when the controller became aware, and the reasons for a delay. Entries written before
+     * these fields existed read them back as null.
+     */
 
     /** What was exposed, counted as api.md counts it; {@code affectedTenants} for the provider's entry. */
     public record Records(long exposedRequests, long exposedTokens, long receivedTokens, long responsesReceived,
@@ -29,7 +39,7 @@ public record RegisterEntry(String register, String controller, UUID incidentId,
 
     /** One duty to inform: to whom, where it stands, when it was done and its evidence, or why it is not due. */
     public record Notification(String rule, String recipient, String recipientName, String status, Instant dueAt,
-            Instant doneAt, String evidence, String reason) {
+            Instant doneAt, String evidence, String reason, String reasonCode) {
     }
 
     public record Severity(String level, String basis) {

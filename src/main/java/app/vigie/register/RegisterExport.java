@@ -11,10 +11,16 @@ import app.vigie.notice.When;
 public record RegisterExport(String language, String zone, When generatedAt, String register, boolean valid,
         long chainEntries, String head, Long firstBroken, List<Line> entries) {
 
+    /**
+     * One entry as the document shows it, codes in words of the document's language: the facts ({@code findings},
+     * the records), the effects ({@code consequences}, the persons), the remedial action ({@code measures}), the
+     * data categories, the awareness and the reasons for a delay (GDPR Art. 33(5)).
+     */
     public record Line(long id, String register, String controller, String incidentId, When recordedAt,
             String nature, When firstExposureAt, When lastExposureAt, RegisterEntry.Records records,
             RegisterEntry.Persons persons, List<Notice> authorities, List<Notice> dataSubjects, List<String> measures,
-            String severity, String hash) {
+            String severity, String hash, List<String> findings, String consequences, List<String> dataCategories,
+            List<String> specialCategories, When awareAt, String delayReasons) {
     }
 
     public record Notice(String recipient, String status, When doneAt, String evidence, String reason) {

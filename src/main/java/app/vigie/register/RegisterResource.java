@@ -114,13 +114,14 @@ public class RegisterResource {
                 null));
         StringBuilder out = new StringBuilder("entry,register,controller,incident_id,recorded_at_utc,recorded_at_local,"
                 + "nature,first_exposure_at_utc,last_exposure_at_utc,exposed_requests,exposed_tokens,received_tokens,"
-                + "responses_received,persons,authorities,data_subjects,measures,severity,hash\r\n");
+                + "responses_received,persons,authorities,data_subjects,measures,severity,hash,findings,"
+                + "likely_consequences,data_categories,special_categories,controller_aware_at_utc,delay_reasons\r\n");
         for (RegisterService.Stored s : entries) {
             RegisterEntry e = s.entry();
             if (e == null) {
                 app.vigie.export.Csv.row(out, List.of(Long.toString(s.id()), s.register(), "", s.incidentId().toString(),
                         s.recordedAt().toString(), local.format(s.recordedAt()), "(unreadable: run verify)", "", "",
-                        "", "", "", "", "", "", "", "", "", s.hash()));
+                        "", "", "", "", "", "", "", "", "", s.hash(), "", "", "", "", "", ""));
                 continue;
             }
             app.vigie.export.Csv.row(out, List.of(Long.toString(s.id()), s.register(), nz(e.controller()), s.incidentId().toString(),
@@ -131,7 +132,13 @@ public class RegisterResource {
                     e.persons().approximateNumber() == null ? "unknown" : e.persons().approximateNumber().toString(),
                     notifications(e.authorities()), notifications(e.dataSubjects()),
                     e.measures().stream().map(m -> m.takenAt() + " " + m.text()).collect(Collectors.joining(" | ")),
-                    e.severity() == null ? "" : nz(e.severity().level()), s.hash()));
+                    e.severity() == null ? "" : nz(e.severity().level()), s.hash(),
+                    e.findings() == null ? "" : e.findings().entrySet().stream().map(f -> f.getKey() + "="
+                            + f.getValue()).collect(Collectors.joining(" | ")),
+                    nz(e.likelyConsequences()), e.dataCategories() == null ? ""
+                            : String.join(" | ", e.dataCategories()),
+                    e.specialCategories() == null ? "" : String.join(" | ", e.specialCategories()),
+                    nz(e.controllerAwareAt()), nz(e.delayReasons())));
         }
         return Response.ok(out.toString()).type("text/csv; charset=UTF-8")
                 .header("Content-Disposition", "attachment; filename=\"violation-register.csv\"").build();
@@ -162,7 +169,13 @@ public class RegisterResource {
                         e.measures().stream().map(m -> When.of(m.takenAt(), zone, locale).local()
                                 + (lang.equals("fr") ? " : " : ": ")
                                 + m.text())
-                                .toList(), e.severity() == null ? null : e.severity().level(), s.hash()));
+                                .toList(), e.severity() == null || e.severity().level() == null ? null
+                                : notices.word(lang, "severity", e.severity().level()), s.hash(),
+                        e.findings() == null ? List.of() : e.findings().entrySet().stream().map(f ->
+                                notices.word(lang, "finding", f.getKey()) + " (" + f.getValue() + ")").toList(),
+                        e.likelyConsequences(), e.dataCategories() == null ? List.of() : e.dataCategories(),
+                        e.specialCategories() == null ? List.of() : e.specialCategories(),
+                        When.of(e.controllerAwareAt(), zone, locale), e.delayReasons()));
             }
             return new RegisterExport(lang, zone.getId(), When.of(now, zone, locale), blankToNull(reg), v.valid(),
                     v.entries(), v.head(), v.firstBroken(), lines);
@@ -174,10 +187,13 @@ public class RegisterResource {
                 .header("Content-Disposition", "attachment; filename=\"violation-register.pdf\"").build();
     }
 
-    private static List<RegisterExport.Notice> notices(List<RegisterEntry.Notification> ns, ZoneId zone,
+    /** Notifications in the document's language; an entry written before reason codes keeps its stored reason. */
+    private List<RegisterExport.Notice> notices(List<RegisterEntry.Notification> ns, ZoneId zone,
             java.util.Locale locale) {
-        return ns.stream().map(n -> new RegisterExport.Notice(n.recipientName() != null ? n.recipientName()
-                : n.recipient(), n.status(), When.of(n.doneAt(), zone, locale), n.evidence(), n.reason())).toList();
+        String lang = locale.getLanguage();
+        return ns.stream().map(n -> new RegisterExport.Notice(notices.recipient(n.recipient(), lang), n.status(),
+                When.of(n.doneAt(), zone, locale), n.evidence(), n.reasonCode() != null
+                        ? notices.word(lang, "reason", n.reasonCode()) : n.reason())).toList();
     }
 
     private static String notifications(List<RegisterEntry.Notification> ns) {

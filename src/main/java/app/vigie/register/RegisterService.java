@@ -38,8 +38,11 @@ public class RegisterService {
     @Inject
     ObjectMapper json;
 
+    @Inject
+    app.vigie.notice.NoticeService notices;
+
     @ConfigProperty(name = "vigie.provider.legal-name")
-    String providerName;
+    java.util.Optional<String> providerName;
 
     /** A stored entry: its place in the chain and its body as written. */
     public record Stored(long id, String register, UUID incidentId, Instant recordedAt, String recordedBy,
@@ -55,7 +58,7 @@ public class RegisterService {
         RegisterEntry.Records records;
         String controller;
         if (tenant == null) {
-            controller = providerName;
+            controller = providerName.filter(x -> !x.isBlank()).orElse(null);  // shown as "to be completed"
             records = new RegisterEntry.Records(sum(tenants, TenantView::exposedRequests),
                     sum(tenants, TenantView::exposedTokens), sum(tenants, TenantView::receivedTokens),
                     sum(tenants, TenantView::responsesReceived), tenants.size());
@@ -68,16 +71,22 @@ public class RegisterService {
         List<Obligation> own = plan.of(tenant);
         Instant aware = tenant == null ? null : plan.controllerAwareAt(tenant);
         var severity = tenant == null ? null : plan.severity().get(tenant);
+        app.vigie.notice.Statements st = tenant == null ? app.vigie.notice.Statements.NONE
+                : notices.statements(c, incident.id(), tenant);
+        String delay = st.delayReasons() != null ? st.delayReasons() : own.stream()
+                .flatMap(o -> o.completions().stream()).map(x -> x.lateReasons()).filter(x -> x != null)
+                .findFirst().orElse(null);
         return new RegisterEntry(tenant == null ? "provider" : tenant, controller, incident.id(),
                 incident.deployment(), incident.classification(), incident.status(), "confidentiality",
                 incident.firstExposureAt(), incident.lastExposureAt(), incident.detectedAt(),
                 aware, records,
-                new RegisterEntry.Persons(List.of(), null, "not known to the processor, which does not read prompts: "
-                        + "the controller states the categories and the approximate number of persons"),
-                null, measures, notifications(own, Kind.AUTHORITY_NOTIFICATION, Kind.EARLY_WARNING),
+                new RegisterEntry.Persons(st.personCategories(), st.approximatePersons(),
+                        "stated by the controller; the processor does not read prompts"),
+                st.likelyConsequences(), measures, notifications(own, Kind.AUTHORITY_NOTIFICATION, Kind.EARLY_WARNING),
                 notifications(own, Kind.DATA_SUBJECT_COMMUNICATION),
                 severity == null ? null : new RegisterEntry.Severity(severity.level(), severity.basis()),
-                obligations.rulesVersion(), now);
+                obligations.rulesVersion(), now, new java.util.TreeMap<>(incident.findings()), st.dataCategories(),
+                st.specialCategories(), delay);
     }
 
     private static long sum(List<TenantView> tenants, java.util.function.ToLongFunction<TenantView> f) {
@@ -88,7 +97,8 @@ public class RegisterService {
         List<Kind> wanted = List.of(kinds);
         return own.stream().filter(o -> wanted.contains(o.kind())).map(o -> new RegisterEntry.Notification(
                 o.rule(), o.recipient(), o.recipientName(), o.status().name(), o.dueAt(), o.doneAt(),
-                o.completions().isEmpty() ? null : o.completions().get(0).evidence(), o.reason())).toList();
+                o.completions().isEmpty() ? null : o.completions().get(0).evidence(), o.reason(),
+                o.reasonCode() == null ? null : o.reasonCode().name())).toList();
     }
 
     /** Appends an entry at the chain's head; the caller's transaction commits it. */

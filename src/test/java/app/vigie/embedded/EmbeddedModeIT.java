@@ -50,6 +50,23 @@ class EmbeddedModeIT {
                 assertThat(answer.get("rejected")).hasSize(expected.get("rejected_lines").size());
                 total += answer.get("accepted").asLong();
             }
+            // the provider's identity is not configured here: documents say what to complete, in their language,
+            // and no notification to an authority can be issued
+            JsonNode incident = null;
+            for (JsonNode i : json.readTree(service.get("/api/incidents", ADMIN).body())) {
+                if (i.path("deployment").asText().equals("glm-5.3/prod-eu")) {
+                    incident = i;
+                }
+            }
+            String docs = "/api/incidents/" + incident.path("id").asText() + "/tenants/acme/documents/";
+            assertThat(service.get(docs + "processor-alert.html?lang=fr", ADMIN).body())
+                    .contains("à compléter (nom du sous-traitant non renseigné)").doesNotContain("VIGIE_PROVIDER");
+            assertThat(service.get(docs + "authority-notification.html?lang=en", ADMIN).body())
+                    .contains("to be completed (the processor's name is not configured)");
+            HttpResponse<String> refused = service.send("POST", docs + "authority-notification/versions", "", ADMIN);
+            assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
+            assertThat(refused.body()).contains("VIGIE_PROVIDER_NAME");
+
             String late = Logs.body(Logs.stream("it/after-kill", 25));
             assertThat(post(service, late).get("accepted").asLong()).isEqualTo(25);
             total += 25;

@@ -63,7 +63,7 @@ class IncidentReportTest {
                 .contentType("application/pdf").extract().asByteArray();
         assertThat(PdfChecks.pdfa3uFailures(register)).isEmpty();
         String text = PdfChecks.text(register).replaceAll("\\s+", " ");
-        assertThat(text).contains("Registre des violations de données personnelles", "Acme Santé SARL",
+        assertThat(text).contains("Registre des violations de données à caractère personnel", "Acme Santé SARL",
                 "Nœud de décodage isolé", head.substring(0, 16));
         PdfChecks.readBack(register, "register-fr", "Registre des violations", "Acme Santé SARL");
         Api.admin().get("/api/register/export.pdf?lang=de").then().statusCode(400);

@@ -67,7 +67,7 @@ class ProcessorAlertTest {
 
         String fr = Api.admin().get(base + ".html").then().statusCode(200).contentType(containsString("text/html"))
                 .extract().asString();
-        assertThat(fr).contains("Alerte de violation de données personnelles", "Crédit Léger &amp; Fils SA",
+        assertThat(fr).contains("Alerte de violation de données à caractère personnel", "Crédit Léger &amp; Fils SA",
                 "Hélène Dupré", "1 200 €", "article 33, paragraphe 2", "les personnes concernées")
                 .doesNotContain("the persons concerned");
         String en = Api.admin().get(base + ".html?lang=en&zone=America/New_York").then().statusCode(200).extract()
@@ -91,7 +91,7 @@ class ProcessorAlertTest {
         }
         Path png = PdfChecks.render(pdf, "processor-alert-fr");
         String text = PdfChecks.text(pdf);
-        assertThat(text).contains("Alerte de violation de données personnelles", "Crédit Léger & Fils SA", "200 €",
+        assertThat(text).contains("Alerte de violation de données à caractère personnel", "Crédit Léger & Fils SA", "200 €",
                 "27 août 2026 à 11:00");
         String seen = PdfChecks.ocr(png);
         assertThat(seen).contains("Alerte de violation").contains("Crédit Léger");

@@ -11,7 +11,12 @@ import java.util.Set;
 public record Authorities(Map<String, Set<String>> sets, Map<String, Map<String, Authority>> byKind,
         Map<String, Authority> named) {
 
-    public record Authority(String code, String name, String url) {
+    /** An authority: its name in English ({@code name}) and in each language ({@code names}), its address. */
+    public record Authority(String code, String name, String url, Map<String, String> names) {
+        /** Its name in {@code lang}, or the English one. */
+        public String name(String lang) {
+            return names.getOrDefault(lang, name);
+        }
     }
 
     public Optional<Authority> of(String kind, String country) {

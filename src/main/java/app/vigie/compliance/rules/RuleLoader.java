@@ -262,7 +262,8 @@ public final class RuleLoader {
             }
         }
         unless = List.copyOf(unless);
-        String source = YamlNode.required(m, "source", n).text();
+        Map<String, String> sources = texts(YamlNode.required(m, "source", n));
+        String source = sources.get("en");
         String note = m.containsKey("note") ? m.get("note").text() : null;
         List<String> content = m.containsKey("content") ? m.get("content").texts() : List.of();
         Set<String> exposure = EXPOSURES;
@@ -295,7 +296,7 @@ public final class RuleLoader {
             }
             return new ObligationRule(id, kind, holder, recipient, trigger, List.copyOf(decisions), assumeHeld,
                     unless, null, null, false, null, null, false, null, List.of(), null, false, false, false,
-                    exposure, recipientFrom, appliesTo, inForce, source, content, note);
+                    exposure, recipientFrom, appliesTo, inForce, source, sources, content, note);
         }
         Clock clock = clock(YamlNode.required(m, "clock", n));
         if (clock.origin() == Clock.Origin.DECISION && clock.ref() == null && trigger != Trigger.DECISION) {
@@ -352,7 +353,8 @@ public final class RuleLoader {
         }
         return new ObligationRule(id, kind, holder, recipient, trigger, List.copyOf(decisions), assumeHeld, unless,
                 clock, due, asRequested, target, outerLimit, contractual, cap, List.copyOf(sooner), late, phased,
-                repeatable, imputed, exposure, recipientFrom, appliesTo, inForce, source, List.copyOf(content), note);
+                repeatable, imputed, exposure, recipientFrom, appliesTo, inForce, source, sources, List.copyOf(content),
+                note);
     }
 
     /**
@@ -393,6 +395,25 @@ public final class RuleLoader {
             byCountry = java.util.Collections.unmodifiableMap(byCountry);
         }
         return new InForce(from, until, source, byCountry);
+    }
+
+    /** The languages a name or a citation is given in. */
+    public static final List<String> LANGUAGES = List.of("en", "fr");
+
+    /**
+     * A text in each language: one value (a proper name, the same in every language) or {@code {en: ..., fr: ...}}.
+     */
+    private static Map<String, String> texts(YamlNode n) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (n.isScalar()) {
+            LANGUAGES.forEach(l -> out.put(l, n.text()));
+            return Map.copyOf(out);
+        }
+        Map<String, YamlNode> m = n.map(Set.copyOf(LANGUAGES));
+        for (String l : LANGUAGES) {
+            out.put(l, YamlNode.required(m, l, n).text());
+        }
+        return Map.copyOf(out);
     }
 
     private static java.time.LocalDate date(YamlNode n) {
@@ -541,8 +562,8 @@ public final class RuleLoader {
                 if (!url.startsWith("https://")) {
                     throw fields.get("url").problem("an authority's address starts with https://");
                 }
-                entries.put(a.getKey(), new Authorities.Authority(a.getKey(),
-                        YamlNode.required(fields, "name", a.getValue()).text(), url));
+                Map<String, String> names = texts(YamlNode.required(fields, "name", a.getValue()));
+                entries.put(a.getKey(), new Authorities.Authority(a.getKey(), names.get("en"), url, names));
             }
             if (isNamed) {
                 named.putAll(entries);

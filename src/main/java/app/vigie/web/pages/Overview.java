@@ -4,9 +4,12 @@ import java.util.List;
 
 import app.vigie.notice.When;
 
-/** The dashboard's overview: open incidents, each with its next deadline ticking in the browser. */
+/**
+ * The dashboard's overview: open incidents, each with its next deadline ticking in the browser; a warning while the
+ * provider's identity (name, security contact) is not configured, which documents then show as fields to complete.
+ */
 public record Overview(String language, String zone, String user, When generatedAt, List<Line> incidents, int page,
-        int pages, int total) {
+        int pages, int total, boolean providerIdentified) {
 
     /** Open incidents per page of the overview. */
     public static final int PAGE_SIZE = 50;

@@ -59,6 +59,9 @@ public class PageResource {
     @Inject
     DashboardEvents changes;
 
+    @Inject
+    app.vigie.notice.NoticeService notices;
+
     @org.eclipse.microprofile.config.inject.ConfigProperty(name = "vigie.dashboard.sign-in")
     String signIn;
 
@@ -221,7 +224,8 @@ public class PageResource {
             }
             return out;
         });
-        return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines, at[2], at[1], at[0]);
+        return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines, at[2], at[1], at[0],
+                notices.provider().identified());
     }
 
     /** {@code lang} when given (fr or en), else the browser's first choice between them, else English. */

@@ -270,7 +270,9 @@ public class PortalPages {
                     before.personCategories(), personal ? count : Long.valueOf(0), before.likelyConsequences(),
                     before.securityMeasuresBefore(), before.measuresProposed(), before.personsInformed(),
                     before.personsInformedAt(), before.personsNotInformedReason(), before.delayReasons(),
-                    before.contactForPersons()), actor);
+                    before.contactForPersons(), before.sector(), before.address(), before.discovery(),
+                    before.dataUnintelligible(), before.contactName(), before.contactEmail(), before.contactPhone()),
+                    actor);
             ObligationService.SeverityView sev = Transactions.run(dataSource, c -> obligations.plan(c, uuid,
                     clock.instant(), false).orElseThrow().severity().get(tenant));
             ObligationResource.OverrideBody keep = sev == null || sev.overrideLevel() == null ? null
