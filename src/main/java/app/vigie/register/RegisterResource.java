@@ -181,7 +181,7 @@ public class RegisterResource {
                     v.entries(), v.head(), v.firstBroken(), lines);
         });
         NoticeService.Rendered r = notices.render("register", lang, (lang.equals("fr")
-                ? "Registre des violations de données" : "Personal data breach register")
+                ? "Registre des violations de données à caractère personnel" : "Personal data breach register")
                 + (export.register() == null ? "" : " – " + export.register()), export, "reg");
         return Response.ok(notices.pdf(r, "violation-register.json"), "application/pdf")
                 .header("Content-Disposition", "attachment; filename=\"violation-register.pdf\"").build();

@@ -88,7 +88,10 @@ public final class ObligationPlanner {
             return profile == null ? null : profile.tenant();
         }
 
-        List<Obligation> all(List<Applicable> applicable) {
+        List<Obligation> all(List<Applicable> all) {
+            // a version of a rule that a later one replaced (its 'until' passed on the day of detection) is not
+            // listed: its successor is; one not in force yet is listed as NOT_IN_FORCE
+            List<Applicable> applicable = all.stream().filter(a -> !superseded(a)).toList();
             applicable.forEach(a -> rulesById.put(a.rule().id(), a));
             List<Obligation> out = new ArrayList<>();
             for (Applicable a : applicable) {
@@ -130,9 +133,8 @@ public final class ObligationPlanner {
             Instant start = start(r.clock(), r, to);
             String[] dueNote = new String[1];
             DueBasis[] basis = new DueBasis[1];
-            Instant due = due(a, r, start, to, basis, dueNote);
-            Instant outer = r.outerLimit() == null || start == null ? null
-                    : r.outerLimit().after(start, a.regime().zone());
+            Instant outer = outer(a, r, start);
+            Instant due = due(a, r, start, to, basis, dueNote, outer);
             Note inForce = inForce(a);
 
             if (r.kind() == Kind.PROCESSOR_ALERT && facts.alertDeliveredAt() != null
@@ -188,6 +190,11 @@ public final class ObligationPlanner {
                     why == null ? null : why.text(), doneAt,
                     doneAt != null && judged != null && doneAt.isAfter(judged), done, "reasons".equals(r.late()),
                     r.phased(), r.repeatable(), r.source(), r.content());
+        }
+
+        private boolean superseded(Applicable a) {
+            LocalDate until = a.rule().inForce().until();
+            return until != null && !incident.detectedAt().atZone(a.regime().zone()).toLocalDate().isBefore(until);
         }
 
         /** Whether the tenant was exposed the way the rule concerns (the provider's own case always is). */
@@ -351,14 +358,38 @@ public final class ObligationPlanner {
 
         /** The controller's awareness; the provider's discovery in its own case, or where it is imputed. */
         private Instant controllerAwareness(ObligationRule r) {
-            if (profile == null || r.imputed() && profile.processorIsAgent()) {
+            if (profile == null) {
                 return incident.detectedAt();
             }
-            return facts.controllerAwareAt();
+            Instant aware = facts.controllerAwareAt();
+            if (r.imputed() && profile.processorIsAgent()) {
+                // the agent's discovery is the principal's, unless the principal knew earlier
+                return aware != null && aware.isBefore(incident.detectedAt()) ? aware : incident.detectedAt();
+            }
+            return aware;
+        }
+
+        /**
+         * The law's bound of an open-ended duty: its {@code outer_limit} from the clock, or a shorter one its
+         * {@code sooner} decisions give (the AI Act's 10 days on a death, 2 on a widespread infringement).
+         */
+        private Instant outer(Applicable a, ObligationRule r, Instant start) {
+            if (r.outerLimit() == null || start == null) {
+                return null;
+            }
+            Instant outer = r.outerLimit().after(start, a.regime().zone());
+            for (ObligationRule.Sooner s : r.sooner()) {
+                Decision d = facts.decision(s.decision());
+                Instant sooner = s.due().after(start, a.regime().zone());
+                if (d != null && d.value() && sooner.isBefore(outer)) {
+                    outer = sooner;
+                }
+            }
+            return outer;
         }
 
         private Instant due(Applicable a, ObligationRule r, Instant start, Recipient to, DueBasis[] basis,
-                String[] note) {
+                String[] note, Instant outer) {
             Duration contract = profile == null || r.holder() != Party.PROCESSOR || !r.contractual() ? null
                     : profile.contractualDelay();
             Instant due = null;
@@ -366,16 +397,17 @@ public final class ObligationPlanner {
                 if (start == null || r.asRequested()) {
                     return null;
                 }
-                if (contract != null) {
+                if (contract != null && (outer == null || !outer.isBefore(start.plus(contract)))) {
                     basis[0] = DueBasis.CONTRACT;
                     note[0] = "without undue delay; the DPA's " + contract;
                     return start.plus(contract);
                 }
                 Instant target = r.target().after(start, a.regime().zone());
-                if (r.outerLimit() != null && r.outerLimit().after(start, a.regime().zone()).isBefore(target)) {
+                if (outer != null && (outer.isBefore(target) || contract != null)) {
+                    // the law's bound comes first (a DPA cannot give more time than the law)
                     basis[0] = DueBasis.STATUTORY;
                     note[0] = "without unreasonable delay, at most " + r.outerLimit();
-                    return r.outerLimit().after(start, a.regime().zone());
+                    return outer;
                 }
                 basis[0] = DueBasis.TARGET;
                 note[0] = "without undue delay; target " + r.target() + ", not a legal limit"

@@ -1,0 +1,98 @@
+package app.vigie.notice;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+import app.vigie.compliance.plan.Obligation;
+import app.vigie.compliance.plan.ObligationPlanner;
+import app.vigie.compliance.plan.ProviderProfile;
+import app.vigie.compliance.rules.ObligationRule;
+import app.vigie.compliance.rules.Regime;
+import app.vigie.compliance.rules.RuleLoader;
+import app.vigie.compliance.rules.RuleSet;
+import app.vigie.detection.core.Rule;
+import app.vigie.incident.IncidentStatus;
+
+/**
+ * templates/notices/words.yaml has words for every code a document can show, in every language: each enum of the
+ * planner and the detector, each regime, decision and recipient of the shipped rules. A new code without its words
+ * fails here, not in a letter to a regulator.
+ */
+class NoticeWordsTest {
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyCodeHasItsWordsInEveryLanguage() throws Exception {
+        Words words = new Words((Map<String, Map<String, Map<String, String>>>) (Map<?, ?>) new Yaml().load(
+                Files.readString(Path.of("templates/notices/words.yaml"))));
+        RuleSet rules = RuleLoader.load(Path.of("compliance-rules"));
+        Map<String, List<String>> codes = new java.util.LinkedHashMap<>();
+        codes.put("kind", names(ObligationRule.Kind.values()));
+        codes.put("status", names(Obligation.Status.values()));
+        codes.put("condition", names(Obligation.Condition.values()));
+        codes.put("basis", names(Obligation.DueBasis.values()));
+        codes.put("reason", names(Obligation.ReasonCode.values()));
+        codes.put("severity", List.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH"));
+        codes.put("incident_status", names(IncidentStatus.values()));
+        codes.put("finding", names(Rule.values()));
+        codes.put("regime", rules.regimes().stream().map(Regime::id).toList());
+        Set<String> decisions = new TreeSet<>();
+        Set<String> recipients = new TreeSet<>(List.of("unknown"));
+        ObligationPlanner planner = new ObligationPlanner(rules);
+        for (Regime g : rules.regimes()) {
+            for (ObligationRule r : g.obligations()) {
+                decisions.addAll(r.decisions());
+                decisions.addAll(r.exceptions());
+                r.sooner().forEach(s -> decisions.add(s.decision()));
+                if (r.clock() != null && r.clock().ref() != null && r.clock().origin()
+                        == app.vigie.compliance.rules.Clock.Origin.DECISION) {
+                    decisions.add(r.clock().ref());
+                }
+                if (RuleLoader.RECIPIENTS.contains(r.recipient()) && !RuleLoader.BY_COUNTRY.contains(r.recipient())) {
+                    recipients.add(r.recipient());
+                }
+            }
+        }
+        assertThat(planner.decisions(null, new ProviderProfile("FR", Set.of("nis2")))).isSubsetOf(decisions);
+        codes.put("decision", List.copyOf(decisions));
+        codes.put("recipient", List.copyOf(recipients));
+        List<String> missing = new ArrayList<>();
+        for (String lang : Words.LANGUAGES) {
+            codes.forEach((group, list) -> list.stream().filter(c -> !words.has(lang, group, c))
+                    .forEach(c -> missing.add(lang + " " + group + " " + c)));
+        }
+        assertThat(missing).as("codes without words in templates/notices/words.yaml").isEmpty();
+        // and both languages say the same things
+        assertThat(words.all("fr").keySet()).isEqualTo(words.all("en").keySet());
+        words.all("en").forEach((group, w) -> assertThat(words.all("fr").get(group).keySet()).as(group)
+                .isEqualTo(w.keySet()));
+    }
+
+    /** Every rule of the shipped files has its citation in every language. */
+    @Test
+    void everyRuleCitesItsSourceInEveryLanguage() {
+        RuleSet rules = RuleLoader.load(Path.of("compliance-rules"));
+        Stream.of(rules.regimes().toArray(Regime[]::new)).flatMap(g -> g.obligations().stream()).forEach(r -> {
+            for (String lang : Words.LANGUAGES) {
+                assertThat(r.sources().get(lang)).as(r.id() + " " + lang).isNotBlank();
+            }
+            assertThat(r.sources().get("fr")).as(r.id() + ": a French citation, not the English one")
+                    .isNotEqualTo(r.sources().get("en"));
+        });
+    }
+
+    private static List<String> names(Enum<?>[] values) {
+        return Stream.of(values).map(Enum::name).toList();
+    }
+}
