@@ -9,7 +9,9 @@ import java.util.UUID;
  * issued in versions (INITIAL, then COMPLEMENTARY) that keep their history. Unknown facts stay null and the page
  * says "not known yet". {@code contact}: a contact point other than the DPO; {@code discovery}: how the breach was
  * discovered, as stated, else null; {@code complementaryDueAt}: after an initial notification, when the CNIL
- * expects the complementary one (within 72 hours of the initial one, where possible).
+ * expects the complementary one (within 72 hours of the initial one, where possible); {@code legalBasis}: the
+ * citation of the notification duty in the document's language; {@code cnilForm}: addressed to the CNIL (the page
+ * follows its form); {@code notRequiredReason}: why no notification to an authority is required, when none is.
  */
 public record AuthorityNotification(String language, String zone, When generatedAt, UUID incidentId,
         Integer version, String phase, List<Issued> history, List<Recipient> authorities, Organisation organisation,
@@ -17,7 +19,8 @@ public record AuthorityNotification(String language, String zone, When generated
         List<ProcessorAlert.FindingLine> findings, String description, DataConcerned data, PersonsConcerned persons, String securityMeasuresBefore,
         String likelyConsequences, Severity severity, List<ProcessorAlert.Measure> measuresTaken,
         String measuresProposed, PersonsInformation personsInformation, List<OtherNotification> otherNotifications,
-        Delay delay, String rulesVersion, String discovery, When complementaryDueAt) {
+        Delay delay, String rulesVersion, String discovery, When complementaryDueAt, String legalBasis,
+        boolean cnilForm, String notRequiredReason) {
 
     public record Issued(int version, String phase, When issuedAt) {
     }
@@ -41,7 +44,8 @@ public record AuthorityNotification(String language, String zone, When generated
             When awareness, When processorNotification) {
     }
 
-    public record Nature(boolean confidentiality, boolean integrity, boolean availability) {
+    /** Each loss as recorded: true, false, or null while nothing records it either way. */
+    public record Nature(Boolean confidentiality, Boolean integrity, Boolean availability) {
     }
 
     /**
@@ -67,7 +71,10 @@ public record AuthorityNotification(String language, String zone, When generated
             String status, String statusText, When dueAt) {
     }
 
-    /** Past the 72 hours: the reasons for the delay are required (Art. 33(1)). */
-    public record Delay(boolean late, When dueAt, String reasons) {
+    /**
+     * Notified (or, not yet notified, now) after the due time: {@code reasonsRequired} where the law asks for the
+     * reasons of the delay (GDPR Art. 33(1)).
+     */
+    public record Delay(boolean late, When dueAt, String reasons, boolean reasonsRequired) {
     }
 }

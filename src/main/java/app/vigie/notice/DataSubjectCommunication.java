@@ -5,11 +5,12 @@ import java.util.List;
 /**
  * The controller's communication to the persons concerned (GDPR Art. 34), in plain language: what happened, its
  * likely consequences, the measures taken, what the person can do, whom to contact. The controller sends it; Vigie
- * drafts it from the incident and the controller's statements.
+ * drafts it from the incident and the controller's statements. {@code exposed}: data of the controller's own
+ * requests were read by others; without it the draft says it has no object.
  */
 public record DataSubjectCommunication(String language, String zone, When generatedAt, String controller,
         String contact, String dpoName, String dpoEmail, When start, When end, boolean ongoing,
         List<String> dataCategories, List<String> specialCategories, String likelyConsequences,
         List<ProcessorAlert.Measure> measuresTaken, String measuresProposed, String authorityName,
-        String authorityUrl) {
+        String authorityUrl, boolean exposed) {
 }

@@ -131,7 +131,7 @@ public class NoticeService {
                 receivedLines.stream().filter(l -> l.delivered() == 0 && l.undetermined() > 0).count());
 
         List<ProcessorAlert.Duty> duties = duties(plan.of(tenant).stream()
-                .filter(o -> o.holder() == ObligationRule.Party.CONTROLLER && o.kind() != ObligationRule.Kind.NONE)
+                .filter(o -> o.holder() == ObligationRule.Party.CONTROLLER)
                 .toList(), zone, lang);
         List<ProcessorAlert.Measure> measures = Measures.of(c, incident.id()).stream()
                 .map(m -> new ProcessorAlert.Measure(When.of(m.takenAt(), zone, lang), m.text())).toList();
@@ -202,9 +202,13 @@ public class NoticeService {
             } else if (o.kind() == ObligationRule.Kind.DATA_SUBJECT_COMMUNICATION && informing == null) {
                 informing = o;
             } else if (o.kind() == ObligationRule.Kind.AUTHORITY_NOTIFICATION && dataProtectionAuthority(o)) {
-                authorities.add(new AuthorityNotification.Recipient(o.recipient(), o.recipientName() == null ? null
-                        : recipient(o, lang.getLanguage()), o.recipientUrl()));
-                main = main == null ? o : main;
+                if (o.status() != Obligation.Status.NOT_REQUIRED || o.doneAt() != null) {
+                    authorities.add(new AuthorityNotification.Recipient(o.recipient(), o.recipientName() == null
+                            ? null : recipient(o, lang.getLanguage()), o.recipientUrl()));
+                    main = main == null || main.status() == Obligation.Status.NOT_REQUIRED ? o : main;
+                } else if (main == null) {
+                    main = o;  // not required: kept for its reason
+                }
             } else if (o.holder() == ObligationRule.Party.CONTROLLER && o.kind() != ObligationRule.Kind.NONE
                     && o.kind() != ObligationRule.Kind.REGISTER_ENTRY) {
                 String l = lang.getLanguage();
@@ -218,7 +222,14 @@ public class NoticeService {
         // the CNIL expects the complementary notification within 72 hours of the initial one, where possible
         Instant complementaryDue = issued.stream().filter(v -> "INITIAL".equals(v.phase())).findFirst()
                 .map(v -> v.issuedAt().plus(java.time.Duration.ofHours(72))).orElse(null);
-        Instant due = main == null ? null : main.dueAt();
+        if (authorities.stream().noneMatch(a -> a.code().equals("supervisory_authority:FR"))) {
+            complementaryDue = null;  // a practice of the CNIL's
+        }
+        boolean required = main != null && (main.status() != Obligation.Status.NOT_REQUIRED || main.doneAt() != null);
+        Instant due = required ? main.lateAfter() : null;
+        // late: the initial notification made after its due time, or, not made yet, due time passed now
+        Instant initialDone = required ? main.doneAt() : null;
+        boolean late = due != null && (initialDone != null ? initialDone.isAfter(due) : now.isAfter(due));
         String lateReasons = st.delayReasons();
         if (lateReasons == null && main != null) {
             lateReasons = main.completions().stream().map(x -> x.lateReasons()).filter(x -> x != null).findFirst()
@@ -231,6 +242,7 @@ public class NoticeService {
                         When.of(v.issuedAt(), zone, lang))).toList(), authorities,
                 new AuthorityNotification.Organisation(tenant, alert.controller().legalName(),
                         alert.controller().companyId(), TenantStore.find(c, tenant).map(Tenant::country)
+                                .map(code -> new Locale("", code).getDisplayCountry(lang) + " (" + code + ")")
                                 .orElse(null), alert.controller().mapped(), st.sector(), st.address()),
                 new AuthorityNotification.Contact(alert.controller().dpoName(), alert.controller().dpoEmail(),
                         alert.controller().dpoPhone()),
@@ -238,12 +250,14 @@ public class NoticeService {
                         : new AuthorityNotification.Contact(st.contactName(), st.contactEmail(), st.contactPhone()),
                 List.of(new AuthorityNotification.Involved("PROCESSOR", alert.processor().legalName(),
                         alert.processor().contact())),
-                new AuthorityNotification.Dates(alert.incident().firstExposureAt(), true,
+                new AuthorityNotification.Dates(ownStart(alert, incident, zone, lang), true,
                         alert.incident().lastExposureAt(), !alert.incident().ongoing(), alert.incident().ongoing(),
                         When.of(aware, zone, lang),
                         When.of(processorNotified, zone, lang)),
-                new AuthorityNotification.Nature(!alert.exposed().isEmpty(), false, false),
-                alert.findings().isEmpty() ? null : "INTERNAL_ACCIDENTAL", alert.findings(), null,
+                // confidentiality: the page audit log records every read of another request's data; integrity and
+                // availability: nothing records them either way
+                new AuthorityNotification.Nature(!alert.exposed().isEmpty(), null, null),
+                alert.findings().isEmpty() ? null : "INTERNAL", alert.findings(), null,
                 new AuthorityNotification.DataConcerned(st.dataCategories(), st.specialCategories().stream()
                         .filter(x -> !x.equals("criminal_convictions")).toList(), st.specialCategories().stream()
                         .filter(x -> x.equals("criminal_convictions")).toList(), st.approximateRecords(),
@@ -254,8 +268,12 @@ public class NoticeService {
                 alert.measures(), st.measuresProposed(),
                 new AuthorityNotification.PersonsInformation(st.personsInformed(), When.of(informedAt, zone, lang),
                         st.personsNotInformedReason(), informing == null ? null : informing.status().name()),
-                others, new AuthorityNotification.Delay(due != null && now.isAfter(due), When.of(due, zone, lang),
-                        lateReasons), obligations.rulesVersion(), st.discovery(), When.of(complementaryDue, zone, lang));
+                others, new AuthorityNotification.Delay(late, When.of(due, zone, lang), lateReasons,
+                        required && main.lateReasonsRequired()), obligations.rulesVersion(), st.discovery(),
+                When.of(complementaryDue, zone, lang), main == null ? null : source(main, lang.getLanguage()),
+                authorities.stream().anyMatch(a -> a.code().equals("supervisory_authority:FR")),
+                main != null && !required && main.reasonCode() != null
+                        ? words.of(lang.getLanguage(), "reason", main.reasonCode().name()) : null);
     }
 
     public static final String REPORT = "incident-report";
@@ -316,7 +334,8 @@ public class NoticeService {
                 When.of(o.outerLimitAt(), zone, lang), o.condition().name(),
                 words.of(l, "condition", o.condition().name()),
                 o.reasonCode() == null ? null : o.reasonCode().name(),
-                o.reasonCode() == null ? null : words.of(l, "reason", o.reasonCode().name()), source(o, l))).toList();
+                o.reasonCode() == null ? null : words.of(l, "reason", o.reasonCode().name()), source(o, l),
+                rules.rules().obligation(o.rule()).map(r -> r.notes().get(l)).orElse(null))).toList();
     }
 
     /** An obligation's recipient in a language: an authority's name there, or the words for a kind of recipient. */
@@ -367,7 +386,15 @@ public class NoticeService {
                 n.organisation().legalName() != null ? n.organisation().legalName() : tenant, contact, n.dpo().name(),
                 n.dpo().email(), n.dates().start(), n.dates().end(), n.dates().ongoing(), st.dataCategories(),
                 st.specialCategories(), st.likelyConsequences(), n.measuresTaken(), st.measuresProposed(),
-                authority == null ? null : authority.name(), authority == null ? null : authority.url());
+                authority == null ? null : authority.name(), authority == null ? null : authority.url(),
+                Boolean.TRUE.equals(n.nature().confidentiality()));
+    }
+
+    /** When this controller's own data were first read (its exposed requests), else the incident's first exposure. */
+    private static When ownStart(ProcessorAlert alert, IncidentView incident, ZoneId zone, Locale lang) {
+        Instant first = alert.exposed().stream().map(l -> l.firstSeenAt().utc()).filter(java.util.Objects::nonNull)
+                .min(Instant::compareTo).orElse(incident.firstExposureAt());
+        return When.of(first, zone, lang);
     }
 
     private static boolean dataProtectionAuthority(Obligation o) {

@@ -66,6 +66,16 @@ public record ProcessorAlert(String language, String zone, When generatedAt, Inc
     public record Duty(String rule, String regime, String regimeText, String kind, String kindText,
             String recipientCode, String recipient, String status, String statusText, When dueAt, String dueBasis,
             String basisText, When outerLimitAt, String condition, String conditionText, String reasonCode,
-            String reasonText, String source) {
+            String reasonText, String source, String note) {
+    }
+
+    /** The duties to show in the table: every one but a regime's "no duty", which is said in words below it. */
+    public List<Duty> tableDuties() {
+        return duties.stream().filter(d -> !"NONE".equals(d.kind())).toList();
+    }
+
+    /** The duties with a note (what the law leaves open, what Vigie does not compute, what a regime does not require). */
+    public List<Duty> notedDuties() {
+        return duties.stream().filter(d -> d.note() != null).toList();
     }
 }

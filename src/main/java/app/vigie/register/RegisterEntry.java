@@ -16,7 +16,11 @@ public record RegisterEntry(String register, String controller, UUID incidentId,
         String likelyConsequences, List<Measure> measures, List<Notification> authorities,
         List<Notification> dataSubjects, Severity severity, String rulesVersion, Instant asOf,
         Map<String, Long> findings, List<String> dataCategories, List<String> specialCategories,
-        String delayReasons) {
+        String delayReasons, List<DecisionLine> decisions) {
+
+    /** A decision of the register's holder with its reasoning (EDPB Guidelines 9/2022: document the reasoning). */
+    public record DecisionLine(String name, boolean value, Instant at, String justification) {
+    }
 
     /*
      * GDPR Art. 33(5): the facts (the detector's findings, by kind, and the records exposed), the effects (the

@@ -20,7 +20,7 @@ public record RegisterExport(String language, String zone, When generatedAt, Str
             String nature, When firstExposureAt, When lastExposureAt, RegisterEntry.Records records,
             RegisterEntry.Persons persons, List<Notice> authorities, List<Notice> dataSubjects, List<String> measures,
             String severity, String hash, List<String> findings, String consequences, List<String> dataCategories,
-            List<String> specialCategories, When awareAt, String delayReasons) {
+            List<String> specialCategories, When awareAt, String delayReasons, List<String> decisions) {
     }
 
     public record Notice(String recipient, String status, When doneAt, String evidence, String reason) {

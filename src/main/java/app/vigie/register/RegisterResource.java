@@ -163,7 +163,8 @@ public class RegisterResource {
                     continue;  // unreadable: the chain's verdict above says so
                 }
                 lines.add(new RegisterExport.Line(s.id(), s.register(), e.controller(), s.incidentId().toString(),
-                        When.of(s.recordedAt(), zone, locale), e.nature(), When.of(e.firstExposureAt(), zone, locale),
+                        When.of(s.recordedAt(), zone, locale), notices.word(lang, "nature", e.nature()),
+                        When.of(e.firstExposureAt(), zone, locale),
                         When.of(e.lastExposureAt(), zone, locale), e.records(), e.persons(),
                         notices(e.authorities(), zone, locale), notices(e.dataSubjects(), zone, locale),
                         e.measures().stream().map(m -> When.of(m.takenAt(), zone, locale).local()
@@ -175,7 +176,13 @@ public class RegisterResource {
                                 notices.word(lang, "finding", f.getKey()) + " (" + f.getValue() + ")").toList(),
                         e.likelyConsequences(), e.dataCategories() == null ? List.of() : e.dataCategories(),
                         e.specialCategories() == null ? List.of() : e.specialCategories(),
-                        When.of(e.controllerAwareAt(), zone, locale), e.delayReasons()));
+                        When.of(e.controllerAwareAt(), zone, locale), e.delayReasons(),
+                        e.decisions() == null ? List.of() : e.decisions().stream().map(d -> (lang.equals("fr")
+                                ? "« " + notices.word(lang, "decision", d.name()) + " » : " + (d.value() ? "oui" : "non")
+                                : "\"" + notices.word(lang, "decision", d.name()) + "\": " + (d.value() ? "yes" : "no"))
+                                + ", "
+                                + When.of(d.at(), zone, locale).local() + (d.justification() == null ? ""
+                                : " — " + d.justification())).toList()));
             }
             return new RegisterExport(lang, zone.getId(), When.of(now, zone, locale), blankToNull(reg), v.valid(),
                     v.entries(), v.head(), v.firstBroken(), lines);

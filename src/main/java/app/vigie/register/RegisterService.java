@@ -76,8 +76,14 @@ public class RegisterService {
         String delay = st.delayReasons() != null ? st.delayReasons() : own.stream()
                 .flatMap(o -> o.completions().stream()).map(x -> x.lateReasons()).filter(x -> x != null)
                 .findFirst().orElse(null);
+        // the nature of the breach for this register: its holder's own data read, or only others' data received
+        String nature = tenant != null && records.exposedRequests() == 0 ? "received_only" : "confidentiality";
+        List<RegisterEntry.DecisionLine> decisions = plan.decisions().getOrDefault(tenant == null ? "" : tenant,
+                java.util.Map.of()).values().stream().sorted(java.util.Comparator.comparing(
+                        app.vigie.compliance.plan.Decision::name)).map(d -> new RegisterEntry.DecisionLine(d.name(),
+                        d.value(), d.at(), d.justification())).toList();
         return new RegisterEntry(tenant == null ? "provider" : tenant, controller, incident.id(),
-                incident.deployment(), incident.classification(), incident.status(), "confidentiality",
+                incident.deployment(), incident.classification(), incident.status(), nature,
                 incident.firstExposureAt(), incident.lastExposureAt(), incident.detectedAt(),
                 aware, records,
                 new RegisterEntry.Persons(st.personCategories(), st.approximatePersons(),
@@ -86,7 +92,7 @@ public class RegisterService {
                 notifications(own, Kind.DATA_SUBJECT_COMMUNICATION),
                 severity == null ? null : new RegisterEntry.Severity(severity.level(), severity.basis()),
                 obligations.rulesVersion(), now, new java.util.TreeMap<>(incident.findings()), st.dataCategories(),
-                st.specialCategories(), delay);
+                st.specialCategories(), delay, decisions);
     }
 
     private static long sum(List<TenantView> tenants, java.util.function.ToLongFunction<TenantView> f) {

@@ -127,7 +127,7 @@ class AuthorityNotificationTest {
 
         String fr = Api.admin().get(docs + ".html").then().statusCode(200).extract().asString();
         assertThat(fr).contains("Notification <strong>initiale</strong>", "Clinique Sainte-Anne SAS", "Zoé Lefèvre",
-                "santé", "<strong>oui</strong> — Perte de confidentialité", "non — Perte d'intégrité",
+                "santé", "<strong>oui</strong> — Perte de confidentialité", "inconnu à ce stade — Perte d'intégrité",
                 "suggestion de la méthode ENISA (score 4.5)", "très élevée", "prévue").doesNotContain("16. Motifs");
 
         String v1 = Api.admin().post(docs + "/versions").then().statusCode(201).body("version", equalTo(1))

@@ -93,10 +93,18 @@ class DocumentLanguageTest {
                 .post("/api/register").then().statusCode(201);
 
         String q = Api.uniquePrefix() + "-";
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"Delta SARL\",\"country\":\"TN\"}")
+                .put("/api/tenants/" + q + "delta").then().statusCode(200);
         String minimal = Api.leakingIncident(q, q + "gamma", q + "delta");
+        // a Tunisian controller is told what Organic Law 2004-63 does not require and what may still apply
+        assertThat(html("/api/incidents/" + minimal + "/tenants/" + q + "delta/documents/processor-alert.html?lang=fr"))
+                .contains("La loi organique 2004-63 ne prévoit aucune obligation").contains("décret-loi 2023-17")
+                .doesNotContain("Aucune obligation ne découle");
+        assertThat(html("/api/incidents/" + minimal + "/tenants/" + q + "delta/documents/processor-alert.html?lang=en"))
+                .contains("Organic Law 2004-63 sets no duty").contains("Decree-law 2023-17");
 
         Set<String> data = tokens(String.join(" ", List.of(p, q, "Zeta SA", "Omega SA", "Zoe Marx",
-                "dpo@zeta.example", "soc@zeta.example", "KV-9", "Nuvola SAS", "soc@nuvola.example", "dep")));
+                "dpo@zeta.example", "soc@zeta.example", "KV-9", "Nuvola SAS", "soc@nuvola.example", "dep", "Delta SARL")));
         Map<String, Set<String>> only = onlyIn();
         List<String> problems = new ArrayList<>();
         for (String lang : List.of("fr", "en")) {
@@ -108,6 +116,8 @@ class DocumentLanguageTest {
                 }
                 check(problems, doc + " unmapped " + lang, html("/api/incidents/" + minimal + "/tenants/" + q
                         + "gamma/documents/" + doc + ".html?lang=" + lang), foreign, data);
+                check(problems, doc + " Tunisian " + lang, html("/api/incidents/" + minimal + "/tenants/" + q
+                        + "delta/documents/" + doc + ".html?lang=" + lang), foreign, data);
             }
             check(problems, "incident-report " + lang, html(incident + "/documents/incident-report.html?lang="
                     + lang), foreign, data);

@@ -89,6 +89,10 @@ class NoticeWordsTest {
             }
             assertThat(r.sources().get("fr")).as(r.id() + ": a French citation, not the English one")
                     .isNotEqualTo(r.sources().get("en"));
+            if (r.note() != null) {
+                assertThat(r.notes().get("fr")).as(r.id() + ": its note in French").isNotBlank()
+                        .isNotEqualTo(r.notes().get("en"));
+            }
         });
     }
 

@@ -28,13 +28,14 @@ import java.util.Set;
  * @param appliesTo a further condition on the tenant beyond the regime's (the AI Act's provider and deployer), or
  *        null
  * @param sources the legal citation in each language ({@code source} is the English one)
+ * @param notes {@code note} in each language
  */
 public record ObligationRule(String id, Kind kind, Party holder, String recipient, Trigger trigger,
         List<String> decisions, boolean assumeHeld, List<String> unless, Clock clock, Delay due, boolean asRequested,
         Delay target, Delay outerLimit, boolean contractual, Cap cap, List<Sooner> sooner, String late,
         boolean phased, boolean repeatable, boolean imputed, Set<String> exposure, String recipientFrom,
         Applicability appliesTo, InForce inForce, String source, Map<String, String> sources, List<String> content,
-        String note) {
+        String note, Map<String, String> notes) {
 
     public enum Kind {
         PROCESSOR_ALERT, AUTHORITY_NOTIFICATION, EARLY_WARNING, INTERMEDIATE_REPORT, PROGRESS_REPORT, FINAL_REPORT,

@@ -264,7 +264,8 @@ public final class RuleLoader {
         unless = List.copyOf(unless);
         Map<String, String> sources = texts(YamlNode.required(m, "source", n));
         String source = sources.get("en");
-        String note = m.containsKey("note") ? m.get("note").text() : null;
+        Map<String, String> notes = m.containsKey("note") ? texts(m.get("note")) : Map.of();
+        String note = notes.get("en");
         List<String> content = m.containsKey("content") ? m.get("content").texts() : List.of();
         Set<String> exposure = EXPOSURES;
         if (m.containsKey("exposure")) {
@@ -296,7 +297,7 @@ public final class RuleLoader {
             }
             return new ObligationRule(id, kind, holder, recipient, trigger, List.copyOf(decisions), assumeHeld,
                     unless, null, null, false, null, null, false, null, List.of(), null, false, false, false,
-                    exposure, recipientFrom, appliesTo, inForce, source, sources, content, note);
+                    exposure, recipientFrom, appliesTo, inForce, source, sources, content, note, notes);
         }
         Clock clock = clock(YamlNode.required(m, "clock", n));
         if (clock.origin() == Clock.Origin.DECISION && clock.ref() == null && trigger != Trigger.DECISION) {
@@ -354,7 +355,7 @@ public final class RuleLoader {
         return new ObligationRule(id, kind, holder, recipient, trigger, List.copyOf(decisions), assumeHeld, unless,
                 clock, due, asRequested, target, outerLimit, contractual, cap, List.copyOf(sooner), late, phased,
                 repeatable, imputed, exposure, recipientFrom, appliesTo, inForce, source, sources, List.copyOf(content),
-                note);
+                note, notes);
     }
 
     /**
