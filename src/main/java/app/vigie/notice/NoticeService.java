@@ -130,6 +130,10 @@ public class NoticeService {
                 receivedLines.stream().filter(l -> l.delivered() > 0).count(),
                 receivedLines.stream().filter(l -> l.delivered() == 0 && l.undetermined() > 0).count());
 
+        // the 72 hours of GDPR / UK GDPR Art. 33(1), said only to a controller they bind
+        Obligation gdprClock = plan.of(tenant).stream().filter(o -> (o.rule().equals("gdpr-33-1")
+                || o.rule().equals("uk-gdpr-33-1")) && o.reasonCode() != Obligation.ReasonCode.NOT_EXPOSED
+                && o.reasonCode() != Obligation.ReasonCode.NOT_IN_FORCE).findFirst().orElse(null);
         List<ProcessorAlert.Duty> duties = duties(plan.of(tenant).stream()
                 .filter(o -> o.holder() == ObligationRule.Party.CONTROLLER)
                 .toList(), zone, lang);
@@ -147,10 +151,8 @@ public class NoticeService {
                                 entry.dpo() == null ? null : entry.dpo().email(),
                                 entry.dpo() == null ? null : entry.dpo().phone(), true),
                 exposedLines, receivedLines, totals, measures, duties, obligations.rulesVersion(),
-                findings(incident, lang.getLanguage()), plan.of(tenant).stream().anyMatch(o ->
-                        (o.rule().equals("gdpr-33-1") || o.rule().equals("uk-gdpr-33-1"))
-                                && o.reasonCode() != Obligation.ReasonCode.NOT_EXPOSED
-                                && o.reasonCode() != Obligation.ReasonCode.NOT_IN_FORCE));
+                findings(incident, lang.getLanguage()), gdprClock != null,
+                gdprClock == null ? null : source(gdprClock, lang.getLanguage()));
     }
 
     /** The detector's findings of the incident by kind, in a language. */
@@ -214,7 +216,7 @@ public class NoticeService {
                 String l = lang.getLanguage();
                 others.add(new AuthorityNotification.OtherNotification(o.regime(), words.of(l, "regime", o.regime()),
                         o.rule(), words.of(l, "kind", o.kind().name()), recipient(o, l), o.status().name(),
-                        words.of(l, "status", o.status().name()), When.of(o.dueAt(), zone, lang)));
+                        words.of(l, "status", statusWord(o)), When.of(o.dueAt(), zone, lang)));
             }
         }
         ObligationService.SeverityView sev = plan.severity().get(tenant);
@@ -328,7 +330,7 @@ public class NoticeService {
         String l = lang.getLanguage();
         return own.stream().map(o -> new ProcessorAlert.Duty(o.rule(), o.regime(), words.of(l, "regime", o.regime()),
                 o.kind().name(), words.of(l, "kind", o.kind().name()), o.recipient(), recipient(o, l),
-                o.status().name(), words.of(l, "status", o.status().name()), When.of(o.dueAt(), zone, lang),
+                o.status().name(), words.of(l, "status", statusWord(o)), When.of(o.dueAt(), zone, lang),
                 o.dueBasis() == null ? null : o.dueBasis().name(),
                 o.dueBasis() == null ? null : words.of(l, "basis", o.dueBasis().name()),
                 When.of(o.outerLimitAt(), zone, lang), o.condition().name(),
@@ -336,6 +338,15 @@ public class NoticeService {
                 o.reasonCode() == null ? null : o.reasonCode().name(),
                 o.reasonCode() == null ? null : words.of(l, "reason", o.reasonCode().name()), source(o, l),
                 rules.rules().obligation(o.rule()).map(r -> r.notes().get(l)).orElse(null))).toList();
+    }
+
+    /**
+     * The status to say: past a target the law does not bound (no period in law, no outer limit), "target passed",
+     * not "late": nothing tells a DPO the law was broken when it sets no period.
+     */
+    private static String statusWord(Obligation o) {
+        return o.status() == Obligation.Status.LATE && o.dueBasis() == Obligation.DueBasis.TARGET
+                && o.outerLimitAt() == null ? "TARGET_PASSED" : o.status().name();
     }
 
     /** An obligation's recipient in a language: an authority's name there, or the words for a kind of recipient. */

@@ -11,7 +11,7 @@ import java.util.UUID;
 public record ProcessorAlert(String language, String zone, When generatedAt, Incident incident, Party processor,
         Controller controller, List<RequestLine> exposed, List<RequestLine> received, Totals totals,
         List<Measure> measures, List<Duty> duties, String rulesVersion, List<FindingLine> findings,
-        boolean gdprClock) {
+        boolean gdprClock, String gdprClockSource) {
 
     /**
      * What the detector recorded in the incident, by kind, in the document's language: the nature of the breach

@@ -62,7 +62,7 @@ class EmbeddedModeIT {
             assertThat(service.get(docs + "processor-alert.html?lang=fr", ADMIN).body())
                     .contains("à compléter (nom du sous-traitant non renseigné)").doesNotContain("VIGIE_PROVIDER");
             assertThat(service.get(docs + "authority-notification.html?lang=en", ADMIN).body())
-                    .contains("to be completed (the processor's name is not configured)");
+                    .contains("to be completed (the processor&#39;s name is not configured)");
             HttpResponse<String> refused = service.send("POST", docs + "authority-notification/versions", "", ADMIN);
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
             assertThat(refused.body()).contains("VIGIE_PROVIDER_NAME");

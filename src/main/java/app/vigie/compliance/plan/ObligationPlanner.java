@@ -562,9 +562,12 @@ public final class ObligationPlanner {
                                         + "competent one"))));
             }
             if (out.isEmpty()) {
-                out.add(new Recipient(kind, null, null, new Note(ReasonCode.RECIPIENT_UNKNOWN, "no " + kind
-                        + " found for the country " + (p.country() == null ? "(unknown)" : p.country())
-                        + " or the jurisdictions " + p.jurisdictions() + " of the tenant: find the competent one")));
+                // keyed by the tenant's country when it has one, so that the key stays when authorities.yaml
+                // later names the authority (completions recorded against it keep their obligation)
+                out.add(new Recipient(p.country() == null ? kind : kind + ":" + p.country(), null, null,
+                        new Note(ReasonCode.RECIPIENT_UNKNOWN, "no " + kind + " found for the country "
+                                + (p.country() == null ? "(unknown)" : p.country()) + " or the jurisdictions "
+                                + p.jurisdictions() + " of the tenant: find the competent one")));
             }
             return out;
         }

@@ -123,6 +123,22 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
                 tenants.add(t);
             }
         }
+        for (int i = 0; i < tenants.size(); i++) {
+            CaseFacts f = tenants.get(i).facts();
+            notBefore(f.alertDeliveredAt(), detected, "tenants[" + i + "].alert_delivered_at");
+            notBefore(f.recordedAwareAt(), detected, "tenants[" + i + "].aware_at");
+            for (Decision d : f.decisions().values()) {
+                notBefore(d.at(), detected, "tenants[" + i + "].decisions." + d.name() + ".decided_at");
+            }
+        }
+        for (Decision d : providerFacts.decisions().values()) {
+            notBefore(d.at(), detected, "provider.decisions." + d.name() + ".decided_at");
+        }
+        for (Map.Entry<String, List<Completion>> c : completions.entrySet()) {
+            for (Completion x : c.getValue()) {
+                notBefore(x.doneAt(), detected, fields.get(c.getKey()) + ".done_at");
+            }
+        }
         return new PlanRequest(now, incident, provider, providerFacts, List.copyOf(tenants), completions, fields);
     }
 
@@ -165,6 +181,13 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
         boolean mapped = !t.has("mapped") || bool(t.get("mapped"), at + ".mapped");
         ControllerProfile profile;
         if (!mapped) {
+            for (String k : List.of("legal_name", "country", "jurisdictions", "sectors", "alert_delay",
+                    "processor_is_agent")) {
+                if (t.has(k)) {
+                    throw new Invalid(at + "." + k, "a tenant missing from the directory ('mapped': false) has no "
+                            + "directory entry: give only its id and the facts of its case");
+                }
+            }
             profile = ControllerProfile.unmapped(id);
         } else {
             Duration delay = null;
@@ -318,12 +341,21 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
         }
     }
 
+    private static final Set<String> COUNTRIES = Set.of(Locale.getISOCountries());
+
     private static String code(JsonNode n, String field) {
         String s = text(n, field);
-        if (!CODE.matcher(s).matches()) {
-            throw new Invalid(field, "an ISO 3166 code such as FR (US-CA for a state), got '" + s + "'");
+        if (!CODE.matcher(s).matches() || !COUNTRIES.contains(s.substring(0, 2))) {
+            throw new Invalid(field, "an ISO 3166 code such as FR or GB (US-CA for a state), got '" + s + "'");
         }
         return s;
+    }
+
+    /** The facts' times: none before the incident's detection, as the case API refuses them. */
+    private static void notBefore(Instant t, Instant detected, String field) {
+        if (t != null && t.isBefore(detected)) {
+            throw new Invalid(field, "before the incident was detected (" + detected + ")");
+        }
     }
 
     private static List<String> codes(JsonNode n, String field) {

@@ -92,6 +92,18 @@ class PlanApiTest {
                 "tenants[1].id");
         bad.forEach((body, field) -> post(body).then().statusCode(400).contentType("application/problem+json")
                 .body("detail", startsWith("field '" + field + "'")));
+        Map<String, String> facts = Map.of(
+                "{\"incident\":{\"detected_at\":\"2026-03-28T23:30:00Z\"},\"tenants\":[{\"id\":\"a\",\"country\":\"UK\"}]}",
+                "tenants[0].country",
+                "{\"incident\":{\"detected_at\":\"2026-03-28T23:30:00Z\"},\"tenants\":[{\"id\":\"a\",\"country\":\"FR\","
+                        + "\"alert_delivered_at\":\"2026-03-28T22:00:00Z\"}]}", "tenants[0].alert_delivered_at",
+                "{\"incident\":{\"detected_at\":\"2026-03-28T23:30:00Z\"},\"tenants\":[{\"id\":\"a\",\"mapped\":false,"
+                        + "\"country\":\"FR\"}]}", "tenants[0].country",
+                "{\"incident\":{\"detected_at\":\"2026-03-28T23:30:00Z\"},\"tenants\":[{\"id\":\"a\",\"country\":\"FR\","
+                        + "\"completions\":[{\"rule\":\"gdpr-33-1\",\"recipient\":\"ico\",\"done_at\":\"2026-03-29T00:00:00Z\"}]}]}",
+                "tenants[0].completions[0]");
+        facts.forEach((body, field) -> post(body).then().statusCode(400)
+                .body("detail", startsWith("field '" + field + "'")));
         post("{\"incident\":").then().statusCode(400);
         post("[1, 2]").then().statusCode(400).body("detail", containsString("JSON object"));
     }
