@@ -9,16 +9,13 @@ import java.util.UUID;
  * and its obligations, the measures.
  */
 public record IncidentReport(String language, String zone, When generatedAt, ProcessorAlert.Party processor,
-        Facts facts, List<Finding> findings, List<Event> timeline, List<TenantLine> exposure, List<Case> cases,
+        Facts facts, List<ProcessorAlert.FindingLine> findings, List<Event> timeline, List<TenantLine> exposure, List<Case> cases,
         List<ProcessorAlert.Measure> measures, List<DecisionLine> providerDecisions,
         List<ProcessorAlert.Duty> providerObligations, String rulesVersion) {
 
     public record Facts(UUID id, String deployment, String status, String statusText, String statusReason,
             String classification,
             When detectedAt, When firstExposureAt, When lastExposureAt, long leakedResponses) {
-    }
-
-    public record Finding(String rule, String text, long count) {
     }
 
     /** One recorded change: when, what (an audit action), who, on what. */

@@ -222,11 +222,10 @@ public class NoticeService {
         ObligationService.SeverityView sev = plan.severity().get(tenant);
         Instant aware = plan.controllerAwareAt(tenant);
         // the CNIL expects the complementary notification within 72 hours of the initial one, where possible
-        Instant complementaryDue = issued.stream().filter(v -> "INITIAL".equals(v.phase())).findFirst()
-                .map(v -> v.issuedAt().plus(java.time.Duration.ofHours(72))).orElse(null);
-        if (authorities.stream().noneMatch(a -> a.code().equals("supervisory_authority:FR"))) {
-            complementaryDue = null;  // a practice of the CNIL's
-        }
+        // (a practice of the CNIL's: said only to the CNIL)
+        boolean cnil = authorities.stream().anyMatch(a -> a.code().equals("supervisory_authority:FR"));
+        Instant complementaryDue = !cnil ? null : issued.stream().filter(v -> "INITIAL".equals(v.phase()))
+                .findFirst().map(v -> v.issuedAt().plus(java.time.Duration.ofHours(72))).orElse(null);
         boolean required = main != null && (main.status() != Obligation.Status.NOT_REQUIRED || main.doneAt() != null);
         Instant due = required ? main.lateAfter() : null;
         // late: the initial notification made after its due time, or, not made yet, due time passed now
@@ -272,8 +271,7 @@ public class NoticeService {
                         st.personsNotInformedReason(), informing == null ? null : informing.status().name()),
                 others, new AuthorityNotification.Delay(late, When.of(due, zone, lang), lateReasons,
                         required && main.lateReasonsRequired()), obligations.rulesVersion(), st.discovery(),
-                When.of(complementaryDue, zone, lang), main == null ? null : source(main, lang.getLanguage()),
-                authorities.stream().anyMatch(a -> a.code().equals("supervisory_authority:FR")),
+                When.of(complementaryDue, zone, lang), main == null ? null : source(main, lang.getLanguage()), cnil,
                 main != null && !required && main.reasonCode() != null
                         ? words.of(lang.getLanguage(), "reason", main.reasonCode().name()) : null);
     }
@@ -302,8 +300,7 @@ public class NoticeService {
                         words.of(lang.getLanguage(), "incident_status", incident.status()), incident.statusReason(), incident.classification(), When.of(incident.detectedAt(), zone, lang),
                         When.of(incident.firstExposureAt(), zone, lang), When.of(incident.lastExposureAt(), zone, lang),
                         incident.leakedResponses()),
-                incident.findings().entrySet().stream().map(e -> new IncidentReport.Finding(e.getKey(),
-                        words.of(lang.getLanguage(), "finding", e.getKey()), e.getValue())).toList(), timeline,
+                findings(incident, lang.getLanguage()), timeline,
                 tenants.stream().map(t -> new IncidentReport.TenantLine(t.tenant(), t.controller(),
                         t.roles(), t.exposedRequests(), t.exposedTokens(), t.receivedTokens(),
                         t.responsesReceived())).toList(), cases,
@@ -328,16 +325,19 @@ public class NoticeService {
 
     private List<ProcessorAlert.Duty> duties(List<Obligation> own, ZoneId zone, Locale lang) {
         String l = lang.getLanguage();
-        return own.stream().map(o -> new ProcessorAlert.Duty(o.rule(), o.regime(), words.of(l, "regime", o.regime()),
-                o.kind().name(), words.of(l, "kind", o.kind().name()), o.recipient(), recipient(o, l),
-                o.status().name(), words.of(l, "status", statusWord(o)), When.of(o.dueAt(), zone, lang),
-                o.dueBasis() == null ? null : o.dueBasis().name(),
-                o.dueBasis() == null ? null : words.of(l, "basis", o.dueBasis().name()),
-                When.of(o.outerLimitAt(), zone, lang), o.condition().name(),
-                words.of(l, "condition", o.condition().name()),
-                o.reasonCode() == null ? null : o.reasonCode().name(),
-                o.reasonCode() == null ? null : words.of(l, "reason", o.reasonCode().name()), source(o, l),
-                rules.rules().obligation(o.rule()).map(r -> r.notes().get(l)).orElse(null))).toList();
+        return own.stream().map(o -> {
+            Optional<ObligationRule> rule = rules.rules().obligation(o.rule());
+            return new ProcessorAlert.Duty(o.rule(), o.regime(), words.of(l, "regime", o.regime()),
+                    o.kind().name(), words.of(l, "kind", o.kind().name()), o.recipient(), recipient(o, l),
+                    o.status().name(), words.of(l, "status", statusWord(o)), When.of(o.dueAt(), zone, lang),
+                    o.dueBasis() == null ? null : o.dueBasis().name(),
+                    o.dueBasis() == null ? null : words.of(l, "basis", o.dueBasis().name()),
+                    When.of(o.outerLimitAt(), zone, lang), o.condition().name(),
+                    words.of(l, "condition", o.condition().name()),
+                    o.reasonCode() == null ? null : o.reasonCode().name(),
+                    o.reasonCode() == null ? null : words.of(l, "reason", o.reasonCode().name()),
+                    source(o, rule, l), rule.map(r -> r.notes().get(l)).orElse(null));
+        }).toList();
     }
 
     /**
@@ -373,8 +373,11 @@ public class NoticeService {
 
     /** An obligation's legal citation in a language. */
     String source(Obligation o, String lang) {
-        return rules.rules().obligation(o.rule()).map(r -> r.sources().getOrDefault(lang, r.source()))
-                .orElse(o.source());
+        return source(o, rules.rules().obligation(o.rule()), lang);
+    }
+
+    private static String source(Obligation o, Optional<ObligationRule> rule, String lang) {
+        return rule.map(r -> r.sources().getOrDefault(lang, r.source())).orElse(o.source());
     }
 
     public static final String AUTHORITY = "authority-notification";

@@ -63,7 +63,7 @@ public record Statements(List<String> dataCategories, List<String> specialCatego
         if (dataUnintelligible != null && !UNINTELLIGIBLE.contains(dataUnintelligible)) {
             p.add("'data_unintelligible' is YES, NO or PARTLY");
         }
-        if (contactEmail != null && !contactEmail.matches("[^@\\s]+@[^@\\s]+\\.[^@\\s]+")) {
+        if (contactEmail != null && !app.vigie.tenant.TenantValidator.EMAIL.matcher(contactEmail).matches()) {
             p.add("'contact_email' must be an e-mail address");
         }
         for (String s : new String[] {likelyConsequences, securityMeasuresBefore, measuresProposed,

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
 public final class TenantValidator {
     private static final Pattern ID = Pattern.compile("[^\\p{Cntrl}]{1,256}");
     private static final Pattern COUNTRY = Pattern.compile("[A-Z]{2}");
-    private static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
+    /** An e-mail address, as the directory and the controller's statements take one. */
+    public static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
     private static final Pattern CODE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,49}");
     private static final Set<String> CHANNELS = Set.of("webhook", "email", "kafka");
     private static final Duration MAX_DELAY = Duration.ofDays(30);

@@ -13,6 +13,9 @@ import java.util.Map;
 public record CaseFacts(Instant alertDeliveredAt, Instant recordedAwareAt, String awarenessEvidence,
         Map<String, Decision> decisions, String severity, String severityBasis, Exposure exposure) {
 
+    /** The severity levels, lowest first (ENISA's, as compliance-rules/severity.yaml names them). */
+    public static final java.util.List<String> LEVELS = java.util.List.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH");
+
     public static final CaseFacts NONE = new CaseFacts(null, null, null, Map.of(), null, null, Exposure.VICTIM);
 
     /** How a tenant was exposed in the incident. */

@@ -81,7 +81,12 @@ public record Obligation(String tenant, String regime, String rule, ObligationRu
 
     /** The instant after which it is late: the outer limit where the due time is only a target, else the due time. */
     public Instant lateAfter() {
-        return dueBasis == DueBasis.TARGET && outerLimitAt != null ? outerLimitAt : dueAt;
+        return lateAfter(dueBasis, dueAt, outerLimitAt);
+    }
+
+    /** {@link #lateAfter()} from its parts, for the planner that judges the status before the obligation exists. */
+    static Instant lateAfter(DueBasis basis, Instant due, Instant outer) {
+        return basis == DueBasis.TARGET && outer != null ? outer : due;
     }
 
     /** When it was last done (a repeatable report's latest), or null. */

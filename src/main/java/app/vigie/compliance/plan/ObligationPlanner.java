@@ -142,8 +142,8 @@ public final class ObligationPlanner {
                 doneAt = facts.alertDeliveredAt();  // delivered: the controller is informed (GDPR Art. 33(2))
             }
             Status status;
-            Note why = to.problem() == null ? null : new Note(to.problem().code(), to.problem().text());
-            Instant lateAfter = basis[0] == DueBasis.TARGET && outer != null ? outer : due;
+            Note why = to.problem();
+            Instant lateAfter = Obligation.lateAfter(basis[0], due, outer);
             if (doneAt != null) {
                 status = Status.DONE;
             } else if (incident.dismissed()) {
@@ -183,18 +183,22 @@ public final class ObligationPlanner {
             if (to.problem() != null && why != null && why.code() != to.problem().code()) {
                 why = new Note(why.code(), why.text() + "; " + to.problem().text());  // the recipient stays said
             }
-            Instant judged = lateAfter;
             return new Obligation(tenant(), a.regime().id(), r.id(), r.kind(), r.holder(), to.code(), to.name(),
                     to.url(), r.trigger(), condition.condition, condition.text, describe(r.clock(), r), start, due,
                     basis[0], dueNote[0], outer, status, why == null ? null : why.code(),
                     why == null ? null : why.text(), doneAt,
-                    doneAt != null && judged != null && doneAt.isAfter(judged), done, "reasons".equals(r.late()),
+                    doneAt != null && lateAfter != null && doneAt.isAfter(lateAfter), done, "reasons".equals(r.late()),
                     r.phased(), r.repeatable(), r.source(), r.content());
         }
 
         private boolean superseded(Applicable a) {
             LocalDate until = a.rule().inForce().until();
-            return until != null && !incident.detectedAt().atZone(a.regime().zone()).toLocalDate().isBefore(until);
+            return until != null && !day(a).isBefore(until);
+        }
+
+        /** The day of detection in the regime's zone: the day a rule's period of application is judged on. */
+        private LocalDate day(Applicable a) {
+            return incident.detectedAt().atZone(a.regime().zone()).toLocalDate();
         }
 
         /** Whether the tenant was exposed the way the rule concerns (the provider's own case always is). */
@@ -207,19 +211,16 @@ public final class ObligationPlanner {
         }
 
         /**
-         * Null when the rule is in force on the day of detection; NOT_IN_FORCE when it is not (not required);
+         * Null when the rule is in force on the day of detection; NOT_IN_FORCE when it is not yet (not required);
          * TRANSPOSITION_UNKNOWN when the Member State's transposition is not known to be in force (planned as due).
+         * A rule past its {@code until} is not planned at all ({@link #superseded}).
          */
         private Note inForce(Applicable a) {
             InForce f = a.rule().inForce();
-            LocalDate day = incident.detectedAt().atZone(a.regime().zone()).toLocalDate();
+            LocalDate day = day(a);
             if (f.from() != null && day.isBefore(f.from())) {
                 return new Note(ReasonCode.NOT_IN_FORCE, "not in force on " + day + ": applies from " + f.from()
                         + " (" + f.source() + ")");
-            }
-            if (f.until() != null && !day.isBefore(f.until())) {
-                return new Note(ReasonCode.NOT_IN_FORCE, "no longer in force on " + day + ": applied until "
-                        + f.until() + " (" + f.source() + ")");
             }
             if (!f.perCountry()) {
                 return null;

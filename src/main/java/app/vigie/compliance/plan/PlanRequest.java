@@ -32,7 +32,6 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
     private static final Pattern CODE = Pattern.compile("[A-Z]{2}(-[A-Z0-9]{1,3})?");
     private static final Pattern WORD = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
     private static final Pattern TENANT = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
-    private static final Set<String> LEVELS = Set.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH");
     private static final Set<String> STATUSES = Set.of("OPEN", "TRIAGED", "CONFIRMED", "CLOSED", "DISMISSED");
     private static final int TEXT_MAX = 4000;
 
@@ -220,7 +219,7 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
         String severity = null;
         if (t.hasNonNull("severity")) {
             severity = text(t.get("severity"), at + ".severity");
-            if (!LEVELS.contains(severity)) {
+            if (!CaseFacts.LEVELS.contains(severity)) {
                 throw new Invalid(at + ".severity", "one of LOW, MEDIUM, HIGH, VERY_HIGH or null; got '" + severity
                         + "'");
             }

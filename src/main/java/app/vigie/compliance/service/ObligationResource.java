@@ -53,7 +53,6 @@ import app.vigie.security.Role;
 public class ObligationResource {
     /** Times up to this far ahead of the server's clock are accepted (clock skew), not more. */
     private static final Duration SKEW = Duration.ofMinutes(5);
-    private static final Set<String> LEVELS = Set.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH");
     private static final int TEXT_MAX = 4000;
 
     @Inject
@@ -189,7 +188,7 @@ public class ObligationResource {
         String justification = null;
         if (body.override() != null) {
             level = body.override().level() == null ? null : body.override().level().strip().toUpperCase(Locale.ROOT);
-            if (level == null || !LEVELS.contains(level)) {
+            if (level == null || !app.vigie.compliance.plan.CaseFacts.LEVELS.contains(level)) {
                 problems.add("'override.level' must be one of LOW, MEDIUM, HIGH, VERY_HIGH");
             }
             justification = body.override().justification() == null ? null : body.override().justification().strip();
