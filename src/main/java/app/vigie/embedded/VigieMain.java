@@ -40,26 +40,15 @@ public class VigieMain {
             return;
         }
         String key;
-        java.nio.file.Path file = dataDir == null ? null : dataDir.resolve("session.key");
-        if (file != null && java.nio.file.Files.exists(file)) {
-            key = java.nio.file.Files.readString(file).strip();
+        if (dataDir != null) {
+            PrivateFiles.directory(dataDir);
+            key = PrivateFiles.secret(dataDir.resolve("session.key"));
         } else {
             byte[] random = new byte[32];
             new java.security.SecureRandom().nextBytes(random);
             key = java.util.Base64.getEncoder().encodeToString(random);
-            if (file != null) {
-                java.nio.file.Files.createDirectories(dataDir);
-                java.nio.file.Files.writeString(file, key);
-                try {
-                    java.nio.file.Files.setPosixFilePermissions(file,
-                            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-                } catch (UnsupportedOperationException e) {
-                    // not a POSIX file system: the data directory's own protection applies
-                }
-            } else {
-                Logger.getLogger(VigieMain.class).warn("VIGIE_SESSION_KEY is not set: dashboard sessions end when "
-                        + "this instance restarts and are not shared between instances");
-            }
+            Logger.getLogger(VigieMain.class).warn("VIGIE_SESSION_KEY is not set: dashboard sessions end when "
+                    + "this instance restarts and are not shared between instances");
         }
         System.setProperty("quarkus.http.auth.session.encryption-key", key);
     }
@@ -110,6 +99,11 @@ public class VigieMain {
         EmbeddedDatabase db = EmbeddedDatabase.start(Mode.dataDir());
         System.setProperty("quarkus.datasource.jdbc.url", db.jdbcUrl());
         System.setProperty("quarkus.datasource.username", db.username());
+        System.setProperty("quarkus.datasource.password", db.password());
+        // the migrations run as the tables' owner; the service itself as a role that is no superuser
+        System.setProperty("quarkus.flyway.jdbc-url", db.jdbcUrl());
+        System.setProperty("quarkus.flyway.username", db.ownerUsername());
+        System.setProperty("quarkus.flyway.password", db.ownerPassword());
         System.setProperty("vigie.mode", "embedded");
         // PostgreSQL stops after the service has stopped, whether it ends by itself or by a signal (SIGTERM).
         CountDownLatch serviceStopped = new CountDownLatch(1);
