@@ -89,7 +89,33 @@ public class AlertService {
     @ConfigProperty(name = "vigie.public-url", defaultValue = "http://localhost:8080")
     String publicUrl;
 
-    private final Webhook webhook = new Webhook();
+    /** Deliveries sent at the same time, at most (each waits at most {@code attempt-deadline}). */
+    @ConfigProperty(name = "vigie.alerts.concurrency", defaultValue = "16")
+    int concurrency;
+
+    /**
+     * Deliveries of one tenant in flight at the same time, at most: one by default, so that a tenant's alerts arrive
+     * in the order they were made (INITIAL before UPDATE) and a slow receiver holds one sender, not all.
+     */
+    @ConfigProperty(name = "vigie.alerts.per-tenant", defaultValue = "1")
+    int perTenant;
+
+    /** One attempt, whole: connection, TLS, request and answer. */
+    @ConfigProperty(name = "vigie.alerts.attempt-deadline", defaultValue = "PT10S")
+    Duration attemptDeadline;
+
+    /** Networks a webhook target may be in although private, loopback or link-local (CIDR list). */
+    @ConfigProperty(name = "vigie.alerts.webhook.allowed-networks")
+    Optional<List<String>> allowedNetworks;
+
+    /** Plain http targets in production mode (always allowed in embedded mode). */
+    @ConfigProperty(name = "vigie.alerts.webhook.allow-http", defaultValue = "false")
+    boolean allowHttp;
+
+    @Inject
+    io.vertx.core.Vertx vertx;
+
+    private Webhook webhook;
 
     /** Called by detection inside the transaction that wrote exposures. */
     public void exposuresChanged(Connection tx, Map<UUID, Set<String>> touched, Instant now) throws SQLException {
@@ -110,6 +136,16 @@ public class AlertService {
     private java.util.concurrent.ScheduledExecutorService worker;
 
     void start(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent event) {
+        boolean production = app.vigie.embedded.Mode.current() == app.vigie.embedded.Mode.PRODUCTION;
+        webhook = new Webhook(vertx, new WebhookTargets(allowedNetworks.orElse(List.of()), production && !allowHttp),
+                attemptDeadline);
+        slots = new java.util.concurrent.Semaphore(Math.max(1, concurrency));
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        senders = java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, concurrency), r -> {
+            Thread t = new Thread(r, "vigie-alert-sender-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         worker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "vigie-alert-delivery");
             t.setDaemon(true);
@@ -122,6 +158,12 @@ public class AlertService {
     void stop(@jakarta.enterprise.event.Observes io.quarkus.runtime.ShutdownEvent event) {
         if (worker != null) {
             worker.shutdownNow();
+        }
+        if (senders != null) {
+            senders.shutdownNow();
+        }
+        if (webhook != null) {
+            webhook.close();
         }
     }
 
@@ -139,56 +181,127 @@ public class AlertService {
         }
     }
 
-    /** Delivers up to {@code max} due deliveries; returns how many were attempted. */
+    private java.util.concurrent.ExecutorService senders;
+    private java.util.concurrent.Semaphore slots;
+    /** Deliveries in flight per tenant, on this instance. */
+    private final Map<String, Integer> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Claims up to {@code max} due deliveries (as many as free senders allow, none of a tenant at its limit) and
+     * hands each to a sender; returns how many were claimed. Sending happens outside any transaction: a claim moves
+     * the delivery's next attempt past the attempt's deadline (another instance leaves it alone meanwhile, and takes
+     * it again if this one dies), the sender sends, then records the outcome in its own short transaction.
+     */
     public int deliverDue(int max) throws SQLException {
-        int attempted = 0;
-        while (attempted < max && deliverOne()) {
-            attempted++;
+        int claimed = 0;
+        while (claimed < max && slots.tryAcquire()) {
+            Optional<Due> due;
+            try {
+                due = claimNext(clock.instant());
+            } catch (SQLException | RuntimeException e) {
+                slots.release();
+                throw e;
+            }
+            if (due.isEmpty()) {
+                slots.release();
+                break;
+            }
+            Due d = due.get();
+            inFlight.merge(d.tenant(), 1, Integer::sum);
+            try {
+                senders.execute(() -> {
+                    try {
+                        attempt(d);
+                    } catch (SQLException | RuntimeException e) {
+                        roundLog.failed(e);  // the claim lapses: the delivery is attempted again after its lease
+                    } finally {
+                        inFlight.computeIfPresent(d.tenant(), (k, v) -> v <= 1 ? null : v - 1);
+                        slots.release();
+                        kick();
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+                inFlight.computeIfPresent(d.tenant(), (k, v) -> v <= 1 ? null : v - 1);
+                slots.release();
+                break;
+            }
+            claimed++;
         }
-        return attempted;
+        return claimed;
+    }
+
+    /** A sender freed: look for the next due delivery now rather than at the next round. */
+    private void kick() {
+        try {
+            if (worker != null && !worker.isShutdown()) {
+                worker.execute(() -> {
+                    try {
+                        deliverDue(100);
+                    } catch (SQLException | RuntimeException e) {
+                        roundLog.failed(e);
+                    }
+                });
+            }
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            // shutting down
+        }
     }
 
     /** A delivery due now, claimed: its alert, channel, target and attempts so far. */
     record Due(long id, long alertId, String channel, String target, int attempts, UUID incident, String tenant,
-            String phase, String key, String body) {
+            String phase, String key, String body, String secret) {
     }
 
-    private boolean deliverOne() throws SQLException {
-        Instant now = clock.instant();
-        Optional<Long> next = Transactions.run(dataSource, c -> nextDue(c, now));
+    private Optional<Due> claimNext(Instant now) throws SQLException {
+        String[] busy = inFlight.entrySet().stream().filter(e -> e.getValue() >= Math.max(1, perTenant))
+                .map(Map.Entry::getKey).toArray(String[]::new);
+        Optional<Long> next = Transactions.run(dataSource, c -> nextDue(c, now, busy));
         if (next.isEmpty()) {
-            return false;
+            return Optional.empty();
         }
         fixBody(next.get(), now);
         return Transactions.run(dataSource, c -> {
-            Optional<Due> due = claim(c, now);
-            if (due.isEmpty()) {
-                return false;
+            Optional<Due> due = claim(c, now, busy);
+            if (due.isEmpty() || due.get().body() == null) {
+                return Optional.empty();  // taken by another worker, or its body is being fixed: still due
             }
             Due d = due.get();
-            if (d.body() == null) {
-                return true;  // its body is being fixed by another worker; it stays due
+            try (PreparedStatement ps = c.prepareStatement(
+                    "update alert_delivery set next_attempt_at = ?, updated_at = now() where id = ?")) {
+                ps.setTimestamp(1, Timestamp.from(now.plus(attemptDeadline).plusSeconds(5)));
+                ps.setLong(2, d.id());
+                ps.executeUpdate();
             }
-            String error = send(c, d, now);
+            String secret = d.channel().equals("webhook") ? secret(c, d.tenant(), now) : null;
+            return Optional.of(new Due(d.id(), d.alertId(), d.channel(), d.target(), d.attempts(), d.incident(),
+                    d.tenant(), d.phase(), d.key(), d.body(), secret));
+        });
+    }
+
+    /** Sends a claimed delivery, then records what came of it. */
+    private void attempt(Due d) throws SQLException {
+        String error = send(d, clock.instant());
+        Transactions.run(dataSource, c -> {
             if (error == null) {
                 // delivered: the controller is aware from now (EDPB Guidelines 9/2022, para. 44)
                 Instant delivered = clock.instant();
-                update(c, d.id(), "DELIVERED", d.attempts() + 1, delivered, null, delivered);
-                AuditTrail.record(c, "vigie", "alert.delivered", "incident:" + d.incident() + "/" + d.tenant(),
-                        null, "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"channel\":"
-                                + AuditTrail.quote(d.channel()) + ",\"attempt\":" + (d.attempts() + 1) + "}");
+                if (update(c, d, "DELIVERED", d.attempts() + 1, delivered, null, delivered)) {
+                    AuditTrail.record(c, "vigie", "alert.delivered", "incident:" + d.incident() + "/" + d.tenant(),
+                            null, "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"channel\":"
+                                    + AuditTrail.quote(d.channel()) + ",\"attempt\":" + (d.attempts() + 1) + "}");
+                }
             } else {
+                Instant now = clock.instant();
                 int attempts = d.attempts() + 1;
                 boolean dead = attempts >= maxAttempts;
-                update(c, d.id(), dead ? "DEAD" : "PENDING", attempts, dead ? now : now.plus(backoff(attempts)),
-                        error, null);
-                if (dead) {
+                if (update(c, d, dead ? "DEAD" : "PENDING", attempts, dead ? now : now.plus(backoff(attempts)),
+                        error, null) && dead) {
                     AuditTrail.record(c, "vigie", "alert.dead", "incident:" + d.incident() + "/" + d.tenant(), null,
                             "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"error\":"
                                     + AuditTrail.quote(error) + "}");
                 }
             }
-            return true;
+            return null;
         });
     }
 
@@ -198,32 +311,35 @@ public class AlertService {
         return d.compareTo(retryMax) > 0 ? retryMax : d;
     }
 
-    private static Optional<Long> nextDue(Connection c, Instant now) throws SQLException {
+    private static Optional<Long> nextDue(Connection c, Instant now, String[] busy) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
-                select alert_id from alert_delivery where status = 'PENDING' and next_attempt_at <= ?
-                order by next_attempt_at, id limit 1""")) {
+                select d.alert_id from alert_delivery d join customer_alert a on a.id = d.alert_id
+                where d.status = 'PENDING' and d.next_attempt_at <= ? and a.tenant <> all(?)
+                order by d.next_attempt_at, d.id limit 1""")) {
             ps.setTimestamp(1, Timestamp.from(now));
+            ps.setArray(2, c.createArrayOf("text", busy));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
             }
         }
     }
 
-    private static Optional<Due> claim(Connection c, Instant now) throws SQLException {
+    private static Optional<Due> claim(Connection c, Instant now, String[] busy) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 select d.id, d.alert_id, d.channel, d.target, d.attempts, a.incident_id, a.tenant, a.phase,
                        a.idempotency_key, a.body
                 from alert_delivery d join customer_alert a on a.id = d.alert_id
-                where d.status = 'PENDING' and d.next_attempt_at <= ?
+                where d.status = 'PENDING' and d.next_attempt_at <= ? and a.tenant <> all(?)
                 order by d.next_attempt_at, d.id limit 1 for update of d skip locked""")) {
             ps.setTimestamp(1, Timestamp.from(now));
+            ps.setArray(2, c.createArrayOf("text", busy));
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();
                 }
                 return Optional.of(new Due(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
                         rs.getInt(5), rs.getObject(6, UUID.class), rs.getString(7), rs.getString(8), rs.getString(9),
-                        rs.getString(10)));
+                        rs.getString(10), null));
             }
         }
     }
@@ -270,10 +386,10 @@ public class AlertService {
         });
     }
 
-    private String send(Connection c, Due d, Instant now) throws SQLException {
+    private String send(Due d, Instant now) {
         byte[] body = d.body().getBytes(StandardCharsets.UTF_8);
         return switch (d.channel()) {
-            case "webhook" -> webhook.send(d.target(), secret(c, d.tenant(), now), d.key(), d.phase(), body, now);
+            case "webhook" -> webhook.send(d.target(), d.secret(), d.key(), d.phase(), body, now);
             case "email" -> email(d);
             case "kafka" -> kafka.send(d.tenant(), d.key(), d.phase(), body);
             default -> "channel '" + d.channel() + "' is not delivered yet";
@@ -315,18 +431,23 @@ public class AlertService {
         }
     }
 
-    private static void update(Connection c, long id, String status, int attempts, Instant next, String error,
+    /**
+     * Records an attempt's outcome, unless the delivery changed meanwhile (its claim lapsed and another attempt was
+     * recorded, or the DPO acted): true when recorded.
+     */
+    private static boolean update(Connection c, Due d, String status, int attempts, Instant next, String error,
             Instant deliveredAt) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 update alert_delivery set status = ?, attempts = ?, next_attempt_at = ?, last_error = ?,
-                  delivered_at = ?, updated_at = now() where id = ?""")) {
+                  delivered_at = ?, updated_at = now() where id = ? and status = 'PENDING' and attempts = ?""")) {
             ps.setString(1, status);
             ps.setInt(2, attempts);
             ps.setTimestamp(3, Timestamp.from(next));
             ps.setString(4, error);
             ps.setTimestamp(5, deliveredAt == null ? null : Timestamp.from(deliveredAt));
-            ps.setLong(6, id);
-            ps.executeUpdate();
+            ps.setLong(6, d.id());
+            ps.setInt(7, d.attempts());
+            return ps.executeUpdate() == 1;
         }
     }
 

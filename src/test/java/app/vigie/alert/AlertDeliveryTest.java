@@ -308,4 +308,54 @@ class AlertDeliveryTest {
         assertThat(Api.admin().get("/api/audit-trail?action=alert.unacknowledged&target=incident:" + id).then()
                 .statusCode(200).extract().jsonPath().getList("$")).hasSize(2);  // both tenants, once each
     }
+
+    /** A tenant whose webhook is {@code url}. */
+    static void hookTenant(String tenant, String url) {
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"" + tenant + " SAS\",\"country\":\"FR\","
+                + "\"alert_channels\":[{\"type\":\"webhook\",\"target\":\"" + url + "\"}]}")
+                .put("/api/tenants/" + tenant).then().statusCode(200);
+    }
+
+    @Test
+    void aSilentOrFloodingReceiverDelaysOnlyItsOwnTenant() throws Exception {
+        String p = Api.uniquePrefix();
+        int good = 8;
+        List<WebhookReceiver> receivers = new java.util.ArrayList<>();
+        try (app.vigie.testing.HostileReceiver silent = app.vigie.testing.HostileReceiver.silent();
+                app.vigie.testing.HostileReceiver flood = app.vigie.testing.HostileReceiver.flood(500)) {
+            hookTenant(p + "-silent", silent.url());
+            hookTenant(p + "-flood", flood.url());
+            for (int i = 0; i < good; i++) {
+                WebhookReceiver r = new WebhookReceiver();
+                receivers.add(r);
+                webhookTenant(p + "-good" + i, r);
+            }
+            // the hostile receivers hold their senders first
+            leak(p, "silent", "rs", "xs", p + "-silent", p + "-reader");
+            leak(p, "flood", "rf", "xf", p + "-flood", p + "-reader");
+            await("the hostile receivers reached", () -> silent.connections() > 0 && flood.connections() > 0);
+            long[] latency = new long[good];
+            for (int i = 0; i < good; i++) {
+                long t0 = System.nanoTime();
+                leak(p, "good" + i, "rg" + i, "xg" + i, p + "-good" + i, p + "-reader");
+                WebhookReceiver r = receivers.get(i);
+                await("good tenant " + i + " alerted", () -> !r.received().isEmpty());
+                latency[i] = (System.nanoTime() - t0) / 1_000_000;
+            }
+            java.util.Arrays.sort(latency);
+            System.out.printf("alert latency of %d tenants beside a silent and a flooding receiver: median %d ms, "
+                    + "max %d ms (goal: p99 2000 ms)%n", good, latency[good / 2], latency[good - 1]);
+            // each arrived while the silent receiver still held its sender for the attempt's deadline (3 s here)
+            assertThat(latency[good - 1]).isLessThan(3_000);
+            assertThat(silent.connections()).as("one attempt at a time for the silent tenant").isEqualTo(1);
+            assertThat(flood.written()).isLessThan(20L * 1024 * 1024);
+            await("the flood's answer recorded, short", () -> {
+                String err = Api.admin().get("/api/alerts").then().extract()
+                        .path("find { it.tenant == '" + p + "-flood' }.deliveries[0].last_error");
+                return err != null && err.startsWith("HTTP 500: xxx") && err.length() < 220;
+            });
+        } finally {
+            receivers.forEach(WebhookReceiver::close);
+        }
+    }
 }

@@ -54,6 +54,9 @@ public final class ServiceProcess implements AutoCloseable {
         env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
         env.put("KAFKA_BOOTSTRAP_SERVERS", bootstrap);
         env.put("VIGIE_KAFKA_TOPIC", topic);
+        // the tests' webhook receivers listen on plain http on loopback
+        env.put("VIGIE_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8");
+        env.put("VIGIE_WEBHOOK_ALLOW_HTTP", "true");
         return env;
     }
 
