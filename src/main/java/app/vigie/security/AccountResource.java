@@ -59,7 +59,7 @@ public class AccountResource {
         if (!NAME.matcher(username).matches()) {
             throw new ProblemException(400, "a username is 1 to 100 of a-z 0-9 . _ @ -, starting with a letter or digit");
         }
-        if (input == null || input.password() == null || input.password().length() < 12
+        if (input == null || input.password() == null || input.password().length() < AccountService.MIN_PASSWORD
                 || input.password().length() > 200) {
             throw new ProblemException(400, "field 'password' is required: 12 to 200 characters");
         }

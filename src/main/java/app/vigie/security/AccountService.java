@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Map;
@@ -44,20 +45,93 @@ public class AccountService {
 
     private final Map<String, Verified> verified = new ConcurrentHashMap<>();
 
+    /** The shortest password an account may have (the built-in admin's too). */
+    public static final int MIN_PASSWORD = 12;
+
+    @ConfigProperty(name = "vigie.signin.free-tries", defaultValue = "5")
+    int freeTries;
+
+    @ConfigProperty(name = "vigie.signin.address-free-tries", defaultValue = "30")
+    int addressFreeTries;
+
+    @ConfigProperty(name = "vigie.signin.lock-base", defaultValue = "PT1S")
+    Duration lockBase;
+
+    @ConfigProperty(name = "vigie.signin.lock-max", defaultValue = "PT15M")
+    Duration lockMax;
+
+    @Inject
+    io.micrometer.core.instrument.MeterRegistry meters;
+
+    private LoginThrottle accountTries;
+    private LoginThrottle addressTries;
+    /** A hash of nothing anyone knows, checked for unknown usernames so that they cost what known ones do. */
+    private static final String DECOY = BcryptUtil.bcryptHash(generatePassword());
+    /** New hashes: bcrypt of the password's SHA-256 (bcrypt reads 72 bytes at most; a digest fits). */
+    private static final String PREHASHED = "sha256-bcrypt:";
+
+    @jakarta.annotation.PostConstruct
+    void throttles() {
+        accountTries = new LoginThrottle(freeTries, lockBase, lockMax, Duration.ofHours(1), 100_000,
+                System::nanoTime);
+        addressTries = new LoginThrottle(addressFreeTries, lockBase, lockMax, Duration.ofHours(1), 100_000,
+                System::nanoTime);
+    }
+
+    /** A sign-in refused without checking the password: the account or the address is locked for a while. */
+    public static final class Throttled extends Exception {
+        private final Duration remaining;
+
+        Throttled(Duration remaining) {
+            super("too many failed sign-ins: try again in " + Math.max(1, remaining.toSeconds()) + " s");
+            this.remaining = remaining;
+        }
+
+        public Duration remaining() {
+            return remaining;
+        }
+    }
+
     private record Verified(byte[] digest, Set<String> roles, String tenant, long until) {
     }
 
     /** The account's effective roles and tenant when the password is right; empty otherwise. */
     public Optional<Principal> verify(String username, char[] password) throws SQLException {
+        try {
+            return verify(username, password, null);
+        } catch (Throttled e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * As {@link #verify(String, char[])}, from a client address: refused at once while the account or the address
+     * is locked by too many failures; an unknown username costs the same bcrypt check as a known one.
+     */
+    public Optional<Principal> verify(String username, char[] password, String address)
+            throws SQLException, Throttled {
+        Optional<Duration> lock = accountTries.locked(username);
+        if (lock.isEmpty() && address != null) {
+            lock = addressTries.locked(address);
+        }
+        if (lock.isPresent()) {
+            meters.counter("vigie.signin.refused", "reason", "locked").increment();
+            throw new Throttled(lock.get());
+        }
         byte[] digest = digest(username, password);
         Verified v = verified.get(username);
         if (v != null && v.until() > System.currentTimeMillis() && MessageDigest.isEqual(v.digest(), digest)) {
             return Optional.of(new Principal(username, v.roles(), v.tenant()));
         }
         Optional<UserAccount> account = Transactions.run(dataSource, c -> UserStore.find(c, username));
-        if (account.isEmpty() || !BcryptUtil.matches(new String(password), account.get().passwordHash())) {
+        boolean right = matches(password, account.map(UserAccount::passwordHash).orElse(DECOY))
+                && account.isPresent();
+        if (!right) {
+            meters.counter("vigie.signin.refused", "reason", "wrong").increment();
+            failed(username, account.isPresent(), address);
             return Optional.empty();
         }
+        accountTries.succeeded(username);
         Set<String> roles = Role.effective(account.get().roles());
         verified.put(username, new Verified(digest, roles, account.get().tenant(),
                 System.currentTimeMillis() + CACHE_MILLIS));
@@ -73,6 +147,50 @@ public class AccountService {
                 .map(a -> new Principal(username, Role.effective(a.roles()), a.tenant()));
     }
 
+    private void failed(String username, boolean known, String address) throws SQLException {
+        Optional<LoginThrottle.Lock> accountLock = accountTries.failed(username);
+        Optional<LoginThrottle.Lock> addressLock = address == null ? Optional.empty() : addressTries.failed(address);
+        // a lock starts: audited (the account's only when it exists: guessed names must not flood the trail)
+        if (accountLock.isPresent() && known) {
+            lockAudit("account:" + username, accountLock.get(), address);
+        }
+        if (addressLock.isPresent()) {
+            lockAudit("address:" + address, addressLock.get(), address);
+        }
+    }
+
+    private void lockAudit(String target, LoginThrottle.Lock lock, String address) throws SQLException {
+        meters.counter("vigie.signin.locks", "key", target.substring(0, target.indexOf(':'))).increment();
+        LOG.warnf("Sign-in locked for %s after %d failures (%s)", target, lock.failures(), lock.duration());
+        Transactions.run(dataSource, c -> {
+            AuditTrail.record(c, "vigie", "signin.locked", target, null, "{\"failures\":" + lock.failures()
+                    + ",\"locked_for\":" + AuditTrail.quote(lock.duration().toString()) + ",\"address\":"
+                    + AuditTrail.quote(address) + "}");
+            return null;
+        });
+    }
+
+    /** bcrypt of the password's SHA-256 for new hashes; plain bcrypt for hashes made before. */
+    static boolean matches(char[] password, String hash) {
+        if (hash.startsWith(PREHASHED)) {
+            return BcryptUtil.matches(prehash(password), hash.substring(PREHASHED.length()));
+        }
+        return BcryptUtil.matches(new String(password), hash);
+    }
+
+    static String hash(String password) {
+        return PREHASHED + BcryptUtil.bcryptHash(prehash(password.toCharArray()));
+    }
+
+    private static String prehash(char[] password) {
+        try {
+            return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256")
+                    .digest(new String(password).getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** An authenticated account. */
     public record Principal(String username, Set<String> roles, String tenant) {
     }
@@ -81,7 +199,7 @@ public class AccountService {
             throws SQLException {
         Transactions.run(dataSource, c -> {
             Optional<UserAccount> before = UserStore.find(c, username);
-            UserStore.save(c, new UserAccount(username, BcryptUtil.bcryptHash(password), roles, tenant,
+            UserStore.save(c, new UserAccount(username, hash(password), roles, tenant,
                     before.map(UserAccount::createdAt).orElse(null)));
             AuditTrail.record(c, actor, before.isPresent() ? "account.update" : "account.create", "account:" + username,
                     before.map(AccountService::json).orElse(null),
@@ -96,7 +214,11 @@ public class AccountService {
         Optional<UserAccount> admin = Transactions.run(dataSource, c -> UserStore.find(c, ADMIN));
         if (adminPassword.isPresent() && !adminPassword.get().isBlank()) {
             String wanted = adminPassword.get();
-            if (admin.isEmpty() || !BcryptUtil.matches(wanted, admin.get().passwordHash())) {
+            if (wanted.length() < MIN_PASSWORD) {
+                throw new IllegalStateException("VIGIE_ADMIN_PASSWORD must have at least " + MIN_PASSWORD
+                        + " characters, as every account's password");
+            }
+            if (admin.isEmpty() || !matches(wanted.toCharArray(), admin.get().passwordHash())) {
                 save("system", ADMIN, wanted, Set.of(Role.R_ADMIN), null);
                 LOG.info("Account 'admin' takes its password from VIGIE_ADMIN_PASSWORD");
             }

@@ -38,10 +38,16 @@ public class DatabaseIdentityProvider implements IdentityProvider<UsernamePasswo
     @Override
     public Uni<SecurityIdentity> authenticate(UsernamePasswordAuthenticationRequest request,
             AuthenticationRequestContext context) {
+        io.vertx.ext.web.RoutingContext http = io.quarkus.vertx.http.runtime.security.HttpSecurityUtils
+                .getRoutingContextAttribute(request);
+        String address = http == null || http.request().remoteAddress() == null ? null
+                : http.request().remoteAddress().hostAddress();
         return context.runBlocking(() -> {
             try {
-                return identity(accounts.verify(request.getUsername(), request.getPassword().getPassword())
+                return identity(accounts.verify(request.getUsername(), request.getPassword().getPassword(), address)
                         .orElseThrow(() -> new AuthenticationFailedException("wrong username or password")));
+            } catch (AccountService.Throttled e) {
+                throw new AuthenticationFailedException(e.getMessage());
             } catch (java.sql.SQLException e) {
                 throw new AuthenticationFailedException("account store unavailable", e);
             }
