@@ -12,6 +12,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -27,8 +28,9 @@ import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 
 /**
- * {@code GET /api/quarantine}: every rejected record, newest first, paged. {@code source} filters by http, kafka,
- * file, or apply (accepted, then found impossible in its stream's state).
+ * {@code GET /api/quarantine}: every rejected record, newest first, paged, each with a preview of its first bytes,
+ * its length and SHA-256. {@code source} filters by http, kafka, file, or apply (accepted, then found impossible in
+ * its stream's state). {@code GET /api/quarantine/{id}}: one record with the bytes kept of it (at most 64 KiB).
  */
 @Path("/api/quarantine")
 public class QuarantineResource {
@@ -37,9 +39,21 @@ public class QuarantineResource {
     @Inject
     AgroalDataSource dataSource;
 
-    /** One kept line. {@code raw} is its text; {@code raw_base64} its bytes when they are not UTF-8. */
+    /**
+     * One kept line in a list: {@code preview} is the text of its first bytes (invalid UTF-8 shown as U+FFFD, an
+     * ellipsis when there is more); {@code raw_length} and {@code raw_sha256} are those of the whole line received.
+     */
     public record Item(long id, Instant receivedAt, String source, String sourceName, long position, String reason,
-            String raw, String rawBase64, String stream, String boot, Long seq) {
+            String preview, long rawLength, String rawSha256, String stream, String boot, Long seq) {
+    }
+
+    /**
+     * One kept line: {@code raw} is the text of the bytes kept; {@code raw_base64} those bytes when they are not
+     * UTF-8; {@code raw_truncated} when fewer bytes were kept than {@code raw_length}.
+     */
+    public record Detail(long id, Instant receivedAt, String source, String sourceName, long position, String reason,
+            String raw, String rawBase64, boolean rawTruncated, long rawLength, String rawSha256, String stream,
+            String boot, Long seq) {
     }
 
     /** A page of the quarantine. */
@@ -64,11 +78,25 @@ public class QuarantineResource {
                 page, size, QuarantineStore.count(c, source)));
     }
 
-    static Item item(QuarantineStore.Entry e) {
+    @GET
+    @Path("{id}")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Detail one(@PathParam("id") String idParam) throws SQLException {
+        long id = Params.number("id", idParam, 1, Long.MAX_VALUE);
+        QuarantineStore.Entry e = Transactions.run(dataSource, c -> QuarantineStore.one(c, id))
+                .orElseThrow(() -> new ProblemException(404, "no quarantined record " + id));
         boolean utf8 = Utf8.firstInvalid(e.raw(), 0, e.raw().length) < 0;
-        return new Item(e.id(), e.receivedAt(), e.source(), e.sourceName(), e.position(), e.reason(),
+        return new Detail(e.id(), e.receivedAt(), e.source(), e.sourceName(), e.position(), e.reason(),
                 utf8 ? new String(e.raw(), StandardCharsets.UTF_8) : null,
-                utf8 ? null : Base64.getEncoder().encodeToString(e.raw()), e.stream(), e.boot(), e.seq());
+                utf8 ? null : Base64.getEncoder().encodeToString(e.raw()), e.truncated(), e.rawLength(),
+                e.rawSha256(), e.stream(), e.boot(), e.seq());
+    }
+
+    static Item item(QuarantineStore.Entry e) {
+        String preview = new String(e.raw(), StandardCharsets.UTF_8) + (e.truncated() ? "…" : "");
+        return new Item(e.id(), e.receivedAt(), e.source(), e.sourceName(), e.position(), e.reason(), preview,
+                e.rawLength(), e.rawSha256(), e.stream(), e.boot(), e.seq());
     }
 
 

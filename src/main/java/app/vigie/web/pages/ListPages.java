@@ -152,8 +152,7 @@ public class ListPages {
                 src);
         List<Lists.QuarantineLine> items = p.items().stream().map(i -> new Lists.QuarantineLine(i.id(),
                 When.of(i.receivedAt(), zone, locale), i.source(), i.sourceName(), i.position(), i.reason(),
-                i.raw() != null ? abbreviate(i.raw(), 400) : i.rawBase64() == null ? ""
-                        : "(binary, " + i.rawBase64().length() * 3 / 4 + " bytes)")).toList();
+                i.preview())).toList();
         return engine.getTemplate("pages/quarantine").data("page", new Lists.QuarantinePage(language, zone.getId(),
                 user(who), nz(src), p.page(), p.size(), p.total(), items, p.page() > 1,
                 (long) p.page() * p.size() < p.total())).render();

@@ -68,7 +68,13 @@ class AuditLogResourceTest {
         JsonPath q = Api.admin().get("/api/quarantine?size=500").then().statusCode(200).extract().jsonPath();
         Map<String, Object> kept = q.getList("items", Map.class).stream()
                 .filter(m -> batch.equals(m.get("source_name"))).findFirst().orElseThrow();
-        assertThat(kept.get("raw")).isEqualTo(changed);
+        assertThat(kept.get("preview")).isEqualTo(changed);
+        assertThat(kept.get("raw_length")).isEqualTo(changed.getBytes(StandardCharsets.UTF_8).length);
+        JsonPath one = Api.admin().get("/api/quarantine/" + kept.get("id")).then().statusCode(200).extract()
+                .jsonPath();
+        assertThat(one.getString("raw")).isEqualTo(changed);
+        assertThat(one.getBoolean("raw_truncated")).isFalse();
+        assertThat(one.getString("raw_sha256")).isEqualTo(sha256(changed.getBytes(StandardCharsets.UTF_8)));
         assertThat(kept.get("source")).isEqualTo("http");
         assertThat(kept.get("position")).isEqualTo(1);
         assertThat(kept.get("stream")).isEqualTo(s);
@@ -267,8 +273,11 @@ class AuditLogResourceTest {
         Map<String, Object> kept = q.getList("items", Map.class).stream()
                 .filter(m -> m.get("source_name").equals("/archive/" + s + ".ndjson.gz")).findFirst().orElseThrow();
         assertThat(kept.get("position")).isEqualTo(1003);
-        assertThat(kept.get("raw")).isNull();
-        assertThat(kept.get("raw_base64")).isEqualTo("/w==");
+        assertThat(kept.get("preview")).isEqualTo("\uFFFD");
+        JsonPath one = Api.admin().get("/api/quarantine/" + kept.get("id")).then().statusCode(200).extract()
+                .jsonPath();
+        assertThat(one.getString("raw")).isNull();
+        assertThat(one.getString("raw_base64")).isEqualTo("/w==");
     }
 
     @Test
@@ -309,9 +318,9 @@ class AuditLogResourceTest {
         JsonPath p2 = Api.admin().get("/api/quarantine?size=3&page=2").then().statusCode(200).extract().jsonPath();
         assertThat(p1.getList("items")).hasSize(3);
         assertThat(p1.getLong("total")).isGreaterThanOrEqualTo(7);
-        assertThat(p1.getList("items.raw", String.class)).containsExactly("not json " + marker + " 6",
+        assertThat(p1.getList("items.preview", String.class)).containsExactly("not json " + marker + " 6",
                 "not json " + marker + " 5", "not json " + marker + " 4");
-        assertThat(p2.getList("items.raw", String.class)).startsWith("not json " + marker + " 3");
+        assertThat(p2.getList("items.preview", String.class)).startsWith("not json " + marker + " 3");
         assertThat(p1.getList("items.received_at", String.class)).allMatch(t -> t.endsWith("Z"));
 
         Api.admin().get("/api/quarantine?size=0").then().statusCode(400).contentType("application/problem+json");
@@ -324,5 +333,42 @@ class AuditLogResourceTest {
     void unknownPathsAndMethodsAnswerProblems() {
         Api.admin().get("/api/nothing-here").then().statusCode(404).contentType("application/problem+json");
         Api.admin().get("/api/audit-log").then().statusCode(405).contentType("application/problem+json");
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aHugeRejectedLineIsKeptAsAPrefixWithItsLengthAndDigestAndListsStaySmall() throws Exception {
+        String marker = Api.uniquePrefix();
+        byte[] line = new byte[3 * 1024 * 1024 - 1024];  // the test profile takes bodies up to 3 MiB (64 MiB in service)
+        java.util.Arrays.fill(line, (byte) 'x');
+        byte[] head = ("not json " + marker + " ").getBytes(StandardCharsets.UTF_8);
+        System.arraycopy(head, 0, line, 0, head.length);
+        line[line.length - 1] = '\n';
+        JsonPath a = Api.admin().contentType(Api.NDJSON).body(line).post("/api/audit-log").then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(a.getList("rejected.line", Integer.class)).containsExactly(1);
+        String list = Api.admin().get("/api/quarantine?size=500").then().statusCode(200).extract().asString();
+        assertThat(list.length()).as("a list page of 500 holds previews, not lines").isLessThan(500 * 1024);
+        Map<String, Object> kept = JsonPath.from(list).getList("items", Map.class).stream()
+                .filter(m -> m.get("source_name").equals(a.getString("batch_id"))).findFirst().orElseThrow();
+        assertThat(((String) kept.get("preview"))).startsWith("not json " + marker).hasSizeLessThan(300);
+        assertThat(((Number) kept.get("raw_length")).longValue()).isEqualTo(line.length - 1);
+        assertThat(kept.get("raw_sha256")).isEqualTo(sha256(java.util.Arrays.copyOf(line, line.length - 1)));
+        JsonPath one = Api.admin().get("/api/quarantine/" + kept.get("id")).then().statusCode(200).extract()
+                .jsonPath();
+        assertThat(one.getBoolean("raw_truncated")).isTrue();
+        assertThat(one.getString("raw")).hasSize(64 * 1024).startsWith("not json " + marker);
+        assertThat(Api.admin().get("/api/quarantine/999999999999").then().extract().statusCode()).isEqualTo(404);
+        assertThat(Api.admin().get("/api/quarantine/x").then().extract().statusCode()).isEqualTo(400);
+        app.vigie.web.DashboardActionsTest.Browser page = app.vigie.web.DashboardActionsTest.signIn("admin",
+                Api.ADMIN_PASSWORD, "/quarantine");
+        assertThat(page.page("/quarantine").length()).isLessThan(1024 * 1024);
     }
 }
