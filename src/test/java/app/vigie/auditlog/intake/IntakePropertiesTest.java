@@ -24,7 +24,7 @@ import net.jqwik.api.Provide;
  * duplicates and the quarantine, over HTTP, is MutatedInputTest's, a @QuarkusTest, which jqwik's engine cannot
  * drive.)
  */
-class IntakeProperties {
+class IntakePropertiesTest {
     private static final List<String> VALID = examples();
     private final LineParser parser = new LineParser();
 
