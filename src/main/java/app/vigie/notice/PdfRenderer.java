@@ -14,6 +14,7 @@ import com.itextpdf.layout.IPropertyContainer;
 import com.itextpdf.layout.properties.Property;
 import com.itextpdf.layout.splitting.ISplitCharacters;
 import com.itextpdf.styledxmlparser.node.IElementNode;
+import com.itextpdf.styledxmlparser.resolver.resource.IResourceRetriever;
 import com.itextpdf.html2pdf.HtmlConverter;
 import com.itextpdf.html2pdf.resolver.font.DefaultFontProvider;
 import com.itextpdf.kernel.pdf.PdfAConformance;
@@ -61,6 +62,23 @@ public final class PdfRenderer {
         }
     }
 
+    /**
+     * The documents embed nothing from outside: no file, no network address is ever read, whatever a statement or a
+     * template says ({@code <img src="file:///etc/passwd">}, a stylesheet at an http:// URL). Their fonts come from
+     * the jar, their data is in the page.
+     */
+    static final IResourceRetriever NOTHING = new IResourceRetriever() {
+        @Override
+        public java.io.InputStream getInputStreamByUrl(java.net.URL url) {
+            return null;
+        }
+
+        @Override
+        public byte[] getByteArrayByUrl(java.net.URL url) {
+            return null;
+        }
+    };
+
     public static byte[] render(String html, String title, String lang, byte[] json, String jsonName) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PdfADocument pdf = new PdfADocument(new PdfWriter(out), PdfAConformance.PDF_A_3U,
@@ -75,6 +93,7 @@ public final class PdfRenderer {
         ConverterProperties props = new ConverterProperties();
         props.setFontProvider(new DefaultFontProvider(false, true, false));
         props.setCssApplierFactory(new IdentifierCss());
+        props.setResourceRetriever(NOTHING);
         HtmlConverter.convertToPdf(html, pdf, props);  // closes the document
         return out.toByteArray();
     }
