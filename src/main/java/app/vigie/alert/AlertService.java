@@ -420,6 +420,11 @@ public class AlertService {
                     + "to notify your supervisory authority runs from your awareness:\n"
                     + alert.path("acknowledge_url").asText() + "\n\n"
                     + "Idempotency-Key: " + d.key() + "\n";
+            if (!app.vigie.tenant.TenantValidator.isEmail(d.target())) {
+                return "SMTP: not sent: the target is not an e-mail address";
+            }
+            // no line break reaches a header, whatever a name in the title holds
+            subject = subject.replaceAll("\\p{Cntrl}+", " ");
             mailer.send(io.quarkus.mailer.Mail.withText(d.target(), subject, text)
                     .addHeader("Idempotency-Key", d.key())
                     .addAttachment("processor-alert.pdf", pdf, "application/pdf")

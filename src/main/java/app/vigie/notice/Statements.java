@@ -63,7 +63,7 @@ public record Statements(List<String> dataCategories, List<String> specialCatego
         if (dataUnintelligible != null && !UNINTELLIGIBLE.contains(dataUnintelligible)) {
             p.add("'data_unintelligible' is YES, NO or PARTLY");
         }
-        if (contactEmail != null && !app.vigie.tenant.TenantValidator.EMAIL.matcher(contactEmail).matches()) {
+        if (contactEmail != null && !app.vigie.tenant.TenantValidator.isEmail(contactEmail)) {
             p.add("'contact_email' must be an e-mail address");
         }
         for (String s : new String[] {likelyConsequences, securityMeasuresBefore, measuresProposed,

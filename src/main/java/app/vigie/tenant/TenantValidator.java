@@ -12,13 +12,40 @@ import java.util.regex.Pattern;
 public final class TenantValidator {
     private static final Pattern ID = Pattern.compile("[^\\p{Cntrl}]{1,256}");
     private static final Pattern COUNTRY = Pattern.compile("[A-Z]{2}");
-    /** An e-mail address, as the directory and the controller's statements take one. */
-    public static final Pattern EMAIL = Pattern.compile("[^@\\s]+@[^@\\s]+\\.[^@\\s]+");
+    private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
     private static final Pattern CODE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,49}");
     private static final Set<String> CHANNELS = Set.of("webhook", "email", "kafka");
     private static final Duration MAX_DELAY = Duration.ofDays(30);
 
     private TenantValidator() {
+    }
+
+    /**
+     * An e-mail address, as the directory and the controller's statements take one: one {@code @}, a local part
+     * of 1 to 64 characters, a domain of 1 to 253 with a dot inside it, no space or control character (so no line
+     * break can reach a mail header). One pass over the characters, whatever the input (no backtracking pattern).
+     */
+    public static boolean isEmail(String s) {
+        if (s == null || s.length() > 320) {
+            return false;
+        }
+        int at = -1;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '@') {
+                if (at >= 0) {
+                    return false;
+                }
+                at = i;
+            } else if (c <= ' ' || c == 0x7f || Character.isWhitespace(c) || Character.isISOControl(c)) {
+                return false;
+            }
+        }
+        if (at < 1 || at > 64 || s.length() - at - 1 < 3 || s.length() - at - 1 > 253) {
+            return false;
+        }
+        int dot = s.lastIndexOf('.');
+        return dot > at + 1 && dot < s.length() - 1;
     }
 
     /** The problems of the entry; empty when it is valid. */
@@ -29,6 +56,8 @@ public final class TenantValidator {
         }
         if (t.legalName() == null || t.legalName().isBlank() || t.legalName().length() > 300) {
             p.add("'legal_name' is required (at most 300 characters)");
+        } else if (CONTROL.matcher(t.legalName()).find()) {
+            p.add("'legal_name' has no control character (no line break)");
         }
         if (t.country() == null || !COUNTRY.matcher(t.country()).matches()) {
             p.add("'country' must be an ISO 3166-1 alpha-2 code such as FR, got " + quoted(t.country()));
@@ -36,7 +65,12 @@ public final class TenantValidator {
         if (t.companyId() != null && t.companyId().length() > 100) {
             p.add("'company_id' has at most 100 characters");
         }
-        if (t.dpo() != null && t.dpo().email() != null && !EMAIL.matcher(t.dpo().email()).matches()) {
+        if (t.companyId() != null && CONTROL.matcher(t.companyId()).find()
+                || t.dpo() != null && (t.dpo().name() != null && CONTROL.matcher(t.dpo().name()).find()
+                        || t.dpo().phone() != null && CONTROL.matcher(t.dpo().phone()).find())) {
+            p.add("'company_id', 'dpo.name' and 'dpo.phone' have no control character (no line break)");
+        }
+        if (t.dpo() != null && t.dpo().email() != null && !isEmail(t.dpo().email())) {
             p.add("'dpo.email' is not an e-mail address: " + quoted(t.dpo().email()));
         }
         if (t.alertChannels() != null) {
@@ -82,7 +116,7 @@ public final class TenantValidator {
                 }
             }
             case "email" -> {
-                if (!EMAIL.matcher(target).matches()) {
+                if (!isEmail(target)) {
                     p.add(where + " target is not an e-mail address: " + quoted(target));
                 }
             }
