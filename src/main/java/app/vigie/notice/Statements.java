@@ -36,8 +36,14 @@ public record Statements(List<String> dataCategories, List<String> specialCatego
     /** Every problem, named. */
     public List<String> problems() {
         List<String> p = new ArrayList<>();
+        for (List<String> l : java.util.Arrays.asList(dataCategories, specialCategories, personCategories)) {
+            if (l != null && l.contains(null)) {
+                p.add("'data_categories', 'special_categories' and 'person_categories' have no null entry");
+                break;
+            }
+        }
         for (String s : specialCategories == null ? List.<String>of() : specialCategories) {
-            if (!SPECIAL.contains(s)) {
+            if (s != null && !SPECIAL.contains(s)) {
                 p.add("'special_categories' entries are " + new java.util.TreeSet<>(SPECIAL) + ", got '" + s + "'");
             }
         }

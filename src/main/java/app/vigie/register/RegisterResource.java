@@ -148,10 +148,10 @@ public class RegisterResource {
     @Path("export.pdf")
     @Produces("application/pdf")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public Response pdf(@QueryParam("register") String reg, @QueryParam("lang") @DefaultValue("fr") String lang,
+    public Response pdf(@QueryParam("register") String reg, @QueryParam("lang") @DefaultValue("fr") String langParam,
             @QueryParam("zone") @DefaultValue("Europe/Paris") String zoneName) throws SQLException {
         ZoneId zone = app.vigie.notice.Reader.zone(zoneName);
-        app.vigie.notice.Reader.language(lang, "fr");
+        String lang = app.vigie.notice.Reader.language(langParam, "fr");
         java.util.Locale locale = java.util.Locale.forLanguageTag(lang);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         RegisterExport export = Transactions.run(dataSource, c -> {

@@ -99,6 +99,8 @@ class AuthorityNotificationTest {
                 .body("detail", containsString("'special_categories' entries are"))
                 .body("detail", containsString("'approximate_persons' is 0 or more"))
                 .body("detail", containsString("'persons_not_informed_reason' is required"));
+        Api.admin().contentType(JSON).body("{\"special_categories\":[null],\"data_categories\":[null]}").put(statements)
+                .then().statusCode(400).body("detail", containsString("no null entry"));
         Api.admin().contentType(JSON).body("{\"data_categories\":[\"identité\",\"comptes rendus médicaux\"],"
                 + "\"special_categories\":[\"health\"],\"approximate_records\":120,\"person_categories\":"
                 + "[\"patients\"],\"approximate_persons\":40,\"likely_consequences\":\"Divulgation d'informations "

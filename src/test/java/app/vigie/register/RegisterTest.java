@@ -103,6 +103,11 @@ class RegisterTest {
         assertThat(csv).contains("\"'=Acme, SAS\"").contains("," + recorded + "," + paris + ",")
                 .contains("supervisory_authority:FR PENDING");
         Api.admin().get("/api/register/export.csv?zone=Mars/Olympus").then().statusCode(400);
+        // the language as a reader may type it
+        Api.admin().get("/api/register/export.pdf?lang=EN").then().statusCode(200).contentType("application/pdf");
+        Api.admin().queryParam("lang", " fr").get("/api/register/export.pdf").then().statusCode(200);
+        Api.admin().get("/api/register/export.pdf?lang=xx").then().statusCode(400)
+                .contentType("application/problem+json");
 
         Api.account("auditor6", "auditor", null);
         Api.as("auditor6", "auditor6-password").get("/api/register/verify").then().statusCode(200);
