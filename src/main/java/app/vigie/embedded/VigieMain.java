@@ -1,6 +1,7 @@
 package app.vigie.embedded;
 
 import java.util.Arrays;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -73,6 +74,28 @@ public class VigieMain {
         System.setProperty("vigie.oidc.form-action", " " + uri.getScheme() + "://" + uri.getAuthority());
     }
 
+    /**
+     * Behind a reverse proxy that ends TLS: {@code VIGIE_TRUSTED_PROXIES} (addresses or CIDR, comma-separated) names
+     * the proxies whose Forwarded / X-Forwarded-* headers are believed (the client's address, for the sign-in
+     * throttle; https, for Secure cookies). Unset, no such header is believed from anyone. In production mode,
+     * browsers are told to use https only (HSTS; they ignore it over plain http).
+     */
+    public static Map<String, String> proxyAndTransport(Map<String, String> env, Mode mode) {
+        Map<String, String> props = new java.util.LinkedHashMap<>();
+        String proxies = env.get("VIGIE_TRUSTED_PROXIES");
+        if (proxies != null && !proxies.isBlank()) {
+            props.put("quarkus.http.proxy.proxy-address-forwarding", "true");
+            props.put("quarkus.http.proxy.allow-forwarded", "true");
+            props.put("quarkus.http.proxy.allow-x-forwarded", "true");
+            props.put("quarkus.http.proxy.enable-forwarded-host", "true");
+            props.put("quarkus.http.proxy.trusted-proxies", proxies.strip());
+        }
+        if (mode == Mode.PRODUCTION) {
+            props.put("quarkus.http.header.\"Strict-Transport-Security\".value", "max-age=31536000");
+        }
+        return props;
+    }
+
     public static void main(String... args) throws Exception {
         if (args.length > 0 && "replay".equals(args[0])) {
             System.exit(ReplayCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
@@ -90,6 +113,7 @@ public class VigieMain {
             return;
         }
         signIn();
+        proxyAndTransport(System.getenv(), mode).forEach(System::setProperty);
         if (mode == Mode.PRODUCTION) {
             sessionKey(null);
             Quarkus.run(args);
