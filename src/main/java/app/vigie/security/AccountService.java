@@ -92,7 +92,7 @@ public class AccountService {
         }
     }
 
-    private record Verified(byte[] digest, Set<String> roles, String tenant, long until) {
+    private record Verified(byte[] digest, Set<String> roles, String tenant, int sessionVersion, long until) {
     }
 
     /** The account's effective roles and tenant when the password is right; empty otherwise. */
@@ -121,7 +121,7 @@ public class AccountService {
         byte[] digest = digest(username, password);
         Verified v = verified.get(username);
         if (v != null && v.until() > System.currentTimeMillis() && MessageDigest.isEqual(v.digest(), digest)) {
-            return Optional.of(new Principal(username, v.roles(), v.tenant()));
+            return Optional.of(new Principal(username, v.roles(), v.tenant(), v.sessionVersion()));
         }
         Optional<UserAccount> account = Transactions.run(dataSource, c -> UserStore.find(c, username));
         boolean right = matches(password, account.map(UserAccount::passwordHash).orElse(DECOY))
@@ -133,18 +133,52 @@ public class AccountService {
         }
         accountTries.succeeded(username);
         Set<String> roles = Role.effective(account.get().roles());
-        verified.put(username, new Verified(digest, roles, account.get().tenant(),
+        verified.put(username, new Verified(digest, roles, account.get().tenant(), account.get().sessionVersion(),
                 System.currentTimeMillis() + CACHE_MILLIS));
-        return Optional.of(new Principal(username, roles, account.get().tenant()));
+        return Optional.of(new Principal(username, roles, account.get().tenant(), account.get().sessionVersion()));
     }
 
     /**
-     * The account of a signed-in session (its cookie names the user): its current roles and tenant, read again so
-     * that a deleted account or a changed role takes effect at the next request; empty when it no longer exists.
+     * The account of a signed-in session (its cookie names the user): its current roles, tenant and session version,
+     * read again so that a deleted account or a changed role takes effect at the next request; empty when it no
+     * longer exists.
      */
     public Optional<Principal> current(String username) throws SQLException {
         return Transactions.run(dataSource, c -> UserStore.find(c, username))
-                .map(a -> new Principal(username, Role.effective(a.roles()), a.tenant()));
+                .map(a -> new Principal(username, Role.effective(a.roles()), a.tenant(), a.sessionVersion()));
+    }
+
+    /** The cookie that binds a dashboard session to the account's session version at sign-in. */
+    public static final String SESSION_VERSION_COOKIE = "vigie-sv";
+
+    @ConfigProperty(name = "quarkus.http.auth.session.encryption-key")
+    Optional<String> sessionKey;
+
+    /**
+     * What the {@value #SESSION_VERSION_COOKIE} cookie holds for this account at this session version: an
+     * HMAC-SHA256 under the session key, so that only a sign-in makes it, and it stops matching once the version
+     * moves on.
+     */
+    public String sessionProof(String username, int version) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(("vigie-session-version:" + sessionKey.orElse(""))
+                    .getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return Base64.getUrlEncoder().withoutPadding().encodeToString(
+                    mac.doFinal((username + "\u0000" + version).getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Signing out: every dashboard session of the account ends, in this browser and any other. */
+    public void endSessions(String username) throws SQLException {
+        Transactions.run(dataSource, c -> {
+            UserStore.endSessions(c, username);
+            AuditTrail.record(c, username, "account.signed-out", "account:" + username, null, null);
+            return null;
+        });
+        verified.remove(username);
     }
 
     private void failed(String username, boolean known, String address) throws SQLException {
@@ -191,8 +225,8 @@ public class AccountService {
         }
     }
 
-    /** An authenticated account. */
-    public record Principal(String username, Set<String> roles, String tenant) {
+    /** An authenticated account, and its session version (see {@link #sessionProof}). */
+    public record Principal(String username, Set<String> roles, String tenant, int sessionVersion) {
     }
 
     public void save(String actor, String username, String password, Set<String> roles, String tenant)

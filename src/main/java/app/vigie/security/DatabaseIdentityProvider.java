@@ -22,8 +22,12 @@ public class DatabaseIdentityProvider implements IdentityProvider<UsernamePasswo
 
     /** The identity of an account: its name, its effective roles, its tenant (customers). */
     static SecurityIdentity identity(AccountService.Principal p) {
+        return identity(p, p.username());
+    }
+
+    static SecurityIdentity identity(AccountService.Principal p, String name) {
         QuarkusSecurityIdentity.Builder b = QuarkusSecurityIdentity.builder()
-                .setPrincipal(new QuarkusPrincipal(p.username())).addRoles(p.roles());
+                .setPrincipal(new QuarkusPrincipal(name)).addRoles(p.roles());
         if (p.tenant() != null) {
             b.addAttribute(TENANT_ATTRIBUTE, p.tenant());
         }
@@ -42,10 +46,19 @@ public class DatabaseIdentityProvider implements IdentityProvider<UsernamePasswo
                 .getRoutingContextAttribute(request);
         String address = http == null || http.request().remoteAddress() == null ? null
                 : http.request().remoteAddress().hostAddress();
+        boolean form = http != null && "/j_security_check".equals(http.normalizedPath());
         return context.runBlocking(() -> {
             try {
-                return identity(accounts.verify(request.getUsername(), request.getPassword().getPassword(), address)
-                        .orElseThrow(() -> new AuthenticationFailedException("wrong username or password")));
+                AccountService.Principal p = accounts.verify(request.getUsername(),
+                        request.getPassword().getPassword(), address)
+                        .orElseThrow(() -> new AuthenticationFailedException("wrong username or password"));
+                if (form) {
+                    // the session cookie the form sets next is bound to the account's session version
+                    http.response().addCookie(io.vertx.core.http.Cookie.cookie(AccountService.SESSION_VERSION_COOKIE,
+                            accounts.sessionProof(p.username(), p.sessionVersion())).setPath("/").setHttpOnly(true)
+                            .setSameSite(io.vertx.core.http.CookieSameSite.STRICT).setSecure(http.request().isSSL()));
+                }
+                return identity(p);
             } catch (AccountService.Throttled e) {
                 throw new AuthenticationFailedException(e.getMessage());
             } catch (java.sql.SQLException e) {

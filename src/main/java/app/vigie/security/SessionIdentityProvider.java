@@ -12,7 +12,9 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * The identity of a signed-in dashboard session: the form login's encrypted cookie names the user; its roles are
- * read from the database on each request, so a deleted account is signed out at once.
+ * read from the database on each request, so a deleted account is signed out at once; and its
+ * {@value AccountService#SESSION_VERSION_COOKIE} cookie must match the account's session version, so that signing
+ * out or a new password or roles ends every session made before, in this browser and any other.
  */
 @ApplicationScoped
 public class SessionIdentityProvider implements IdentityProvider<TrustedAuthenticationRequest> {
@@ -28,10 +30,20 @@ public class SessionIdentityProvider implements IdentityProvider<TrustedAuthenti
     @Override
     public Uni<SecurityIdentity> authenticate(TrustedAuthenticationRequest request,
             AuthenticationRequestContext context) {
+        io.vertx.ext.web.RoutingContext http = io.quarkus.vertx.http.runtime.security.HttpSecurityUtils
+                .getRoutingContextAttribute(request);
+        io.vertx.core.http.Cookie proof = http == null ? null
+                : http.request().getCookie(AccountService.SESSION_VERSION_COOKIE);
         return context.runBlocking(() -> {
             try {
-                return DatabaseIdentityProvider.identity(accounts.current(request.getPrincipal())
-                        .orElseThrow(() -> new AuthenticationFailedException("the account no longer exists")));
+                AccountService.Principal p = accounts.current(request.getPrincipal())
+                        .orElseThrow(() -> new AuthenticationFailedException("the account no longer exists"));
+                if (proof == null || !java.security.MessageDigest.isEqual(proof.getValue().getBytes(
+                        java.nio.charset.StandardCharsets.UTF_8), accounts.sessionProof(p.username(),
+                                p.sessionVersion()).getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+                    throw new AuthenticationFailedException("the session was ended (sign-out, new password or roles)");
+                }
+                return DatabaseIdentityProvider.identity(p);
             } catch (java.sql.SQLException e) {
                 throw new AuthenticationFailedException("account store unavailable", e);
             }

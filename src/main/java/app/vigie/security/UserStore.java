@@ -20,7 +20,7 @@ public final class UserStore {
 
     public static Optional<UserAccount> find(Connection c, String username) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "select username, password_hash, roles, tenant, created_at from app_user where username = ?")) {
+                "select username, password_hash, roles, tenant, created_at, session_version from app_user where username = ?")) {
             ps.setString(1, username);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(account(rs)) : Optional.empty();
@@ -31,7 +31,7 @@ public final class UserStore {
     public static List<UserAccount> all(Connection c) throws SQLException {
         List<UserAccount> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(
-                "select username, password_hash, roles, tenant, created_at from app_user order by username");
+                "select username, password_hash, roles, tenant, created_at, session_version from app_user order by username");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.add(account(rs));
@@ -46,7 +46,8 @@ public final class UserStore {
                 insert into app_user (username, password_hash, roles, tenant, created_at, updated_at)
                 values (?, ?, ?, ?, ?, ?)
                 on conflict (username) do update set password_hash = excluded.password_hash,
-                  roles = excluded.roles, tenant = excluded.tenant, updated_at = excluded.updated_at""")) {
+                  roles = excluded.roles, tenant = excluded.tenant, updated_at = excluded.updated_at,
+                  session_version = app_user.session_version + 1""")) {
             Timestamp now = Timestamp.from(Instant.now());
             ps.setString(1, u.username());
             ps.setString(2, u.passwordHash());
@@ -58,10 +59,19 @@ public final class UserStore {
         }
     }
 
+    /** Ends every dashboard session of the account (sign-out). */
+    public static void endSessions(Connection c, String username) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "update app_user set session_version = session_version + 1 where username = ?")) {
+            ps.setString(1, username);
+            ps.executeUpdate();
+        }
+    }
+
     private static UserAccount account(ResultSet rs) throws SQLException {
         Array roles = rs.getArray(3);
         return new UserAccount(rs.getString(1), rs.getString(2),
                 new LinkedHashSet<>(Arrays.asList((String[]) roles.getArray())), rs.getString(4),
-                rs.getTimestamp(5).toInstant());
+                rs.getTimestamp(5).toInstant(), rs.getInt(6));
     }
 }

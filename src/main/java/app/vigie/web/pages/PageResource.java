@@ -45,6 +45,9 @@ public class PageResource {
     Engine engine;
 
     @Inject
+    app.vigie.security.AccountService accounts;
+
+    @Inject
     AgroalDataSource dataSource;
 
     @Inject
@@ -93,15 +96,22 @@ public class PageResource {
     @jakarta.ws.rs.Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @io.quarkus.security.Authenticated
     @app.vigie.web.csrf.DashboardForm
-    public jakarta.ws.rs.core.Response logout() {
+    public jakarta.ws.rs.core.Response logout(@jakarta.ws.rs.core.Context jakarta.ws.rs.core.SecurityContext who)
+            throws java.sql.SQLException {
         csrf.clear();
+        if (!oidc()) {
+            accounts.endSessions(who.getUserPrincipal().getName());  // this cookie, and any copy of it, is dead
+        }
         if (oidc()) {
             // the OIDC extension ends the session there and sends the browser to the provider's logout
             return jakarta.ws.rs.core.Response.seeOther(java.net.URI.create("/oidc-logout")).build();
         }
         return jakarta.ws.rs.core.Response.seeOther(java.net.URI.create("/login"))
                 .cookie(new jakarta.ws.rs.core.NewCookie.Builder(SESSION_COOKIE).value("").path("/").maxAge(0)
-                        .httpOnly(true).sameSite(jakarta.ws.rs.core.NewCookie.SameSite.STRICT).build())
+                        .httpOnly(true).sameSite(jakarta.ws.rs.core.NewCookie.SameSite.STRICT).build(),
+                        new jakarta.ws.rs.core.NewCookie.Builder(app.vigie.security.AccountService
+                                .SESSION_VERSION_COOKIE).value("").path("/").maxAge(0).httpOnly(true)
+                                .sameSite(jakarta.ws.rs.core.NewCookie.SameSite.STRICT).build())
                 .build();
     }
 
