@@ -120,13 +120,28 @@ public class AlertService {
     /** Called by detection inside the transaction that wrote exposures. */
     public void exposuresChanged(Connection tx, Map<UUID, Set<String>> touched, Instant now) throws SQLException {
         if (!touched.isEmpty()) {
-            AlertPlanner.exposuresChanged(tx, touched, holdInitial, now);
+            linkTokens(tx, AlertPlanner.exposuresChanged(tx, touched, holdInitial, now));
+        }
+    }
+
+    /** Each new alert's acknowledgement link: the hash of its token, never the token. */
+    private void linkTokens(Connection tx, List<AlertPlanner.Written> written) throws SQLException {
+        if (written.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = tx.prepareStatement("update customer_alert set ack_token = ? where id = ?")) {
+            for (AlertPlanner.Written w : written) {
+                ps.setString(1, sha256(ackToken(w.idempotencyKey())));
+                ps.setLong(2, w.id());
+                ps.addBatch();
+            }
+            ps.executeBatch();
         }
     }
 
     /** Called inside the transaction that closes or dismisses an incident. */
     public void incidentEnded(Connection tx, UUID incident, Instant now) throws SQLException {
-        AlertPlanner.incidentEnded(tx, incident, now);
+        linkTokens(tx, AlertPlanner.incidentEnded(tx, incident, now));
     }
 
     /** How often due deliveries are looked for (Quarkus's scheduler does not go below a second: a thread of ours). */
@@ -249,7 +264,7 @@ public class AlertService {
 
     /** A delivery due now, claimed: its alert, channel, target and attempts so far. */
     record Due(long id, long alertId, String channel, String target, int attempts, UUID incident, String tenant,
-            String phase, String key, String body, String secret) {
+            String phase, String key, String body, List<String> secrets) {
     }
 
     private Optional<Due> claimNext(Instant now) throws SQLException {
@@ -272,9 +287,9 @@ public class AlertService {
                 ps.setLong(2, d.id());
                 ps.executeUpdate();
             }
-            String secret = d.channel().equals("webhook") ? secret(c, d.tenant(), now) : null;
+            List<String> secrets = d.channel().equals("webhook") ? signingSecrets(c, d.tenant(), now) : null;
             return Optional.of(new Due(d.id(), d.alertId(), d.channel(), d.target(), d.attempts(), d.incident(),
-                    d.tenant(), d.phase(), d.key(), d.body(), secret));
+                    d.tenant(), d.phase(), d.key(), d.body(), secrets));
         });
     }
 
@@ -348,7 +363,7 @@ public class AlertService {
     void fixBody(long alertId, Instant now) throws SQLException {
         Transactions.run(dataSource, c -> {
             try (PreparedStatement ps = c.prepareStatement("""
-                    select incident_id, tenant, phase, idempotency_key, created_at, ack_token from customer_alert
+                    select incident_id, tenant, phase, idempotency_key, created_at from customer_alert
                     where id = ? and body is null for update skip locked""")) {
                 ps.setLong(1, alertId);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -366,7 +381,9 @@ public class AlertService {
                     alert.put("tenant", tenant);
                     alert.put("created_at", rs.getTimestamp(5).toInstant().toString());
                     String base = publicUrl.replaceAll("/+$", "");
-                    alert.put("acknowledge_url", base + "/ack/" + rs.getString(6));
+                    // the link's token is put in at each send (derived, the same every time), never stored
+                    alert.put("acknowledge_url", base + "/ack/" + ACK_TOKEN_SLOT);
+                    alert.put("acknowledge_before", rs.getTimestamp(5).toInstant().plus(ackValidFor).toString());
                     // the same notice as a PDF/A document, for the customer's signed-in portal account
                     alert.put("pdf_url", base + "/portal/incidents/" + incident + "/documents/processor-alert.pdf");
                     Map<String, Object> body = new LinkedHashMap<>();
@@ -387,9 +404,9 @@ public class AlertService {
     }
 
     private String send(Due d, Instant now) {
-        byte[] body = d.body().getBytes(StandardCharsets.UTF_8);
+        byte[] body = withToken(d).getBytes(StandardCharsets.UTF_8);
         return switch (d.channel()) {
-            case "webhook" -> webhook.send(d.target(), d.secret(), d.key(), d.phase(), body, now);
+            case "webhook" -> webhook.send(d.target(), d.secrets(), d.key(), d.phase(), body, now);
             case "email" -> email(d);
             case "kafka" -> kafka.send(d.tenant(), d.key(), d.phase(), body);
             default -> "channel '" + d.channel() + "' is not delivered yet";
@@ -403,7 +420,7 @@ public class AlertService {
      */
     private String email(Due d) {
         try {
-            JsonNode body = json.readTree(d.body());
+            JsonNode body = json.readTree(withToken(d));
             JsonNode alert = body.path("alert");
             String noticeJson = json.writeValueAsString(body.path("notice"));
             NoticeService.Rendered r = notices.renderProcessorAlert(noticeJson);
@@ -456,30 +473,60 @@ public class AlertService {
         }
     }
 
-    /** The tenant's webhook secret, made on first use. */
-    public static String secret(Connection c, String tenant, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select secret from tenant_webhook_secret where tenant = ?")) {
+    /**
+     * The secrets a tenant's webhooks are signed with now: its current one (made on first use, and then known to
+     * nobody until the DPO rotates it), and the one before it while its overlap lasts.
+     */
+    public static List<String> signingSecrets(Connection c, String tenant, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "select secret, previous_secret, previous_until from tenant_webhook_secret where tenant = ?")) {
             ps.setString(1, tenant);
             try (ResultSet rs = ps.executeQuery()) {
                 if (rs.next()) {
-                    return rs.getString(1);
+                    Timestamp until = rs.getTimestamp(3);
+                    return rs.getString(2) != null && until != null && until.toInstant().isAfter(now)
+                            ? List.of(rs.getString(1), rs.getString(2)) : List.of(rs.getString(1));
                 }
             }
         }
-        return rotate(c, tenant, now);
+        return List.of(rotate(c, tenant, now, Duration.ZERO));
     }
 
-    /** A new webhook secret for the tenant (the old one stops verifying at once). */
-    public static String rotate(Connection c, String tenant, Instant now) throws SQLException {
+    /** What is known of a tenant's webhook secret, without the secret. */
+    public record SecretInfo(boolean exists, Instant createdAt, String fingerprint, Instant previousValidUntil) {
+    }
+
+    public static SecretInfo secretInfo(Connection c, String tenant, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "select secret, created_at, previous_until from tenant_webhook_secret where tenant = ?")) {
+            ps.setString(1, tenant);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return new SecretInfo(false, null, null, null);
+                }
+                Timestamp until = rs.getTimestamp(3);
+                return new SecretInfo(true, rs.getTimestamp(2).toInstant(), sha256(rs.getString(1)).substring(0, 12),
+                        until == null || !until.toInstant().isAfter(now) ? null : until.toInstant());
+            }
+        }
+    }
+
+    /**
+     * A new webhook secret for the tenant, returned this once; the one before keeps signing beside it for
+     * {@code overlap} (zero: it stops at once, as after a leak).
+     */
+    public static String rotate(Connection c, String tenant, Instant now, Duration overlap) throws SQLException {
         byte[] b = new byte[32];
         RANDOM.nextBytes(b);
         String secret = "whsec_" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into tenant_webhook_secret (tenant, secret, created_at) values (?, ?, ?)
-                on conflict (tenant) do update set secret = excluded.secret, created_at = excluded.created_at""")) {
+                on conflict (tenant) do update set previous_secret = tenant_webhook_secret.secret,
+                  previous_until = ?, secret = excluded.secret, created_at = excluded.created_at""")) {
             ps.setString(1, tenant);
             ps.setString(2, secret);
             ps.setTimestamp(3, Timestamp.from(now));
+            ps.setTimestamp(4, Timestamp.from(now.plus(overlap)));
             ps.executeUpdate();
         }
         return secret;
@@ -516,11 +563,56 @@ public class AlertService {
         return Transactions.run(dataSource, c -> find(c, "id = ?", id));
     }
 
+    /**
+     * The alert an acknowledgement link's token names, while the link is valid ({@code vigie.alerts.ack-valid-for}
+     * from the alert's creation); looked up by the token's SHA-256, which is all the database keeps.
+     */
     public Optional<AlertRef> byToken(String token) throws SQLException {
         if (token == null || token.length() < 20 || token.length() > 64) {
             return Optional.empty();
         }
-        return Transactions.run(dataSource, c -> find(c, "ack_token = ?", token));
+        Instant now = clock.instant();
+        return Transactions.run(dataSource, c -> find(c, "ack_token = ?", sha256(token)))
+                .filter(a -> a.createdAt().plus(ackValidFor).isAfter(now));
+    }
+
+    /** Where the link's token goes in a stored body; replaced at each send. */
+    static final String ACK_TOKEN_SLOT = "{ack-token}";
+
+    @ConfigProperty(name = "vigie.alerts.ack-valid-for", defaultValue = "P90D")
+    Duration ackValidFor;
+
+    @ConfigProperty(name = "quarkus.http.auth.session.encryption-key")
+    Optional<String> serviceKey;
+
+    /**
+     * The acknowledgement link's token of the alert with this idempotency key: an HMAC under the service's key
+     * (VIGIE_SESSION_KEY, the same on every instance), so it is the same at every send and never needs storing.
+     * Rotating that key ends the links already sent (the portal still acknowledges).
+     */
+    public String ackToken(String idempotencyKey) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(("vigie-ack-link:" + serviceKey.orElse(""))
+                    .getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
+                    mac.doFinal(idempotencyKey.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private String withToken(Due d) {
+        return d.body().replace(ACK_TOKEN_SLOT, ackToken(d.key()));
+    }
+
+    static String sha256(String s) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static Optional<AlertRef> find(Connection c, String where, Object key) throws SQLException {

@@ -57,19 +57,32 @@ public final class Webhook implements AutoCloseable {
 
     /** The signature header's value of {@code body} at {@code at}. */
     public static String signature(String secret, Instant at, byte[] body) {
+        return signature(java.util.List.of(secret), at, body);
+    }
+
+    /**
+     * The signature header's value with one {@code v1} per secret (the current one first; after a rotation, the
+     * previous one while its overlap lasts): a receiver accepts the body when any {@code v1} verifies with its secret.
+     */
+    public static String signature(java.util.List<String> secrets, Instant at, byte[] body) {
         long t = at.getEpochSecond();
+        StringBuilder header = new StringBuilder("t=").append(t);
         try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            mac.update((t + ".").getBytes(StandardCharsets.US_ASCII));
-            return "t=" + t + ",v1=" + HexFormat.of().formatHex(mac.doFinal(body));
+            for (String secret : secrets) {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+                mac.update((t + ".").getBytes(StandardCharsets.US_ASCII));
+                header.append(",v1=").append(HexFormat.of().formatHex(mac.doFinal(body)));
+            }
+            return header.toString();
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("HmacSHA256 unavailable", e);
         }
     }
 
     /** Sends; returns null when delivered, else what went wrong (kept as the delivery's last error). */
-    public String send(String url, String secret, String idempotencyKey, String phase, byte[] body, Instant now) {
+    public String send(String url, java.util.List<String> secrets, String idempotencyKey, String phase, byte[] body,
+            Instant now) {
         WebhookTargets.Checked target;
         try {
             target = targets.check(url);
@@ -85,7 +98,7 @@ public final class Webhook implements AutoCloseable {
                 .setPort(target.port()).setSsl(target.tls()).setURI(path)
                 .setServer(SocketAddress.inetSocketAddress(target.port(), target.address().getHostAddress()))
                 .putHeader("Content-Type", "application/json")
-                .putHeader(SIGNATURE, signature(secret, now, body))
+                .putHeader(SIGNATURE, signature(secrets, now, body))
                 .putHeader("Idempotency-Key", idempotencyKey)
                 .putHeader("Vigie-Alert-Phase", phase);
         CompletableFuture<String> result = new CompletableFuture<>();

@@ -23,8 +23,10 @@ import app.vigie.security.Role;
 import app.vigie.tenant.TenantStore;
 
 /**
- * {@code /api/tenants/{id}/webhook-secret}: the secret a tenant's webhook receiver verifies signatures with, made on
- * first use; POST makes a new one (the old one stops verifying at once). For the DPO, who hands it to the customer.
+ * {@code /api/tenants/{id}/webhook-secret}: the secret a tenant's webhook receiver verifies signatures with. GET tells
+ * whether there is one, since when, and its fingerprint, never the secret; POST makes a new one and returns it this
+ * once (the DPO hands it to the customer); the previous one keeps signing beside it for {@code overlap} (ISO-8601,
+ * default {@code vigie.alerts.webhook.secret-overlap}, 24 h; {@code PT0S} stops it at once, as after a leak).
  */
 @Path("/api/tenants/{id}/webhook-secret")
 @Produces(MediaType.APPLICATION_JSON)
@@ -36,27 +38,52 @@ public class WebhookSecretResource {
     @Inject
     Clock clock;
 
-    public record Secret(String tenant, String secret) {
+    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "vigie.alerts.webhook.secret-overlap",
+            defaultValue = "P1D")
+    java.time.Duration defaultOverlap;
+
+    /** A new secret, shown once, and until when the one before still signs. */
+    public record Secret(String tenant, String secret, java.time.Instant previousValidUntil) {
+    }
+
+    /** What is known of the secret. */
+    public record Info(String tenant, boolean exists, java.time.Instant createdAt, String fingerprint,
+            java.time.Instant previousValidUntil) {
     }
 
     @GET
     @RolesAllowed({Role.R_DPO})
-    public Secret secret(@PathParam("id") String tenant, @Context SecurityContext who) throws SQLException {
+    public Info info(@PathParam("id") String tenant) throws SQLException {
         return Transactions.run(dataSource, c -> {
             TenantStore.find(c, tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
-            return new Secret(tenant, AlertService.secret(c, tenant, clock.instant()));
+            AlertService.SecretInfo i = AlertService.secretInfo(c, tenant, clock.instant());
+            return new Info(tenant, i.exists(), i.createdAt(), i.fingerprint(), i.previousValidUntil());
         });
     }
 
     @POST
     @RolesAllowed({Role.R_DPO})
-    public Secret rotate(@PathParam("id") String tenant, @Context SecurityContext who) throws SQLException {
+    public Secret rotate(@PathParam("id") String tenant, @jakarta.ws.rs.QueryParam("overlap") String overlapParam,
+            @Context SecurityContext who) throws SQLException {
+        java.time.Duration overlap;
+        try {
+            overlap = overlapParam == null || overlapParam.isBlank() ? defaultOverlap
+                    : java.time.Duration.parse(overlapParam.strip());
+        } catch (java.time.format.DateTimeParseException e) {
+            throw new ProblemException(400, "query parameter 'overlap' must be an ISO-8601 duration such as PT24H");
+        }
+        if (overlap.isNegative() || overlap.compareTo(java.time.Duration.ofDays(7)) > 0) {
+            throw new ProblemException(400, "query parameter 'overlap' must be between PT0S and P7D");
+        }
+        java.time.Duration o = overlap;
         return Transactions.run(dataSource, c -> {
             TenantStore.find(c, tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
-            String secret = AlertService.rotate(c, tenant, clock.instant());
+            java.time.Instant now = clock.instant();
+            boolean had = AlertService.secretInfo(c, tenant, now).exists();
+            String secret = AlertService.rotate(c, tenant, now, had ? o : java.time.Duration.ZERO);
             AuditTrail.record(c, who.getUserPrincipal().getName(), "tenant.webhook-secret", "tenant:" + tenant,
-                    null, "{\"rotated\":true}");
-            return new Secret(tenant, secret);
+                    null, "{\"rotated\":true,\"previous_overlap\":" + AuditTrail.quote(o.toString()) + "}");
+            return new Secret(tenant, secret, had && !o.isZero() ? now.plus(o) : null);
         });
     }
 }

@@ -37,7 +37,7 @@ public record Statements(List<String> dataCategories, List<String> specialCatego
     public List<String> problems() {
         List<String> p = new ArrayList<>();
         for (List<String> l : java.util.Arrays.asList(dataCategories, specialCategories, personCategories)) {
-            if (l != null && l.contains(null)) {
+            if (l != null && l.stream().anyMatch(java.util.Objects::isNull)) {  // List.of().contains(null) throws
                 p.add("'data_categories', 'special_categories' and 'person_categories' have no null entry");
                 break;
             }

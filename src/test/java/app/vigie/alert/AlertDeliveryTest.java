@@ -45,7 +45,7 @@ class AlertDeliveryTest {
         Api.admin().contentType("application/json").body("{\"legal_name\":\"" + tenant + " SAS\",\"country\":\"FR\","
                 + "\"alert_channels\":[{\"type\":\"webhook\",\"target\":\"" + receiver.url() + "\"}]}")
                 .put("/api/tenants/" + tenant).then().statusCode(200);
-        receiver.secret(Api.admin().get("/api/tenants/" + tenant + "/webhook-secret").then().statusCode(200)
+        receiver.secret(Api.admin().post("/api/tenants/" + tenant + "/webhook-secret").then().statusCode(200)
                 .extract().path("secret"));
     }
 
@@ -177,6 +177,24 @@ class AlertDeliveryTest {
             assertThat(io.restassured.RestAssured.given().get(path).then().statusCode(200).extract().asString())
                     .contains("Confirm receipt").contains(victim);
             io.restassured.RestAssured.given().get("/ack/not-a-real-token-at-all-0000").then().statusCode(404);
+            // the database keeps no link's token: a copy of it opens nothing
+            String token = path.substring("/ack/".length());
+            try (java.sql.Connection c = dataSource.getConnection(); java.sql.PreparedStatement ps = c.prepareStatement(
+                    "select count(*) from customer_alert where ack_token = ? or body like ?")) {
+                ps.setString(1, token);
+                ps.setString(2, "%" + token + "%");
+                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    assertThat(rs.getInt(1)).isZero();
+                }
+            }
+            // a link past its validity (90 days) opens nothing either
+            try {
+                MovableClock.INSTANCE.set(Instant.now().plus(Duration.ofDays(91)));
+                io.restassured.RestAssured.given().get(path).then().statusCode(404);
+            } finally {
+                MovableClock.INSTANCE.reset();
+            }
             String done = io.restassured.RestAssured.given().contentType("application/x-www-form-urlencoded")
                     .formParam("lang", "en").post(path).then().statusCode(200).extract().asString();
             assertThat(done).contains("receipt recorded");
@@ -356,6 +374,41 @@ class AlertDeliveryTest {
             });
         } finally {
             receivers.forEach(WebhookReceiver::close);
+        }
+    }
+
+    @Test
+    void aRotatedSecretKeepsSigningThroughItsOverlapAndTheSecretIsShownOnlyOnce() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-acme";
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            webhookTenant(victim, receiver);
+            String first = receiver.secretValue();
+            JsonPath info = Api.admin().get("/api/tenants/" + victim + "/webhook-secret").then().statusCode(200)
+                    .extract().jsonPath();
+            assertThat(info.getBoolean("exists")).isTrue();
+            assertThat(info.getString("secret")).isNull();
+            assertThat(Api.admin().get("/api/tenants/" + victim + "/webhook-secret").asString()).doesNotContain(first);
+            // rotated: the receiver still holds the first secret, and the alert verifies with it
+            String second = Api.admin().post("/api/tenants/" + victim + "/webhook-secret").then().statusCode(200)
+                    .body("previous_valid_until", org.hamcrest.Matchers.notNullValue()).extract().path("secret");
+            assertThat(second).isNotEqualTo(first);
+            leak(p, "s1", "ra", "rb", victim, p + "-globex");
+            await("an alert", () -> !receiver.received().isEmpty());
+            assertThat(receiver.received().get(0).verified()).as("verified with the previous secret").isTrue();
+            receiver.secret(second);
+            // rotated at once (a leaked secret): the second no longer signs
+            String third = Api.admin().queryParam("overlap", "PT0S").post("/api/tenants/" + victim
+                    + "/webhook-secret").then().statusCode(200).extract().path("secret");
+            leak(p, "s2", "rc", "rd", victim, p + "-initech");
+            await("another alert", () -> receiver.received().size() >= 2);
+            assertThat(receiver.received().get(receiver.received().size() - 1).verified())
+                    .as("the second secret, ended at once").isFalse();
+            assertThat(WebhookReceiver.verify(third, receiver.received().get(receiver.received().size() - 1)
+                    .signature(), receiver.received().get(receiver.received().size() - 1).body()
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8), System.currentTimeMillis() / 1000)).isTrue();
+            Api.admin().queryParam("overlap", "P30D").post("/api/tenants/" + victim + "/webhook-secret").then()
+                    .statusCode(400);
         }
     }
 }

@@ -40,7 +40,7 @@ class AlertKillIT {
             assertThat(service.send("PUT", "/api/tenants/acme", "{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
                     + "\"alert_channels\":[{\"type\":\"webhook\",\"target\":\"" + receiver.url() + "\"}]}", ADMIN)
                     .statusCode()).isEqualTo(200);
-            receiver.secret(JSON.readTree(service.get("/api/tenants/acme/webhook-secret", ADMIN).body())
+            receiver.secret(JSON.readTree(service.send("POST", "/api/tenants/acme/webhook-secret", "", ADMIN).body())
                     .path("secret").asText());
             CountDownLatch release = new CountDownLatch(1);
             receiver.holdNext(release);

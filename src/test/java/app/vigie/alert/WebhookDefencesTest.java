@@ -39,7 +39,7 @@ class WebhookDefencesTest {
     }
 
     private static String send(Webhook hook, String url) {
-        return hook.send(url, "whsec_test", "key-1", "INITIAL", BODY, Instant.now());
+        return hook.send(url, List.of("whsec_test"), "key-1", "INITIAL", BODY, Instant.now());
     }
 
     @ParameterizedTest

@@ -68,7 +68,7 @@ public final class AlertLatencyBenchmark {
             String url = "http://127.0.0.1:" + hook.getAddress().getPort() + "/hook";
             check(service.send("PUT", "/api/tenants/bench-acme", "{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
                     + "\"alert_channels\":[{\"type\":\"webhook\",\"target\":\"" + url + "\"}]}", admin).statusCode());
-            secret[0] = json.readTree(service.get("/api/tenants/bench-acme/webhook-secret", admin).body())
+            secret[0] = json.readTree(service.send("POST", "/api/tenants/bench-acme/webhook-secret", "", admin).body())
                     .path("secret").asText();
             // warm-up: 50 incidents not measured
             post(service, admin, "warm", 50, 50, new long[50]);

@@ -80,16 +80,16 @@ public final class WebhookReceiver implements AutoCloseable {
             return false;
         }
         String t = null;
-        String v1 = null;
+        List<String> v1s = new java.util.ArrayList<>();
         for (String part : header.split(",")) {
             String[] kv = part.split("=", 2);
             if (kv.length == 2 && kv[0].equals("t")) {
                 t = kv[1];
             } else if (kv.length == 2 && kv[0].equals("v1")) {
-                v1 = kv[1];
+                v1s.add(kv[1]);  // one per secret in use (two while a rotation's overlap lasts): any may verify
             }
         }
-        if (t == null || v1 == null || Math.abs(nowSeconds - Long.parseLong(t)) > 300) {
+        if (t == null || v1s.isEmpty() || Math.abs(nowSeconds - Long.parseLong(t)) > 300) {
             return false;
         }
         try {
@@ -97,7 +97,11 @@ public final class WebhookReceiver implements AutoCloseable {
             mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
             mac.update((t + ".").getBytes(StandardCharsets.US_ASCII));
             byte[] expected = HexFormat.of().formatHex(mac.doFinal(body)).getBytes(StandardCharsets.US_ASCII);
-            return MessageDigest.isEqual(expected, v1.getBytes(StandardCharsets.US_ASCII));
+            boolean any = false;
+            for (String v1 : v1s) {
+                any |= MessageDigest.isEqual(expected, v1.getBytes(StandardCharsets.US_ASCII));
+            }
+            return any;
         } catch (java.security.GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
@@ -109,6 +113,10 @@ public final class WebhookReceiver implements AutoCloseable {
 
     public void secret(String s) {
         this.secret = s;
+    }
+
+    public String secretValue() {
+        return secret;
     }
 
     public void failNext(int n) {
