@@ -45,6 +45,9 @@ public class AccountService {
 
     private final Map<String, Verified> verified = new ConcurrentHashMap<>();
 
+    /** Where embedded mode keeps the admin password it generated (in the data directory). */
+    public static final String ADMIN_PASSWORD_FILE = "admin.password";
+
     /** The shortest password an account may have (the built-in admin's too). */
     public static final int MIN_PASSWORD = 12;
 
@@ -257,10 +260,22 @@ public class AccountService {
                 LOG.info("Account 'admin' takes its password from VIGIE_ADMIN_PASSWORD");
             }
         } else if (admin.isEmpty()) {
+            if (app.vigie.embedded.Mode.current() == app.vigie.embedded.Mode.PRODUCTION) {
+                throw new IllegalStateException("set VIGIE_ADMIN_PASSWORD (at least " + MIN_PASSWORD + " characters): "
+                        + "production mode does not make up the first account's password");
+            }
+            // embedded mode: a generated password in a file only this account reads, never in the log
             String generated = generatePassword();
+            java.nio.file.Path file = app.vigie.embedded.Mode.dataDir().resolve(ADMIN_PASSWORD_FILE);
+            try {
+                app.vigie.embedded.PrivateFiles.directory(file.getParent());
+                app.vigie.embedded.PrivateFiles.write(file, generated + "\n");
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("cannot write the generated admin password to " + file, e);
+            }
             save("system", ADMIN, generated, Set.of(Role.R_ADMIN), null);
-            LOG.warnf("Created account 'admin' with the generated password %s (shown this once; it is stored "
-                    + "hashed). Set VIGIE_ADMIN_PASSWORD to choose it.", generated);
+            LOG.warnf("Created account 'admin' with a generated password, in %s (readable by this account only; "
+                    + "delete the file once you have it). Set VIGIE_ADMIN_PASSWORD to choose it.", file);
         }
     }
 

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
 
@@ -159,14 +158,18 @@ class EmbeddedModeIT {
     void withoutAPasswordTheAdminGetsAGeneratedOneShownOnce(@TempDir Path tmp) throws Exception {
         Path data = tmp.resolve("data");
         try (ServiceProcess service = new ServiceProcess(data, Map.of()).start()) {
-            Matcher m = Pattern.compile("generated password (\\S+)").matcher(service.log());
-            assertThat(m.find()).isTrue();
-            String generated = m.group(1);
+            Path file = data.resolve(app.vigie.security.AccountService.ADMIN_PASSWORD_FILE);
+            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files
+                    .getPosixFilePermissions(file))).isEqualTo("rw-------");
+            String generated = java.nio.file.Files.readString(file).strip();
+            assertThat(service.log()).as("the password never reaches the log").doesNotContain(generated)
+                    .contains(file.toString());
             assertThat(service.get("/api/streams", "admin:" + generated).statusCode()).isEqualTo(200);
             assertThat(service.get("/api/streams", "admin:not-it").statusCode()).isEqualTo(401);
             service.stop();
             service.start();
             assertThat(Pattern.compile("generated password").matcher(service.log()).results().count()).isEqualTo(1);
+            assertThat(service.log()).doesNotContain(generated);
             assertThat(service.get("/api/streams", "admin:" + generated).statusCode()).isEqualTo(200);
         }
     }
