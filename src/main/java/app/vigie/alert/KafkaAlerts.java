@@ -30,6 +30,9 @@ public class KafkaAlerts {
     @Inject
     KafkaIntakeConfig kafka;
 
+    @Inject
+    app.vigie.kafka.KafkaClients clients;
+
     @ConfigProperty(name = "vigie.mode", defaultValue = "embedded")
     String mode;
 
@@ -40,7 +43,7 @@ public class KafkaAlerts {
 
     private synchronized KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
-            Properties p = new Properties();
+            Properties p = clients.properties(app.vigie.kafka.KafkaClients.Role.ALERTS);
             p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             p.put(ProducerConfig.ACKS_CONFIG, "all");
             p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");

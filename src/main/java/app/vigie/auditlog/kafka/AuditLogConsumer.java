@@ -351,8 +351,11 @@ public class AuditLogConsumer {
         return partitions.stream().map(TopicPartition::partition).sorted().toList().toString();
     }
 
+    @jakarta.inject.Inject
+    app.vigie.kafka.KafkaClients clients;
+
     private Properties consumerProperties() {
-        Properties p = new Properties();
+        Properties p = clients.properties(app.vigie.kafka.KafkaClients.Role.INTAKE);
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -371,7 +374,7 @@ public class AuditLogConsumer {
     }
 
     private Properties producerProperties() {
-        Properties p = new Properties();
+        Properties p = clients.properties(app.vigie.kafka.KafkaClients.Role.INTAKE);  // the dead-letter topic
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");

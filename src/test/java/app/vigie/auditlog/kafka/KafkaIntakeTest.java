@@ -210,4 +210,17 @@ class KafkaIntakeTest {
                 "value.serializer", ByteArraySerializer.class.getName()));
         return p;
     }
+
+    @Inject
+    app.vigie.kafka.KafkaClients clients;
+
+    @Test
+    void everyKafkaSettingReachesEveryClientAndEachRoleKeepsItsOwnGroupAndSerialisers() {
+        for (app.vigie.kafka.KafkaClients.Role role : app.vigie.kafka.KafkaClients.Role.values()) {
+            java.util.Properties p = clients.properties(role);
+            org.assertj.core.api.Assertions.assertThat(p).as(role.name())
+                    .containsEntry("client.dns.lookup", "use_all_dns_ips").doesNotContainKey("group.id")
+                    .doesNotContainKey("key.deserializer");
+        }
+    }
 }
