@@ -206,11 +206,6 @@ public final class AlertPlanner {
     }
 
     public static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(s.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return app.vigie.security.Digests.sha256Hex(s);
     }
 }

@@ -94,8 +94,8 @@ public class AlertService {
     int concurrency;
 
     /**
-     * Deliveries of one tenant in flight at the same time, at most: one by default, so that a tenant's alerts arrive
-     * in the order they were made (INITIAL before UPDATE) and a slow receiver holds one sender, not all.
+     * Deliveries of one tenant on one channel in flight at the same time, at most: a slow receiver holds that many
+     * senders, not all. (Order is kept by the claim itself: a tenant's later alert waits for its earlier one.)
      */
     @ConfigProperty(name = "vigie.alerts.per-tenant", defaultValue = "1")
     int perTenant;
@@ -210,33 +210,36 @@ public class AlertService {
     public int deliverDue(int max) throws SQLException {
         int claimed = 0;
         while (claimed < max && slots.tryAcquire()) {
-            Optional<Due> due;
+            Optional<Due> due = Optional.empty();
             try {
                 due = claimNext(clock.instant());
-            } catch (SQLException | RuntimeException e) {
-                slots.release();
-                throw e;
+            } finally {
+                if (due.isEmpty()) {
+                    slots.release();  // nothing claimed (or it failed, even with an Error): the sender is free
+                }
             }
             if (due.isEmpty()) {
-                slots.release();
                 break;
             }
             Due d = due.get();
-            inFlight.merge(d.tenant(), 1, Integer::sum);
+            String lane = lane(d.tenant(), d.channel());
+            inFlight.merge(lane, 1, Integer::sum);
             try {
                 senders.execute(() -> {
                     try {
                         attempt(d);
                     } catch (SQLException | RuntimeException e) {
                         roundLog.failed(e);  // the claim lapses: the delivery is attempted again after its lease
+                    } catch (Error e) {
+                        LOG.error("A delivery attempt failed", e);
                     } finally {
-                        inFlight.computeIfPresent(d.tenant(), (k, v) -> v <= 1 ? null : v - 1);
+                        inFlight.computeIfPresent(lane, (k, v) -> v <= 1 ? null : v - 1);
                         slots.release();
                         kick();
                     }
                 });
             } catch (java.util.concurrent.RejectedExecutionException stopping) {
-                inFlight.computeIfPresent(d.tenant(), (k, v) -> v <= 1 ? null : v - 1);
+                inFlight.computeIfPresent(lane, (k, v) -> v <= 1 ? null : v - 1);
                 slots.release();
                 break;
             }
@@ -264,7 +267,12 @@ public class AlertService {
 
     /** A delivery due now, claimed: its alert, channel, target and attempts so far. */
     record Due(long id, long alertId, String channel, String target, int attempts, UUID incident, String tenant,
-            String phase, String key, String body, List<String> secrets) {
+            String phase, String key, String body, List<String> secrets, UUID claim) {
+    }
+
+    /** In flight per tenant and channel: a dead webhook does not hold the same tenant's e-mail. */
+    private static String lane(String tenant, String channel) {
+        return tenant + "|" + channel;
     }
 
     private Optional<Due> claimNext(Instant now) throws SQLException {
@@ -274,28 +282,66 @@ public class AlertService {
         if (next.isEmpty()) {
             return Optional.empty();
         }
-        fixBody(next.get(), now);
+        try {
+            fixBody(next.get(), now);
+        } catch (RuntimeException e) {
+            // this alert's body cannot be made (a rendering error): it waits its backoff; the others go on
+            postpone(next.get(), "the alert could not be prepared: " + e, now);
+            LOG.errorf(e, "Alert %d could not be prepared; its deliveries wait their backoff", next.get());
+            return Optional.empty();
+        }
         return Transactions.run(dataSource, c -> {
             Optional<Due> due = claim(c, now, busy);
             if (due.isEmpty() || due.get().body() == null) {
                 return Optional.empty();  // taken by another worker, or its body is being fixed: still due
             }
             Due d = due.get();
+            UUID claim = UUID.randomUUID();
             try (PreparedStatement ps = c.prepareStatement(
-                    "update alert_delivery set next_attempt_at = ?, updated_at = now() where id = ?")) {
-                ps.setTimestamp(1, Timestamp.from(now.plus(attemptDeadline).plusSeconds(5)));
-                ps.setLong(2, d.id());
+                    "update alert_delivery set next_attempt_at = ?, claim_id = ?, updated_at = now() where id = ?")) {
+                // the lease runs from the claim, past the whole attempt (and e-mail's and Kafka's own waits)
+                ps.setTimestamp(1, Timestamp.from(clock.instant().plus(lease())));
+                ps.setObject(2, claim);
+                ps.setLong(3, d.id());
                 ps.executeUpdate();
             }
             List<String> secrets = d.channel().equals("webhook") ? signingSecrets(c, d.tenant(), now) : null;
             return Optional.of(new Due(d.id(), d.alertId(), d.channel(), d.target(), d.attempts(), d.incident(),
-                    d.tenant(), d.phase(), d.key(), d.body(), secrets));
+                    d.tenant(), d.phase(), d.key(), d.body(), secrets, claim));
+        });
+    }
+
+    /**
+     * How long a claim holds a delivery: twice the attempt's deadline and 20 s (40 s by default; Kafka's own waits
+     * end within 30 s). Long enough that no live sender loses its claim; short enough that a delivery whose sender
+     * died is attempted again within a minute. An outcome recorded after the claim lapsed is not recorded (the
+     * claim is the sender's own), so a lapse costs at most one more send, never a lost or contradicted outcome.
+     */
+    Duration lease() {
+        return attemptDeadline.multipliedBy(2).plusSeconds(20);
+    }
+
+    /** An alert whose body cannot be made: its pending deliveries wait a backoff, the error kept for the DPO. */
+    private void postpone(long alertId, String error, Instant now) throws SQLException {
+        Transactions.run(dataSource, c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    update alert_delivery set attempts = attempts + 1, last_error = ?, next_attempt_at = ?,
+                      updated_at = now() where alert_id = ? and status = 'PENDING'""")) {
+                ps.setString(1, Webhook.sanitize(error));
+                ps.setTimestamp(2, Timestamp.from(now.plus(retryMax)));
+                ps.setLong(3, alertId);
+                ps.executeUpdate();
+            }
+            return null;
         });
     }
 
     /** Sends a claimed delivery, then records what came of it. */
     private void attempt(Due d) throws SQLException {
         String error = send(d, clock.instant());
+        if (Thread.currentThread().isInterrupted() || "interrupted".equals(error)) {
+            return;  // stopping: no outcome is known; the claim lapses and the delivery is attempted again
+        }
         Transactions.run(dataSource, c -> {
             if (error == null) {
                 // delivered: the controller is aware from now (EDPB Guidelines 9/2022, para. 44)
@@ -329,7 +375,9 @@ public class AlertService {
     private static Optional<Long> nextDue(Connection c, Instant now, String[] busy) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 select d.alert_id from alert_delivery d join customer_alert a on a.id = d.alert_id
-                where d.status = 'PENDING' and d.next_attempt_at <= ? and a.tenant <> all(?)
+                where d.status = 'PENDING' and d.next_attempt_at <= ? and a.tenant || '|' || d.channel <> all(?)
+                  and not exists (select 1 from alert_delivery e join customer_alert b on b.id = e.alert_id
+                    where b.tenant = a.tenant and e.channel = d.channel and e.status = 'PENDING' and e.id < d.id)
                 order by d.next_attempt_at, d.id limit 1""")) {
             ps.setTimestamp(1, Timestamp.from(now));
             ps.setArray(2, c.createArrayOf("text", busy));
@@ -344,7 +392,9 @@ public class AlertService {
                 select d.id, d.alert_id, d.channel, d.target, d.attempts, a.incident_id, a.tenant, a.phase,
                        a.idempotency_key, a.body
                 from alert_delivery d join customer_alert a on a.id = d.alert_id
-                where d.status = 'PENDING' and d.next_attempt_at <= ? and a.tenant <> all(?)
+                where d.status = 'PENDING' and d.next_attempt_at <= ? and a.tenant || '|' || d.channel <> all(?)
+                  and not exists (select 1 from alert_delivery e join customer_alert b on b.id = e.alert_id
+                    where b.tenant = a.tenant and e.channel = d.channel and e.status = 'PENDING' and e.id < d.id)
                 order by d.next_attempt_at, d.id limit 1 for update of d skip locked""")) {
             ps.setTimestamp(1, Timestamp.from(now));
             ps.setArray(2, c.createArrayOf("text", busy));
@@ -354,7 +404,7 @@ public class AlertService {
                 }
                 return Optional.of(new Due(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
                         rs.getInt(5), rs.getObject(6, UUID.class), rs.getString(7), rs.getString(8), rs.getString(9),
-                        rs.getString(10), null));
+                        rs.getString(10), null, null));
             }
         }
     }
@@ -461,14 +511,15 @@ public class AlertService {
             Instant deliveredAt) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 update alert_delivery set status = ?, attempts = ?, next_attempt_at = ?, last_error = ?,
-                  delivered_at = ?, updated_at = now() where id = ? and status = 'PENDING' and attempts = ?""")) {
+                  delivered_at = ?, claim_id = null, updated_at = now()
+                where id = ? and status = 'PENDING' and claim_id = ?""")) {
             ps.setString(1, status);
             ps.setInt(2, attempts);
             ps.setTimestamp(3, Timestamp.from(next));
             ps.setString(4, error);
             ps.setTimestamp(5, deliveredAt == null ? null : Timestamp.from(deliveredAt));
             ps.setLong(6, d.id());
-            ps.setInt(7, d.attempts());
+            ps.setObject(7, d.claim());
             return ps.executeUpdate() == 1;
         }
     }
@@ -489,7 +540,18 @@ public class AlertService {
                 }
             }
         }
-        return List.of(rotate(c, tenant, now, Duration.ZERO));
+        // first use: made unless a rotation made one meanwhile, which is then kept (it is the one the DPO saw)
+        byte[] b = new byte[32];
+        RANDOM.nextBytes(b);
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into tenant_webhook_secret (tenant, secret, created_at) values (?, ?, ?)
+                on conflict (tenant) do nothing""")) {
+            ps.setString(1, tenant);
+            ps.setString(2, "whsec_" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b));
+            ps.setTimestamp(3, Timestamp.from(now));
+            ps.executeUpdate();
+        }
+        return signingSecrets(c, tenant, now);
     }
 
     /** What is known of a tenant's webhook secret, without the secret. */
@@ -591,15 +653,7 @@ public class AlertService {
      * Rotating that key ends the links already sent (the portal still acknowledges).
      */
     public String ackToken(String idempotencyKey) {
-        try {
-            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
-            mac.init(new javax.crypto.spec.SecretKeySpec(("vigie-ack-link:" + serviceKey.orElse(""))
-                    .getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(
-                    mac.doFinal(idempotencyKey.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return app.vigie.security.Digests.keyed(serviceKey.orElse(""), "vigie-ack-link", idempotencyKey);
     }
 
     private String withToken(Due d) {
@@ -607,12 +661,7 @@ public class AlertService {
     }
 
     static String sha256(String s) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return app.vigie.security.Digests.sha256Hex(s);
     }
 
     static Optional<AlertRef> find(Connection c, String where, Object key) throws SQLException {

@@ -15,7 +15,8 @@ import java.util.Locale;
  * checked, and the connection then goes to the checked address only (a name that resolves elsewhere a moment later,
  * DNS rebinding, changes nothing). Refused unless an allowed network holds them: loopback, link-local (169.254.0.0/16
  * and fe80::/10, where cloud metadata services answer), private (10/8, 172.16/12, 192.168/16, fc00::/7), shared
- * (100.64/10), unspecified, multicast and reserved addresses. In production mode the URL must be https unless
+ * (100.64/10), unspecified, multicast and reserved addresses, and the IPv6 forms that carry an IPv4 address
+ * (IPv4-compatible ::/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, Teredo 2001::/32, 6to4 2002::/16). In production mode the URL must be https unless
  * plain http is allowed.
  */
 public final class WebhookTargets {
@@ -38,8 +39,9 @@ public final class WebhookTargets {
 
     private static final String[] BLOCKED = {"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8",
         "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15",
-        "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4", "::/128", "::1/128", "64:ff9b::/96",
-        "100::/64", "2001:db8::/32", "fc00::/7", "fe80::/10", "ff00::/8"};
+        "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4", "::/96", "::1/128", "64:ff9b::/96",
+        "64:ff9b:1::/48", "100::/64", "2001::/32", "2001:db8::/32", "2002::/16", "fc00::/7", "fe80::/10",
+        "ff00::/8"};
     private static final List<Network> BLOCKED_NETWORKS = parse(List.of(BLOCKED));
 
     private final List<Network> allowed;

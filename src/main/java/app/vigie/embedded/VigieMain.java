@@ -31,26 +31,17 @@ public class VigieMain {
     }
 
     /**
-     * The key that encrypts the dashboard's session cookies, unless VIGIE_SESSION_KEY gives it: kept in the data
-     * directory in embedded mode (sessions survive a restart), made anew at each boot in production mode (set
-     * VIGIE_SESSION_KEY there, the same on every instance). Never logged: Quarkus would log a key it made itself.
+     * The key that encrypts the dashboard's session cookies and makes CSRF tokens and acknowledgement links, unless
+     * VIGIE_SESSION_KEY gives it: kept in the data directory in embedded mode (sessions and links survive a restart);
+     * production mode requires VIGIE_SESSION_KEY, the same on every instance. Never logged.
      */
     static void sessionKey(java.nio.file.Path dataDir) throws java.io.IOException {
         String given = System.getenv("VIGIE_SESSION_KEY");
         if (given != null && !given.isBlank()) {
             return;
         }
-        String key;
-        if (dataDir != null) {
-            PrivateFiles.directory(dataDir);
-            key = PrivateFiles.secret(dataDir.resolve("session.key"));
-        } else {
-            byte[] random = new byte[32];
-            new java.security.SecureRandom().nextBytes(random);
-            key = java.util.Base64.getEncoder().encodeToString(random);
-            Logger.getLogger(VigieMain.class).warn("VIGIE_SESSION_KEY is not set: dashboard sessions end when "
-                    + "this instance restarts and are not shared between instances");
-        }
+        PrivateFiles.directory(dataDir);
+        String key = PrivateFiles.secret(dataDir.resolve("session.key"));
         System.setProperty("quarkus.http.auth.session.encryption-key", key);
     }
 
@@ -115,7 +106,15 @@ public class VigieMain {
         signIn();
         proxyAndTransport(System.getenv(), mode).forEach(System::setProperty);
         if (mode == Mode.PRODUCTION) {
-            sessionKey(null);
+            String key = System.getenv("VIGIE_SESSION_KEY");
+            if (key == null || key.strip().length() < 32) {
+                // sessions, CSRF tokens and acknowledgement links are made with it: a key made up at each boot
+                // would end them at every restart and differ between instances
+                System.err.println("VIGIE_SESSION_KEY must be set in production mode (32 characters or more, the "
+                        + "same on every instance)");
+                System.exit(2);
+                return;
+            }
             Quarkus.run(args);
             return;
         }

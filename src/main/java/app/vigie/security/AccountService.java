@@ -113,17 +113,25 @@ public class AccountService {
      */
     public Optional<Principal> verify(String username, char[] password, String address)
             throws SQLException, Throttled {
-        Optional<Duration> lock = accountTries.locked(username);
-        if (lock.isEmpty() && address != null) {
-            lock = addressTries.locked(address);
-        }
-        if (lock.isPresent()) {
+        // per address, and per account from that address: a stranger cannot lock an account out for everyone
+        String from = address == null ? null : addressKey(address);
+        String accountKey = from == null ? username : username + " from " + from;
+        LoginThrottle.Attempt byAddress = from == null ? null : addressTries.attempt(from);
+        LoginThrottle.Attempt byAccount = byAddress != null && !byAddress.allowed() ? null
+                : accountTries.attempt(accountKey);
+        Optional<Duration> refused = byAddress != null && !byAddress.allowed() ? byAddress.refusedFor()
+                : byAccount.refusedFor();
+        if (refused.isPresent()) {
             meters.counter("vigie.signin.refused", "reason", "locked").increment();
-            throw new Throttled(lock.get());
+            throw new Throttled(refused.get());
         }
         byte[] digest = digest(username, password);
         Verified v = verified.get(username);
         if (v != null && v.until() > System.currentTimeMillis() && MessageDigest.isEqual(v.digest(), digest)) {
+            accountTries.succeeded(accountKey);
+            if (byAddress != null) {
+                addressTries.uncount(byAddress);
+            }
             return Optional.of(new Principal(username, v.roles(), v.tenant(), v.sessionVersion()));
         }
         Optional<UserAccount> account = Transactions.run(dataSource, c -> UserStore.find(c, username));
@@ -131,10 +139,23 @@ public class AccountService {
                 && account.isPresent();
         if (!right) {
             meters.counter("vigie.signin.refused", "reason", "wrong").increment();
-            failed(username, account.isPresent(), address);
+            // a lock this failure starts is audited (the account's only when it exists: guessed names must not
+            // flood the trail)
+            Optional<LoginThrottle.Lock> accountLock = accountTries.failed(byAccount);
+            Optional<LoginThrottle.Lock> addressLock = byAddress == null ? Optional.empty()
+                    : addressTries.failed(byAddress);
+            if (accountLock.isPresent() && account.isPresent()) {
+                lockAudit("account:" + username, accountLock.get(), address);
+            }
+            if (addressLock.isPresent()) {
+                lockAudit("address:" + from, addressLock.get(), address);
+            }
             return Optional.empty();
         }
-        accountTries.succeeded(username);
+        accountTries.succeeded(accountKey);
+        if (byAddress != null) {
+            addressTries.uncount(byAddress);
+        }
         Set<String> roles = Role.effective(account.get().roles());
         verified.put(username, new Verified(digest, roles, account.get().tenant(), account.get().sessionVersion(),
                 System.currentTimeMillis() + CACHE_MILLIS));
@@ -163,15 +184,7 @@ public class AccountService {
      * moves on.
      */
     public String sessionProof(String username, int version) {
-        try {
-            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
-            mac.init(new javax.crypto.spec.SecretKeySpec(("vigie-session-version:" + sessionKey.orElse(""))
-                    .getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            return Base64.getUrlEncoder().withoutPadding().encodeToString(
-                    mac.doFinal((username + "\u0000" + version).getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return Digests.keyed(sessionKey.orElse(""), "vigie-session-version", username + "\u0000" + version);
     }
 
     /** Signing out: every dashboard session of the account ends, in this browser and any other. */
@@ -184,15 +197,18 @@ public class AccountService {
         verified.remove(username);
     }
 
-    private void failed(String username, boolean known, String address) throws SQLException {
-        Optional<LoginThrottle.Lock> accountLock = accountTries.failed(username);
-        Optional<LoginThrottle.Lock> addressLock = address == null ? Optional.empty() : addressTries.failed(address);
-        // a lock starts: audited (the account's only when it exists: guessed names must not flood the trail)
-        if (accountLock.isPresent() && known) {
-            lockAudit("account:" + username, accountLock.get(), address);
-        }
-        if (addressLock.isPresent()) {
-            lockAudit("address:" + address, addressLock.get(), address);
+    /** An IPv6 client is counted by its /64 (one host can hold a whole /64), an IPv4 one by its address. */
+    static String addressKey(String address) {
+        try {
+            java.net.InetAddress a = java.net.InetAddress.getByName(address);
+            if (a instanceof java.net.Inet6Address) {
+                byte[] b = java.util.Arrays.copyOf(a.getAddress(), 16);
+                java.util.Arrays.fill(b, 8, 16, (byte) 0);
+                return java.net.InetAddress.getByAddress(b).getHostAddress() + "/64";
+            }
+            return a.getHostAddress();
+        } catch (java.net.UnknownHostException e) {
+            return address;
         }
     }
 
@@ -220,12 +236,8 @@ public class AccountService {
     }
 
     private static String prehash(char[] password) {
-        try {
-            return Base64.getEncoder().encodeToString(MessageDigest.getInstance("SHA-256")
-                    .digest(new String(password).getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Base64.getEncoder().encodeToString(Digests.sha256(new String(password).getBytes(
+                StandardCharsets.UTF_8)));
     }
 
     /** An authenticated account, and its session version (see {@link #sessionProof}). */

@@ -53,9 +53,12 @@ public class DatabaseIdentityProvider implements IdentityProvider<UsernamePasswo
                         request.getPassword().getPassword(), address)
                         .orElseThrow(() -> new AuthenticationFailedException("wrong username or password"));
                 if (form) {
-                    // the session cookie the form sets next is bound to the account's session version
+                    // the session cookie the form sets next is bound to the account's session version, read fresh
+                    // (the credentials cache may hold one from before a sign-out on another instance)
+                    int version = accounts.current(p.username()).map(AccountService.Principal::sessionVersion)
+                            .orElse(p.sessionVersion());
                     http.response().addCookie(io.vertx.core.http.Cookie.cookie(AccountService.SESSION_VERSION_COOKIE,
-                            accounts.sessionProof(p.username(), p.sessionVersion())).setPath("/").setHttpOnly(true)
+                            accounts.sessionProof(p.username(), version)).setPath("/").setHttpOnly(true)
                             .setSameSite(io.vertx.core.http.CookieSameSite.STRICT).setSecure(http.request().isSSL()));
                 }
                 return identity(p);

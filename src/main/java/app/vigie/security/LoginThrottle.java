@@ -53,23 +53,88 @@ public final class LoginThrottle {
         return Optional.of(Duration.ofNanos(s.lockedUntil() - now));
     }
 
+    /**
+     * An attempt: refused while locked (nothing counted). Allowed otherwise; {@code counted} when it was counted as
+     * a failure at once (see {@link #attempt}), with the lock that count started.
+     */
+    public record Attempt(String key, Optional<Duration> refusedFor, boolean counted, Optional<Lock> lock) {
+        public boolean allowed() {
+            return refusedFor.isEmpty();
+        }
+    }
+
+    /**
+     * Takes an attempt in one step: refused while the key is locked. A key that has failed before is counted as
+     * failing at once, before the password is checked, so that parallel guesses cannot all slip through when a lock
+     * ends ({@link #succeeded} clears it if the password was right); a key with no failure is not (a client's
+     * parallel requests with the right password are never refused). Then {@link #failed(Attempt)}.
+     */
+    public Attempt attempt(String key) {
+        long now = nanos.getAsLong();
+        Duration[] refused = new Duration[1];
+        boolean[] counted = new boolean[1];
+        State s = states.computeIfPresent(key, (k, old) -> {
+            if (old.lockedUntil() - now > 0) {
+                refused[0] = Duration.ofNanos(old.lockedUntil() - now);
+                return old;
+            }
+            if (now - old.lastFailure() > forget.toNanos()) {
+                return null;  // forgotten: a fresh key
+            }
+            counted[0] = true;
+            return next(old, now);
+        });
+        if (refused[0] != null) {
+            return new Attempt(key, Optional.of(refused[0]), false, Optional.empty());
+        }
+        return new Attempt(key, Optional.empty(), counted[0], counted[0] && s.lockedUntil() - now > 0
+                ? Optional.of(new Lock(key, s.failures(), Duration.ofNanos(s.lockedUntil() - now)))
+                : Optional.empty());
+    }
+
+    /** The attempt failed: counted (unless {@link #attempt} counted it already); the lock now in force, if it began. */
+    public Optional<Lock> failed(Attempt a) {
+        return a.counted() ? a.lock() : failed(a.key());
+    }
+
+    private State next(State old, long now) {
+        int failures = old == null || now - old.lastFailure() > forget.toNanos() ? 1 : old.failures() + 1;
+        long until = now;
+        if (failures >= free) {
+            Duration lock = base.multipliedBy(1L << Math.min(30, failures - free));
+            until = now + (lock.compareTo(max) > 0 ? max : lock).toNanos();
+        }
+        return new State(failures, until, now);
+    }
+
     /** Records a failed try; the lock it starts, if any. */
     public Optional<Lock> failed(String key) {
         long now = nanos.getAsLong();
-        State s = states.compute(key, (k, old) -> {
-            int failures = old == null || now - old.lastFailure() > forget.toNanos() ? 1 : old.failures() + 1;
-            long until = now;
-            if (failures >= free) {
-                Duration lock = base.multipliedBy(1L << Math.min(30, failures - free));
-                until = now + (lock.compareTo(max) > 0 ? max : lock).toNanos();
-            }
-            return new State(failures, until, now);
-        });
+        State s = states.compute(key, (k, old) -> next(old, now));
         if (states.size() > capacity) {
             prune(now);
         }
         return s.lockedUntil() - now > 0 ? Optional.of(new Lock(key, s.failures(),
                 Duration.ofNanos(s.lockedUntil() - now))) : Optional.empty();
+    }
+
+    /**
+     * A success that must not clear the key (an address: one valid account must not open it for guessing the
+     * others): the count {@link #attempt} took in advance is given back, and a lock that count started is lifted.
+     */
+    public void uncount(Attempt a) {
+        if (!a.counted()) {
+            return;
+        }
+        long now = nanos.getAsLong();
+        states.computeIfPresent(a.key(), (k, old) -> {
+            int failures = old.failures() - 1;
+            if (failures <= 0) {
+                return null;
+            }
+            long until = a.lock().isPresent() ? now : old.lockedUntil();
+            return new State(failures, until, old.lastFailure());
+        });
     }
 
     /** A success: the key starts afresh. */

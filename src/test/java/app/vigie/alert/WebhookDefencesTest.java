@@ -46,7 +46,8 @@ class WebhookDefencesTest {
     @ValueSource(strings = {"http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/", "http://10.1.2.3/",
         "http://172.16.0.1/", "http://192.168.1.1/", "http://127.0.0.1/", "http://localhost/", "http://[::1]/",
         "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/", "http://100.100.100.200/", "http://[fd00:ec2::254]/",
-        "http://2130706433/", "http://0x7f.1/"})
+        "http://2130706433/", "http://0x7f.1/", "http://[::7f00:1]/", "http://[64:ff9b:1::a9fe:a9fe]/",
+        "http://[2002:a9fe:a9fe::1]/", "http://[2001:0:a9fe:a9fe::1]/"})
     void internalAddressesAreRefusedByDefault(String url) {
         WebhookTargets targets = new WebhookTargets(List.of(), false);
         assertThatThrownBy(() -> targets.check(url)).isInstanceOf(WebhookTargets.Refused.class);

@@ -59,7 +59,8 @@ public final class AlertLatencyBenchmark {
         });
         hook.start();
         Path tmp = Files.createTempDirectory("vigie-bench-alerts");
-        Map<String, String> env = new java.util.HashMap<>(Map.of("VIGIE_ADMIN_PASSWORD", password));
+        Map<String, String> env = new java.util.HashMap<>(Map.of("VIGIE_ADMIN_PASSWORD", password,
+                "VIGIE_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8"));  // the receiver is on loopback
         String options = System.getenv().getOrDefault("VIGIE_BENCH_JAVA_OPTIONS", "-Xms2g -Xmx2g -XX:+AlwaysPreTouch");
         if (!options.isBlank()) {
             env.put("JAVA_TOOL_OPTIONS", options.trim());

@@ -60,4 +60,35 @@ class LoginThrottleTest {
         }
         assertThat(throttle.remembered()).isLessThanOrEqualTo(1_001);
     }
+
+    @Test
+    void onAKeyThatFailedParallelAttemptsAreCountedBeforeTheirResult() {
+        throttle.failed("k");
+        LoginThrottle.Attempt a = throttle.attempt("k");
+        LoginThrottle.Attempt b = throttle.attempt("k");
+        assertThat(a.allowed()).isTrue();
+        assertThat(a.counted()).isTrue();
+        assertThat(b.lock()).as("the third, still in flight, starts the lock").isPresent();
+        assertThat(throttle.attempt("k").allowed()).as("a fourth, in parallel, is refused").isFalse();
+    }
+
+    @Test
+    void aFreshKeysAttemptsAreNeverRefusedNorCountedInAdvance() {
+        for (int i = 0; i < 10; i++) {
+            LoginThrottle.Attempt a = throttle.attempt("client");
+            assertThat(a.allowed()).isTrue();
+            assertThat(a.counted()).isFalse();
+        }
+    }
+
+    @Test
+    void aSuccessFromAnAddressGivesBackItsAdvanceAndLiftsTheLockItStarted() {
+        throttle.failed("10.0.0.1");
+        throttle.failed("10.0.0.1");
+        LoginThrottle.Attempt right = throttle.attempt("10.0.0.1");
+        assertThat(right.lock()).isPresent();
+        throttle.uncount(right);
+        assertThat(throttle.locked("10.0.0.1")).isEmpty();
+        assertThat(throttle.failed("10.0.0.1")).as("two failures before, this is the third").isPresent();
+    }
 }

@@ -45,11 +45,7 @@ public final class QuarantineStore {
     }
 
     static String sha256(byte[] bytes) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return app.vigie.security.Digests.sha256Hex(bytes);
     }
 
     /** Keeps lines rejected at intake; an entry already kept for the same source position is not kept twice. */
