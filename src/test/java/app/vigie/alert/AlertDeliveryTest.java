@@ -411,4 +411,23 @@ class AlertDeliveryTest {
                     .statusCode(400);
         }
     }
+
+    @Test
+    void aTenantsLaterAlertWaitsForItsEarlierOneStillBeingRetried() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-acme";
+        String reader = p + "-globex";
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            webhookTenant(victim, receiver);
+            receiver.failNext(2);  // the INITIAL fails twice, then goes through (the test profile allows 3 attempts)
+            Api.leakingIncident(p, victim, reader);
+            await("the INITIAL's first attempt", () -> !receiver.received().isEmpty());
+            leak(p, "s2", p + "c", p + "d", victim, reader);  // more exposed meanwhile: an UPDATE is due at once
+            await("the UPDATE", () -> !phase(receiver, "UPDATE").isEmpty());
+            List<String> order = receiver.received().stream().map(WebhookReceiver.Received::phase).toList();
+            assertThat(order.indexOf("UPDATE")).as("the UPDATE after every attempt of the INITIAL: " + order)
+                    .isGreaterThan(order.lastIndexOf("INITIAL"));
+            assertThat(order.stream().filter("INITIAL"::equals).count()).isEqualTo(3);
+        }
+    }
 }
