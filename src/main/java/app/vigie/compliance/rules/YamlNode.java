@@ -40,10 +40,6 @@ final class YamlNode {
         return node instanceof MappingNode;
     }
 
-    boolean isList() {
-        return node instanceof SequenceNode;
-    }
-
     boolean isScalar() {
         return node instanceof ScalarNode;
     }
