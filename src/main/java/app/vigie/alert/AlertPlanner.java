@@ -98,7 +98,8 @@ public final class AlertPlanner {
             ps.setTimestamp(5, Timestamp.from(now));
             ps.setLong(6, exposure[0]);
             ps.setLong(7, exposure[1]);
-            ps.setString(8, AlertService.sha256(token));  // a placeholder nobody holds: fixBody sets the link's
+            // a placeholder nobody holds (the column is unique): AlertService sets the link's hash in this transaction
+            ps.setString(8, app.vigie.security.Digests.sha256Hex(token));
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();  // written already (another transaction, the same change)
@@ -205,7 +206,4 @@ public final class AlertPlanner {
         return out;
     }
 
-    public static String sha256(String s) {
-        return app.vigie.security.Digests.sha256Hex(s);
-    }
 }

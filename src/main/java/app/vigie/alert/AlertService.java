@@ -37,6 +37,7 @@ import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.notice.NoticeService;
+import app.vigie.security.Digests;
 
 /**
  * Customer alerts: planned in the transaction of the change ({@link AlertPlanner}), delivered by workers that claim
@@ -131,7 +132,7 @@ public class AlertService {
         }
         try (PreparedStatement ps = tx.prepareStatement("update customer_alert set ack_token = ? where id = ?")) {
             for (AlertPlanner.Written w : written) {
-                ps.setString(1, sha256(ackToken(w.idempotencyKey())));
+                ps.setString(1, Digests.sha256Hex(ackToken(w.idempotencyKey())));
                 ps.setLong(2, w.id());
                 ps.addBatch();
             }
@@ -233,19 +234,23 @@ public class AlertService {
                     } catch (Error e) {
                         LOG.error("A delivery attempt failed", e);
                     } finally {
-                        inFlight.computeIfPresent(lane, (k, v) -> v <= 1 ? null : v - 1);
-                        slots.release();
+                        leave(lane);
                         kick();
                     }
                 });
             } catch (java.util.concurrent.RejectedExecutionException stopping) {
-                inFlight.computeIfPresent(lane, (k, v) -> v <= 1 ? null : v - 1);
-                slots.release();
+                leave(lane);
                 break;
             }
             claimed++;
         }
         return claimed;
+    }
+
+    /** A claimed delivery is done with (sent, or never handed to a sender): its lane and its sender are free. */
+    private void leave(String lane) {
+        inFlight.computeIfPresent(lane, (k, v) -> v <= 1 ? null : v - 1);
+        slots.release();
     }
 
     /** A sender freed: look for the next due delivery now rather than at the next round. */
@@ -372,13 +377,19 @@ public class AlertService {
         return d.compareTo(retryMax) > 0 ? retryMax : d;
     }
 
+    /**
+     * The next due delivery, of {@code d} joined to its alert {@code a}: pending, due by the first parameter, not in a
+     * busy lane (the second, tenant|channel), and the oldest pending one of its tenant on its channel (order kept).
+     */
+    private static final String NEXT_DUE = """
+            from alert_delivery d join customer_alert a on a.id = d.alert_id
+            where d.status = 'PENDING' and d.next_attempt_at <= ? and a.tenant || '|' || d.channel <> all(?)
+              and not exists (select 1 from alert_delivery e join customer_alert b on b.id = e.alert_id
+                where b.tenant = a.tenant and e.channel = d.channel and e.status = 'PENDING' and e.id < d.id)
+            order by d.next_attempt_at, d.id limit 1""";
+
     private static Optional<Long> nextDue(Connection c, Instant now, String[] busy) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                select d.alert_id from alert_delivery d join customer_alert a on a.id = d.alert_id
-                where d.status = 'PENDING' and d.next_attempt_at <= ? and a.tenant || '|' || d.channel <> all(?)
-                  and not exists (select 1 from alert_delivery e join customer_alert b on b.id = e.alert_id
-                    where b.tenant = a.tenant and e.channel = d.channel and e.status = 'PENDING' and e.id < d.id)
-                order by d.next_attempt_at, d.id limit 1""")) {
+        try (PreparedStatement ps = c.prepareStatement("select d.alert_id " + NEXT_DUE)) {
             ps.setTimestamp(1, Timestamp.from(now));
             ps.setArray(2, c.createArrayOf("text", busy));
             try (ResultSet rs = ps.executeQuery()) {
@@ -390,12 +401,7 @@ public class AlertService {
     private static Optional<Due> claim(Connection c, Instant now, String[] busy) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 select d.id, d.alert_id, d.channel, d.target, d.attempts, a.incident_id, a.tenant, a.phase,
-                       a.idempotency_key, a.body
-                from alert_delivery d join customer_alert a on a.id = d.alert_id
-                where d.status = 'PENDING' and d.next_attempt_at <= ? and a.tenant || '|' || d.channel <> all(?)
-                  and not exists (select 1 from alert_delivery e join customer_alert b on b.id = e.alert_id
-                    where b.tenant = a.tenant and e.channel = d.channel and e.status = 'PENDING' and e.id < d.id)
-                order by d.next_attempt_at, d.id limit 1 for update of d skip locked""")) {
+                       a.idempotency_key, a.body""" + " " + NEXT_DUE + " for update of d skip locked")) {
             ps.setTimestamp(1, Timestamp.from(now));
             ps.setArray(2, c.createArrayOf("text", busy));
             try (ResultSet rs = ps.executeQuery()) {
@@ -541,17 +547,21 @@ public class AlertService {
             }
         }
         // first use: made unless a rotation made one meanwhile, which is then kept (it is the one the DPO saw)
-        byte[] b = new byte[32];
-        RANDOM.nextBytes(b);
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into tenant_webhook_secret (tenant, secret, created_at) values (?, ?, ?)
                 on conflict (tenant) do nothing""")) {
             ps.setString(1, tenant);
-            ps.setString(2, "whsec_" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b));
+            ps.setString(2, newSecret());
             ps.setTimestamp(3, Timestamp.from(now));
             ps.executeUpdate();
         }
         return signingSecrets(c, tenant, now);
+    }
+
+    private static String newSecret() {
+        byte[] b = new byte[32];
+        RANDOM.nextBytes(b);
+        return "whsec_" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
     /** What is known of a tenant's webhook secret, without the secret. */
@@ -567,7 +577,7 @@ public class AlertService {
                     return new SecretInfo(false, null, null, null);
                 }
                 Timestamp until = rs.getTimestamp(3);
-                return new SecretInfo(true, rs.getTimestamp(2).toInstant(), sha256(rs.getString(1)).substring(0, 12),
+                return new SecretInfo(true, rs.getTimestamp(2).toInstant(), Digests.sha256Hex(rs.getString(1)).substring(0, 12),
                         until == null || !until.toInstant().isAfter(now) ? null : until.toInstant());
             }
         }
@@ -578,9 +588,7 @@ public class AlertService {
      * {@code overlap} (zero: it stops at once, as after a leak).
      */
     public static String rotate(Connection c, String tenant, Instant now, Duration overlap) throws SQLException {
-        byte[] b = new byte[32];
-        RANDOM.nextBytes(b);
-        String secret = "whsec_" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        String secret = newSecret();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into tenant_webhook_secret (tenant, secret, created_at) values (?, ?, ?)
                 on conflict (tenant) do update set previous_secret = tenant_webhook_secret.secret,
@@ -634,7 +642,7 @@ public class AlertService {
             return Optional.empty();
         }
         Instant now = clock.instant();
-        return Transactions.run(dataSource, c -> find(c, "ack_token = ?", sha256(token)))
+        return Transactions.run(dataSource, c -> find(c, "ack_token = ?", Digests.sha256Hex(token)))
                 .filter(a -> a.createdAt().plus(ackValidFor).isAfter(now));
     }
 
@@ -653,16 +661,13 @@ public class AlertService {
      * Rotating that key ends the links already sent (the portal still acknowledges).
      */
     public String ackToken(String idempotencyKey) {
-        return app.vigie.security.Digests.keyed(serviceKey.orElse(""), "vigie-ack-link", idempotencyKey);
+        return Digests.keyed(serviceKey.orElse(""), "vigie-ack-link", idempotencyKey);
     }
 
     private String withToken(Due d) {
         return d.body().replace(ACK_TOKEN_SLOT, ackToken(d.key()));
     }
 
-    static String sha256(String s) {
-        return app.vigie.security.Digests.sha256Hex(s);
-    }
 
     static Optional<AlertRef> find(Connection c, String where, Object key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("select id, incident_id, tenant, phase, created_at, "

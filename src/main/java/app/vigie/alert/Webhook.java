@@ -1,7 +1,6 @@
 package app.vigie.alert;
 
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
@@ -10,8 +9,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -66,18 +63,15 @@ public final class Webhook implements AutoCloseable {
      */
     public static String signature(java.util.List<String> secrets, Instant at, byte[] body) {
         long t = at.getEpochSecond();
+        byte[] prefix = (t + ".").getBytes(StandardCharsets.US_ASCII);
+        byte[] signed = java.util.Arrays.copyOf(prefix, prefix.length + body.length);  // t + "." + body
+        System.arraycopy(body, 0, signed, prefix.length, body.length);
         StringBuilder header = new StringBuilder("t=").append(t);
-        try {
-            for (String secret : secrets) {
-                Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-                mac.update((t + ".").getBytes(StandardCharsets.US_ASCII));
-                header.append(",v1=").append(HexFormat.of().formatHex(mac.doFinal(body)));
-            }
-            return header.toString();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        for (String secret : secrets) {
+            header.append(",v1=").append(HexFormat.of().formatHex(app.vigie.security.Digests.hmacSha256(
+                    secret.getBytes(StandardCharsets.UTF_8), signed)));
         }
+        return header.toString();
     }
 
     /** Sends; returns null when delivered, else what went wrong (kept as the delivery's last error). */

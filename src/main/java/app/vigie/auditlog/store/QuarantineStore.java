@@ -35,17 +35,13 @@ public final class QuarantineStore {
         public Entry(long id, Instant receivedAt, String source, String sourceName, long position, String reason,
                 byte[] raw, String stream, String boot, Long seq) {
             this(id, receivedAt, source, sourceName, position, reason, raw, stream, boot, seq, raw.length,
-                    sha256(raw));
+                    app.vigie.security.Digests.sha256Hex(raw));
         }
 
         /** Whether {@code raw} is less than what was received. */
         public boolean truncated() {
             return raw.length < rawLength;
         }
-    }
-
-    static String sha256(byte[] bytes) {
-        return app.vigie.security.Digests.sha256Hex(bytes);
     }
 
     /** Keeps lines rejected at intake; an entry already kept for the same source position is not kept twice. */
