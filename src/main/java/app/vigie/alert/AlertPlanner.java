@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
 import java.util.HexFormat;
@@ -14,8 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
+import app.vigie.audit.AuditTrail;
+import app.vigie.platform.Digests;
 import app.vigie.tenant.Tenant;
 import app.vigie.tenant.TenantStore;
 
@@ -50,9 +54,9 @@ public final class AlertPlanner {
     /** After exposures were written: the tenants of each incident whose exposed or receiving requests grew. */
     public static List<Written> exposuresChanged(Connection c, Map<UUID, Set<String>> touched, boolean hold,
             Instant now) throws SQLException {
-        List<Written> out = new java.util.ArrayList<>();
+        List<Written> out = new ArrayList<>();
         for (Map.Entry<UUID, Set<String>> e : touched.entrySet()) {
-            for (String tenant : new java.util.TreeSet<>(e.getValue())) {
+            for (String tenant : new TreeSet<>(e.getValue())) {
                 long[] now2 = exposure(c, e.getKey(), tenant);
                 Optional<long[]> last = lastAlerted(c, e.getKey(), tenant);
                 String phase;
@@ -72,7 +76,7 @@ public final class AlertPlanner {
 
     /** The incident was closed or dismissed: a FINAL alert to every tenant alerted before. */
     public static List<Written> incidentEnded(Connection c, UUID incident, Instant now) throws SQLException {
-        List<Written> out = new java.util.ArrayList<>();
+        List<Written> out = new ArrayList<>();
         for (String tenant : alertedTenants(c, incident)) {
             write(c, incident, tenant, FINAL, exposure(c, incident, tenant), false, now).ifPresent(out::add);
         }
@@ -99,7 +103,7 @@ public final class AlertPlanner {
             ps.setLong(6, exposure[0]);
             ps.setLong(7, exposure[1]);
             // a placeholder nobody holds (the column is unique): AlertService sets the link's hash in this transaction
-            ps.setString(8, app.vigie.security.Digests.sha256Hex(token));
+            ps.setString(8, Digests.sha256Hex(token));
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     return Optional.empty();  // written already (another transaction, the same change)
@@ -124,9 +128,9 @@ public final class AlertPlanner {
                 ps.executeBatch();
             }
         }
-        app.vigie.audit.AuditTrail.record(c, "vigie", "alert.planned", "incident:" + incident + "/" + tenant,
+        AuditTrail.record(c, "vigie", "alert.planned", "incident:" + incident + "/" + tenant,
                 null, "{\"alert\":" + id + ",\"phase\":\"" + phase + "\",\"idempotency_key\":"
-                        + app.vigie.audit.AuditTrail.quote(key) + ",\"held\":" + hold + "}");
+                        + AuditTrail.quote(key) + ",\"held\":" + hold + "}");
         return Optional.of(new Written(id, incident, tenant, phase, key));
     }
 
@@ -193,7 +197,7 @@ public final class AlertPlanner {
     }
 
     private static Collection<String> alertedTenants(Connection c, UUID incident) throws SQLException {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(
                 "select distinct tenant from customer_alert where incident_id = ? order by tenant")) {
             ps.setObject(1, incident);

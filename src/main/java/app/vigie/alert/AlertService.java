@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +20,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -26,18 +35,30 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.agroal.api.AgroalDataSource;
+import io.quarkus.mailer.Mail;
+import io.quarkus.mailer.Mailer;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.compliance.service.CaseStore;
+import app.vigie.db.FailureLog;
 import app.vigie.db.Transactions;
+import app.vigie.detection.ExposuresListener;
 import app.vigie.incident.IncidentQueries;
+import app.vigie.incident.IncidentStatus;
+import app.vigie.incident.IncidentStatusListener;
 import app.vigie.incident.IncidentView;
 import app.vigie.notice.NoticeService;
-import app.vigie.security.Digests;
+import app.vigie.platform.Digests;
+import app.vigie.platform.Mode;
+import app.vigie.tenant.TenantValidator;
 
 /**
  * Customer alerts: planned in the transaction of the change ({@link AlertPlanner}), delivered by workers that claim
@@ -49,7 +70,7 @@ import app.vigie.security.Digests;
  * controller's awareness, which starts its own clock.
  */
 @ApplicationScoped
-public class AlertService {
+public class AlertService implements ExposuresListener, IncidentStatusListener {
     private static final Logger LOG = Logger.getLogger(AlertService.class);
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -66,7 +87,7 @@ public class AlertService {
     ObjectMapper json;
 
     @Inject
-    io.quarkus.mailer.Mailer mailer;
+    Mailer mailer;
 
     @Inject
     KafkaAlerts kafka;
@@ -114,11 +135,12 @@ public class AlertService {
     boolean allowHttp;
 
     @Inject
-    io.vertx.core.Vertx vertx;
+    Vertx vertx;
 
     private Webhook webhook;
 
     /** Called by detection inside the transaction that wrote exposures. */
+    @Override
     public void exposuresChanged(Connection tx, Map<UUID, Set<String>> touched, Instant now) throws SQLException {
         if (!touched.isEmpty()) {
             linkTokens(tx, AlertPlanner.exposuresChanged(tx, touched, holdInitial, now));
@@ -141,37 +163,42 @@ public class AlertService {
     }
 
     /** Called inside the transaction that closes or dismisses an incident. */
-    public void incidentEnded(Connection tx, UUID incident, Instant now) throws SQLException {
-        linkTokens(tx, AlertPlanner.incidentEnded(tx, incident, now));
+    /** A dismissed or closed incident: its FINAL alerts, in the transaction of the change. */
+    @Override
+    public void statusChanged(Connection tx, UUID incident, IncidentStatus from, IncidentStatus to, Instant now)
+            throws SQLException {
+        if (to == IncidentStatus.CLOSED || to == IncidentStatus.DISMISSED) {
+            linkTokens(tx, AlertPlanner.incidentEnded(tx, incident, now));
+        }
     }
 
     /** How often due deliveries are looked for (Quarkus's scheduler does not go below a second: a thread of ours). */
     @ConfigProperty(name = "vigie.alerts.deliver-every", defaultValue = "250ms")
     Duration deliverEvery;
 
-    private java.util.concurrent.ScheduledExecutorService worker;
+    private ScheduledExecutorService worker;
 
-    void start(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent event) {
-        boolean production = app.vigie.embedded.Mode.current() == app.vigie.embedded.Mode.PRODUCTION;
+    void start(@jakarta.enterprise.event.Observes StartupEvent event) {
+        boolean production = Mode.current() == Mode.PRODUCTION;
         webhook = new Webhook(vertx, new WebhookTargets(allowedNetworks.orElse(List.of()), production && !allowHttp),
                 attemptDeadline);
-        slots = new java.util.concurrent.Semaphore(Math.max(1, concurrency));
-        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-        senders = java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, concurrency), r -> {
+        slots = new Semaphore(Math.max(1, concurrency));
+        AtomicInteger n = new AtomicInteger();
+        senders = Executors.newFixedThreadPool(Math.max(1, concurrency), r -> {
             Thread t = new Thread(r, "vigie-alert-sender-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
         });
-        worker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        worker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "vigie-alert-delivery");
             t.setDaemon(true);
             return t;
         });
         long ms = Math.max(10, deliverEvery.toMillis());
-        worker.scheduleWithFixedDelay(this::tick, ms, ms, java.util.concurrent.TimeUnit.MILLISECONDS);
+        worker.scheduleWithFixedDelay(this::tick, ms, ms, TimeUnit.MILLISECONDS);
     }
 
-    void stop(@jakarta.enterprise.event.Observes io.quarkus.runtime.ShutdownEvent event) {
+    void stop(@jakarta.enterprise.event.Observes ShutdownEvent event) {
         if (worker != null) {
             worker.shutdownNow();
         }
@@ -183,7 +210,7 @@ public class AlertService {
         }
     }
 
-    private final app.vigie.db.FailureLog roundLog = new app.vigie.db.FailureLog(LOG, "Alert delivery round");
+    private final FailureLog roundLog = new FailureLog(LOG, "Alert delivery round");
 
     void tick() {
         try {
@@ -197,10 +224,10 @@ public class AlertService {
         }
     }
 
-    private java.util.concurrent.ExecutorService senders;
-    private java.util.concurrent.Semaphore slots;
+    private ExecutorService senders;
+    private Semaphore slots;
     /** Deliveries in flight per tenant, on this instance. */
-    private final Map<String, Integer> inFlight = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Integer> inFlight = new ConcurrentHashMap<>();
 
     /**
      * Claims up to {@code max} due deliveries (as many as free senders allow, none of a tenant at its limit) and
@@ -238,7 +265,7 @@ public class AlertService {
                         kick();
                     }
                 });
-            } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            } catch (RejectedExecutionException stopping) {
                 leave(lane);
                 break;
             }
@@ -265,7 +292,7 @@ public class AlertService {
                     }
                 });
             }
-        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+        } catch (RejectedExecutionException stopping) {
             // shutting down
         }
     }
@@ -450,7 +477,7 @@ public class AlertService {
                         up.setString(1, json.writeValueAsString(body));
                         up.setLong(2, alertId);
                         up.executeUpdate();
-                    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                    } catch (JsonProcessingException e) {
                         throw new IllegalStateException(e);
                     }
                 }
@@ -493,18 +520,18 @@ public class AlertService {
                     + "to notify your supervisory authority runs from your awareness:\n"
                     + alert.path("acknowledge_url").asText() + "\n\n"
                     + "Idempotency-Key: " + d.key() + "\n";
-            if (!app.vigie.tenant.TenantValidator.isEmail(d.target())) {
+            if (!TenantValidator.isEmail(d.target())) {
                 return "SMTP: not sent: the target is not an e-mail address";
             }
             // no line break reaches a header, whatever a name in the title holds
             subject = subject.replaceAll("\\p{Cntrl}+", " ");
-            mailer.send(io.quarkus.mailer.Mail.withText(d.target(), subject, text)
+            mailer.send(Mail.withText(d.target(), subject, text)
                     .addHeader("Idempotency-Key", d.key())
                     .addAttachment("processor-alert.pdf", pdf, "application/pdf")
                     .addAttachment("processor-alert.json", noticeJson.getBytes(StandardCharsets.UTF_8),
                             "application/json"));
             return null;
-        } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (RuntimeException | JsonProcessingException e) {
             return "SMTP: " + e.getClass().getSimpleName() + ": " + e.getMessage();
         }
     }
@@ -561,7 +588,7 @@ public class AlertService {
     private static String newSecret() {
         byte[] b = new byte[32];
         RANDOM.nextBytes(b);
-        return "whsec_" + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b);
+        return "whsec_" + Base64.getUrlEncoder().withoutPadding().encodeToString(b);
     }
 
     /** What is known of a tenant's webhook secret, without the secret. */

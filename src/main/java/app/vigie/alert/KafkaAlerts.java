@@ -1,6 +1,7 @@
 package app.vigie.alert;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import app.vigie.auditlog.kafka.KafkaIntakeConfig;
+import app.vigie.kafka.KafkaClients;
 
 /**
  * Alerts on the Kafka topic {@code vigie.alerts.topic} (vigie.customer-alerts.v1), keyed by tenant (all of a
@@ -31,7 +33,7 @@ public class KafkaAlerts {
     KafkaIntakeConfig kafka;
 
     @Inject
-    app.vigie.kafka.KafkaClients clients;
+    KafkaClients clients;
 
     @ConfigProperty(name = "vigie.mode", defaultValue = "embedded")
     String mode;
@@ -43,7 +45,7 @@ public class KafkaAlerts {
 
     private synchronized KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
-            Properties p = clients.properties(app.vigie.kafka.KafkaClients.Role.ALERTS);
+            Properties p = clients.properties(KafkaClients.Role.ALERTS);
             p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
             p.put(ProducerConfig.ACKS_CONFIG, "all");
             p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
@@ -80,7 +82,7 @@ public class KafkaAlerts {
     @PreDestroy
     synchronized void close() {
         if (producer != null) {
-            producer.close(java.time.Duration.ofSeconds(5));
+            producer.close(Duration.ofSeconds(5));
         }
     }
 }

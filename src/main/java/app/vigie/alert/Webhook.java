@@ -3,12 +3,13 @@ package app.vigie.alert;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -19,6 +20,8 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
+
+import app.vigie.platform.Digests;
 
 /**
  * A signed webhook: POST of the notice's JSON with
@@ -54,28 +57,28 @@ public final class Webhook implements AutoCloseable {
 
     /** The signature header's value of {@code body} at {@code at}. */
     public static String signature(String secret, Instant at, byte[] body) {
-        return signature(java.util.List.of(secret), at, body);
+        return signature(List.of(secret), at, body);
     }
 
     /**
      * The signature header's value with one {@code v1} per secret (the current one first; after a rotation, the
      * previous one while its overlap lasts): a receiver accepts the body when any {@code v1} verifies with its secret.
      */
-    public static String signature(java.util.List<String> secrets, Instant at, byte[] body) {
+    public static String signature(List<String> secrets, Instant at, byte[] body) {
         long t = at.getEpochSecond();
         byte[] prefix = (t + ".").getBytes(StandardCharsets.US_ASCII);
-        byte[] signed = java.util.Arrays.copyOf(prefix, prefix.length + body.length);  // t + "." + body
+        byte[] signed = Arrays.copyOf(prefix, prefix.length + body.length);  // t + "." + body
         System.arraycopy(body, 0, signed, prefix.length, body.length);
         StringBuilder header = new StringBuilder("t=").append(t);
         for (String secret : secrets) {
-            header.append(",v1=").append(HexFormat.of().formatHex(app.vigie.security.Digests.hmacSha256(
+            header.append(",v1=").append(HexFormat.of().formatHex(Digests.hmacSha256(
                     secret.getBytes(StandardCharsets.UTF_8), signed)));
         }
         return header.toString();
     }
 
     /** Sends; returns null when delivered, else what went wrong (kept as the delivery's last error). */
-    public String send(String url, java.util.List<String> secrets, String idempotencyKey, String phase, byte[] body,
+    public String send(String url, List<String> secrets, String idempotencyKey, String phase, byte[] body,
             Instant now) {
         WebhookTargets.Checked target;
         try {

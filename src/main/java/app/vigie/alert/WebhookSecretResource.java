@@ -2,6 +2,9 @@ package app.vigie.alert;
 
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -40,15 +43,15 @@ public class WebhookSecretResource {
 
     @org.eclipse.microprofile.config.inject.ConfigProperty(name = "vigie.alerts.webhook.secret-overlap",
             defaultValue = "P1D")
-    java.time.Duration defaultOverlap;
+    Duration defaultOverlap;
 
     /** A new secret, shown once, and until when the one before still signs. */
-    public record Secret(String tenant, String secret, java.time.Instant previousValidUntil) {
+    public record Secret(String tenant, String secret, Instant previousValidUntil) {
     }
 
     /** What is known of the secret. */
-    public record Info(String tenant, boolean exists, java.time.Instant createdAt, String fingerprint,
-            java.time.Instant previousValidUntil) {
+    public record Info(String tenant, boolean exists, Instant createdAt, String fingerprint,
+            Instant previousValidUntil) {
     }
 
     @GET
@@ -65,22 +68,22 @@ public class WebhookSecretResource {
     @RolesAllowed({Role.R_DPO})
     public Secret rotate(@PathParam("id") String tenant, @jakarta.ws.rs.QueryParam("overlap") String overlapParam,
             @Context SecurityContext who) throws SQLException {
-        java.time.Duration overlap;
+        Duration overlap;
         try {
             overlap = overlapParam == null || overlapParam.isBlank() ? defaultOverlap
-                    : java.time.Duration.parse(overlapParam.strip());
-        } catch (java.time.format.DateTimeParseException e) {
+                    : Duration.parse(overlapParam.strip());
+        } catch (DateTimeParseException e) {
             throw new ProblemException(400, "query parameter 'overlap' must be an ISO-8601 duration such as PT24H");
         }
-        if (overlap.isNegative() || overlap.compareTo(java.time.Duration.ofDays(7)) > 0) {
+        if (overlap.isNegative() || overlap.compareTo(Duration.ofDays(7)) > 0) {
             throw new ProblemException(400, "query parameter 'overlap' must be between PT0S and P7D");
         }
-        java.time.Duration o = overlap;
+        Duration o = overlap;
         return Transactions.run(dataSource, c -> {
             TenantStore.find(c, tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
-            java.time.Instant now = clock.instant();
+            Instant now = clock.instant();
             boolean had = AlertService.secretInfo(c, tenant, now).exists();
-            String secret = AlertService.rotate(c, tenant, now, had ? o : java.time.Duration.ZERO);
+            String secret = AlertService.rotate(c, tenant, now, had ? o : Duration.ZERO);
             AuditTrail.record(c, who.getUserPrincipal().getName(), "tenant.webhook-secret", "tenant:" + tenant,
                     null, "{\"rotated\":true,\"previous_overlap\":" + AuditTrail.quote(o.toString()) + "}");
             return new Secret(tenant, secret, had && !o.isZero() ? now.plus(o) : null);

@@ -2,8 +2,10 @@ package app.vigie.audit;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +18,10 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.agroal.api.AgroalDataSource;
 
 import app.vigie.db.Transactions;
@@ -23,6 +29,7 @@ import app.vigie.export.Csv;
 import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
+import app.vigie.time.Zones;
 
 /**
  * {@code /api/audit-trail}: every state change, newest first, filtered by actor, action, target prefix and time;
@@ -39,11 +46,11 @@ public class AuditResource {
     AgroalDataSource dataSource;
 
     @Inject
-    com.fasterxml.jackson.databind.ObjectMapper json;
+    ObjectMapper json;
 
     /** An event as the API gives it: before and after as JSON values. */
     public record EventView(long id, Instant at, String actor, String action, String target,
-            com.fasterxml.jackson.databind.JsonNode before, com.fasterxml.jackson.databind.JsonNode after) {
+            JsonNode before, JsonNode after) {
     }
 
     @GET
@@ -59,7 +66,7 @@ public class AuditResource {
                 out.add(new EventView(e.id(), e.at(), e.actor(), e.action(), e.target(),
                         e.before() == null ? null : json.readTree(e.before()),
                         e.after() == null ? null : json.readTree(e.after())));
-            } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+            } catch (JsonProcessingException ex) {
                 throw new IllegalStateException("audit event " + e.id() + " holds invalid JSON", ex);
             }
         }
@@ -80,7 +87,7 @@ public class AuditResource {
             @QueryParam("target") String target, @QueryParam("from") String from, @QueryParam("to") String to,
             @QueryParam("zone") String zoneName) throws SQLException {
         AuditEvents.Filter f = filter(actor, action, target, from, to, null);
-        ZoneId zone = app.vigie.notice.Reader.zone(zoneName);
+        ZoneId zone = Zones.parse(zoneName);
         DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
         List<AuditEvents.Event> events = Transactions.run(dataSource, c -> AuditEvents.find(c, f, EXPORT_MAX));
         StringBuilder out = new StringBuilder("id,at_utc,at_local,actor,action,target,before,after\r\n");
@@ -109,8 +116,8 @@ public class AuditResource {
             return null;
         }
         try {
-            return java.time.OffsetDateTime.parse(value.strip()).toInstant();
-        } catch (java.time.format.DateTimeParseException e) {
+            return OffsetDateTime.parse(value.strip()).toInstant();
+        } catch (DateTimeParseException e) {
             throw new ProblemException(400, "query parameter '" + name + "' must be an RFC 3339 time such as "
                     + "2026-12-02T09:00:00Z, got '" + value + "'");
         }

@@ -16,6 +16,7 @@ import app.vigie.audit.AuditTrail;
 import app.vigie.auditlog.store.RecordStore;
 import app.vigie.auditlog.store.Sequencer;
 import app.vigie.auditlog.store.StreamCursor;
+import app.vigie.db.FailureLog;
 import app.vigie.db.Transactions;
 
 /** Declares missing seqs lost, on an explicit flush or after the gap timeout, and applies what they held back. */
@@ -47,7 +48,7 @@ public class GapService {
         return f;
     }
 
-    private final app.vigie.db.FailureLog checkLog = new app.vigie.db.FailureLog(LOG, "Gap timeout check");
+    private final FailureLog checkLog = new FailureLog(LOG, "Gap timeout check");
 
     @Scheduled(every = "${vigie.ingest.gap-check-every:10s}", delayed = "${vigie.ingest.gap-check-every:10s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)

@@ -1,6 +1,7 @@
 package app.vigie.demo;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -113,7 +114,7 @@ public class DemoRunner {
             IngestResult r = ingest.ingest(List.copyOf(batch), 0);
             batch.clear();
             return r.accepted();
-        } catch (java.sql.SQLException e) {
+        } catch (SQLException e) {
             throw new IllegalStateException("the intake failed: " + e.getMessage(), e);
         }
     }

@@ -12,9 +12,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -51,8 +55,12 @@ public class DetectionService implements AppliedRecordListener {
     /** The detector this thread used last, in which transaction: the records of a stream come in runs. */
     private final ThreadLocal<Last> last = ThreadLocal.withInitial(Last::new);
 
-    @jakarta.inject.Inject
-    app.vigie.alert.AlertService alerts;
+    /** The features told of changed exposures, in the transaction that stored them. */
+    @Inject
+    @Any
+    Instance<ExposuresListener> listeners;
+
+    private List<ExposuresListener> told;
 
     @ConfigProperty(name = "vigie.detection.idle-eviction", defaultValue = "1H")
     Duration idleEviction;
@@ -106,8 +114,22 @@ public class DetectionService implements AppliedRecordListener {
         DetectionBuffer b = buffers.remove(tx);
         if (b != null) {
             Instant now = Instant.now();
-            alerts.exposuresChanged(tx, DetectionStore.write(tx, b, now), now);
+            Map<UUID, Set<String>> changed = DetectionStore.write(tx, b, now);
+            if (!changed.isEmpty()) {
+                for (ExposuresListener l : listeners()) {
+                    l.exposuresChanged(tx, changed, now);
+                }
+            }
         }
+    }
+
+    private List<ExposuresListener> listeners() {
+        List<ExposuresListener> l = told;
+        if (l == null) {
+            l = listeners.stream().toList();
+            told = l;
+        }
+        return l;
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
+import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
 
 import org.jboss.logging.Logger;
@@ -60,7 +61,7 @@ final class DetectorSnapshots {
                     return Optional.empty();
                 }
                 try (DataInputStream in = new DataInputStream(new InflaterInputStream(
-                        new ByteArrayInputStream(rs.getBytes(2)), new java.util.zip.Inflater(), 1 << 16))) {
+                        new ByteArrayInputStream(rs.getBytes(2)), new Inflater(), 1 << 16))) {
                     return Optional.of(StreamDetector.restore(in));
                 } catch (IOException e) {
                     LOG.warnf("The snapshot of %s boot %s is unreadable (%s); replaying from the start", stream, boot,

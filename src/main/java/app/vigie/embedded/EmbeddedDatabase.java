@@ -22,6 +22,8 @@ import org.jboss.logging.Logger;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import io.zonky.test.db.postgres.util.LinuxUtils;
 
+import app.vigie.platform.PrivateFiles;
+
 /**
  * The PostgreSQL server of the embedded mode: a real PostgreSQL from Maven Central binaries, its data under
  * {@code <data dir>/postgres}, started before the service and stopped after it.

@@ -1,6 +1,10 @@
 package app.vigie.embedded;
 
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +16,9 @@ import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
 import app.vigie.auditlog.replay.ReplayCommand;
+import app.vigie.compliance.service.PlanCommand;
+import app.vigie.platform.Mode;
+import app.vigie.platform.PrivateFiles;
 
 /**
  * Starts Vigie. With no argument: the service, in the mode of {@code VIGIE_MODE} (embedded by default, which
@@ -35,7 +42,7 @@ public class VigieMain {
      * VIGIE_SESSION_KEY gives it: kept in the data directory in embedded mode (sessions and links survive a restart);
      * production mode requires VIGIE_SESSION_KEY, the same on every instance. Never logged.
      */
-    static void sessionKey(java.nio.file.Path dataDir) throws java.io.IOException {
+    static void sessionKey(Path dataDir) throws IOException {
         String given = System.getenv("VIGIE_SESSION_KEY");
         if (given != null && !given.isBlank()) {
             return;
@@ -61,7 +68,7 @@ public class VigieMain {
         System.setProperty("quarkus.oidc.auth-server-url", issuer.strip());
         System.setProperty("quarkus.http.auth.permission.pages.auth-mechanism", "code");
         System.setProperty("vigie.dashboard.sign-in", "oidc");
-        java.net.URI uri = java.net.URI.create(issuer.strip());
+        URI uri = URI.create(issuer.strip());
         System.setProperty("vigie.oidc.form-action", " " + uri.getScheme() + "://" + uri.getAuthority());
     }
 
@@ -72,7 +79,7 @@ public class VigieMain {
      * browsers are told to use https only (HSTS; they ignore it over plain http).
      */
     public static Map<String, String> proxyAndTransport(Map<String, String> env, Mode mode) {
-        Map<String, String> props = new java.util.LinkedHashMap<>();
+        Map<String, String> props = new LinkedHashMap<>();
         String proxies = env.get("VIGIE_TRUSTED_PROXIES");
         if (proxies != null && !proxies.isBlank()) {
             props.put("quarkus.http.proxy.proxy-address-forwarding", "true");
@@ -92,7 +99,7 @@ public class VigieMain {
             System.exit(ReplayCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
         }
         if (args.length > 0 && "plan".equals(args[0])) {
-            System.exit(app.vigie.compliance.service.PlanCommand.run(Arrays.copyOfRange(args, 1, args.length),
+            System.exit(PlanCommand.run(Arrays.copyOfRange(args, 1, args.length),
                     System.out, System.err));
         }
         Mode mode;

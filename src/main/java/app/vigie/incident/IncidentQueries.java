@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import app.vigie.tenant.TenantStore;
 
@@ -128,7 +129,7 @@ public final class IncidentQueries {
         Set<String> mapped = TenantStore.legalNames(c, affected).keySet();
         List<IncidentView> out = new ArrayList<>();
         for (Row r : rows) {
-            List<String> unmapped = java.util.stream.Stream.concat(r.victims().stream(), r.recipients().stream())
+            List<String> unmapped = Stream.concat(r.victims().stream(), r.recipients().stream())
                     .distinct().sorted().filter(t -> !mapped.contains(t)).toList();
             out.add(new IncidentView(r.id(), r.deployment(), r.status(),
                     r.breach() ? "PERSONAL_DATA_BREACH" : "SECURITY_EVENT", r.firstExposureAt(), r.lastExposureAt(),

@@ -2,7 +2,6 @@ package app.vigie.incident;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
@@ -22,7 +21,6 @@ import jakarta.ws.rs.core.SecurityContext;
 
 import io.agroal.api.AgroalDataSource;
 
-import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
 import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
@@ -34,7 +32,7 @@ import app.vigie.security.Role;
 public class IncidentResource {
 
     @Inject
-    app.vigie.alert.AlertService alerts;
+    IncidentService incidents;
 
     @Inject
     AgroalDataSource dataSource;
@@ -96,30 +94,8 @@ public class IncidentResource {
         if (change == null || change.status() == null) {
             throw new ProblemException(400, "field 'status' is required: TRIAGED, CONFIRMED, DISMISSED or CLOSED");
         }
-        IncidentStatus to = parseStatus(change.status());
-        String reason = change.reason() == null ? null : change.reason().strip();
-        if (to.needsReason() && (reason == null || reason.isEmpty())) {
-            throw new ProblemException(400, "a reason is required to set an incident " + to);
-        }
-        if (reason != null && reason.length() > 4000) {
-            throw new ProblemException(400, "field 'reason' has at most 4000 characters");
-        }
-        String actor = who.getUserPrincipal().getName();
-        Transactions.run(dataSource, c -> {
-            String before;
-            try {
-                before = IncidentQueries.setStatus(c, uuid, to, reason, Instant.now())
-                        .orElseThrow(() -> IncidentIds.notFound(id));
-            } catch (IllegalStateException e) {
-                throw new ProblemException(409, e.getMessage());
-            }
-            AuditTrail.record(c, actor, "incident.status", "incident:" + uuid, "{\"status\":\"" + before + "\"}",
-                    "{\"status\":\"" + to + "\",\"reason\":" + AuditTrail.quote(reason) + "}");
-            if (to == IncidentStatus.CLOSED || to == IncidentStatus.DISMISSED) {
-                alerts.incidentEnded(c, uuid, Instant.now());  // the FINAL alerts, in this transaction
-            }
-            return null;
-        });
+        incidents.changeStatus(uuid, parseStatus(change.status()), change.reason(),
+                who.getUserPrincipal().getName());
         return get(id);
     }
 

@@ -35,6 +35,7 @@ import app.vigie.incident.IncidentView;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 import app.vigie.tenant.TenantStore;
+import app.vigie.time.Zones;
 
 /**
  * {@code GET /api/incidents/{id}/tenants/{tenant}/documents/{kind}.{html|pdf|json}}: an incident's documents for one
@@ -72,7 +73,7 @@ public class DocumentResource {
     public Response controllerDocument(String id, String tenant, String document, String langParam,
             String zoneParam) throws SQLException {
         String[] kindAndFormat = parse(document);
-        ZoneId zone = Reader.zone(zoneParam);
+        ZoneId zone = Zones.parse(zoneParam);
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         NoticeService.Rendered r = Transactions.run(dataSource, c -> {
@@ -107,7 +108,7 @@ public class DocumentResource {
     public Response issue(@PathParam("id") String id, @PathParam("tenant") String tenant,
             @QueryParam("lang") String langParam, @QueryParam("zone") String zoneParam,
             @Context SecurityContext who) throws SQLException {
-        ZoneId zone = Reader.zone(zoneParam);
+        ZoneId zone = Zones.parse(zoneParam);
         UUID uuid = IncidentIds.uuid(id);
         String actor = who.getUserPrincipal().getName();
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import app.vigie.platform.Digests;
+
 /** The controller's statements and the issued versions of documents (V10__documents.sql). */
 public final class DocumentStore {
     private DocumentStore() {
@@ -91,6 +93,6 @@ public final class DocumentStore {
     }
 
     static String sha256(String s) {
-        return app.vigie.security.Digests.sha256Hex(s);
+        return Digests.sha256Hex(s);
     }
 }

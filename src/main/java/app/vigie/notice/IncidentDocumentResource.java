@@ -24,6 +24,7 @@ import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
+import app.vigie.time.Zones;
 
 /** {@code GET /api/incidents/{id}/documents/incident-report.{html|pdf|json}}: the provider's report for a regulator. */
 @Path("/api/incidents/{id}/documents")
@@ -51,7 +52,7 @@ public class IncidentDocumentResource {
                     + "tenants/{tenant}/documents");
         }
         String lang = Reader.language(langParam, "en");
-        ZoneId z = Reader.zone(zoneParam);
+        ZoneId z = Zones.parse(zoneParam);
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         NoticeService.Rendered r = Transactions.run(dataSource, c -> {

@@ -1,37 +1,49 @@
 package app.vigie.notice;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.qute.Engine;
 import io.quarkus.qute.Template;
+import io.quarkus.runtime.StartupEvent;
 
+import app.vigie.compliance.plan.Decision;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.rules.Authorities;
 import app.vigie.compliance.rules.ObligationRule;
+import app.vigie.compliance.service.ComplianceRules;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.incident.ExposureView;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.incident.Measures;
+import app.vigie.incident.TenantView;
 import app.vigie.tenant.Tenant;
 import app.vigie.tenant.TenantStore;
 
@@ -46,7 +58,7 @@ public class NoticeService {
     Words words;
 
     @Inject
-    app.vigie.compliance.service.ComplianceRules rules;
+    ComplianceRules rules;
 
     @Inject
     ObligationService obligations;
@@ -67,22 +79,22 @@ public class NoticeService {
     }
 
     @ConfigProperty(name = "vigie.documents.signing.keystore")
-    java.util.Optional<String> keystore;
+    Optional<String> keystore;
 
     @ConfigProperty(name = "vigie.documents.signing.password")
-    java.util.Optional<String> keystorePassword;
+    Optional<String> keystorePassword;
 
     @ConfigProperty(name = "vigie.documents.signing.alias")
-    java.util.Optional<String> keyAlias;
+    Optional<String> keyAlias;
 
     private PdfSigning signing;
 
     /** Reads the signing key when one is configured: a keystore that cannot be read stops the start. */
-    void start(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent e) {
+    void start(@jakarta.enterprise.event.Observes StartupEvent e) {
         if (keystore.isPresent()) {
-            signing = PdfSigning.load(java.nio.file.Path.of(keystore.get()),
+            signing = PdfSigning.load(Path.of(keystore.get()),
                     keystorePassword.orElse("").toCharArray(), keyAlias.orElse(null));
-            org.jboss.logging.Logger.getLogger(NoticeService.class).infof("PDFs are signed with the key of %s",
+            Logger.getLogger(NoticeService.class).infof("PDFs are signed with the key of %s",
                     keystore.get());
         }
     }
@@ -162,8 +174,8 @@ public class NoticeService {
     }
 
     /** The controller's statements of its case ({@link Statements#NONE} when it has stated nothing). */
-    public Statements statements(Connection c, java.util.UUID incident, String tenant) throws SQLException {
-        java.util.Optional<String> body = DocumentStore.statements(c, incident, tenant);
+    public Statements statements(Connection c, UUID incident, String tenant) throws SQLException {
+        Optional<String> body = DocumentStore.statements(c, incident, tenant);
         if (body.isEmpty()) {
             return Statements.NONE;
         }
@@ -225,7 +237,7 @@ public class NoticeService {
         // (a practice of the CNIL's: said only to the CNIL)
         boolean cnil = authorities.stream().anyMatch(a -> a.code().equals("supervisory_authority:FR"));
         Instant complementaryDue = !cnil ? null : issued.stream().filter(v -> "INITIAL".equals(v.phase()))
-                .findFirst().map(v -> v.issuedAt().plus(java.time.Duration.ofHours(72))).orElse(null);
+                .findFirst().map(v -> v.issuedAt().plus(Duration.ofHours(72))).orElse(null);
         boolean required = main != null && (main.status() != Obligation.Status.NOT_REQUIRED || main.doneAt() != null);
         Instant due = required ? main.lateAfter() : null;
         // late: the initial notification made after its due time, or, not made yet, due time passed now
@@ -237,7 +249,7 @@ public class NoticeService {
                     .orElse(null);
         }
         Instant informedAt = st.personsInformedAt() == null ? null
-                : java.time.OffsetDateTime.parse(st.personsInformedAt()).toInstant();
+                : OffsetDateTime.parse(st.personsInformedAt()).toInstant();
         return new AuthorityNotification(lang.getLanguage(), zone.getId(), When.of(now, zone, lang), incident.id(),
                 version, phase, issued.stream().map(v -> new AuthorityNotification.Issued(v.version(), v.phase(),
                         When.of(v.issuedAt(), zone, lang))).toList(), authorities,
@@ -282,11 +294,11 @@ public class NoticeService {
     public IncidentReport incidentReport(Connection c, IncidentView incident, Locale lang, ZoneId zone, Instant now)
             throws SQLException {
         ObligationService.Plan plan = plan(c, incident, now);
-        List<app.vigie.incident.TenantView> tenants = IncidentQueries.tenants(c,
+        List<TenantView> tenants = IncidentQueries.tenants(c,
                 IncidentQueries.exposures(c, incident.id()));
         List<IncidentReport.Event> timeline = Timeline.of(c, incident, zone, lang);
         List<IncidentReport.Case> cases = new ArrayList<>();
-        for (app.vigie.incident.TenantView t : tenants) {
+        for (TenantView t : tenants) {
             Instant aware = plan.controllerAwareAt(t.tenant());
             var sev = plan.severity().get(t.tenant());
             cases.add(new IncidentReport.Case(t.tenant(), t.controller(),
@@ -318,7 +330,7 @@ public class NoticeService {
     private List<IncidentReport.DecisionLine> decisions(ObligationService.Plan plan, String tenant, ZoneId zone,
             Locale lang) {
         return plan.decisions().getOrDefault(tenant, Map.of()).values().stream()
-                .sorted(java.util.Comparator.comparing(app.vigie.compliance.plan.Decision::name))
+                .sorted(Comparator.comparing(Decision::name))
                 .map(d -> new IncidentReport.DecisionLine(d.name(), words.of(lang.getLanguage(), "decision",
                         d.name()), d.value(), When.of(d.at(), zone, lang), d.justification())).toList();
     }
@@ -406,7 +418,7 @@ public class NoticeService {
 
     /** When this controller's own data were first read (its exposed requests), else the incident's first exposure. */
     private static When ownStart(ProcessorAlert alert, IncidentView incident, ZoneId zone, Locale lang) {
-        Instant first = alert.exposed().stream().map(l -> l.firstSeenAt().utc()).filter(java.util.Objects::nonNull)
+        Instant first = alert.exposed().stream().map(l -> l.firstSeenAt().utc()).filter(Objects::nonNull)
                 .min(Instant::compareTo).orElse(incident.firstExposureAt());
         return When.of(first, zone, lang);
     }
@@ -449,7 +461,7 @@ public class NoticeService {
         String name = n.organisation().legalName() != null ? n.organisation().legalName() : n.organisation().tenant();
         Template t = engine.getTemplate("notices/" + AUTHORITY + "." + n.language() + ".html");
         return new Rendered(authorityTitle(n.language(), name), n.language(), t.data("n", n).render(),
-                body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                body.getBytes(StandardCharsets.UTF_8));
     }
 
     /** A processor alert rendered from its JSON as sent (a customer alert's body): the same facts, as a document. */
@@ -464,7 +476,7 @@ public class NoticeService {
         return new Rendered((a.language().equals("fr") ? "Alerte du sous-traitant – violation de données – "
                 : "Processor alert – personal data breach – ") + name, a.language(),
                 engine.getTemplate("notices/processor-alert." + a.language() + ".html").data("alert", a).render(),
-                noticeJson.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                noticeJson.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The PDF/A-3u of a rendered document, signed when a keystore is configured. */

@@ -4,18 +4,16 @@ import java.awt.color.ColorSpace;
 import java.awt.color.ICC_Profile;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.net.URL;
+import java.util.Arrays;
 
 import com.itextpdf.html2pdf.ConverterProperties;
+import com.itextpdf.html2pdf.HtmlConverter;
 import com.itextpdf.html2pdf.attach.impl.tags.SpanTagWorker;
 import com.itextpdf.html2pdf.css.apply.ICssApplier;
 import com.itextpdf.html2pdf.css.apply.impl.DefaultCssApplierFactory;
 import com.itextpdf.html2pdf.css.apply.impl.SpanTagCssApplier;
-import com.itextpdf.layout.IPropertyContainer;
-import com.itextpdf.layout.properties.Property;
-import com.itextpdf.layout.splitting.ISplitCharacters;
-import com.itextpdf.styledxmlparser.node.IElementNode;
-import com.itextpdf.styledxmlparser.resolver.resource.IResourceRetriever;
-import com.itextpdf.html2pdf.HtmlConverter;
 import com.itextpdf.html2pdf.resolver.font.DefaultFontProvider;
 import com.itextpdf.kernel.pdf.PdfAConformance;
 import com.itextpdf.kernel.pdf.PdfName;
@@ -23,7 +21,12 @@ import com.itextpdf.kernel.pdf.PdfOutputIntent;
 import com.itextpdf.kernel.pdf.PdfString;
 import com.itextpdf.kernel.pdf.PdfWriter;
 import com.itextpdf.kernel.pdf.filespec.PdfFileSpec;
+import com.itextpdf.layout.IPropertyContainer;
+import com.itextpdf.layout.properties.Property;
+import com.itextpdf.layout.splitting.ISplitCharacters;
 import com.itextpdf.pdfa.PdfADocument;
+import com.itextpdf.styledxmlparser.node.IElementNode;
+import com.itextpdf.styledxmlparser.resolver.resource.IResourceRetriever;
 
 /**
  * HTML to PDF/A-3u: every font embedded (the Noto fonts pdfHTML ships; no standard, unembedded font is offered),
@@ -47,7 +50,7 @@ public final class PdfRenderer {
         @Override
         public ICssApplier getCustomCssApplier(IElementNode tag) {
             String cls = tag.getAttribute("class");
-            if (!"span".equals(tag.name()) || cls == null || !java.util.Arrays.asList(cls.split("\\s+"))
+            if (!"span".equals(tag.name()) || cls == null || !Arrays.asList(cls.split("\\s+"))
                     .contains("id")) {
                 return null;
             }
@@ -69,12 +72,12 @@ public final class PdfRenderer {
      */
     static final IResourceRetriever NOTHING = new IResourceRetriever() {
         @Override
-        public java.io.InputStream getInputStreamByUrl(java.net.URL url) {
+        public InputStream getInputStreamByUrl(URL url) {
             return null;
         }
 
         @Override
-        public byte[] getByteArrayByUrl(java.net.URL url) {
+        public byte[] getByteArrayByUrl(URL url) {
             return null;
         }
     };

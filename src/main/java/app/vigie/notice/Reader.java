@@ -1,18 +1,14 @@
 package app.vigie.notice;
 
 import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
-import java.time.ZoneId;
 import java.util.Locale;
 
 import jakarta.ws.rs.core.Response;
 
 import app.vigie.problem.ProblemException;
 
-/** The reader's choices for a document ({@code lang}, {@code zone}), checked, and a rendered document answered. */
+/** The reader's language for a document, checked, and a rendered document answered (the zone: {@code time.Zones}). */
 public final class Reader {
-    public static final String DEFAULT_ZONE = "Europe/Paris";
-
     private Reader() {
     }
 
@@ -26,16 +22,6 @@ public final class Reader {
             throw new ProblemException(400, "query parameter 'lang' must be fr or en, got '" + lang + "'");
         }
         return l;
-    }
-
-    /** A time zone such as Europe/Paris (the default when absent); a 400 naming the parameter otherwise. */
-    public static ZoneId zone(String zone) {
-        try {
-            return ZoneId.of(zone == null || zone.isBlank() ? DEFAULT_ZONE : zone.strip());
-        } catch (DateTimeException e) {
-            throw new ProblemException(400, "query parameter 'zone' must be a time zone such as Europe/Paris, got '"
-                    + zone + "'");
-        }
     }
 
     /** The document as a page, its data or its PDF (a download named {@code file}.pdf). */

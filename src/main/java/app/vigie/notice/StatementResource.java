@@ -1,5 +1,6 @@
 package app.vigie.notice;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -86,7 +87,7 @@ public class StatementResource {
         });
     }
 
-    static IncidentView affected(java.sql.Connection c, UUID uuid, String id, String tenant) throws SQLException {
+    static IncidentView affected(Connection c, UUID uuid, String id, String tenant) throws SQLException {
         return IncidentIds.affected(IncidentQueries.get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id)), tenant);
     }
 }

@@ -1,8 +1,15 @@
 package app.vigie.notice;
 
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
+
+import app.vigie.tenant.TenantValidator;
 
 /**
  * What the controller states of its case, which the processor cannot know (it does not read prompts): the data
@@ -36,15 +43,15 @@ public record Statements(List<String> dataCategories, List<String> specialCatego
     /** Every problem, named. */
     public List<String> problems() {
         List<String> p = new ArrayList<>();
-        for (List<String> l : java.util.Arrays.asList(dataCategories, specialCategories, personCategories)) {
-            if (l != null && l.stream().anyMatch(java.util.Objects::isNull)) {  // List.of().contains(null) throws
+        for (List<String> l : Arrays.asList(dataCategories, specialCategories, personCategories)) {
+            if (l != null && l.stream().anyMatch(Objects::isNull)) {  // List.of().contains(null) throws
                 p.add("'data_categories', 'special_categories' and 'person_categories' have no null entry");
                 break;
             }
         }
         for (String s : specialCategories == null ? List.<String>of() : specialCategories) {
             if (s != null && !SPECIAL.contains(s)) {
-                p.add("'special_categories' entries are " + new java.util.TreeSet<>(SPECIAL) + ", got '" + s + "'");
+                p.add("'special_categories' entries are " + new TreeSet<>(SPECIAL) + ", got '" + s + "'");
             }
         }
         if (approximateRecords != null && approximateRecords < 0) {
@@ -61,15 +68,15 @@ public record Statements(List<String> dataCategories, List<String> specialCatego
         }
         if (personsInformedAt != null) {
             try {
-                java.time.OffsetDateTime.parse(personsInformedAt);
-            } catch (java.time.format.DateTimeParseException e) {
+                OffsetDateTime.parse(personsInformedAt);
+            } catch (DateTimeParseException e) {
                 p.add("'persons_informed_at' must be an RFC 3339 time with its offset");
             }
         }
         if (dataUnintelligible != null && !UNINTELLIGIBLE.contains(dataUnintelligible)) {
             p.add("'data_unintelligible' is YES, NO or PARTLY");
         }
-        if (contactEmail != null && !app.vigie.tenant.TenantValidator.isEmail(contactEmail)) {
+        if (contactEmail != null && !TenantValidator.isEmail(contactEmail)) {
             p.add("'contact_email' must be an e-mail address");
         }
         for (String s : new String[] {likelyConsequences, securityMeasuresBefore, measuresProposed,

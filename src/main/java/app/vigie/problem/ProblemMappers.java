@@ -1,6 +1,7 @@
 package app.vigie.problem;
 
 import java.sql.SQLException;
+import java.util.Locale;
 import java.util.UUID;
 
 import jakarta.ws.rs.WebApplicationException;
@@ -15,6 +16,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
+import io.vertx.core.http.HttpServerRequest;
 
 /** Every error of the API as {@code application/problem+json}; bad input never gets a 500. */
 public class ProblemMappers {
@@ -27,7 +29,7 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
-    public Response unauthorized(Exception e, io.vertx.core.http.HttpServerRequest request) {
+    public Response unauthorized(Exception e, HttpServerRequest request) {
         String path = request.path();
         if (accountStoreDown(e)) {
             // the credentials were not checked: saying 401 would send the client after its password
@@ -88,7 +90,7 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response database(SQLException e) {
         String state = e.getSQLState();
-        String message = String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        String message = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
         if ((state != null && state.startsWith("08")) || message.contains("acquisition timeout")) {
             LOG.warnf("Database unavailable: %s", e.getMessage());
             return Response.fromResponse(Problem.of(503,

@@ -6,7 +6,9 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.stream.Collectors;
 
@@ -28,13 +30,16 @@ import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.export.Csv;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.notice.NoticeService;
+import app.vigie.notice.Reader;
 import app.vigie.notice.When;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
+import app.vigie.time.Zones;
 
 /**
  * {@code /api/register}: the violation registers (GDPR Art. 33(5)) of the controllers and the provider's own, one
@@ -106,9 +111,9 @@ public class RegisterResource {
     @Path("export.csv")
     @Produces("text/csv")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public Response csv(@QueryParam("register") String reg, @QueryParam("zone") @DefaultValue("Europe/Paris")
+    public Response csv(@QueryParam("register") String reg, @QueryParam("zone") @DefaultValue(Zones.DEFAULT)
             String zoneName) throws SQLException {
-        ZoneId zone = app.vigie.notice.Reader.zone(zoneName);
+        ZoneId zone = Zones.parse(zoneName);
         DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
         List<RegisterService.Stored> entries = Transactions.run(dataSource, c -> register.list(c, blankToNull(reg),
                 null));
@@ -119,12 +124,12 @@ public class RegisterResource {
         for (RegisterService.Stored s : entries) {
             RegisterEntry e = s.entry();
             if (e == null) {
-                app.vigie.export.Csv.row(out, List.of(Long.toString(s.id()), s.register(), "", s.incidentId().toString(),
+                Csv.row(out, List.of(Long.toString(s.id()), s.register(), "", s.incidentId().toString(),
                         s.recordedAt().toString(), local.format(s.recordedAt()), "(unreadable: run verify)", "", "",
                         "", "", "", "", "", "", "", "", "", s.hash(), "", "", "", "", "", ""));
                 continue;
             }
-            app.vigie.export.Csv.row(out, List.of(Long.toString(s.id()), s.register(), nz(e.controller()), s.incidentId().toString(),
+            Csv.row(out, List.of(Long.toString(s.id()), s.register(), nz(e.controller()), s.incidentId().toString(),
                     s.recordedAt().toString(), local.format(s.recordedAt()), e.nature(), nz(e.firstExposureAt()),
                     nz(e.lastExposureAt()), Long.toString(e.records().exposedRequests()),
                     Long.toString(e.records().exposedTokens()), Long.toString(e.records().receivedTokens()),
@@ -149,14 +154,14 @@ public class RegisterResource {
     @Produces("application/pdf")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response pdf(@QueryParam("register") String reg, @QueryParam("lang") @DefaultValue("fr") String langParam,
-            @QueryParam("zone") @DefaultValue("Europe/Paris") String zoneName) throws SQLException {
-        ZoneId zone = app.vigie.notice.Reader.zone(zoneName);
-        String lang = app.vigie.notice.Reader.language(langParam, "fr");
-        java.util.Locale locale = java.util.Locale.forLanguageTag(lang);
+            @QueryParam("zone") @DefaultValue(Zones.DEFAULT) String zoneName) throws SQLException {
+        ZoneId zone = Zones.parse(zoneName);
+        String lang = Reader.language(langParam, "fr");
+        Locale locale = Locale.forLanguageTag(lang);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         RegisterExport export = Transactions.run(dataSource, c -> {
             RegisterChain.Verdict v = register.verify(c);
-            List<RegisterExport.Line> lines = new java.util.ArrayList<>();
+            List<RegisterExport.Line> lines = new ArrayList<>();
             for (RegisterService.Stored s : register.list(c, blankToNull(reg), null)) {
                 RegisterEntry e = s.entry();
                 if (e == null) {
@@ -196,7 +201,7 @@ public class RegisterResource {
 
     /** Notifications in the document's language; an entry written before reason codes keeps its stored reason. */
     private List<RegisterExport.Notice> notices(List<RegisterEntry.Notification> ns, ZoneId zone,
-            java.util.Locale locale) {
+            Locale locale) {
         String lang = locale.getLanguage();
         return ns.stream().map(n -> new RegisterExport.Notice(notices.recipient(n.recipient(), lang), n.status(),
                 When.of(n.doneAt(), zone, locale), n.evidence(), n.reasonCode() != null

@@ -7,8 +7,13 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.ToLongFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -18,6 +23,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import app.vigie.compliance.plan.Decision;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.rules.ObligationRule.Kind;
 import app.vigie.compliance.service.ObligationService;
@@ -25,6 +31,8 @@ import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.incident.Measures;
 import app.vigie.incident.TenantView;
+import app.vigie.notice.NoticeService;
+import app.vigie.notice.Statements;
 
 /** Builds register entries from an incident's facts and appends them to the chain; reads and checks the chain. */
 @ApplicationScoped
@@ -39,10 +47,10 @@ public class RegisterService {
     ObjectMapper json;
 
     @Inject
-    app.vigie.notice.NoticeService notices;
+    NoticeService notices;
 
     @ConfigProperty(name = "vigie.provider.legal-name")
-    java.util.Optional<String> providerName;
+    Optional<String> providerName;
 
     /** A stored entry: its place in the chain and its body as written. */
     public record Stored(long id, String register, UUID incidentId, Instant recordedAt, String recordedBy,
@@ -71,7 +79,7 @@ public class RegisterService {
         List<Obligation> own = plan.of(tenant);
         Instant aware = tenant == null ? null : plan.controllerAwareAt(tenant);
         var severity = tenant == null ? null : plan.severity().get(tenant);
-        app.vigie.notice.Statements st = tenant == null ? app.vigie.notice.Statements.NONE
+        Statements st = tenant == null ? Statements.NONE
                 : notices.statements(c, incident.id(), tenant);
         String delay = st.delayReasons() != null ? st.delayReasons() : own.stream()
                 .flatMap(o -> o.completions().stream()).map(x -> x.lateReasons()).filter(x -> x != null)
@@ -79,8 +87,8 @@ public class RegisterService {
         // the nature of the breach for this register: its holder's own data read, or only others' data received
         String nature = tenant != null && records.exposedRequests() == 0 ? "received_only" : "confidentiality";
         List<RegisterEntry.DecisionLine> decisions = plan.decisions().getOrDefault(tenant == null ? "" : tenant,
-                java.util.Map.of()).values().stream().sorted(java.util.Comparator.comparing(
-                        app.vigie.compliance.plan.Decision::name)).map(d -> new RegisterEntry.DecisionLine(d.name(),
+                Map.of()).values().stream().sorted(Comparator.comparing(
+                        Decision::name)).map(d -> new RegisterEntry.DecisionLine(d.name(),
                         d.value(), d.at(), d.justification())).toList();
         return new RegisterEntry(tenant == null ? "provider" : tenant, controller, incident.id(),
                 incident.deployment(), incident.classification(), incident.status(), nature,
@@ -91,11 +99,11 @@ public class RegisterService {
                 st.likelyConsequences(), measures, notifications(own, Kind.AUTHORITY_NOTIFICATION, Kind.EARLY_WARNING),
                 notifications(own, Kind.DATA_SUBJECT_COMMUNICATION),
                 severity == null ? null : new RegisterEntry.Severity(severity.level(), severity.basis()),
-                obligations.rulesVersion(), now, new java.util.TreeMap<>(incident.findings()), st.dataCategories(),
+                obligations.rulesVersion(), now, new TreeMap<>(incident.findings()), st.dataCategories(),
                 st.specialCategories(), delay, decisions);
     }
 
-    private static long sum(List<TenantView> tenants, java.util.function.ToLongFunction<TenantView> f) {
+    private static long sum(List<TenantView> tenants, ToLongFunction<TenantView> f) {
         return tenants.stream().mapToLong(f).sum();
     }
 

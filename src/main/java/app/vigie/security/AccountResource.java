@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -27,7 +28,7 @@ import app.vigie.problem.ProblemException;
 @Path("/api/accounts")
 @RolesAllowed(Role.R_ADMIN)
 public class AccountResource {
-    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z0-9][a-z0-9._@-]{0,99}");
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._@-]{0,99}");
 
     @Inject
     AgroalDataSource dataSource;

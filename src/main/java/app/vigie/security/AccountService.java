@@ -1,12 +1,18 @@
 package app.vigie.security;
 
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -21,11 +27,15 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.elytron.security.common.BcryptUtil;
 import io.quarkus.runtime.StartupEvent;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.platform.Digests;
+import app.vigie.platform.Mode;
+import app.vigie.platform.PrivateFiles;
 
 /**
  * Accounts: bcrypt-hashed passwords in the database, the built-in {@code admin}, and a short-lived cache of verified
@@ -64,7 +74,7 @@ public class AccountService {
     Duration lockMax;
 
     @Inject
-    io.micrometer.core.instrument.MeterRegistry meters;
+    MeterRegistry meters;
 
     private LoginThrottle accountTries;
     private LoginThrottle addressTries;
@@ -200,14 +210,14 @@ public class AccountService {
     /** An IPv6 client is counted by its /64 (one host can hold a whole /64), an IPv4 one by its address. */
     static String addressKey(String address) {
         try {
-            java.net.InetAddress a = java.net.InetAddress.getByName(address);
-            if (a instanceof java.net.Inet6Address) {
-                byte[] b = java.util.Arrays.copyOf(a.getAddress(), 16);
-                java.util.Arrays.fill(b, 8, 16, (byte) 0);
-                return java.net.InetAddress.getByAddress(b).getHostAddress() + "/64";
+            InetAddress a = InetAddress.getByName(address);
+            if (a instanceof Inet6Address) {
+                byte[] b = Arrays.copyOf(a.getAddress(), 16);
+                Arrays.fill(b, 8, 16, (byte) 0);
+                return InetAddress.getByAddress(b).getHostAddress() + "/64";
             }
             return a.getHostAddress();
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             return address;
         }
     }
@@ -272,17 +282,17 @@ public class AccountService {
                 LOG.info("Account 'admin' takes its password from VIGIE_ADMIN_PASSWORD");
             }
         } else if (admin.isEmpty()) {
-            if (app.vigie.embedded.Mode.current() == app.vigie.embedded.Mode.PRODUCTION) {
+            if (Mode.current() == Mode.PRODUCTION) {
                 throw new IllegalStateException("set VIGIE_ADMIN_PASSWORD (at least " + MIN_PASSWORD + " characters): "
                         + "production mode does not make up the first account's password");
             }
             // embedded mode: a generated password in a file only this account reads, never in the log
             String generated = generatePassword();
-            java.nio.file.Path file = app.vigie.embedded.Mode.dataDir().resolve(ADMIN_PASSWORD_FILE);
+            Path file = Mode.dataDir().resolve(ADMIN_PASSWORD_FILE);
             try {
-                app.vigie.embedded.PrivateFiles.directory(file.getParent());
-                app.vigie.embedded.PrivateFiles.write(file, generated + "\n");
-            } catch (java.io.IOException e) {
+                PrivateFiles.directory(file.getParent());
+                PrivateFiles.write(file, generated + "\n");
+            } catch (IOException e) {
                 throw new IllegalStateException("cannot write the generated admin password to " + file, e);
             }
             save("system", ADMIN, generated, Set.of(Role.R_ADMIN), null);

@@ -1,5 +1,7 @@
 package app.vigie.security;
 
+import java.sql.SQLException;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -10,7 +12,11 @@ import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.request.UsernamePasswordAuthenticationRequest;
 import io.quarkus.security.runtime.QuarkusPrincipal;
 import io.quarkus.security.runtime.QuarkusSecurityIdentity;
+import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.Cookie;
+import io.vertx.core.http.CookieSameSite;
+import io.vertx.ext.web.RoutingContext;
 
 /** Checks HTTP Basic credentials against the accounts in the database. */
 @ApplicationScoped
@@ -42,7 +48,7 @@ public class DatabaseIdentityProvider implements IdentityProvider<UsernamePasswo
     @Override
     public Uni<SecurityIdentity> authenticate(UsernamePasswordAuthenticationRequest request,
             AuthenticationRequestContext context) {
-        io.vertx.ext.web.RoutingContext http = io.quarkus.vertx.http.runtime.security.HttpSecurityUtils
+        RoutingContext http = HttpSecurityUtils
                 .getRoutingContextAttribute(request);
         String address = http == null || http.request().remoteAddress() == null ? null
                 : http.request().remoteAddress().hostAddress();
@@ -57,14 +63,14 @@ public class DatabaseIdentityProvider implements IdentityProvider<UsernamePasswo
                     // (the credentials cache may hold one from before a sign-out on another instance)
                     int version = accounts.current(p.username()).map(AccountService.Principal::sessionVersion)
                             .orElse(p.sessionVersion());
-                    http.response().addCookie(io.vertx.core.http.Cookie.cookie(AccountService.SESSION_VERSION_COOKIE,
+                    http.response().addCookie(Cookie.cookie(AccountService.SESSION_VERSION_COOKIE,
                             accounts.sessionProof(p.username(), version)).setPath("/").setHttpOnly(true)
-                            .setSameSite(io.vertx.core.http.CookieSameSite.STRICT).setSecure(http.request().isSSL()));
+                            .setSameSite(CookieSameSite.STRICT).setSecure(http.request().isSSL()));
                 }
                 return identity(p);
             } catch (AccountService.Throttled e) {
                 throw new AuthenticationFailedException(e.getMessage());
-            } catch (java.sql.SQLException e) {
+            } catch (SQLException e) {
                 throw new AuthenticationFailedException("account store unavailable", e);
             }
         });

@@ -1,5 +1,9 @@
 package app.vigie.security;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.sql.SQLException;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -8,7 +12,10 @@ import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.IdentityProvider;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.request.TrustedAuthenticationRequest;
+import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.Cookie;
+import io.vertx.ext.web.RoutingContext;
 
 /**
  * The identity of a signed-in dashboard session: the form login's encrypted cookie names the user; its roles are
@@ -30,21 +37,21 @@ public class SessionIdentityProvider implements IdentityProvider<TrustedAuthenti
     @Override
     public Uni<SecurityIdentity> authenticate(TrustedAuthenticationRequest request,
             AuthenticationRequestContext context) {
-        io.vertx.ext.web.RoutingContext http = io.quarkus.vertx.http.runtime.security.HttpSecurityUtils
+        RoutingContext http = HttpSecurityUtils
                 .getRoutingContextAttribute(request);
-        io.vertx.core.http.Cookie proof = http == null ? null
+        Cookie proof = http == null ? null
                 : http.request().getCookie(AccountService.SESSION_VERSION_COOKIE);
         return context.runBlocking(() -> {
             try {
                 AccountService.Principal p = accounts.current(request.getPrincipal())
                         .orElseThrow(() -> new AuthenticationFailedException("the account no longer exists"));
-                if (proof == null || !java.security.MessageDigest.isEqual(proof.getValue().getBytes(
-                        java.nio.charset.StandardCharsets.UTF_8), accounts.sessionProof(p.username(),
-                                p.sessionVersion()).getBytes(java.nio.charset.StandardCharsets.UTF_8))) {
+                if (proof == null || !MessageDigest.isEqual(proof.getValue().getBytes(
+                        StandardCharsets.UTF_8), accounts.sessionProof(p.username(),
+                                p.sessionVersion()).getBytes(StandardCharsets.UTF_8))) {
                     throw new AuthenticationFailedException("the session was ended (sign-out, new password or roles)");
                 }
                 return DatabaseIdentityProvider.identity(p);
-            } catch (java.sql.SQLException e) {
+            } catch (SQLException e) {
                 throw new AuthenticationFailedException("account store unavailable", e);
             }
         });

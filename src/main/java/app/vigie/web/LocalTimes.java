@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 
@@ -44,7 +45,7 @@ public final class LocalTimes {
             throw new ProblemException(400, label + ": '" + value + "' is not a time; write it as "
                     + "2026-12-02 14:30 (in " + zone.getId() + ") or with its offset, 2026-12-02T14:30+01:00");
         }
-        List<java.time.ZoneOffset> offsets = zone.getRules().getValidOffsets(local);
+        List<ZoneOffset> offsets = zone.getRules().getValidOffsets(local);
         if (offsets.isEmpty()) {
             throw new ProblemException(400, label + ": " + value + " does not exist in " + zone.getId()
                     + " (the clocks moved forward then); check the time");

@@ -2,23 +2,48 @@ package app.vigie.alert;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
+import jakarta.mail.BodyPart;
+import jakarta.mail.MessagingException;
+import jakarta.mail.internet.MimeMessage;
+import jakarta.mail.internet.MimeMultipart;
+
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.icegreen.greenmail.util.GreenMail;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 
+import app.vigie.db.Transactions;
+import app.vigie.runtime.log.AuditLogWriter;
+import app.vigie.runtime.log.PageRun;
 import app.vigie.testing.Api;
+import app.vigie.testing.HostileReceiver;
 import app.vigie.testing.Logs;
 import app.vigie.testing.MovableClock;
+import app.vigie.testing.PdfChecks;
+import app.vigie.testing.SmtpResource;
 import app.vigie.testing.WebhookReceiver;
+import app.vigie.web.DashboardActionsTest;
 
 /**
  * Customer alerts end to end, to a real HTTP receiver that verifies signatures: INITIAL when a tenant is first
@@ -52,10 +77,10 @@ class AlertDeliveryTest {
     /** Request {@code victimReq} of victim exposed to {@code readerReq} of reader, on stream p/{stream}. */
     static void leak(String p, String stream, String victimReq, String readerReq, String victim, String reader) {
         Instant t = Instant.parse("2026-08-27T10:00:00Z");
-        List<String> lines = new java.util.ArrayList<>();
-        app.vigie.runtime.log.AuditLogWriter w = new app.vigie.runtime.log.AuditLogWriter(p + "/" + stream,
+        List<String> lines = new ArrayList<>();
+        AuditLogWriter w = new AuditLogWriter(p + "/" + stream,
                 p + "/dep", "b1", lines::add);
-        List<app.vigie.runtime.log.PageRun> pages = List.of(new app.vigie.runtime.log.PageRun(0, 2));
+        List<PageRun> pages = List.of(new PageRun(0, 2));
         w.config(t, 4, 16, 64, 60);
         w.alloc(t, victimReq, victim, pages, "PREFILL", null);
         w.write(t, victimReq, victim, 0, 8, "COMPUTE", null);
@@ -144,7 +169,7 @@ class AlertDeliveryTest {
             receiver.failNext(0);
             // the DPO's page shows it dead, with the receiver's answer, and a button to send it again
             Api.account(p + "-dpo", "dpo", null);
-            app.vigie.web.DashboardActionsTest.Browser dpo = app.vigie.web.DashboardActionsTest.signIn(p + "-dpo",
+            DashboardActionsTest.Browser dpo = DashboardActionsTest.signIn(p + "-dpo",
                     p + "-dpo-password", "/alerts?status=DEAD");
             String page = dpo.page("/alerts?status=DEAD&lang=en");
             assertThat(page).contains(victim).contains("HTTP 503").contains("Send again")
@@ -174,16 +199,16 @@ class AlertDeliveryTest {
             String url = JSON.readTree(receiver.received().get(0).body()).path("alert").path("acknowledge_url")
                     .asText();
             String path = url.substring(url.indexOf("/ack/"));
-            assertThat(io.restassured.RestAssured.given().get(path).then().statusCode(200).extract().asString())
+            assertThat(RestAssured.given().get(path).then().statusCode(200).extract().asString())
                     .contains("Confirm receipt").contains(victim);
-            io.restassured.RestAssured.given().get("/ack/not-a-real-token-at-all-0000").then().statusCode(404);
+            RestAssured.given().get("/ack/not-a-real-token-at-all-0000").then().statusCode(404);
             // the database keeps no link's token: a copy of it opens nothing
             String token = path.substring("/ack/".length());
-            try (java.sql.Connection c = dataSource.getConnection(); java.sql.PreparedStatement ps = c.prepareStatement(
+            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
                     "select count(*) from customer_alert where ack_token = ? or body like ?")) {
                 ps.setString(1, token);
                 ps.setString(2, "%" + token + "%");
-                try (java.sql.ResultSet rs = ps.executeQuery()) {
+                try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     assertThat(rs.getInt(1)).isZero();
                 }
@@ -191,11 +216,11 @@ class AlertDeliveryTest {
             // a link past its validity (90 days) opens nothing either
             try {
                 MovableClock.INSTANCE.set(Instant.now().plus(Duration.ofDays(91)));
-                io.restassured.RestAssured.given().get(path).then().statusCode(404);
+                RestAssured.given().get(path).then().statusCode(404);
             } finally {
                 MovableClock.INSTANCE.reset();
             }
-            String done = io.restassured.RestAssured.given().contentType("application/x-www-form-urlencoded")
+            String done = RestAssured.given().contentType("application/x-www-form-urlencoded")
                     .formParam("lang", "en").post(path).then().statusCode(200).extract().asString();
             assertThat(done).contains("receipt recorded");
 
@@ -225,7 +250,7 @@ class AlertDeliveryTest {
                     .statusCode(404);
             Api.account(p + "-own", "customer", victim);
             Api.as(p + "-own", p + "-own-password").post("/api/alerts/" + alertId + "/acknowledgement").then()
-                    .statusCode(200).body("acknowledged_at", org.hamcrest.Matchers.notNullValue());
+                    .statusCode(200).body("acknowledged_at", Matchers.notNullValue());
             Api.as(p + "-other", p + "-other-password").get("/api/alerts").then().statusCode(403);
         }
     }
@@ -239,33 +264,33 @@ class AlertDeliveryTest {
                 + "\"alert_channels\":[{\"type\":\"email\",\"target\":\"" + to + "\"}]}")
                 .put("/api/tenants/" + victim).then().statusCode(200);
         String id = Api.leakingIncident(p, victim, p + "-globex");
-        com.icegreen.greenmail.util.GreenMail smtp = app.vigie.testing.SmtpResource.smtp();
-        await("the email", () -> java.util.Arrays.stream(smtp.getReceivedMessages()).anyMatch(m -> {
+        GreenMail smtp = SmtpResource.smtp();
+        await("the email", () -> Arrays.stream(smtp.getReceivedMessages()).anyMatch(m -> {
             try {
                 return m.getAllRecipients()[0].toString().equals(to);
-            } catch (jakarta.mail.MessagingException e) {
+            } catch (MessagingException e) {
                 return false;
             }
         }));
-        jakarta.mail.internet.MimeMessage mail = java.util.Arrays.stream(smtp.getReceivedMessages()).filter(m -> {
+        MimeMessage mail = Arrays.stream(smtp.getReceivedMessages()).filter(m -> {
             try {
                 return m.getAllRecipients()[0].toString().equals(to);
-            } catch (jakarta.mail.MessagingException e) {
+            } catch (MessagingException e) {
                 return false;
             }
         }).findFirst().orElseThrow();
         assertThat(mail.getSubject()).contains("Processor alert").contains("Acme Assurances SA");
         assertThat(mail.getHeader("Idempotency-Key")[0]).isEqualTo(id + "/" + victim + "/INITIAL");
-        jakarta.mail.internet.MimeMultipart parts = (jakarta.mail.internet.MimeMultipart) mail.getContent();
+        MimeMultipart parts = (MimeMultipart) mail.getContent();
         String text = null;
         byte[] pdf = null;
         String json = null;
         for (int i = 0; i < parts.getCount(); i++) {
-            jakarta.mail.BodyPart part = parts.getBodyPart(i);
+            BodyPart part = parts.getBodyPart(i);
             if ("processor-alert.pdf".equals(part.getFileName())) {
                 pdf = part.getInputStream().readAllBytes();
             } else if ("processor-alert.json".equals(part.getFileName())) {
-                json = new String(part.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                json = new String(part.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             } else if (part.isMimeType("text/plain")) {
                 text = part.getContent().toString();
             }
@@ -273,14 +298,14 @@ class AlertDeliveryTest {
         assertThat(text).contains("/ack/").contains(id);
         assertThat(json).contains("Acme Assurances SA").doesNotContain(p + "-globex");
         assertThat(pdf).isNotNull();
-        assertThat(app.vigie.testing.PdfChecks.pdfa3uFailures(pdf)).isEmpty();
-        assertThat(app.vigie.testing.PdfChecks.text(pdf)).contains("Acme Assurances SA");
+        assertThat(PdfChecks.pdfa3uFailures(pdf)).isEmpty();
+        assertThat(PdfChecks.text(pdf)).contains("Acme Assurances SA");
         await("delivered", () -> "DELIVERED".equals(Api.admin().get("/api/alerts?incident=" + id).then().extract()
                 .path("find { it.tenant == '" + victim + "' }.deliveries[0].status")));
     }
 
     @jakarta.inject.Inject
-    io.agroal.api.AgroalDataSource dataSource;
+    AgroalDataSource dataSource;
 
     /**
      * With the hold on (vigie.alerts.hold-initial), an INITIAL alert's deliveries wait in HELD until the DPO sends
@@ -295,9 +320,9 @@ class AlertDeliveryTest {
             receiver.failNext(0);
             // an incident first alerted to another tenant only (the victim not in the touched set yet)
             String id = Api.leakingIncident(p, p + "-other", p + "-globex");
-            java.util.UUID incident = java.util.UUID.fromString(id);
-            List<AlertPlanner.Written> written = app.vigie.db.Transactions.run(dataSource, c -> AlertPlanner
-                    .exposuresChanged(c, java.util.Map.of(incident, java.util.Set.of(victim)), true, Instant.now()));
+            UUID incident = UUID.fromString(id);
+            List<AlertPlanner.Written> written = Transactions.run(dataSource, c -> AlertPlanner
+                    .exposuresChanged(c, Map.of(incident, Set.of(victim)), true, Instant.now()));
             // the victim has no exposure of its own in this incident, but the planner alerts whom it is told
             assertThat(written).extracting(AlertPlanner.Written::phase).containsExactly("INITIAL");
             String path = "find { it.tenant == '" + victim + "' }.deliveries[0]";
@@ -338,9 +363,9 @@ class AlertDeliveryTest {
     void aSilentOrFloodingReceiverDelaysOnlyItsOwnTenant() throws Exception {
         String p = Api.uniquePrefix();
         int good = 8;
-        List<WebhookReceiver> receivers = new java.util.ArrayList<>();
-        try (app.vigie.testing.HostileReceiver silent = app.vigie.testing.HostileReceiver.silent();
-                app.vigie.testing.HostileReceiver flood = app.vigie.testing.HostileReceiver.flood(500)) {
+        List<WebhookReceiver> receivers = new ArrayList<>();
+        try (HostileReceiver silent = HostileReceiver.silent();
+                HostileReceiver flood = HostileReceiver.flood(500)) {
             hookTenant(p + "-silent", silent.url());
             hookTenant(p + "-flood", flood.url());
             for (int i = 0; i < good; i++) {
@@ -360,7 +385,7 @@ class AlertDeliveryTest {
                 await("good tenant " + i + " alerted", () -> !r.received().isEmpty());
                 latency[i] = (System.nanoTime() - t0) / 1_000_000;
             }
-            java.util.Arrays.sort(latency);
+            Arrays.sort(latency);
             System.out.printf("alert latency of %d tenants beside a silent and a flooding receiver: median %d ms, "
                     + "max %d ms (goal: p99 2000 ms)%n", good, latency[good / 2], latency[good - 1]);
             // each arrived while the silent receiver still held its sender for the attempt's deadline (3 s here)
@@ -391,7 +416,7 @@ class AlertDeliveryTest {
             assertThat(Api.admin().get("/api/tenants/" + victim + "/webhook-secret").asString()).doesNotContain(first);
             // rotated: the receiver still holds the first secret, and the alert verifies with it
             String second = Api.admin().post("/api/tenants/" + victim + "/webhook-secret").then().statusCode(200)
-                    .body("previous_valid_until", org.hamcrest.Matchers.notNullValue()).extract().path("secret");
+                    .body("previous_valid_until", Matchers.notNullValue()).extract().path("secret");
             assertThat(second).isNotEqualTo(first);
             leak(p, "s1", "ra", "rb", victim, p + "-globex");
             await("an alert", () -> !receiver.received().isEmpty());
@@ -406,7 +431,7 @@ class AlertDeliveryTest {
                     .as("the second secret, ended at once").isFalse();
             assertThat(WebhookReceiver.verify(third, receiver.received().get(receiver.received().size() - 1)
                     .signature(), receiver.received().get(receiver.received().size() - 1).body()
-                    .getBytes(java.nio.charset.StandardCharsets.UTF_8), System.currentTimeMillis() / 1000)).isTrue();
+                    .getBytes(StandardCharsets.UTF_8), System.currentTimeMillis() / 1000)).isTrue();
             Api.admin().queryParam("overlap", "P30D").post("/api/tenants/" + victim + "/webhook-secret").then()
                     .statusCode(400);
         }

@@ -7,6 +7,8 @@ import static org.hamcrest.Matchers.containsString;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 import jakarta.inject.Inject;
 
@@ -14,6 +16,8 @@ import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
 
 import app.vigie.testing.Api;
 
@@ -30,15 +34,15 @@ class AuditTrailTest {
         String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
         Api.account(p + "-dpo", "dpo", null);
         Api.account(p + "-auditor", "auditor", null);
-        java.util.function.Supplier<io.restassured.specification.RequestSpecification> dpo = () -> Api.as(p + "-dpo", p + "-dpo-password");
+        Supplier<RequestSpecification> dpo = () -> Api.as(p + "-dpo", p + "-dpo-password");
         dpo.get().contentType("application/json").body("{\"status\":\"TRIAGED\"}").post("/api/incidents/" + id + "/status")
                 .then().statusCode(200);
         for (int i = 0; i < 3; i++) {
             dpo.get().contentType("application/json").body("{\"text\":\"=HYPERLINK(\\\"x\\\") step " + i + "\"}")
                     .post("/api/incidents/" + id + "/measures").then().statusCode(201);
         }
-        java.util.function.Supplier<io.restassured.specification.RequestSpecification> auditor = () -> Api.as(p + "-auditor", p + "-auditor-password");
-        List<java.util.Map<String, Object>> mine = auditor.get().get("/api/audit-trail?actor=" + p + "-dpo").then()
+        Supplier<RequestSpecification> auditor = () -> Api.as(p + "-auditor", p + "-auditor-password");
+        List<Map<String, Object>> mine = auditor.get().get("/api/audit-trail?actor=" + p + "-dpo").then()
                 .statusCode(200).extract().jsonPath().getList("$");
         assertThat(mine).hasSize(4).allSatisfy(e -> assertThat(e.get("actor")).isEqualTo(p + "-dpo"));
         assertThat(mine.get(0).get("action")).isEqualTo("incident.measure");  // newest first
@@ -51,7 +55,7 @@ class AuditTrailTest {
         // paging back by id
         String firstPage = auditor.get().get("/api/audit-trail?actor=" + p + "-dpo&limit=2").then().statusCode(200)
                 .extract().asString();
-        List<Integer> first = io.restassured.path.json.JsonPath.from(firstPage).getList("id");
+        List<Integer> first = JsonPath.from(firstPage).getList("id");
         List<Integer> next = auditor.get().get("/api/audit-trail?actor=" + p + "-dpo&limit=2&before=" + first.get(1))
                 .then().statusCode(200).extract().jsonPath().getList("id");
         assertThat(first).hasSize(2);

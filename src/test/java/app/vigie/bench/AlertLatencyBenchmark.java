@@ -1,13 +1,17 @@
 package app.vigie.bench;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
@@ -42,8 +46,8 @@ public final class AlertLatencyBenchmark {
         ObjectMapper json = new ObjectMapper();
         Map<String, Long> received = new ConcurrentHashMap<>();
         String[] secret = new String[1];
-        HttpServer hook = HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
-        java.util.concurrent.ExecutorService hookThreads = java.util.concurrent.Executors.newFixedThreadPool(4);
+        HttpServer hook = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        ExecutorService hookThreads = Executors.newFixedThreadPool(4);
         hook.setExecutor(hookThreads);
         hook.createContext("/hook", exchange -> {
             long at = System.nanoTime();
@@ -59,7 +63,7 @@ public final class AlertLatencyBenchmark {
         });
         hook.start();
         Path tmp = Files.createTempDirectory("vigie-bench-alerts");
-        Map<String, String> env = new java.util.HashMap<>(Map.of("VIGIE_ADMIN_PASSWORD", password,
+        Map<String, String> env = new HashMap<>(Map.of("VIGIE_ADMIN_PASSWORD", password,
                 "VIGIE_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8"));  // the receiver is on loopback
         String options = System.getenv().getOrDefault("VIGIE_BENCH_JAVA_OPTIONS", "-Xms2g -Xmx2g -XX:+AlwaysPreTouch");
         if (!options.isBlank()) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.record.AuditRecord;
@@ -157,7 +158,7 @@ public final class DetectorBenchmark {
         long before = usedHeap();
         long keptBefore = d.keptTableBytes();
         int n = 200_000;
-        java.util.Random random = new java.util.Random(1);
+        Random random = new Random(1);
         for (int q = 0; q < n; q++) {
             String id = String.format("chatcmpl-%024x", random.nextLong() & Long.MAX_VALUE);
             int a = random.nextInt(130_000);

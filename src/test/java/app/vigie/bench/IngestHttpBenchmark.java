@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -69,7 +71,7 @@ public final class IngestHttpBenchmark {
         Path tmp = null;
         if (url == null) {
             tmp = Files.createTempDirectory("vigie-bench");
-            Map<String, String> env = new java.util.HashMap<>(Map.of("VIGIE_ADMIN_PASSWORD", password));
+            Map<String, String> env = new HashMap<>(Map.of("VIGIE_ADMIN_PASSWORD", password));
             // The production setting of docs/operations.md: a fixed heap, touched at start.
             String options = System.getenv().getOrDefault("VIGIE_BENCH_JAVA_OPTIONS",
                     "-Xms2g -Xmx2g -XX:+AlwaysPreTouch");
@@ -106,7 +108,7 @@ public final class IngestHttpBenchmark {
                 System.out.println("the service log is kept in " + tmp);
             } else if (service != null) {
                 try (var files = Files.walk(tmp)) {
-                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                    files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 }
             }
         }

@@ -7,6 +7,7 @@ import java.util.TreeMap;
 
 import app.vigie.runtime.engine.Fault;
 import app.vigie.runtime.sim.Simulation;
+import app.vigie.testing.Fleet;
 
 /**
  * How many page audit records one inference node writes per second, from the reference runtime under its realistic
@@ -36,7 +37,7 @@ public final class NodeRates {
                     Simulation.run(new Simulation.Options(scenario, 6, requests,
                             faults ? Fault.endingInReads() : Set.of(), Set.of(), 7, "rates", 0.15)
                             .arriving(rate), line -> {
-                                String stream = app.vigie.testing.Fleet.streamOf(line);
+                                String stream = Fleet.streamOf(line);
                                 int t = line.indexOf("\"ts\":\"") + 6;
                                 Instant ts = Instant.parse(line.substring(t, line.indexOf('"', t)));
                                 span.computeIfAbsent(stream, k -> new Instant[] {ts, ts})[1] = ts;

@@ -3,6 +3,7 @@ package app.vigie.build;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,7 +42,7 @@ class TestDiscoveryTest {
         try {
             return Files.walk(root).toList().stream();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -49,7 +50,7 @@ class TestDiscoveryTest {
         try {
             return TEST_ANNOTATION.matcher(Files.readString(file)).find();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

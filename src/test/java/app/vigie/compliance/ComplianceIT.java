@@ -2,6 +2,7 @@ package app.vigie.compliance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,10 +18,14 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.itextpdf.kernel.pdf.PdfDocument;
+import com.itextpdf.kernel.pdf.PdfReader;
+import com.itextpdf.signatures.SignatureUtil;
 
 import app.vigie.runtime.log.AuditLogWriter;
 import app.vigie.runtime.log.PageRun;
 import app.vigie.testing.Logs;
+import app.vigie.testing.PdfChecks;
 import app.vigie.testing.ServiceProcess;
 
 /**
@@ -60,7 +65,7 @@ class ComplianceIT {
     void escalationsSurviveAHardKillWithoutRepeatsOrLossesUsingTheRulesTheJarCarries(@TempDir Path tmp)
             throws Exception {
         Path elsewhere = Files.createDirectories(tmp.resolve("cwd"));
-        Path keystore = app.vigie.testing.PdfChecks.keystore(tmp, "vigie");
+        Path keystore = PdfChecks.keystore(tmp, "vigie");
         ServiceProcess service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD", PASSWORD,
                 "VIGIE_COMPLIANCE_ESCALATIONS", "PT30S,PT15S,PT0S",
                 "VIGIE_COMPLIANCE_ESCALATION_CHECK_EVERY", "1s", "VIGIE_SIGNING_KEYSTORE", keystore.toString(),
@@ -108,10 +113,10 @@ class ComplianceIT {
             HttpResponse<byte[]> pdf = service.getBytes("/api/incidents/" + id
                     + "/tenants/acme/documents/processor-alert.pdf", ADMIN);
             assertThat(pdf.statusCode()).isEqualTo(200);
-            assertThat(app.vigie.testing.PdfChecks.pdfa3uFailures(pdf.body())).isEmpty();
-            try (com.itextpdf.kernel.pdf.PdfDocument doc = new com.itextpdf.kernel.pdf.PdfDocument(
-                    new com.itextpdf.kernel.pdf.PdfReader(new java.io.ByteArrayInputStream(pdf.body())))) {
-                com.itextpdf.signatures.SignatureUtil util = new com.itextpdf.signatures.SignatureUtil(doc);
+            assertThat(PdfChecks.pdfa3uFailures(pdf.body())).isEmpty();
+            try (PdfDocument doc = new PdfDocument(
+                    new PdfReader(new ByteArrayInputStream(pdf.body())))) {
+                SignatureUtil util = new SignatureUtil(doc);
                 assertThat(util.getSignatureNames()).containsExactly("vigie-signature");
                 assertThat(util.readSignatureData("vigie-signature").verifySignatureIntegrityAndAuthenticity())
                         .isTrue();

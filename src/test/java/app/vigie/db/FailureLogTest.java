@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
+import java.util.logging.SimpleFormatter;
 
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
@@ -47,7 +48,7 @@ class FailureLogTest {
             log.succeeded();
             log.succeeded();
             assertThat(records).hasSize(2);
-            assertThat(new java.util.logging.SimpleFormatter().formatMessage(records.get(1))).contains("works again");
+            assertThat(new SimpleFormatter().formatMessage(records.get(1))).contains("works again");
             assertThat(log.failing()).isFalse();
             log.failed(new SQLException("Connection refused", "08001"));
             assertThat(records).as("a new outage is told again").hasSize(3);

@@ -4,23 +4,37 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
 
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.path.json.JsonPath;
 
+import app.vigie.runtime.log.AuditLogWriter;
+import app.vigie.runtime.log.PageRun;
 import app.vigie.testing.Api;
-import app.vigie.testing.Projection;
 import app.vigie.testing.Logs;
+import app.vigie.testing.Projection;
+import app.vigie.testing.ResultDigest;
 
 /** Detection through the service: any arrival order, duplicates, several deployments, restarts, the lifecycle. */
 @QuarkusTest
@@ -31,7 +45,7 @@ class DetectionTest {
     DetectionService detection;
 
     @Inject
-    io.agroal.api.AgroalDataSource dataSource;
+    AgroalDataSource dataSource;
 
     static JsonNode incident(String deployment) throws Exception {
         return Api.incident(deployment);
@@ -79,21 +93,21 @@ class DetectionTest {
         }
         lines.addAll(lines.subList(0, 100));
         Collections.shuffle(lines, new Random(5));
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
-            List<java.util.concurrent.Future<Integer>> posts = new ArrayList<>();
+            List<Future<Integer>> posts = new ArrayList<>();
             for (int from = 0; from < lines.size(); from += 53) {
                 String body = Logs.body(lines.subList(from, Math.min(lines.size(), from + 53)));
                 posts.add(pool.submit(() -> Api.post(body).statusCode()));
             }
-            for (java.util.concurrent.Future<Integer> f : posts) {
+            for (Future<Integer> f : posts) {
                 assertThat(f.get()).isEqualTo(200);
             }
         } finally {
             pool.shutdownNow();
         }
-        try (java.sql.Connection c = dataSource.getConnection()) {
-            List<List<String>> counts = app.vigie.testing.ResultDigest.exposureCounts(c);
+        try (Connection c = dataSource.getConnection()) {
+            List<List<String>> counts = ResultDigest.exposureCounts(c);
             assertThat(counts.get(0)).isNotEmpty().isEqualTo(counts.get(1));
         }
     }
@@ -122,7 +136,7 @@ class DetectionTest {
         String prefix = Api.uniquePrefix();
         List<String> lines = Api.lines(Api.renamed(Api.example("03-pd-rejected-prompt.ndjson"), prefix));
         Api.post(Logs.body(lines.subList(0, 120))).then().statusCode(200);
-        assertThat(detection.evictIdle(java.time.Duration.ZERO)).isPositive();
+        assertThat(detection.evictIdle(Duration.ZERO)).isPositive();
         assertThat(detection.detectorsInMemory()).isZero();
         Api.post(Logs.body(lines.subList(120, lines.size()))).then().statusCode(200);
         assertMatches(incident(prefix + "/glm-5.3/prod-eu"), expected("03-pd-rejected-prompt",
@@ -143,15 +157,15 @@ class DetectionTest {
         long total = detection.bytesInMemory();
         assertThat(total).isPositive();
 
-        assertThat(detection.evictOverBudget(total, java.time.Duration.ZERO)).as("within budget").isZero();
-        assertThat(detection.evictOverBudget(0, java.time.Duration.ofHours(1))).as("none idle long enough")
+        assertThat(detection.evictOverBudget(total, Duration.ZERO)).as("within budget").isZero();
+        assertThat(detection.evictOverBudget(0, Duration.ofHours(1))).as("none idle long enough")
                 .isZero();
         // Just over budget: the oldest leave first, the one used last stays.
-        assertThat(detection.evictOverBudget(total - 1, java.time.Duration.ZERO)).isPositive();
+        assertThat(detection.evictOverBudget(total - 1, Duration.ZERO)).isPositive();
         assertThat(detection.inMemory(newerStream, "b1")).isTrue();
         assertThat(detection.bytesInMemory()).isLessThanOrEqualTo((total - 1) * 8 / 10);
         // A budget of nothing empties memory; the scenario then goes on as if nothing happened.
-        detection.evictOverBudget(0, java.time.Duration.ZERO);
+        detection.evictOverBudget(0, Duration.ZERO);
         assertThat(detection.detectorsInMemory()).isZero();
         Api.post(Logs.body(lines.subList(120, lines.size()))).then().statusCode(200);
         assertMatches(incident(older + "/glm-5.3/prod-eu"), expected("03-pd-rejected-prompt",
@@ -188,9 +202,9 @@ class DetectionTest {
         assertThat(second).isNotEqualTo(id);
         Api.admin().get("/api/incidents/" + id).then().body("status", equalTo("CLOSED"));
         Api.admin().get("/api/incidents/" + second).then().body("status", equalTo("OPEN"));
-        Api.admin().get("/api/incidents?status=CLOSED").then().body("id", org.hamcrest.Matchers.hasItem(id));
+        Api.admin().get("/api/incidents?status=CLOSED").then().body("id", Matchers.hasItem(id));
 
-        Api.admin().get("/api/incidents/" + java.util.UUID.randomUUID()).then().statusCode(404)
+        Api.admin().get("/api/incidents/" + UUID.randomUUID()).then().statusCode(404)
                 .contentType("application/problem+json");
         Api.admin().get("/api/incidents/not-a-uuid/exposures").then().statusCode(404);
         Api.admin().get("/api/incidents?status=SOMETIMES").then().statusCode(400);
@@ -252,16 +266,16 @@ class DetectionTest {
     void recordsImpossibleInTheirStreamAreAcceptedThenKeptWithTheirReason() {
         String p = Api.uniquePrefix();
         List<String> lines = new ArrayList<>();
-        app.vigie.runtime.log.AuditLogWriter w = new app.vigie.runtime.log.AuditLogWriter(p + "/s", p + "/d", "b1",
+        AuditLogWriter w = new AuditLogWriter(p + "/s", p + "/d", "b1",
                 lines::add);
-        java.time.Instant t = java.time.Instant.parse("2026-08-27T09:00:00Z");
+        Instant t = Instant.parse("2026-08-27T09:00:00Z");
         w.config(t, 4, 16, 64, 60);
-        w.alloc(t, "r1", "acme", List.of(new app.vigie.runtime.log.PageRun(15, 2)), "PREFILL", null);
-        w.free(t, "r2", List.of(new app.vigie.runtime.log.PageRun(0, 1)), "FINISH");
+        w.alloc(t, "r1", "acme", List.of(new PageRun(15, 2)), "PREFILL", null);
+        w.free(t, "r2", List.of(new PageRun(0, 1)), "FINISH");
         Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", equalTo(3))
                 .body("rejected.size()", equalTo(0));
 
-        io.restassured.path.json.JsonPath q = Api.admin().get("/api/quarantine?source=apply&size=500").then()
+        JsonPath q = Api.admin().get("/api/quarantine?source=apply&size=500").then()
                 .statusCode(200).extract().jsonPath();
         assertThat(q.getString("items.find { it.source_name == '" + p + "/s@b1' && it.position == 2 }.reason"))
                 .isEqualTo("ALLOC: pages 15-16 lie outside the pool of 16 pages; no effect");
@@ -295,7 +309,7 @@ class DetectionTest {
     void readsNeedARoleAndCustomersSeeNoIncidentList() {
         Api.account("cust1", "customer", "acme");
         Api.as("cust1", "cust1-password").get("/api/incidents").then().statusCode(403);
-        io.restassured.RestAssured.given().get("/api/incidents").then().statusCode(401);
+        RestAssured.given().get("/api/incidents").then().statusCode(401);
         Api.account("analyst1", "analyst", null);
         Api.as("analyst1", "analyst1-password").get("/api/incidents").then().statusCode(200);
     }

@@ -7,17 +7,21 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import app.vigie.security.AccountService;
 import app.vigie.testing.Api;
 import app.vigie.testing.Logs;
 import app.vigie.testing.Projection;
@@ -109,8 +113,8 @@ class EmbeddedModeIT {
 
             JsonNode incidents = json.readTree(service.get("/api/incidents", ADMIN).body());
             assertThat(incidents).hasSize(1);
-            com.fasterxml.jackson.databind.node.ObjectNode got =
-                    ((com.fasterxml.jackson.databind.node.ObjectNode) incidents.get(0)).deepCopy();
+            ObjectNode got =
+                    ((ObjectNode) incidents.get(0)).deepCopy();
             String id = got.get("id").asText();
             got.remove(List.of("id", "status", "detected_at", "status_reason"));
             got.set("exposures", json.readTree(service.get("/api/incidents/" + id + "/exposures", ADMIN).body()));
@@ -158,10 +162,10 @@ class EmbeddedModeIT {
     void withoutAPasswordTheAdminGetsAGeneratedOneShownOnce(@TempDir Path tmp) throws Exception {
         Path data = tmp.resolve("data");
         try (ServiceProcess service = new ServiceProcess(data, Map.of()).start()) {
-            Path file = data.resolve(app.vigie.security.AccountService.ADMIN_PASSWORD_FILE);
-            assertThat(java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files
+            Path file = data.resolve(AccountService.ADMIN_PASSWORD_FILE);
+            assertThat(PosixFilePermissions.toString(Files
                     .getPosixFilePermissions(file))).isEqualTo("rw-------");
-            String generated = java.nio.file.Files.readString(file).strip();
+            String generated = Files.readString(file).strip();
             assertThat(service.log()).as("the password never reaches the log").doesNotContain(generated)
                     .contains(file.toString());
             assertThat(service.get("/api/streams", "admin:" + generated).statusCode()).isEqualTo(200);
@@ -201,7 +205,7 @@ class EmbeddedModeIT {
         Files.writeString(tenants, "tenants:\n  - id: acme\n    legal_name: ACME\n    country: France\n");
         ServiceProcess service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD", PASSWORD,
                 "VIGIE_TENANTS_FILE", tenants.toString()));
-        org.assertj.core.api.Assertions.assertThatThrownBy(service::start).hasMessageContaining("exited with")
+        Assertions.assertThatThrownBy(service::start).hasMessageContaining("exited with")
                 .hasMessageContaining(tenants.toString()).hasMessageContaining("entry 1 (id 'acme')")
                 .hasMessageContaining("'country' must be an ISO 3166-1 alpha-2 code");
         assertThat(data(tmp).resolve("postgres").resolve("postmaster.pid")).doesNotExist();

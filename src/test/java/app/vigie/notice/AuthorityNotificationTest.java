@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.equalTo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class AuthorityNotificationTest {
     private static final List<String> KINDS = List.of("processor-alert", "authority-notification",
             "data-subject-communication");
     /** A heading of each document's first page, as OCR must read it. */
-    private static final java.util.Map<String, String> HEADINGS = java.util.Map.of(
+    private static final Map<String, String> HEADINGS = Map.of(
             "processor-alert.fr", "Alerte de violation", "processor-alert.en", "breach alert",
             "authority-notification.fr", "Notification", "authority-notification.en", "Notification of a personal",
             "data-subject-communication.fr", "données personnelles", "data-subject-communication.en",

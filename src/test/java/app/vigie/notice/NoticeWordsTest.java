@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,6 +18,7 @@ import org.yaml.snakeyaml.Yaml;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.plan.ObligationPlanner;
 import app.vigie.compliance.plan.ProviderProfile;
+import app.vigie.compliance.rules.Clock;
 import app.vigie.compliance.rules.ObligationRule;
 import app.vigie.compliance.rules.Regime;
 import app.vigie.compliance.rules.RuleLoader;
@@ -37,7 +39,7 @@ class NoticeWordsTest {
         Words words = new Words((Map<String, Map<String, Map<String, String>>>) (Map<?, ?>) new Yaml().load(
                 Files.readString(Path.of("templates/notices/words.yaml"))));
         RuleSet rules = RuleLoader.load(Path.of("compliance-rules"));
-        Map<String, List<String>> codes = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> codes = new LinkedHashMap<>();
         codes.put("kind", names(ObligationRule.Kind.values()));
         codes.put("status", names(Obligation.Status.values()));
         codes.put("condition", names(Obligation.Condition.values()));
@@ -56,7 +58,7 @@ class NoticeWordsTest {
                 decisions.addAll(r.exceptions());
                 r.sooner().forEach(s -> decisions.add(s.decision()));
                 if (r.clock() != null && r.clock().ref() != null && r.clock().origin()
-                        == app.vigie.compliance.rules.Clock.Origin.DECISION) {
+                        == Clock.Origin.DECISION) {
                     decisions.add(r.clock().ref());
                 }
                 if (RuleLoader.RECIPIENTS.contains(r.recipient()) && !RuleLoader.BY_COUNTRY.contains(r.recipient())) {

@@ -3,6 +3,7 @@ package app.vigie.notice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -66,7 +67,7 @@ class PdfResourcesTest {
 
     private static int images(byte[] pdf) throws Exception {
         int n = 0;
-        try (PdfDocument doc = new PdfDocument(new PdfReader(new java.io.ByteArrayInputStream(pdf)))) {
+        try (PdfDocument doc = new PdfDocument(new PdfReader(new ByteArrayInputStream(pdf)))) {
             for (int i = 1; i < doc.getNumberOfPdfObjects(); i++) {
                 PdfObject o = doc.getPdfObject(i);
                 if (o instanceof PdfStream s && PdfName.Image.equals(((PdfDictionary) s).getAsName(PdfName.Subtype))) {

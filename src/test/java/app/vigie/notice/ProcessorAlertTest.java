@@ -3,6 +3,7 @@ package app.vigie.notice;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 
+import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -80,7 +81,7 @@ class ProcessorAlertTest {
         byte[] pdf = Api.admin().get(base + ".pdf").then().statusCode(200).contentType("application/pdf").extract()
                 .asByteArray();
         assertThat(PdfChecks.pdfa3uFailures(pdf)).isEmpty();
-        try (PdfDocument doc = new PdfDocument(new PdfReader(new java.io.ByteArrayInputStream(pdf)))) {
+        try (PdfDocument doc = new PdfDocument(new PdfReader(new ByteArrayInputStream(pdf)))) {
             PdfArray af = doc.getCatalog().getPdfObject().getAsArray(PdfName.AF);
             assertThat(af).as("the JSON is an associated file").isNotNull();
             PdfDictionary spec = af.getAsDictionary(0);

@@ -9,6 +9,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
 
 import jakarta.inject.Inject;
 
@@ -97,9 +100,9 @@ class RegisterTest {
         String csv = Api.admin().get("/api/register/export.csv?register=" + acme).then().statusCode(200)
                 .contentType(containsString("text/csv")).extract().asString();
         assertThat(csv.lines().toList()).hasSize(2);
-        java.time.Instant recorded = java.time.Instant.parse(first.getString("recorded_at"));
-        String paris = java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx")
-                .withZone(java.time.ZoneId.of("Europe/Paris")).format(recorded);
+        Instant recorded = Instant.parse(first.getString("recorded_at"));
+        String paris = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx")
+                .withZone(ZoneId.of("Europe/Paris")).format(recorded);
         assertThat(csv).contains("\"'=Acme, SAS\"").contains("," + recorded + "," + paris + ",")
                 .contains("supervisory_authority:FR PENDING");
         Api.admin().get("/api/register/export.csv?zone=Mars/Olympus").then().statusCode(400);

@@ -3,12 +3,20 @@ package app.vigie.security;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,14 +26,21 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
+import app.vigie.alert.AlertService;
 import app.vigie.testing.Api;
 import app.vigie.testing.Logs;
 import app.vigie.testing.WebhookReceiver;
@@ -78,7 +93,7 @@ class AuthorizationMatrixTest {
     }
 
     @Inject
-    io.agroal.api.AgroalDataSource dataSource;
+    AgroalDataSource dataSource;
 
     @Test
     void everyEndpointAnswersEachRoleAsItsRulesSay() throws Exception {
@@ -342,8 +357,8 @@ class AuthorizationMatrixTest {
             if (role.equals("ingest")) {
                 Map<String, String> cookies = new HashMap<>(formSignIn(user, password(users, role)));
                 byte[] random = new byte[32];
-                new java.security.SecureRandom().nextBytes(random);
-                String cookie = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+                new SecureRandom().nextBytes(random);
+                String cookie = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
                 cookies.put("vigie-csrf", cookie);
                 browsers.put(role, new Browser(cookies, csrfToken(cookie, user)));
             } else {
@@ -443,7 +458,7 @@ class AuthorizationMatrixTest {
 
     /** The token of an alert's acknowledgement link (sent only to the customer's channels). */
     @jakarta.inject.Inject
-    app.vigie.alert.AlertService alertService;
+    AlertService alertService;
 
     private String ackToken(long alert) throws Exception {
         try (Connection c = dataSource.getConnection();
@@ -475,12 +490,12 @@ class AuthorizationMatrixTest {
 
     /** The CSRF token of a browser holding {@code cookie} (vigie-csrf) for {@code user}, as Csrf makes it. */
     private static String csrfToken(String cookie, String user) throws Exception {
-        String key = org.eclipse.microprofile.config.ConfigProvider.getConfig()
+        String key = ConfigProvider.getConfig()
                 .getValue("quarkus.http.auth.session.encryption-key", String.class);
-        javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
-        mac.init(new javax.crypto.spec.SecretKeySpec(("vigie-csrf|" + key).getBytes(StandardCharsets.UTF_8),
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(("vigie-csrf|" + key).getBytes(StandardCharsets.UTF_8),
                 "HmacSHA256"));
-        return java.util.Base64.getUrlEncoder().withoutPadding()
+        return Base64.getUrlEncoder().withoutPadding()
                 .encodeToString(mac.doFinal((cookie + "|" + user).getBytes(StandardCharsets.UTF_8)));
     }
 
@@ -497,13 +512,13 @@ class AuthorizationMatrixTest {
 
     /** The status of GET /events with these cookies, read from its headers (the stream itself never ends). */
     private static int eventsStatus(Map<String, String> cookies) throws Exception {
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        HttpClient http = HttpClient.newHttpClient();
         String cookie = String.join("; ", cookies.entrySet().stream().map(c -> c.getKey() + "=" + c.getValue())
                 .toList());
-        java.net.http.HttpResponse<java.io.InputStream> r = http.send(java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create(io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port
-                        + "/events")).header("Cookie", cookie).timeout(java.time.Duration.ofSeconds(20)).build(),
-                java.net.http.HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(
+                URI.create(RestAssured.baseURI + ":" + RestAssured.port
+                        + "/events")).header("Cookie", cookie).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofInputStream());
         r.body().close();
         return r.statusCode();
     }

@@ -6,11 +6,22 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import org.hamcrest.Matchers;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+
+import app.vigie.runtime.log.AuditLogWriter;
+import app.vigie.runtime.log.PageRun;
 
 /** Helpers for the API tests: accounts, posting audit records, the shared examples. */
 public final class Api {
@@ -50,11 +61,11 @@ public final class Api {
 
     /** Like {@link #leakingIncident(String, String, String)}; without the reader's FINISH when not {@code finished}. */
     public static String leakingIncident(String prefix, String victim, String reader, boolean finished) {
-        java.time.Instant t = java.time.Instant.parse("2026-08-27T09:00:00Z");
-        List<String> lines = new java.util.ArrayList<>();
-        app.vigie.runtime.log.AuditLogWriter w = new app.vigie.runtime.log.AuditLogWriter(prefix + "/s",
+        Instant t = Instant.parse("2026-08-27T09:00:00Z");
+        List<String> lines = new ArrayList<>();
+        AuditLogWriter w = new AuditLogWriter(prefix + "/s",
                 prefix + "/dep", "b1", lines::add);
-        List<app.vigie.runtime.log.PageRun> pages = List.of(new app.vigie.runtime.log.PageRun(0, 2));
+        List<PageRun> pages = List.of(new PageRun(0, 2));
         w.config(t, 4, 16, 64, 60);
         w.alloc(t, prefix + "a", victim, pages, "PREFILL", null);
         w.write(t, prefix + "a", victim, 0, 8, "COMPUTE", null);
@@ -64,7 +75,7 @@ public final class Api {
         if (finished) {
             w.finish(t, prefix + "b", reader, "STOP", 200, 3, true);
         }
-        post(Logs.body(lines)).then().statusCode(200).body("accepted", org.hamcrest.Matchers.equalTo(lines.size()));
+        post(Logs.body(lines)).then().statusCode(200).body("accepted", Matchers.equalTo(lines.size()));
         return admin().get("/api/incidents").then().statusCode(200).extract().jsonPath()
                 .getString("find { it.deployment == '" + prefix + "/dep' }.id");
     }
@@ -88,15 +99,15 @@ public final class Api {
      * The incident of a deployment as the examples' expected files show it: the incident with its exposures and
      * tenants, without {@code id}, {@code status}, {@code detected_at}. Null when the deployment has none.
      */
-    public static com.fasterxml.jackson.databind.JsonNode incident(String deployment) throws IOException {
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-        com.fasterxml.jackson.databind.JsonNode all = json.readTree(admin().get("/api/incidents").then()
+    public static JsonNode incident(String deployment) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        JsonNode all = json.readTree(admin().get("/api/incidents").then()
                 .statusCode(200).extract().asString());
-        for (com.fasterxml.jackson.databind.JsonNode i : all) {
+        for (JsonNode i : all) {
             if (i.get("deployment").asText().equals(deployment)) {
                 String id = i.get("id").asText();
-                com.fasterxml.jackson.databind.node.ObjectNode got =
-                        ((com.fasterxml.jackson.databind.node.ObjectNode) i).deepCopy();
+                ObjectNode got =
+                        ((ObjectNode) i).deepCopy();
                 got.remove(List.of("id", "status", "detected_at"));
                 got.set("exposures", json.readTree(admin().get("/api/incidents/" + id + "/exposures").then()
                         .statusCode(200).extract().asString()));

@@ -7,6 +7,8 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -94,7 +96,7 @@ public final class HostileReceiver implements AutoCloseable {
                     + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             out.flush();
             byte[] block = new byte[chunk];
-            java.util.Arrays.fill(block, (byte) 'x');
+            Arrays.fill(block, (byte) 'x');
             long left = bodyBytes;
             while (left > 0) {
                 int n = (int) Math.min(block.length, left);
@@ -134,8 +136,8 @@ public final class HostileReceiver implements AutoCloseable {
         return written.get();
     }
 
-    public java.util.List<String> hosts() {
-        return java.util.List.copyOf(hosts);
+    public List<String> hosts() {
+        return List.copyOf(hosts);
     }
 
     @Override

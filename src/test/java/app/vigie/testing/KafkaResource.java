@@ -1,11 +1,15 @@
 package app.vigie.testing;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 import org.apache.kafka.common.utils.Exit;
@@ -61,12 +65,12 @@ public class KafkaResource implements QuarkusTestResourceLifecycleManager {
      * (a partition the group never committed counts from 0, so one that nothing was written to counts as done).
      */
     public static long[] committed(Admin admin, String topic, String group) throws Exception {
-        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest =
-                new java.util.HashMap<>();
+        Map<TopicPartition, OffsetSpec> latest =
+                new HashMap<>();
         admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().forEach(p -> latest.put(
-                new org.apache.kafka.common.TopicPartition(topic, p.partition()),
-                org.apache.kafka.clients.admin.OffsetSpec.latest()));
-        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.consumer.OffsetAndMetadata> done =
+                new TopicPartition(topic, p.partition()),
+                OffsetSpec.latest()));
+        Map<TopicPartition, OffsetAndMetadata> done =
                 admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
         long end = 0;
         long at = 0;

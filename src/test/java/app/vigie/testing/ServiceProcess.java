@@ -189,14 +189,14 @@ public final class ServiceProcess implements AutoCloseable {
     public static Run commandApart(Map<String, String> env, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(javaBin(), "-jar", JAR.toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
-        Path err = java.nio.file.Files.createTempFile("vigie-command", ".err");
+        Path err = Files.createTempFile("vigie-command", ".err");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(err.toFile());
         pb.environment().putAll(new HashMap<>(env));
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         p.waitFor(120, TimeUnit.SECONDS);
-        String errors = java.nio.file.Files.readString(err);
-        java.nio.file.Files.delete(err);
+        String errors = Files.readString(err);
+        Files.delete(err);
         return new Run(p.exitValue(), out, errors);
     }
 

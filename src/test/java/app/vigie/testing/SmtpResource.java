@@ -3,6 +3,7 @@ package app.vigie.testing;
 import java.util.Map;
 
 import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetupTest;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
@@ -16,7 +17,7 @@ public class SmtpResource implements QuarkusTestResourceLifecycleManager {
 
     @Override
     public Map<String, String> start() {
-        smtp = new GreenMail(com.icegreen.greenmail.util.ServerSetupTest.SMTP.dynamicPort());
+        smtp = new GreenMail(ServerSetupTest.SMTP.dynamicPort());
         smtp.start();
         return Map.of("quarkus.mailer.mock", "false", "quarkus.mailer.host", "127.0.0.1",
                 "quarkus.mailer.port", Integer.toString(smtp.getSmtp().getPort()),

@@ -3,10 +3,15 @@ package app.vigie.testing;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.crypto.Mac;
@@ -28,24 +33,24 @@ public final class WebhookReceiver implements AutoCloseable {
     private final List<Received> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger failNext = new AtomicInteger();
     private volatile String secret;
-    private volatile java.util.concurrent.CountDownLatch hold;
-    private final java.util.concurrent.CountDownLatch arrived = new java.util.concurrent.CountDownLatch(1);
+    private volatile CountDownLatch hold;
+    private final CountDownLatch arrived = new CountDownLatch(1);
 
     /**
      * Keeps the next request waiting for its answer until {@code release} opens; {@link #awaitHeld} returns once it
      * arrived.
      */
-    public void holdNext(java.util.concurrent.CountDownLatch release) {
+    public void holdNext(CountDownLatch release) {
         this.hold = release;
     }
 
     public boolean awaitHeld(long seconds) throws InterruptedException {
-        return arrived.await(seconds, java.util.concurrent.TimeUnit.SECONDS);
+        return arrived.await(seconds, TimeUnit.SECONDS);
     }
 
     public WebhookReceiver() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+        server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/hook", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
             String sig = exchange.getRequestHeaders().getFirst("Vigie-Signature");
@@ -53,12 +58,12 @@ public final class WebhookReceiver implements AutoCloseable {
             received.add(new Received(exchange.getRequestHeaders().getFirst("Idempotency-Key"),
                     exchange.getRequestHeaders().getFirst("Vigie-Alert-Phase"), sig,
                     new String(body, StandardCharsets.UTF_8), ok));
-            java.util.concurrent.CountDownLatch release = hold;
+            CountDownLatch release = hold;
             if (release != null) {
                 hold = null;
                 arrived.countDown();
                 try {
-                    release.await(120, java.util.concurrent.TimeUnit.SECONDS);
+                    release.await(120, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -80,7 +85,7 @@ public final class WebhookReceiver implements AutoCloseable {
             return false;
         }
         String t = null;
-        List<String> v1s = new java.util.ArrayList<>();
+        List<String> v1s = new ArrayList<>();
         for (String part : header.split(",")) {
             String[] kv = part.split("=", 2);
             if (kv.length == 2 && kv[0].equals("t")) {
@@ -102,7 +107,7 @@ public final class WebhookReceiver implements AutoCloseable {
                 any |= MessageDigest.isEqual(expected, v1.getBytes(StandardCharsets.US_ASCII));
             }
             return any;
-        } catch (java.security.GeneralSecurityException e) {
+        } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }

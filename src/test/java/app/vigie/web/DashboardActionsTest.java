@@ -3,10 +3,12 @@ package app.vigie.web;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -41,7 +43,7 @@ public class DashboardActionsTest {
     }
 
     public static Browser signIn(String user, String password, String page) {
-        Map<String, String> cookies = new java.util.HashMap<>(given().redirects().follow(false)
+        Map<String, String> cookies = new HashMap<>(given().redirects().follow(false)
                 .contentType("application/x-www-form-urlencoded").formParam("j_username", user)
                 .formParam("j_password", password).post("/j_security_check").then().statusCode(302).extract()
                 .cookies());
@@ -72,7 +74,7 @@ public class DashboardActionsTest {
         dpo.post(page + "/status", "status", "TRIAGED", "csrf", "forged").then().statusCode(403);
         dpo.post(page + "/status", "status", "TRIAGED", "csrf", analyst.token()).then().statusCode(403);
         // the right token without the cookie it was made from (a page of another browser)
-        Map<String, String> sessionOnly = new java.util.HashMap<>(dpo.cookies());
+        Map<String, String> sessionOnly = new HashMap<>(dpo.cookies());
         sessionOnly.remove("vigie-csrf");
         new Browser(sessionOnly, dpo.token()).post(page + "/status", "status", "TRIAGED", "csrf", dpo.token())
                 .then().statusCode(403);
@@ -112,7 +114,7 @@ public class DashboardActionsTest {
         assertThat(skipped.asString()).contains("does not exist in Europe/Paris")
                 .contains("Pool resized &lt;b&gt;now&lt;/b&gt;").doesNotContain("<b>now</b>");
         b.post(page + "/measures", "taken_at", "2026-10-25 02:30", "text", "x", "csrf", b.token()).then()
-                .statusCode(400).body(org.hamcrest.Matchers.containsString("happens twice"));
+                .statusCode(400).body(Matchers.containsString("happens twice"));
 
         b.post(page + "/measures", "taken_at", "2026-10-25T02:30+01:00", "text", "Decode node drained <script>",
                 "csrf", b.token()).then().statusCode(303);
@@ -141,7 +143,7 @@ public class DashboardActionsTest {
         String doneAt = now.group(1);
 
         b.post(page + "/completions", "duty", key, "done_at", doneAt, "evidence", "", "csrf", b.token())
-                .then().statusCode(400).body(org.hamcrest.Matchers.containsString("evidence"));
+                .then().statusCode(400).body(Matchers.containsString("evidence"));
         b.post(page + "/completions", "duty", key, "done_at", doneAt, "evidence",
                 "CERT-FR receipt 2026-0042", "csrf", b.token()).then().statusCode(303);
         String[] k = key.split("\\|");
@@ -153,8 +155,8 @@ public class DashboardActionsTest {
         assertThat(b.page(page)).contains("CERT-FR receipt 2026-0042");
         // a second INITIAL notice of a non-phased duty is refused, and said so
         b.post(page + "/completions", "duty", key, "done_at", doneAt, "evidence", "again", "csrf",
-                b.token()).then().statusCode(org.hamcrest.Matchers.anyOf(org.hamcrest.Matchers.is(303),
-                        org.hamcrest.Matchers.is(409)));
+                b.token()).then().statusCode(Matchers.anyOf(Matchers.is(303),
+                        Matchers.is(409)));
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Download;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Response;
@@ -21,8 +23,12 @@ import com.microsoft.playwright.options.WaitForSelectorState;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 
 import app.vigie.testing.Api;
+import app.vigie.testing.Axe;
+import app.vigie.testing.Chromium;
+import app.vigie.testing.PdfChecks;
 
 /**
  * The dashboard in Debian's Chromium, driven by Playwright: sign in through the form, see a leaking log's incident
@@ -31,8 +37,8 @@ import app.vigie.testing.Api;
  */
 @QuarkusTest
 class DashboardBrowserTest {
-    static final Path SHOTS = app.vigie.testing.Chromium.SHOTS;
-    static app.vigie.testing.Chromium chromium;
+    static final Path SHOTS = Chromium.SHOTS;
+    static Chromium chromium;
     static Browser browser;
 
     @TestHTTPResource("/")
@@ -40,7 +46,7 @@ class DashboardBrowserTest {
 
     @BeforeAll
     static void browser() throws Exception {
-        chromium = app.vigie.testing.Chromium.launch();
+        chromium = Chromium.launch();
         browser = chromium.browser();
     }
 
@@ -116,12 +122,12 @@ class DashboardBrowserTest {
             assertThat(page.locator("time.countdown").count()).isGreaterThanOrEqualTo(2);
             String href = page.locator("a[href*='processor-alert.pdf']").first().getAttribute("href");
             assertThat(href).startsWith("/incidents/");  // the session's own path, not the API's Basic one
-            com.microsoft.playwright.Download download = page.waitForDownload(
+            Download download = page.waitForDownload(
                     () -> page.locator("a[href*='processor-alert.pdf']").first().click());
             byte[] pdf = Files.readAllBytes(download.path());
             assertThat(download.suggestedFilename()).endsWith(".pdf");
-            assertThat(app.vigie.testing.PdfChecks.pdfa3uFailures(pdf)).isEmpty();
-            assertThat(app.vigie.testing.PdfChecks.text(pdf)).contains("Acme SAS");
+            assertThat(PdfChecks.pdfa3uFailures(pdf)).isEmpty();
+            assertThat(PdfChecks.text(pdf)).contains("Acme SAS");
 
             // act: record a measure and triage the incident, through the page's forms
             page.fill("#measure-text", "KV pool resized to the advertised context; over-long prompts aborted");
@@ -158,7 +164,7 @@ class DashboardBrowserTest {
             assertThat(page.textContent("p.notice")).contains("Chain verified");
             assertThat(page.locator("nav a[aria-current=page]").textContent()).isEqualTo("Register");
             page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("register-en.png")).setFullPage(true));
-            com.microsoft.playwright.Download csv = page.waitForDownload(() -> page.click("text=CSV"));
+            Download csv = page.waitForDownload(() -> page.click("text=CSV"));
             assertThat(Files.readString(csv.path())).startsWith("entry,register").contains(id);
 
             page.click("nav >> text=Audit trail");
@@ -193,23 +199,23 @@ class DashboardBrowserTest {
     void everyPageMeetsWcagAAInBothLanguages() throws Exception {
         String p = Api.uniquePrefix();
         String id = incidentRegisteredWithARejectedRecord(p);
-        java.util.List<String> found = new java.util.ArrayList<>();
+        List<String> found = new ArrayList<>();
         for (String locale : List.of("en-GB", "fr-FR")) {
             try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setLocale(locale)
                     .setBypassCSP(true))) {
                 Page login = context.newPage();
                 login.navigate(root.toString() + "login");
-                app.vigie.testing.Axe.violations(login).forEach(v -> found.add(locale + " /login " + v));
+                Axe.violations(login).forEach(v -> found.add(locale + " /login " + v));
                 Page page = signIn(context, root.toString(), "admin", Api.ADMIN_PASSWORD);
                 for (String path : List.of("", "incidents/" + id, "register", "tenants", "quarantine", "audit", "alerts")) {
                     page.navigate(root.toString() + path);
-                    app.vigie.testing.Axe.violations(page).forEach(v -> found.add(locale + " /" + path + " " + v));
+                    Axe.violations(page).forEach(v -> found.add(locale + " /" + path + " " + v));
                 }
                 page.navigate(root.toString() + "incidents/" + id);
                 page.check("#status input[value=DISMISSED]");
                 page.click("#status button[type=submit]");
                 page.waitForSelector("#notice[role=alert]");
-                app.vigie.testing.Axe.violations(page).forEach(v -> found.add(locale + " refused action " + v));
+                Axe.violations(page).forEach(v -> found.add(locale + " refused action " + v));
             }
         }
         assertThat(found).isEmpty();
@@ -228,12 +234,12 @@ class DashboardBrowserTest {
             assertThat(page.url()).endsWith("/portal");
             assertThat(page.textContent("h1")).contains("Vos incidents");
             assertThat(page.locator("table.incidents tbody tr").count()).isEqualTo(1);
-            assertThat(app.vigie.testing.Axe.violations(page)).isEmpty();
+            assertThat(Axe.violations(page)).isEmpty();
             page.waitForNavigation(() -> page.click("text=" + p + "/dep"));
             assertThat(page.textContent("main")).contains(p + "a").doesNotContain(p + "-globex");
             page.waitForNavigation(() -> page.click("text=Confirmer la réception"));
             assertThat(page.textContent("#notice")).contains("Réception enregistrée");
-            assertThat(app.vigie.testing.Axe.violations(page)).isEmpty();
+            assertThat(Axe.violations(page)).isEmpty();
             page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("portal-incident-fr.png"))
                     .setFullPage(true));
             Response elsewhere = page.navigate(root.toString() + "portal/incidents/" + other);
@@ -254,7 +260,7 @@ class DashboardBrowserTest {
             page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("overview-fr.png")));
         }
         // the API keeps its contract: 401 with a problem document, never a redirect to the login page
-        io.restassured.RestAssured.given().redirects().follow(false).get("/api/incidents").then().statusCode(401)
+        RestAssured.given().redirects().follow(false).get("/api/incidents").then().statusCode(401)
                 .contentType("application/problem+json");
     }
 }

@@ -3,9 +3,16 @@ package app.vigie.web;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 
 import app.vigie.testing.Api;
 
@@ -40,7 +47,7 @@ class DashboardListsTest {
     @Test
     void theOverviewPagesItsIncidentsNewestFirst() {
         String p = Api.uniquePrefix();
-        java.util.List<String> ids = new java.util.ArrayList<>();
+        List<String> ids = new ArrayList<>();
         for (int k = 0; k <= 50; k++) {
             ids.add(Api.leakingIncident(p + "-k" + k, p + "-acme", p + "-globex"));
         }
@@ -56,7 +63,7 @@ class DashboardListsTest {
         assertThat(first).contains("hx-get=\"/incidents?lang=en&amp;zone=Europe/Paris&amp;page=1\"");
         String last = b.page("/?page=9999&lang=en");
         assertThat(last).doesNotContain("rel=\"next\"").contains("rel=\"prev\"");
-        assertThat(io.restassured.RestAssured.given().redirects().follow(false).cookies(b.cookies())
+        assertThat(RestAssured.given().redirects().follow(false).cookies(b.cookies())
                 .get("/?page=abc").statusCode()).isEqualTo(400);
     }
 
@@ -67,7 +74,7 @@ class DashboardListsTest {
         String id = Api.leakingIncident(p, victim, p + "-globex");
         Api.account(p + "-dpo", "dpo", null);
         DashboardActionsTest.Browser b = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password", "/");
-        java.util.function.Supplier<String> row = () -> {
+        Supplier<String> row = () -> {
             String html = b.page("/incidents?lang=en");
             int at = html.indexOf("data-incident=\"" + id + "\"");
             assertThat(at).isPositive();
@@ -104,7 +111,7 @@ class DashboardListsTest {
                 .extract().asString()).contains(victim);
         byte[] pdf = given().cookies(b.cookies()).get("/register/export.pdf?register=" + victim + "&lang=en").then()
                 .statusCode(200).contentType("application/pdf").extract().asByteArray();
-        assertThat(new String(pdf, 0, 5, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("%PDF-");
+        assertThat(new String(pdf, 0, 5, StandardCharsets.US_ASCII)).isEqualTo("%PDF-");
 
         assertThat(b.page("/tenants")).contains("Acme &lt;SAS&gt;").contains("email: sec@acme.example")
                 .doesNotContain("Acme <SAS>");
@@ -115,7 +122,7 @@ class DashboardListsTest {
         given().redirects().follow(false).cookies(b.cookies()).get("/audit").then().statusCode(403);
         given().cookies(b.cookies()).get("/quarantine?page=0").then().statusCode(400);
         given().cookies(b.cookies()).get("/quarantine?source=ftp").then().statusCode(400);
-        given().cookies(b.cookies()).get("/register?incident=not-a-uuid").then().statusCode(org.hamcrest.Matchers
-                .anyOf(org.hamcrest.Matchers.is(400), org.hamcrest.Matchers.is(404)));
+        given().cookies(b.cookies()).get("/register?incident=not-a-uuid").then().statusCode(Matchers
+                .anyOf(Matchers.is(400), Matchers.is(404)));
     }
 }

@@ -12,6 +12,9 @@ import org.junit.jupiter.api.Test;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.Page;
+import com.microsoft.playwright.TimeoutError;
+import com.microsoft.playwright.options.FormData;
+import com.microsoft.playwright.options.RequestOptions;
 
 import app.vigie.testing.Chromium;
 import app.vigie.testing.Keycloak;
@@ -51,8 +54,8 @@ class OidcIT {
                 page.screenshot(new Page.ScreenshotOptions().setPath(Chromium.SHOTS.resolve("oidc-audit-en.png")));
 
                 // a form still needs its CSRF token with this kind of session
-                assertThat(context.request().post(root + "/logout", com.microsoft.playwright.options.RequestOptions
-                        .create().setMaxRedirects(0).setForm(com.microsoft.playwright.options.FormData.create()
+                assertThat(context.request().post(root + "/logout", RequestOptions
+                        .create().setMaxRedirects(0).setForm(FormData.create()
                                 .set("csrf", "forged"))).status()).isEqualTo(403);
 
                 page.navigate(root + "/");
@@ -60,7 +63,7 @@ class OidcIT {
                 try {
                     page.waitForURL(u -> u.startsWith(root + "/login"), new Page.WaitForURLOptions().setTimeout(15_000));
                     page.waitForSelector("h1");
-                } catch (com.microsoft.playwright.TimeoutError e) {
+                } catch (TimeoutError e) {
                     throw new AssertionError("signed out to " + page.url() + ": " + page.textContent("body"), e);
                 }
                 assertThat(page.textContent("main")).contains("identity provider");

@@ -3,9 +3,13 @@ package app.vigie.web;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
 
 import app.vigie.testing.Api;
 
@@ -59,7 +63,7 @@ class PortalTest {
         // its document, its own
         byte[] pdf = given().cookies(a.cookies()).get("/portal/incidents/" + id + "/documents/processor-alert.pdf")
                 .then().statusCode(200).contentType("application/pdf").extract().asByteArray();
-        assertThat(new String(pdf, 0, 5, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("%PDF-");
+        assertThat(new String(pdf, 0, 5, StandardCharsets.US_ASCII)).isEqualTo("%PDF-");
 
         // acknowledging: its own alert only; the time becomes its awareness
         long alert = Api.admin().get("/api/alerts?incident=" + id).then().extract().jsonPath()
@@ -96,19 +100,19 @@ class PortalTest {
         String refused = a.post(form, "csrf", a.token(), "lang", "en").then().statusCode(400).extract().asString();
         assertThat(refused).contains("role=\"alert\"").contains("say whether those requests carried personal data");
         a.post(form, "csrf", a.token(), "personal_data", "yes", "persons", "many", "identification", "limited")
-                .then().statusCode(400).body(org.hamcrest.Matchers.containsString("whole number"));
+                .then().statusCode(400).body(Matchers.containsString("whole number"));
         a.post(form, "personal_data", "no").then().statusCode(403);  // no CSRF token
 
         // health data of about 1,200 persons, directly identifiable: sensitive, the highest ease
         a.post(form, "csrf", a.token(), "lang", "fr", "personal_data", "yes", "categories", "identity",
                 "categories", "contact", "special", "health", "persons", "1 200", "identification", "maximum")
                 .then().statusCode(303);
-        io.restassured.path.json.JsonPath st = Api.admin().get("/api/incidents/" + id + "/tenants/" + acme
+        JsonPath st = Api.admin().get("/api/incidents/" + id + "/tenants/" + acme
                 + "/statements").then().statusCode(200).extract().jsonPath();
         assertThat(st.getList("data_categories")).containsExactly("état civil, identité", "coordonnées");
         assertThat(st.getList("special_categories")).containsExactly("health");
         assertThat(st.getLong("approximate_persons")).isEqualTo(1200L);
-        io.restassured.path.json.JsonPath cs = Api.admin().get("/api/incidents/" + id + "/tenants/" + acme + "/case")
+        JsonPath cs = Api.admin().get("/api/incidents/" + id + "/tenants/" + acme + "/case")
                 .then().statusCode(200).extract().jsonPath();
         assertThat(cs.getString("severity.inputs.category")).isEqualTo("sensitive");
         assertThat(cs.getString("severity.inputs.ei")).isEqualTo("maximum");

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
+import app.vigie.embedded.VigieMain;
+import app.vigie.platform.Mode;
 import app.vigie.testing.Api;
 
 /**
@@ -52,10 +54,10 @@ class TransportHeadersTest {
 
     @Test
     void theLauncherBelievesForwardedHeadersOnlyFromNamedProxiesAndAsksForHttpsInProduction() {
-        assertThat(app.vigie.embedded.VigieMain.proxyAndTransport(Map.of(), app.vigie.embedded.Mode.EMBEDDED))
+        assertThat(VigieMain.proxyAndTransport(Map.of(), Mode.EMBEDDED))
                 .isEmpty();
-        Map<String, String> behind = app.vigie.embedded.VigieMain.proxyAndTransport(
-                Map.of("VIGIE_TRUSTED_PROXIES", "10.0.0.0/8"), app.vigie.embedded.Mode.PRODUCTION);
+        Map<String, String> behind = VigieMain.proxyAndTransport(
+                Map.of("VIGIE_TRUSTED_PROXIES", "10.0.0.0/8"), Mode.PRODUCTION);
         assertThat(behind).containsEntry("quarkus.http.proxy.trusted-proxies", "10.0.0.0/8")
                 .containsEntry("quarkus.http.proxy.proxy-address-forwarding", "true")
                 .containsEntry("quarkus.http.header.\"Strict-Transport-Security\".value", "max-age=31536000");

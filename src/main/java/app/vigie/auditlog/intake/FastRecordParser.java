@@ -5,6 +5,7 @@ import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import app.vigie.auditlog.record.AuditRecord;
@@ -691,7 +692,7 @@ final class FastRecordParser {
                 byte c = b[strStart + i];
                 if (c >= 'A' && c <= 'F') {
                     if (out == null) {
-                        out = java.util.Arrays.copyOfRange(b, strStart, strEnd);
+                        out = Arrays.copyOfRange(b, strStart, strEnd);
                     }
                     out[i] = (byte) (c + ('a' - 'A'));
                 } else if (!(c >= '0' && c <= '9') && !(c >= 'a' && c <= 'f')) {

@@ -1,6 +1,7 @@
 package app.vigie.auditlog.intake;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -84,7 +85,7 @@ public final class RecordParser {
     }
 
     public AuditRecord parse(String line) throws InvalidRecordException {
-        byte[] bytes = line.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] bytes = line.getBytes(StandardCharsets.UTF_8);
         return parse(bytes, 0, bytes.length);
     }
 

@@ -4,13 +4,19 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -41,6 +47,7 @@ import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.IngestResult;
 import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.Source;
+import app.vigie.kafka.KafkaClients;
 
 /**
  * Production intake from {@code vigie.page-audit.v1}, at least once, in a consumer group: a polled batch is stored
@@ -79,7 +86,7 @@ public class AuditLogConsumer {
     private volatile Set<TopicPartition> assigned = Set.of();
     private Thread thread;
     /** Stores a poll's partitions side by side; null with one worker. */
-    private java.util.concurrent.ExecutorService workers;
+    private ExecutorService workers;
     /** Failures in a row, and when the paused partitions are tried again (0: not paused): the intake thread's. */
     private int failures;
     private long resumeAt;
@@ -94,8 +101,8 @@ public class AuditLogConsumer {
         }
         running = true;
         if (config.workers() > 1) {
-            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-            workers = java.util.concurrent.Executors.newFixedThreadPool(config.workers(), r -> {
+            AtomicInteger n = new AtomicInteger();
+            workers = Executors.newFixedThreadPool(config.workers(), r -> {
                 Thread t = new Thread(r, "vigie-kafka-intake-" + n.incrementAndGet());
                 t.setDaemon(true);
                 return t;
@@ -248,7 +255,7 @@ public class AuditLogConsumer {
         if (workers == null || partitions.size() < 2) {
             return ingest.ingest(lines, 0).outcomes();
         }
-        Map<TopicPartition, List<Integer>> byPartition = new java.util.LinkedHashMap<>();
+        Map<TopicPartition, List<Integer>> byPartition = new LinkedHashMap<>();
         int i = 0;
         for (ConsumerRecord<byte[], byte[]> r : records) {
             byPartition.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), k -> new ArrayList<>()).add(i++);
@@ -269,14 +276,14 @@ public class AuditLogConsumer {
                 for (int j = 0; j < g.size(); j++) {
                     out[g.get(j)] = o.get(j);
                 }
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 failed = e.getCause() instanceof Exception x ? x : e;
             }
         }
         if (failed != null) {
             throw failed;
         }
-        return java.util.Arrays.asList(out);
+        return Arrays.asList(out);
     }
 
     /**
@@ -352,10 +359,10 @@ public class AuditLogConsumer {
     }
 
     @jakarta.inject.Inject
-    app.vigie.kafka.KafkaClients clients;
+    KafkaClients clients;
 
     private Properties consumerProperties() {
-        Properties p = clients.properties(app.vigie.kafka.KafkaClients.Role.INTAKE);
+        Properties p = clients.properties(KafkaClients.Role.INTAKE);
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -374,7 +381,7 @@ public class AuditLogConsumer {
     }
 
     private Properties producerProperties() {
-        Properties p = clients.properties(app.vigie.kafka.KafkaClients.Role.INTAKE);  // the dead-letter topic
+        Properties p = clients.properties(KafkaClients.Role.INTAKE);  // the dead-letter topic
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");

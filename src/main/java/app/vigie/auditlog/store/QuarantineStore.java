@@ -8,7 +8,11 @@ import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+
+import app.vigie.platform.Digests;
 
 /**
  * The quarantine: every rejected line, kept with its source, position and reason, the first {@value #KEPT} bytes of
@@ -35,7 +39,7 @@ public final class QuarantineStore {
         public Entry(long id, Instant receivedAt, String source, String sourceName, long position, String reason,
                 byte[] raw, String stream, String boot, Long seq) {
             this(id, receivedAt, source, sourceName, position, reason, raw, stream, boot, seq, raw.length,
-                    app.vigie.security.Digests.sha256Hex(raw));
+                    Digests.sha256Hex(raw));
         }
 
         /** Whether {@code raw} is less than what was received. */
@@ -64,7 +68,7 @@ public final class QuarantineStore {
                 ps.setString(3, e.sourceName());
                 ps.setLong(4, e.position());
                 ps.setString(5, e.reason());
-                ps.setBytes(6, e.raw().length <= KEPT ? e.raw() : java.util.Arrays.copyOf(e.raw(), KEPT));
+                ps.setBytes(6, e.raw().length <= KEPT ? e.raw() : Arrays.copyOf(e.raw(), KEPT));
                 ps.setString(7, e.stream());
                 ps.setString(8, e.boot());
                 if (e.seq() == null) {
@@ -104,12 +108,12 @@ public final class QuarantineStore {
     }
 
     /** One line with the bytes kept of it. */
-    public static java.util.Optional<Entry> one(Connection c, long id) throws SQLException {
+    public static Optional<Entry> one(Connection c, long id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("select " + COLUMNS.formatted(KEPT)
                 + " from quarantine where id = ?")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? java.util.Optional.of(entry(rs)) : java.util.Optional.empty();
+                return rs.next() ? Optional.of(entry(rs)) : Optional.empty();
             }
         }
     }

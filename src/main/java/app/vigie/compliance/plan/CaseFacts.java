@@ -1,6 +1,7 @@
 package app.vigie.compliance.plan;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,7 +15,7 @@ public record CaseFacts(Instant alertDeliveredAt, Instant recordedAwareAt, Strin
         Map<String, Decision> decisions, String severity, String severityBasis, Exposure exposure) {
 
     /** The severity levels, lowest first (ENISA's, as compliance-rules/severity.yaml names them). */
-    public static final java.util.List<String> LEVELS = java.util.List.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH");
+    public static final List<String> LEVELS = List.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH");
 
     public static final CaseFacts NONE = new CaseFacts(null, null, null, Map.of(), null, null, Exposure.VICTIM);
 

@@ -6,13 +6,17 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -72,7 +76,7 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
         Instant detected = time(inc.get("detected_at"), "incident.detected_at");
         String status = inc.hasNonNull("status") ? text(inc.get("status"), "incident.status") : "OPEN";
         if (!STATUSES.contains(status)) {
-            throw new Invalid("incident.status", "one of " + String.join(", ", new java.util.TreeSet<>(STATUSES))
+            throw new Invalid("incident.status", "one of " + String.join(", ", new TreeSet<>(STATUSES))
                     + ", got '" + status + "'");
         }
         String reason = inc.hasNonNull("status_reason") ? text(inc.get("status_reason"), "incident.status_reason")
@@ -112,7 +116,7 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
             if (!ts.isArray()) {
                 throw new Invalid("tenants", "expected a list of tenants");
             }
-            Set<String> seen = new java.util.HashSet<>();
+            Set<String> seen = new HashSet<>();
             for (int i = 0; i < ts.size(); i++) {
                 String at = "tenants[" + i + "]";
                 TenantCase t = tenant(ts.get(i), at, provider, planner, completions, fields);
@@ -147,14 +151,14 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
      */
     public List<Obligation> plan(ObligationPlanner planner) {
         List<Obligation> plan = planner.plan(incident, provider, providerFacts, tenants, completions, now);
-        Set<String> keys = new java.util.HashSet<>();
+        Set<String> keys = new HashSet<>();
         plan.forEach(o -> keys.add(o.key()));
-        for (Map.Entry<String, String> c : new java.util.TreeMap<>(completionFields).entrySet()) {
+        for (Map.Entry<String, String> c : new TreeMap<>(completionFields).entrySet()) {
             if (!keys.contains(c.getKey())) {
                 String[] k = c.getKey().split("\\|", -1);
                 throw new Invalid(c.getValue(), "no obligation " + k[1] + " toward " + k[2] + " in "
                         + (k[0].isEmpty() ? "the provider's case" : "tenant " + k[0] + "'s case") + "; there are: "
-                        + String.join(", ", plan.stream().filter(o -> java.util.Objects.equals(
+                        + String.join(", ", plan.stream().filter(o -> Objects.equals(
                                 o.tenant() == null ? "" : o.tenant(), k[0]))
                                 .map(o -> o.rule() + " toward " + o.recipient()).toList()));
             }
@@ -307,7 +311,7 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
             String k = it.next();
             if (!allowed.contains(k)) {
                 throw new Invalid(prefix + k, "unknown; expected one of "
-                        + String.join(", ", new java.util.TreeSet<>(allowed)));
+                        + String.join(", ", new TreeSet<>(allowed)));
             }
         }
     }

@@ -1,5 +1,8 @@
 package app.vigie.compliance.rules;
 
+import java.util.List;
+import java.util.Locale;
+
 /**
  * Where an obligation's clock starts. {@code ref}: the obligation of an {@link Origin#AFTER} clock; the decision of
  * a {@link Origin#DECISION} clock when it is not the rule's own; the origin whose calendar year a
@@ -33,8 +36,8 @@ public record Clock(Origin origin, String ref) {
     }
 
     /** The obligations an {@code after:} clock follows: it starts at the latest of them. */
-    public java.util.List<String> afterAll() {
-        return origin == Origin.AFTER ? java.util.List.of(ref.split(",")) : java.util.List.of();
+    public List<String> afterAll() {
+        return origin == Origin.AFTER ? List.of(ref.split(",")) : List.of();
     }
 
     @Override
@@ -43,7 +46,7 @@ public record Clock(Origin origin, String ref) {
             case AFTER -> "after " + ref;
             case DECISION -> ref == null ? "decision" : "decision " + ref;
             case YEAR_END -> "year_end";
-            default -> origin.name().toLowerCase(java.util.Locale.ROOT);
+            default -> origin.name().toLowerCase(Locale.ROOT);
         };
     }
 }

@@ -7,23 +7,30 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.DateTimeException;
+import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.Node;
 
 import app.vigie.compliance.rules.ObligationRule.Cap;
@@ -121,7 +128,7 @@ public final class RuleLoader {
         } catch (MarkedYAMLException e) {
             int line = e.getProblemMark() == null ? 0 : e.getProblemMark().getLine() + 1;
             throw new InvalidRules(file, line, "not valid YAML: " + e.getProblem());
-        } catch (org.yaml.snakeyaml.error.YAMLException e) {
+        } catch (YAMLException e) {
             throw new InvalidRules(file, 0, "not valid YAML: " + e.getMessage());
         }
     }
@@ -228,7 +235,7 @@ public final class RuleLoader {
         String recipient = recipientNode.text();
         if (!RECIPIENTS.contains(recipient) && authorities.named(recipient).isEmpty()) {
             throw recipientNode.problem("unknown recipient '" + recipient + "': one of "
-                    + String.join(", ", new java.util.TreeSet<>(RECIPIENTS)) + ", or an authority named in "
+                    + String.join(", ", new TreeSet<>(RECIPIENTS)) + ", or an authority named in "
                     + AUTHORITIES + " (" + String.join(", ", authorities.named().keySet()) + ")");
         }
         Trigger trigger = constant(Trigger.class, YamlNode.required(m, "trigger", n));
@@ -285,7 +292,7 @@ public final class RuleLoader {
             }
             if (!BY_COUNTRY.contains(recipient)) {
                 throw m.get("recipient_from").problem("only an authority chosen by country ("
-                        + String.join(", ", new java.util.TreeSet<>(BY_COUNTRY)) + ") has a country to choose");
+                        + String.join(", ", new TreeSet<>(BY_COUNTRY)) + ") has a country to choose");
             }
         }
         Applicability appliesTo = m.containsKey("applies_to") ? applicability(m.get("applies_to"), authorities)
@@ -364,8 +371,8 @@ public final class RuleLoader {
      */
     private static InForce inForce(YamlNode n) {
         Map<String, YamlNode> m = n.map(Set.of("from", "until", "source", "by_country"));
-        java.time.LocalDate from = m.containsKey("from") ? date(m.get("from")) : null;
-        java.time.LocalDate until = m.containsKey("until") ? date(m.get("until")) : null;
+        LocalDate from = m.containsKey("from") ? date(m.get("from")) : null;
+        LocalDate until = m.containsKey("until") ? date(m.get("until")) : null;
         if (from == null && until == null && !m.containsKey("by_country")) {
             throw n.problem("give 'from', 'until' or 'by_country'");
         }
@@ -375,7 +382,7 @@ public final class RuleLoader {
         String source = YamlNode.required(m, "source", n).text();
         Map<String, InForce.Transposition> byCountry = null;
         if (m.containsKey("by_country")) {
-            byCountry = new java.util.TreeMap<>();
+            byCountry = new TreeMap<>();
             for (Map.Entry<String, YamlNode> e : m.get("by_country").map(null).entrySet()) {
                 if (!CODE.matcher(e.getKey()).matches()) {
                     throw e.getValue().problem("'" + e.getKey() + "' is not a country code such as DE");
@@ -393,7 +400,7 @@ public final class RuleLoader {
                             t.containsKey("source") ? t.get("source").text() : null, t.get("unknown").text()));
                 }
             }
-            byCountry = java.util.Collections.unmodifiableMap(byCountry);
+            byCountry = Collections.unmodifiableMap(byCountry);
         }
         return new InForce(from, until, source, byCountry);
     }
@@ -417,9 +424,9 @@ public final class RuleLoader {
         return Map.copyOf(out);
     }
 
-    private static java.time.LocalDate date(YamlNode n) {
+    private static LocalDate date(YamlNode n) {
         try {
-            return java.time.LocalDate.parse(n.text());
+            return LocalDate.parse(n.text());
         } catch (DateTimeParseException e) {
             throw n.problem("not a date such as 2026-08-02: '" + n.text() + "'");
         }
@@ -432,7 +439,7 @@ public final class RuleLoader {
         for (int i = 0; i < obligations.size(); i++) {
             ObligationRule o = obligations.get(i);
             Set<String> seen = new HashSet<>();
-            java.util.Deque<ObligationRule> todo = new java.util.ArrayDeque<>(List.of(o));
+            Deque<ObligationRule> todo = new ArrayDeque<>(List.of(o));
             while (!todo.isEmpty()) {
                 ObligationRule at = todo.pop();
                 if (at.clock() == null || at.clock().origin() != Clock.Origin.AFTER) {
@@ -550,7 +557,7 @@ public final class RuleLoader {
             boolean isNamed = k.getKey().equals("named");
             if (!isNamed && !BY_COUNTRY.contains(k.getKey())) {
                 throw k.getValue().problem("unknown kind of authority; one of named, "
-                        + String.join(", ", new java.util.TreeSet<>(BY_COUNTRY)));
+                        + String.join(", ", new TreeSet<>(BY_COUNTRY)));
             }
             Map<String, Authorities.Authority> entries = new LinkedHashMap<>();
             for (Map.Entry<String, YamlNode> a : k.getValue().map(null).entrySet()) {
@@ -599,7 +606,7 @@ public final class RuleLoader {
                 cb.put(e.getKey(), numbers(e.getValue()));
             }
         }
-        java.util.NavigableMap<Double, String> levels = new java.util.TreeMap<>();
+        NavigableMap<Double, String> levels = new TreeMap<>();
         for (Map.Entry<String, YamlNode> e : YamlNode.required(m, "levels", root).map(
                 Set.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH")).entrySet()) {
             levels.put(e.getValue().number(), e.getKey());
@@ -608,7 +615,7 @@ public final class RuleLoader {
             throw m.get("levels").problem("give LOW, MEDIUM, HIGH and VERY_HIGH with increasing lower bounds");
         }
         return new SeverityScales(YamlNode.required(m, "source", root).text(), Map.copyOf(dpc), min, max,
-                Map.copyOf(ei), Map.copyOf(cb), malicious, java.util.Collections.unmodifiableNavigableMap(levels));
+                Map.copyOf(ei), Map.copyOf(cb), malicious, Collections.unmodifiableNavigableMap(levels));
     }
 
     private static Map<String, Double> numbers(YamlNode n) {

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -58,7 +59,7 @@ final class YamlNode {
             YamlNode child = new YamlNode(file, t.getValueNode(), path.isEmpty() ? key : path + "." + key);
             if (allowed != null && !allowed.contains(key)) {
                 throw new YamlNode(file, k, path).problem("unknown key '" + key + "'; expected one of "
-                        + String.join(", ", new java.util.TreeSet<>(allowed)));
+                        + String.join(", ", new TreeSet<>(allowed)));
             }
             if (out.put(key, child) != null) {
                 throw new YamlNode(file, k, path).problem("key '" + key + "' given twice");

@@ -8,6 +8,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,7 +72,7 @@ public final class CaseStore {
      * another tenant's tokens), or both.
      */
     public static Map<String, CaseFacts.Exposure> affectedTenants(Connection c, UUID id) throws SQLException {
-        Map<String, CaseFacts.Exposure> out = new java.util.LinkedHashMap<>();
+        Map<String, CaseFacts.Exposure> out = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 select t, bool_or(victim), bool_or(recipient) from (
                   select victim_tenant, true, false from exposure where incident_id = ?

@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -34,6 +35,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
+import app.vigie.compliance.plan.CaseFacts;
 import app.vigie.compliance.plan.Completion;
 import app.vigie.compliance.plan.Decision;
 import app.vigie.compliance.plan.Obligation;
@@ -188,7 +190,7 @@ public class ObligationResource {
         String justification = null;
         if (body.override() != null) {
             level = body.override().level() == null ? null : body.override().level().strip().toUpperCase(Locale.ROOT);
-            if (level == null || !app.vigie.compliance.plan.CaseFacts.LEVELS.contains(level)) {
+            if (level == null || !CaseFacts.LEVELS.contains(level)) {
                 problems.add("'override.level' must be one of LOW, MEDIUM, HIGH, VERY_HIGH");
             }
             justification = body.override().justification() == null ? null : body.override().justification().strip();
@@ -390,7 +392,7 @@ public class ObligationResource {
                 exposure == null ? null : exposure.name().toLowerCase(Locale.ROOT), plan.controllerAwareAt(tenant),
                 delivered, a == null ? null : a.awareAt(), plan.awarenessEvidence(tenant),
                 plan.decisions().getOrDefault(tenant, Map.of()).values().stream()
-                        .sorted(java.util.Comparator.comparing(Decision::name)).toList(),
+                        .sorted(Comparator.comparing(Decision::name)).toList(),
                 service.decisionsAllowed(plan, tenant), plan.severity().get(tenant), rules.version());
     }
 

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -67,7 +68,7 @@ public class ObligationService {
         }
 
         public List<Obligation> of(String tenant) {
-            return obligations.stream().filter(o -> java.util.Objects.equals(o.tenant(), tenant)).toList();
+            return obligations.stream().filter(o -> Objects.equals(o.tenant(), tenant)).toList();
         }
     }
 

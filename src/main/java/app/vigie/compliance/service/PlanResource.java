@@ -1,5 +1,7 @@
 package app.vigie.compliance.service;
 
+import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -28,7 +30,7 @@ public class PlanResource {
     ComplianceRules rules;
 
     @Inject
-    java.time.Clock clock;
+    Clock clock;
 
     /** The answer: which rules were used, and every obligation. */
     public record PlanAnswer(String rulesVersion, List<Obligation> obligations) {
@@ -43,7 +45,7 @@ public class PlanResource {
     }
 
     /** The plan of a request, for the endpoint and the command. */
-    public static PlanAnswer answer(ComplianceRules rules, JsonNode body, java.time.Instant now) {
+    public static PlanAnswer answer(ComplianceRules rules, JsonNode body, Instant now) {
         try {
             PlanRequest request = PlanRequest.read(body, rules.provider(), rules.planner(), now);
             return new PlanAnswer("sha256:" + rules.version(), request.plan(rules.planner()));

@@ -3,6 +3,7 @@ package app.vigie.compliance.severity;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 import app.vigie.compliance.rules.SeverityScales;
 
@@ -64,7 +65,7 @@ public final class EnisaSeverity {
 
     private static void oneOf(List<String> p, String field, String value, Map<String, Double> scale) {
         if (value == null || !scale.containsKey(value)) {
-            p.add("'" + field + "' must be one of " + String.join(", ", new java.util.TreeSet<>(scale.keySet()))
+            p.add("'" + field + "' must be one of " + String.join(", ", new TreeSet<>(scale.keySet()))
                     + (value == null ? "" : ", got '" + value + "'"));
         }
     }

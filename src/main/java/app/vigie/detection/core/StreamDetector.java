@@ -16,6 +16,7 @@ import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.record.Body;
 import app.vigie.auditlog.record.PageFingerprint;
 import app.vigie.auditlog.record.PageRun;
+import app.vigie.auditlog.record.RecordType;
 
 /**
  * The detector of one (stream, boot): replays its records in seq order over a model of its KV pool and judges every
@@ -621,7 +622,7 @@ public final class StreamDetector {
             sink.finding(new Finding(Rule.TABLE_EVICTED, r.deployment(), request, r.ts(), evidence(r, r.type()
                     + " of " + request + " after its freed page table left memory (over the budget of "
                     + (keptTablesBudget >> 10) + " KiB for freed tables on this stream): not applied, so its reads"
-                    + " were not judged" + (r.type() == app.vigie.auditlog.record.RecordType.WRITE
+                    + " were not judged" + (r.type() == RecordType.WRITE
                             ? " and the slots it wrote keep their earlier last writer" : ""))));
             return create ? null : NO_TABLE;
         }

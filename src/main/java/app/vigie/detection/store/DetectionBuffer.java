@@ -1,5 +1,6 @@
 package app.vigie.detection.store;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +12,7 @@ import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Finding;
 import app.vigie.detection.core.RequestFact;
 import app.vigie.detection.core.RequestFacts;
+import app.vigie.detection.core.Rule;
 
 /** What the detectors concluded in one transaction, merged, waiting to be written before it commits. */
 public final class DetectionBuffer implements DetectionSink {
@@ -25,7 +27,7 @@ public final class DetectionBuffer implements DetectionSink {
     }
 
     /** The earliest and latest ATTACH that judged an exposure, per deployment. */
-    record ExposureSpan(java.time.Instant first, java.time.Instant last) {
+    record ExposureSpan(Instant first, Instant last) {
     }
 
     /** The facts of one request seen in this transaction. */
@@ -51,7 +53,7 @@ public final class DetectionBuffer implements DetectionSink {
     @Override
     public void finding(Finding f) {
         findings.merge(f.deployment() + "\u0000" + f.rule() + "\u0000" + f.subject(), f,
-                (a, b) -> app.vigie.detection.core.Rule.earlier(b, a) ? b : a);
+                (a, b) -> Rule.earlier(b, a) ? b : a);
     }
 
     @Override

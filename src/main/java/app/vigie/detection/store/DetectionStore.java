@@ -9,8 +9,13 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import app.vigie.auditlog.intake.CanonicalJson;
@@ -27,7 +32,7 @@ public final class DetectionStore {
     }
 
     /** Writes what the buffer found; returns the tenants whose exposure it touched, per incident. */
-    public static Map<UUID, java.util.Set<String>> write(Connection c, DetectionBuffer b, Instant now)
+    public static Map<UUID, Set<String>> write(Connection c, DetectionBuffer b, Instant now)
             throws SQLException {
         if (b.isEmpty()) {
             return Map.of();
@@ -36,7 +41,7 @@ public final class DetectionStore {
         Map<String, String> moving = later.isEmpty() ? Map.of() : moving(c, later);
         // every incident row this transaction writes is locked here, in one sorted pass: no two transactions
         // wait for each other's incidents
-        java.util.SortedSet<String> deployments = new java.util.TreeSet<>();
+        SortedSet<String> deployments = new TreeSet<>();
         b.findings.values().forEach(f -> deployments.add(f.deployment()));
         b.exposures.values().forEach(e -> deployments.add(e.deployment()));
         deployments.addAll(moving.values());
@@ -49,7 +54,7 @@ public final class DetectionStore {
             completeRaised(c, later, moving, incidents, now);
         }
         insertFindings(c, b, incidents, now);
-        Map<UUID, java.util.Set<String>> touched = countNewRequests(c, b, incidents);
+        Map<UUID, Set<String>> touched = countNewRequests(c, b, incidents);
         upsertExposures(c, b, incidents);
         for (Map.Entry<String, DetectionBuffer.ExposureSpan> e : b.spans.entrySet()) {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -82,13 +87,13 @@ public final class DetectionStore {
      * grew, per incident: only they can need a customer alert. The incident rows are locked (openIncident), so no
      * other transaction writes these incidents' exposures meanwhile.
      */
-    private static Map<UUID, java.util.Set<String>> countNewRequests(Connection c, DetectionBuffer b,
+    private static Map<UUID, Set<String>> countNewRequests(Connection c, DetectionBuffer b,
             Map<String, UUID> incidents) throws SQLException {
         if (b.exposures.isEmpty()) {
             return Map.of();
         }
-        java.util.Set<TenantRequest> victims = new java.util.LinkedHashSet<>();
-        java.util.Set<TenantRequest> readers = new java.util.LinkedHashSet<>();
+        Set<TenantRequest> victims = new LinkedHashSet<>();
+        Set<TenantRequest> readers = new LinkedHashSet<>();
         for (ExposureRead e : b.exposures.values()) {
             UUID incident = incidents.get(e.deployment());
             victims.add(new TenantRequest(incident, e.victimTenant(), e.victimRequest()));
@@ -97,11 +102,11 @@ public final class DetectionStore {
             }
         }
         // sorted: the counters' rows are then locked in one order by every writer
-        Map<IncidentTenant, long[]> added = new java.util.TreeMap<>();
+        Map<IncidentTenant, long[]> added = new TreeMap<>();
         countAbsent(c, victims, "e.victim_tenant = u.t and e.victim_request = u.r", added, 0);
         countAbsent(c, readers, "e.reader_tenant = u.t and e.reader_request = u.r and e.kind = 'CROSS_TENANT'",
                 added, 1);
-        Map<UUID, java.util.Set<String>> touched = new HashMap<>();
+        Map<UUID, Set<String>> touched = new HashMap<>();
         if (added.isEmpty()) {
             return touched;
         }
@@ -116,7 +121,7 @@ public final class DetectionStore {
             tenant[i] = e.getKey().tenant();
             exposed[i] = e.getValue()[0];
             received[i] = e.getValue()[1];
-            touched.computeIfAbsent(incident[i], k -> new java.util.TreeSet<>()).add(tenant[i]);
+            touched.computeIfAbsent(incident[i], k -> new TreeSet<>()).add(tenant[i]);
             i++;
         }
         try (PreparedStatement ps = c.prepareStatement("""
@@ -135,7 +140,7 @@ public final class DetectionStore {
     }
 
     /** Counts, per (incident, tenant), the (incident, tenant, request) keys no exposure matches yet. */
-    private static void countAbsent(Connection c, java.util.Set<TenantRequest> keys, String match,
+    private static void countAbsent(Connection c, Set<TenantRequest> keys, String match,
             Map<IncidentTenant, long[]> added, int side) throws SQLException {
         if (keys.isEmpty()) {
             return;
@@ -183,7 +188,7 @@ public final class DetectionStore {
      * to the deployment whose incident holds them now (not locked: only their incidents are, in {@link #write}).
      */
     private static Map<String, String> moving(Connection c, Map<String, Detail> later) throws SQLException {
-        Map<String, String> out = new java.util.TreeMap<>();
+        Map<String, String> out = new TreeMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 select f.subject, f.deployment from finding f join incident i on i.id = f.incident_id
                 where f.rule = 'REJECTED_REQUEST_SERVED' and f.subject = any(?) and i.status <> 'CLOSED'""")) {
@@ -237,7 +242,7 @@ public final class DetectionStore {
             ps.executeBatch();
         }
         if (!moving.isEmpty()) {
-            java.util.Set<UUID> changed = new java.util.TreeSet<>();
+            Set<UUID> changed = new TreeSet<>();
             moving.forEach((request, from) -> {
                 changed.add(incidents.get(from));
                 changed.add(incidents.get(later.get(request).deployment()));
@@ -450,7 +455,7 @@ public final class DetectionStore {
             i++;
         }
         List<Finding> raised = new ArrayList<>();
-        java.util.Map<String, Detail> later = new java.util.TreeMap<>();
+        Map<String, Detail> later = new TreeMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into request_fact as f (request, tenant, rejected, rejected_deployment, rejected_stream,
                   rejected_boot, rejected_seq, rejected_at, served, finished, delivered, delivered_output)

@@ -15,6 +15,7 @@ import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 
+import app.vigie.db.FailureLog;
 import app.vigie.db.Transactions;
 
 /**
@@ -27,7 +28,7 @@ import app.vigie.db.Transactions;
 @ApplicationScoped
 public class DashboardEvents {
     private static final Logger LOG = Logger.getLogger(DashboardEvents.class);
-    private final app.vigie.db.FailureLog checkLog = new app.vigie.db.FailureLog(LOG, "Dashboard change check");
+    private final FailureLog checkLog = new FailureLog(LOG, "Dashboard change check");
     static final String CHANGED = "incidents";
     static final String PING = "ping";
 

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -31,6 +32,7 @@ import org.jboss.resteasy.reactive.RestForm;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.qute.Engine;
 
+import app.vigie.alert.AlertService;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.service.ObligationResource;
 import app.vigie.compliance.service.ObligationService;
@@ -46,11 +48,13 @@ import app.vigie.incident.MeasureResource;
 import app.vigie.incident.Measures;
 import app.vigie.incident.TenantView;
 import app.vigie.notice.DocumentResource;
+import app.vigie.notice.IncidentDocumentResource;
 import app.vigie.notice.Reader;
 import app.vigie.notice.Timeline;
 import app.vigie.notice.When;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
+import app.vigie.time.Zones;
 import app.vigie.web.LocalTimes;
 import app.vigie.web.csrf.DashboardForm;
 
@@ -81,13 +85,13 @@ public class IncidentPages {
     DocumentResource documents;
 
     @Inject
-    app.vigie.notice.IncidentDocumentResource reports;
+    IncidentDocumentResource reports;
 
     @Inject
     IncidentResource incidents;
 
     @Inject
-    app.vigie.alert.AlertService alerts;
+    AlertService alerts;
 
     @Inject
     MeasureResource measures;
@@ -101,7 +105,7 @@ public class IncidentPages {
             @QueryParam("zone") String zone, @QueryParam("done") String done,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         Reader.language(lang, "en");
-        return render(id, PageResource.language(lang, accept), Reader.zone(zone), who,
+        return render(id, PageResource.language(lang, accept), Zones.parse(zone), who,
                 done == null ? null : new IncidentPage.Notice(false, done, null), null);
     }
 
@@ -205,7 +209,7 @@ public class IncidentPages {
     private Response act(String id, String lang, String zoneParam, SecurityContext who, Form form, Action action)
             throws SQLException {
         String language = Reader.language(lang, "en");
-        ZoneId zone = Reader.zone(zoneParam);
+        ZoneId zone = Zones.parse(zoneParam);
         IncidentIds.uuid(id);
         try {
             action.run(zone);
@@ -231,7 +235,7 @@ public class IncidentPages {
         Instant detected = Transactions.run(dataSource, c -> IncidentQueries.get(c, uuid)
                 .map(IncidentView::detectedAt).orElse(null));
         return detected != null && at.isBefore(detected)
-                && !at.isBefore(detected.truncatedTo(java.time.temporal.ChronoUnit.MINUTES)) ? detected : at;
+                && !at.isBefore(detected.truncatedTo(ChronoUnit.MINUTES)) ? detected : at;
     }
 
     private static String nz(String s) {

@@ -1,14 +1,17 @@
 package app.vigie.web.pages;
 
+import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.stream.Collectors;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -25,9 +28,11 @@ import jakarta.ws.rs.core.SecurityContext;
 
 import io.quarkus.qute.Engine;
 
+import app.vigie.alert.AlertResource;
 import app.vigie.audit.AuditEvents;
 import app.vigie.audit.AuditResource;
 import app.vigie.auditlog.rest.QuarantineResource;
+import app.vigie.incident.IncidentIds;
 import app.vigie.notice.Reader;
 import app.vigie.notice.When;
 import app.vigie.problem.ProblemException;
@@ -37,6 +42,7 @@ import app.vigie.register.RegisterService;
 import app.vigie.security.Role;
 import app.vigie.tenant.Tenant;
 import app.vigie.tenant.TenantResource;
+import app.vigie.time.Zones;
 import app.vigie.web.LocalTimes;
 
 /**
@@ -64,7 +70,7 @@ public class ListPages {
     AuditResource audit;
 
     @Inject
-    app.vigie.alert.AlertResource alertsApi;
+    AlertResource alertsApi;
 
     @GET
     @Path("register")
@@ -82,8 +88,8 @@ public class ListPages {
                 .toList()));
         // the filters applied to the entries read once (the list of registers needs them all)
         String wanted = reg == null || reg.isBlank() ? null : reg.strip();
-        java.util.UUID incidentId = incident == null || incident.isBlank() ? null
-                : app.vigie.incident.IncidentIds.uuid(incident);
+        UUID incidentId = incident == null || incident.isBlank() ? null
+                : IncidentIds.uuid(incident);
         List<RegisterService.Stored> shown = all.stream().filter(s -> wanted == null || s.register().equals(wanted))
                 .filter(s -> incidentId == null || s.incidentId().equals(incidentId)).toList();
         List<Lists.RegisterLine> lines = shown.stream().map(s -> new Lists.RegisterLine(s.id(), s.register(),
@@ -104,7 +110,7 @@ public class ListPages {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response registerCsv(@QueryParam("register") String reg, @QueryParam("zone") String zone)
             throws SQLException {
-        return register.csv(reg, zone == null ? Reader.DEFAULT_ZONE : zone);
+        return register.csv(reg, zone == null ? Zones.DEFAULT : zone);
     }
 
     @GET
@@ -113,7 +119,7 @@ public class ListPages {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response registerPdf(@QueryParam("register") String reg, @QueryParam("lang") String lang,
             @QueryParam("zone") String zone) throws SQLException {
-        return register.pdf(reg, lang == null ? "fr" : lang, zone == null ? Reader.DEFAULT_ZONE : zone);
+        return register.pdf(reg, lang == null ? "fr" : lang, zone == null ? Zones.DEFAULT : zone);
     }
 
     @GET
@@ -234,7 +240,7 @@ public class ListPages {
     public Response retry(@jakarta.ws.rs.PathParam("delivery") String delivery,
             @org.jboss.resteasy.reactive.RestForm String lang, @Context SecurityContext who) throws SQLException {
         alertsApi.retry(delivery, who);
-        return Response.seeOther(java.net.URI.create("/alerts?lang=" + ("fr".equals(lang) ? "fr" : "en")
+        return Response.seeOther(URI.create("/alerts?lang=" + ("fr".equals(lang) ? "fr" : "en")
                 + "&done=" + delivery)).build();
     }
 
@@ -247,7 +253,7 @@ public class ListPages {
     }
 
     private static String join(String... parts) {
-        return java.util.Arrays.stream(parts).filter(p -> p != null && !p.isBlank())
+        return Arrays.stream(parts).filter(p -> p != null && !p.isBlank())
                 .collect(Collectors.joining(" · "));
     }
 

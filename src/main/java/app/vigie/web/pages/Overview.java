@@ -1,6 +1,10 @@
 package app.vigie.web.pages;
 
+import java.text.NumberFormat;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 
 import app.vigie.notice.When;
 
@@ -25,7 +29,7 @@ public record Overview(String language, String zone, String user, When generated
 
     /** The count of open incidents written for the page's language (10,000; 10 000). */
     public String totalText() {
-        return java.text.NumberFormat.getIntegerInstance(java.util.Locale.forLanguageTag(language)).format(total);
+        return NumberFormat.getIntegerInstance(Locale.forLanguageTag(language)).format(total);
     }
 
     public int newerPage() {
@@ -48,8 +52,8 @@ public record Overview(String language, String zone, String user, When generated
     static final List<String> LEVELS = List.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH");
 
     /** The highest of the levels given (nulls and unknown words ignored); null when there is none. */
-    public static String highest(java.util.Collection<String> levels) {
+    public static String highest(Collection<String> levels) {
         return levels.stream().filter(l -> l != null && LEVELS.contains(l))
-                .max(java.util.Comparator.comparingInt(LEVELS::indexOf)).orElse(null);
+                .max(Comparator.comparingInt(LEVELS::indexOf)).orElse(null);
     }
 }

@@ -1,13 +1,20 @@
 package app.vigie.web.pages;
 
+import java.net.URI;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
@@ -19,19 +26,30 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.NewCookie;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.sse.OutboundSseEvent;
+import jakarta.ws.rs.sse.Sse;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.qute.Engine;
+import io.smallrye.mutiny.Multi;
 
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.db.Transactions;
+import app.vigie.incident.ExposureView;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
+import app.vigie.notice.NoticeService;
 import app.vigie.notice.Reader;
 import app.vigie.notice.When;
+import app.vigie.problem.Params;
+import app.vigie.security.AccountService;
 import app.vigie.security.Role;
+import app.vigie.time.Zones;
+import app.vigie.web.csrf.Csrf;
 
 /**
  * The dashboard's pages, rendered on the server from templates/pages (Qute): the login page and the overview of
@@ -45,7 +63,7 @@ public class PageResource {
     Engine engine;
 
     @Inject
-    app.vigie.security.AccountService accounts;
+    AccountService accounts;
 
     @Inject
     AgroalDataSource dataSource;
@@ -57,13 +75,13 @@ public class PageResource {
     Clock clock;
 
     @Inject
-    app.vigie.web.csrf.Csrf csrf;
+    Csrf csrf;
 
     @Inject
     DashboardEvents changes;
 
     @Inject
-    app.vigie.notice.NoticeService notices;
+    NoticeService notices;
 
     @org.eclipse.microprofile.config.inject.ConfigProperty(name = "vigie.dashboard.sign-in")
     String signIn;
@@ -96,22 +114,22 @@ public class PageResource {
     @jakarta.ws.rs.Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @io.quarkus.security.Authenticated
     @app.vigie.web.csrf.DashboardForm
-    public jakarta.ws.rs.core.Response logout(@jakarta.ws.rs.core.Context jakarta.ws.rs.core.SecurityContext who)
-            throws java.sql.SQLException {
+    public Response logout(@jakarta.ws.rs.core.Context SecurityContext who)
+            throws SQLException {
         csrf.clear();
         if (!oidc()) {
             accounts.endSessions(who.getUserPrincipal().getName());  // this cookie, and any copy of it, is dead
         }
         if (oidc()) {
             // the OIDC extension ends the session there and sends the browser to the provider's logout
-            return jakarta.ws.rs.core.Response.seeOther(java.net.URI.create("/oidc-logout")).build();
+            return Response.seeOther(URI.create("/oidc-logout")).build();
         }
-        return jakarta.ws.rs.core.Response.seeOther(java.net.URI.create("/login"))
-                .cookie(new jakarta.ws.rs.core.NewCookie.Builder(SESSION_COOKIE).value("").path("/").maxAge(0)
-                        .httpOnly(true).sameSite(jakarta.ws.rs.core.NewCookie.SameSite.STRICT).build(),
-                        new jakarta.ws.rs.core.NewCookie.Builder(app.vigie.security.AccountService
+        return Response.seeOther(URI.create("/login"))
+                .cookie(new NewCookie.Builder(SESSION_COOKIE).value("").path("/").maxAge(0)
+                        .httpOnly(true).sameSite(NewCookie.SameSite.STRICT).build(),
+                        new NewCookie.Builder(AccountService
                                 .SESSION_VERSION_COOKIE).value("").path("/").maxAge(0).httpOnly(true)
-                                .sameSite(jakarta.ws.rs.core.NewCookie.SameSite.STRICT).build())
+                                .sameSite(NewCookie.SameSite.STRICT).build())
                 .build();
     }
 
@@ -126,14 +144,14 @@ public class PageResource {
     /** The open incidents; a customer (who sees only its own tenant's) is sent to its portal. */
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR, Role.R_CUSTOMER})
-    public jakarta.ws.rs.core.Response overview(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
+    public Response overview(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
             @QueryParam("page") String page, @HeaderParam("Accept-Language") String accept,
             @Context SecurityContext who) throws SQLException {
         if (!who.isUserInRole(Role.R_DPO) && !who.isUserInRole(Role.R_ANALYST) && !who.isUserInRole(Role.R_AUDITOR)) {
-            return jakarta.ws.rs.core.Response.seeOther(java.net.URI.create("/portal")).build();
+            return Response.seeOther(URI.create("/portal")).build();
         }
-        return jakarta.ws.rs.core.Response.ok(engine.getTemplate("pages/overview").data("page", overview(
-                language(lang, accept), Reader.zone(zoneParam), who.getUserPrincipal().getName(), pageNumber(page)))
+        return Response.ok(engine.getTemplate("pages/overview").data("page", overview(
+                language(lang, accept), Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page)))
                 .render(),
                 MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
@@ -146,8 +164,8 @@ public class PageResource {
     @Path("events")
     @Produces(MediaType.SERVER_SENT_EVENTS)
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public io.smallrye.mutiny.Multi<jakarta.ws.rs.sse.OutboundSseEvent> events(@Context jakarta.ws.rs.sse.Sse sse) {
-        return changes.stream(java.time.Duration.ofSeconds(20))
+    public Multi<OutboundSseEvent> events(@Context Sse sse) {
+        return changes.stream(Duration.ofSeconds(20))
                 .map(name -> sse.newEventBuilder().name(name).data(name).build());
     }
 
@@ -159,21 +177,21 @@ public class PageResource {
             @QueryParam("page") String page, @HeaderParam("Accept-Language") String accept,
             @Context SecurityContext who) throws SQLException {
         return engine.getTemplate("pages/incidents").data("page", overview(language(lang, accept),
-                Reader.zone(zoneParam), who.getUserPrincipal().getName(), pageNumber(page))).render();
+                Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page))).render();
     }
 
     /** A page number of the overview: 1 when absent; a clear 400 when not a number from 1. */
     static int pageNumber(String page) {
         return page == null || page.isBlank() ? 1
-                : (int) app.vigie.problem.Params.number("page", page, 1, Integer.MAX_VALUE);
+                : (int) Params.number("page", page, 1, Integer.MAX_VALUE);
     }
 
     /** Victims down, recipients across; a cell's shade grows with the order of magnitude of its tokens. */
-    static IncidentPage.Matrix matrix(List<app.vigie.incident.ExposureView> exposures) {
-        java.util.Map<String, java.util.Map<String, Long>> sums = new java.util.TreeMap<>();
-        java.util.Set<String> readers = new java.util.TreeSet<>();
-        for (app.vigie.incident.ExposureView e : exposures) {
-            sums.computeIfAbsent(e.victimTenant(), v -> new java.util.TreeMap<>()).merge(e.readerTenant(), e.tokens(),
+    static IncidentPage.Matrix matrix(List<ExposureView> exposures) {
+        Map<String, Map<String, Long>> sums = new TreeMap<>();
+        Set<String> readers = new TreeSet<>();
+        for (ExposureView e : exposures) {
+            sums.computeIfAbsent(e.victimTenant(), v -> new TreeMap<>()).merge(e.readerTenant(), e.tokens(),
                     Long::sum);
             readers.add(e.readerTenant());
         }
@@ -217,14 +235,14 @@ public class PageResource {
             at[2] = Math.min(page, at[1]);
             List<Overview.Line> out = new ArrayList<>();
             for (IncidentView i : IncidentQueries.listOpen(c, Overview.PAGE_SIZE, (at[2] - 1) * Overview.PAGE_SIZE)) {
-                java.util.Optional<ObligationService.Plan> plan = obligations.plan(c, i.id(), now, false);
+                Optional<ObligationService.Plan> plan = obligations.plan(c, i.id(), now, false);
                 List<Obligation> open = plan.map(p -> p.obligations().stream().filter(Obligation::open).toList())
                         .orElse(List.of());
                 String severity = plan.map(p -> Overview.highest(p.severity().values().stream()
                         .map(ObligationService.SeverityView::level).toList())).orElse(null);
                 Obligation next = open.stream().filter(o -> o.dueAt() != null)
                         .min(Comparator.comparing(Obligation::dueAt)).orElse(null);
-                java.util.Set<String> tenants = new java.util.TreeSet<>(i.victimTenants());
+                Set<String> tenants = new TreeSet<>(i.victimTenants());
                 tenants.addAll(i.recipientTenants());
                 out.add(new Overview.Line(i.id().toString(), i.deployment(), i.status(), i.classification(),
                         When.of(i.detectedAt(), zone, locale), i.leakedResponses(), tenants.size(),

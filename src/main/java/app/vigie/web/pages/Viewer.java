@@ -4,6 +4,7 @@ import java.time.ZoneId;
 import java.util.Locale;
 
 import app.vigie.notice.Reader;
+import app.vigie.time.Zones;
 
 /** Who reads a page, as far as it shows: the language (fr or en) and the time zone, each checked. */
 public record Viewer(String language, ZoneId zone, Locale locale) {
@@ -11,6 +12,6 @@ public record Viewer(String language, ZoneId zone, Locale locale) {
     /** {@code lang} else the browser's language; {@code zone} else Europe/Paris; a 400 naming a bad one. */
     public static Viewer of(String lang, String zone, String accept) {
         String language = PageResource.language(lang, accept);
-        return new Viewer(language, Reader.zone(zone), Locale.forLanguageTag(language));
+        return new Viewer(language, Zones.parse(zone), Locale.forLanguageTag(language));
     }
 }

@@ -12,11 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.ForbiddenException;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -34,21 +36,29 @@ import org.jboss.resteasy.reactive.RestForm;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.qute.Engine;
 
+import app.vigie.alert.AlertPlanner;
 import app.vigie.alert.AlertService;
 import app.vigie.compliance.service.ObligationResource;
 import app.vigie.compliance.service.ObligationService;
+import app.vigie.compliance.severity.EnisaSeverity;
 import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
+import app.vigie.notice.DocumentResource;
 import app.vigie.notice.NoticeService;
 import app.vigie.notice.ProcessorAlert;
 import app.vigie.notice.Reader;
+import app.vigie.notice.StatementResource;
+import app.vigie.notice.Statements;
 import app.vigie.notice.When;
+import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.AccountService;
 import app.vigie.security.Role;
+import app.vigie.time.Zones;
 import app.vigie.web.csrf.DashboardForm;
+import app.vigie.web.pages.Viewer;
 
 /**
  * The customer portal: a customer account sees its own tenant's incidents only, the exposure of its own requests
@@ -81,10 +91,10 @@ public class PortalPages {
     Clock clock;
 
     @Inject
-    app.vigie.notice.DocumentResource documents;
+    DocumentResource documents;
 
     @Inject
-    app.vigie.notice.StatementResource statements;
+    StatementResource statements;
 
     @Inject
     ObligationResource severities;
@@ -129,7 +139,7 @@ public class PortalPages {
     }
 
     /** What an incident's portal page shows of the tenant's case, read in one transaction. */
-    private record Facts(ProcessorAlert alert, app.vigie.notice.Statements statements,
+    private record Facts(ProcessorAlert alert, Statements statements,
             ObligationService.SeverityView severity) {
     }
 
@@ -137,14 +147,14 @@ public class PortalPages {
     private String tenant(SecurityContext who) throws SQLException {
         return accounts.current(who.getUserPrincipal().getName()).map(AccountService.Principal::tenant)
                 .filter(t -> t != null && !t.isBlank())
-                .orElseThrow(() -> new jakarta.ws.rs.ForbiddenException("this account is bound to no tenant"));
+                .orElseThrow(() -> new ForbiddenException("this account is bound to no tenant"));
     }
 
     @GET
     @RolesAllowed(Role.R_CUSTOMER)
     public String home(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
-        app.vigie.web.pages.Viewer viewer = app.vigie.web.pages.Viewer.of(lang, zoneParam, accept);
+        Viewer viewer = Viewer.of(lang, zoneParam, accept);
         String language = viewer.language();
         ZoneId zone = viewer.zone();
         Locale locale = viewer.locale();
@@ -153,7 +163,7 @@ public class PortalPages {
             List<Line> out = new ArrayList<>();
             for (UUID id : incidentsOf(c, tenant, null)) {
                 IncidentView i = IncidentQueries.get(c, id).orElseThrow();
-                long[] exposure = app.vigie.alert.AlertPlanner.exposure(c, id, tenant);
+                long[] exposure = AlertPlanner.exposure(c, id, tenant);
                 out.add(new Line(id.toString(), i.deployment(), i.status(), When.of(i.detectedAt(), zone, locale),
                         exposure[0], exposure[1], unacknowledged(c, id, tenant)));
             }
@@ -169,7 +179,7 @@ public class PortalPages {
     public String incident(@PathParam("id") String id, @QueryParam("lang") String lang,
             @QueryParam("zone") String zoneParam, @QueryParam("done") String done,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
-        app.vigie.web.pages.Viewer viewer = app.vigie.web.pages.Viewer.of(lang, zoneParam, accept);
+        Viewer viewer = Viewer.of(lang, zoneParam, accept);
         return render(id, viewer.language(), viewer.zone(), who, done != null, null);
     }
 
@@ -185,7 +195,7 @@ public class PortalPages {
                     zone, now, plan), notices.statements(c, uuid, tenant), plan.severity().get(tenant));
         });
         ProcessorAlert alert = facts.alert();
-        app.vigie.notice.Statements st = facts.statements();
+        Statements st = facts.statements();
         ObligationService.SeverityView sev = facts.severity();
         List<AlertLine> mine = alerts.list(uuid, null, 100).stream().filter(a -> a.tenant().equals(tenant))
                 .map(a -> new AlertLine(a.id(), a.phase(), When.of(a.createdAt(), zone, locale),
@@ -194,7 +204,7 @@ public class PortalPages {
         List<Choice> categories = CATEGORIES.stream().map(cat -> new Choice(cat[0], language.equals("fr") ? cat[1]
                 : cat[2], given.contains(cat[1]) || given.contains(cat[2]))).toList();
         List<String> special = st.specialCategories() == null ? List.of() : st.specialCategories();
-        List<Choice> specials = new java.util.TreeSet<>(app.vigie.notice.Statements.SPECIAL).stream()
+        List<Choice> specials = new TreeSet<>(Statements.SPECIAL).stream()
                 .map(code -> new Choice(code, code.replace('_', ' '), special.contains(code))).toList();
         boolean answered = sev != null && sev.inputs() != null;
         String personal = !answered ? "" : given.isEmpty() && special.isEmpty() ? "no" : "yes";
@@ -222,7 +232,7 @@ public class PortalPages {
             @RestForm String identification, @RestForm String lang, @Context SecurityContext who)
             throws SQLException {
         String language = "fr".equals(lang) ? "fr" : "en";
-        ZoneId zone = Reader.zone(null);
+        ZoneId zone = Zones.parse(null);
         String tenant = tenant(who);
         UUID uuid = own(id, tenant);
         try {
@@ -264,9 +274,9 @@ public class PortalPages {
                     : codes.contains("location") || codes.contains("behaviour") || codes.contains("communications")
                             ? "behavioural" : "simple";
             String actor = who.getUserPrincipal().getName();
-            app.vigie.notice.Statements before = Transactions.run(dataSource, c -> notices.statements(c, uuid,
+            Statements before = Transactions.run(dataSource, c -> notices.statements(c, uuid,
                     tenant));
-            statements.record(id, tenant, new app.vigie.notice.Statements(labels, art9, before.approximateRecords(),
+            statements.record(id, tenant, new Statements(labels, art9, before.approximateRecords(),
                     before.personCategories(), personal ? count : Long.valueOf(0), before.likelyConsequences(),
                     before.securityMeasuresBefore(), before.measuresProposed(), before.personsInformed(),
                     before.personsInformedAt(), before.personsNotInformedReason(), before.delayReasons(),
@@ -278,7 +288,7 @@ public class PortalPages {
             ObligationResource.OverrideBody keep = sev == null || sev.overrideLevel() == null ? null
                     : new ObligationResource.OverrideBody(sev.overrideLevel(), sev.overrideJustification());
             severities.assessSeverity(id, tenant, new ObligationResource.SeverityBody(
-                    new app.vigie.compliance.severity.EnisaSeverity.Inputs(dpc, 0, ei, "known_recipients", "none",
+                    new EnisaSeverity.Inputs(dpc, 0, ei, "known_recipients", "none",
                             "none", false), keep), actor);
         } catch (ProblemException e) {
             return Response.status(e.status()).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
@@ -297,7 +307,7 @@ public class PortalPages {
     public Response acknowledge(@PathParam("alert") String alertParam, @RestForm String lang,
             @Context SecurityContext who) throws SQLException {
         String tenant = tenant(who);
-        long id = app.vigie.problem.Params.number("alert", alertParam, 1, Long.MAX_VALUE);
+        long id = Params.number("alert", alertParam, 1, Long.MAX_VALUE);
         AlertService.AlertRef a = alerts.get(id).filter(x -> x.tenant().equals(tenant))
                 .orElseThrow(() -> new ProblemException(404, "no alert " + id));
         alerts.acknowledge(a.id(), who.getUserPrincipal().getName(), "portal");

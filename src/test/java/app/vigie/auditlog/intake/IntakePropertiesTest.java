@@ -16,6 +16,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 
 /**
  * Property-based tests (jqwik, with shrinking) of the intake's core, where every line's fate is decided: a batch of
@@ -73,9 +74,9 @@ class IntakePropertiesTest {
                 .map(s -> s.replace('\n', ' ').replace('\uFEFF', ' '))
                 .map(s -> new Line(s, false));
         Arbitrary<Line> blank = Arbitraries.of("", " ", "\t", "\r").map(s -> new Line(s, false));
-        return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(4, valid.map(s -> new Line(s, true))),
-                net.jqwik.api.Tuple.of(6, mutated), net.jqwik.api.Tuple.of(2, random),
-                net.jqwik.api.Tuple.of(1, blank));
+        return Arbitraries.frequencyOf(Tuple.of(4, valid.map(s -> new Line(s, true))),
+                Tuple.of(6, mutated), Tuple.of(2, random),
+                Tuple.of(1, blank));
     }
 
     @Property(tries = 400)

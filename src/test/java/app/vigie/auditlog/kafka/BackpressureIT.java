@@ -6,6 +6,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -47,7 +48,7 @@ class BackpressureIT {
         }
         Fleet fleet = Fleet.of("bp", 4, 1000, 31);
         int total = fleet.lines().size();
-        Map<String, String> env = new java.util.HashMap<>(ScaleOutIT.env(null, "vigie", bootstrap, topic));
+        Map<String, String> env = new HashMap<>(ScaleOutIT.env(null, "vigie", bootstrap, topic));
         env.put("VIGIE_KAFKA_RETRY_BACKOFF", "500ms");
         env.put("VIGIE_KAFKA_MAX_RETRY_BACKOFF", "2s");
 
@@ -129,7 +130,7 @@ class BackpressureIT {
     }
 
     private static Map<String, String> withDatabase(Map<String, String> env, PgServer pg) {
-        Map<String, String> out = new java.util.HashMap<>(env);
+        Map<String, String> out = new HashMap<>(env);
         out.put("QUARKUS_DATASOURCE_JDBC_URL", pg.jdbcUrl("vigie"));
         return out;
     }

@@ -17,6 +17,7 @@ import jakarta.inject.Inject;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -26,17 +27,25 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.assertj.core.api.Assertions;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 
+import app.vigie.kafka.KafkaClients;
+import app.vigie.runtime.engine.Fault;
+import app.vigie.runtime.sim.Simulation;
+import app.vigie.runtime.sim.Sinks;
 import app.vigie.testing.Api;
-import app.vigie.testing.Logs;
 import app.vigie.testing.KafkaResource;
+import app.vigie.testing.Logs;
 import app.vigie.testing.RecordingListener;
 
 /** The production intake end to end on a real broker: stored, applied in order, bad records to DLQ and quarantine. */
@@ -70,20 +79,20 @@ class KafkaIntakeTest {
                 .put("/api/tenants/" + victim).then().statusCode(200);
         String id = Api.leakingIncident(p, victim, p + "-globex");
         Properties props = new Properties();
-        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 KafkaResource.bootstrapServers());
-        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.GROUP_ID_CONFIG, p + "-reader");
-        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                org.apache.kafka.common.serialization.StringDeserializer.class.getName());
-        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                org.apache.kafka.common.serialization.StringDeserializer.class.getName());
-        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, String>(props)) {
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, p + "-reader");
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class.getName());
+        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class.getName());
+        try (var consumer = new KafkaConsumer<String, String>(props)) {
             consumer.subscribe(List.of("vigie.customer-alerts.v1"));
-            org.apache.kafka.clients.consumer.ConsumerRecord<String, String> found = null;
+            ConsumerRecord<String, String> found = null;
             long until = System.currentTimeMillis() + 30_000;
             while (found == null && System.currentTimeMillis() < until) {
-                for (var r : consumer.poll(java.time.Duration.ofMillis(500))) {
+                for (var r : consumer.poll(Duration.ofMillis(500))) {
                     if (victim.equals(r.key())) {
                         found = r;
                     }
@@ -185,19 +194,19 @@ class KafkaIntakeTest {
     @Test
     void theRuntimesKafkaSinkFeedsVigieAndTheIncidentCountsWhatLeaked() throws Exception {
         String deployment = Api.uniquePrefix() + "/kafka-sim";
-        app.vigie.runtime.sim.Simulation.Summary summary;
-        try (app.vigie.runtime.sim.Sinks.Sink sink = app.vigie.runtime.sim.Sinks.kafka(
+        Simulation.Summary summary;
+        try (Sinks.Sink sink = Sinks.kafka(
                 KafkaResource.bootstrapServers(), "vigie.page-audit.v1")) {
-            summary = app.vigie.runtime.sim.Simulation.run(new app.vigie.runtime.sim.Simulation.Options(
-                    app.vigie.runtime.sim.Simulation.Scenario.INCIDENT_2026, 4, 150,
-                    app.vigie.runtime.engine.Fault.endingInReads(), java.util.Set.of(), 3, deployment,
+            summary = Simulation.run(new Simulation.Options(
+                    Simulation.Scenario.INCIDENT_2026, 4, 150,
+                    Fault.endingInReads(), Set.of(), 3, deployment,
                     0.15), sink, null);
         }
         // leaked_responses (api.md): delivered responses that carried another tenant's tokens.
         long leaking = summary.truth().readers().values().stream().filter(r -> r.delivered() && r.tokensByVictim()
                 .keySet().stream().anyMatch(v -> !r.victimTenant(v).equals(r.tenant()))).count();
         assertThat(leaking).isPositive();
-        com.fasterxml.jackson.databind.JsonNode incident = Awaitility.await().atMost(Duration.ofSeconds(60))
+        JsonNode incident = Awaitility.await().atMost(Duration.ofSeconds(60))
                 .until(() -> Api.incident(deployment), i -> i != null
                         && i.get("leaked_responses").asLong() == leaking);
         assertThat(incident.get("classification").asText()).isEqualTo("PERSONAL_DATA_BREACH");
@@ -212,13 +221,13 @@ class KafkaIntakeTest {
     }
 
     @Inject
-    app.vigie.kafka.KafkaClients clients;
+    KafkaClients clients;
 
     @Test
     void everyKafkaSettingReachesEveryClientAndEachRoleKeepsItsOwnGroupAndSerialisers() {
-        for (app.vigie.kafka.KafkaClients.Role role : app.vigie.kafka.KafkaClients.Role.values()) {
-            java.util.Properties p = clients.properties(role);
-            org.assertj.core.api.Assertions.assertThat(p).as(role.name())
+        for (KafkaClients.Role role : KafkaClients.Role.values()) {
+            Properties p = clients.properties(role);
+            Assertions.assertThat(p).as(role.name())
                     .containsEntry("client.dns.lookup", "use_all_dns_ips").doesNotContainKey("group.id")
                     .doesNotContainKey("key.deserializer");
         }

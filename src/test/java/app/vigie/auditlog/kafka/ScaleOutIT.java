@@ -2,9 +2,13 @@ package app.vigie.auditlog.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -101,9 +105,9 @@ class ScaleOutIT {
             assertThat(alone.get("exposures")).as("the workload's leaks were found").isNotEmpty();
             assertThat(alone.get("quarantine")).isEmpty();
             for (String part : alone.keySet()) {
-                List<String> missing = new java.util.ArrayList<>(alone.get(part));
+                List<String> missing = new ArrayList<>(alone.get(part));
                 missing.removeAll(pair.get(part));
-                List<String> extra = new java.util.ArrayList<>(pair.get(part));
+                List<String> extra = new ArrayList<>(pair.get(part));
                 extra.removeAll(alone.get(part));
                 assertThat(pair.get(part)).as("%s of the pair (one killed at %d of %d records) against one instance "
                         + "alone: %d rows against %d; only alone (first 5): %s; only in the pair (first 5): %s", part,
@@ -127,14 +131,14 @@ class ScaleOutIT {
     }
 
     /** A fresh directory under target/, kept after the run for its logs. */
-    static Path workDirectory(String name) throws java.io.IOException {
+    static Path workDirectory(String name) throws IOException {
         Path dir = Path.of("target", name).toAbsolutePath();
-        if (java.nio.file.Files.exists(dir)) {
-            try (var files = java.nio.file.Files.walk(dir)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        if (Files.exists(dir)) {
+            try (var files = Files.walk(dir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
-        java.nio.file.Files.createDirectories(dir);
+        Files.createDirectories(dir);
         return dir;
     }
 

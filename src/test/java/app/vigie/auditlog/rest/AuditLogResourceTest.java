@@ -4,28 +4,45 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static app.vigie.testing.Logs.body;
+import static app.vigie.testing.Logs.pick;
+import static app.vigie.testing.Logs.range;
+import static app.vigie.testing.Logs.stream;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 
 import app.vigie.testing.Api;
-import static app.vigie.testing.Logs.body;
-import static app.vigie.testing.Logs.pick;
-import static app.vigie.testing.Logs.range;
-import static app.vigie.testing.Logs.stream;
 import app.vigie.testing.RecordingListener;
+import app.vigie.web.DashboardActionsTest;
 
 /** Intake over HTTP: idempotency, ordering, gaps, flush, bad lines, limits. */
 @QuarkusTest
@@ -34,7 +51,7 @@ class AuditLogResourceTest {
     RecordingListener recorder;
 
     @Inject
-    io.agroal.api.AgroalDataSource dataSource;
+    AgroalDataSource dataSource;
 
     @Test
     void aRepeatedBatchIsCountedAsDuplicatesAndAppliedOnce() {
@@ -178,7 +195,7 @@ class AuditLogResourceTest {
                 .body("find { it.stream == '" + a + "' }.held_back", equalTo(0));
     }
 
-    private long flushEvents() throws java.sql.SQLException {
+    private long flushEvents() throws SQLException {
         try (var c = dataSource.getConnection(); var st = c.createStatement();
                 var rs = st.executeQuery("select count(*) from audit_event where action = 'audit-log.flush'"
                         + " and actor = 'admin'")) {
@@ -216,7 +233,7 @@ class AuditLogResourceTest {
     @Test
     void aBodyOverTheLimitGets413AsAProblem() {
         byte[] big = new byte[3 * 1024 * 1024 + 1];
-        java.util.Arrays.fill(big, (byte) ' ');
+        Arrays.fill(big, (byte) ' ');
         Api.admin().contentType(Api.NDJSON).body(big).post("/api/audit-log").then().statusCode(413)
                 .contentType("application/problem+json").body("status", equalTo(413))
                 .body("detail", containsString("larger than the limit"));
@@ -224,19 +241,19 @@ class AuditLogResourceTest {
 
     @Test
     void aChunkedBodyOverTheLimitGets413Too() throws Exception {
-        java.net.http.HttpClient client = java.net.http.HttpClient.newHttpClient();
+        HttpClient client = HttpClient.newHttpClient();
         byte[] chunk = new byte[1 << 20];
-        java.util.Arrays.fill(chunk, (byte) ' ');
-        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create(
-                io.restassured.RestAssured.baseURI + ":" + io.restassured.RestAssured.port + "/api/audit-log"))
+        Arrays.fill(chunk, (byte) ' ');
+        var request = HttpRequest.newBuilder(URI.create(
+                RestAssured.baseURI + ":" + RestAssured.port + "/api/audit-log"))
                 .header("Content-Type", Api.NDJSON)
-                .header("Authorization", "Basic " + java.util.Base64.getEncoder()
+                .header("Authorization", "Basic " + Base64.getEncoder()
                         .encodeToString(("admin:" + Api.ADMIN_PASSWORD).getBytes(StandardCharsets.UTF_8)))
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.SequenceInputStream(
-                        Collections.enumeration(java.util.stream.Stream.generate(
-                                () -> (java.io.InputStream) new java.io.ByteArrayInputStream(chunk)).limit(5).toList()))))
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new SequenceInputStream(
+                        Collections.enumeration(Stream.generate(
+                                () -> (InputStream) new ByteArrayInputStream(chunk)).limit(5).toList()))))
                 .build();
-        var response = client.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+        var response = client.send(request, HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(413);
         assertThat(response.body()).contains("larger than the limit");
     }
@@ -245,7 +262,7 @@ class AuditLogResourceTest {
     void aBodyThatIsNotUtf8Gets400AndNothingIsAccepted() {
         String s = Api.uniquePrefix() + "/s";
         byte[] good = body(stream(s, 2)).getBytes(StandardCharsets.UTF_8);
-        byte[] bad = java.util.Arrays.copyOf(good, good.length + 3);
+        byte[] bad = Arrays.copyOf(good, good.length + 3);
         bad[good.length] = (byte) 0xc3;
         bad[good.length + 1] = '(';
         bad[good.length + 2] = '\n';
@@ -260,7 +277,7 @@ class AuditLogResourceTest {
         String s = Api.uniquePrefix() + "/s";
         List<String> lines = stream(s, 2);
         byte[] good = body(lines).getBytes(StandardCharsets.UTF_8);
-        byte[] bad = java.util.Arrays.copyOf(good, good.length + 2);
+        byte[] bad = Arrays.copyOf(good, good.length + 2);
         bad[good.length] = (byte) 0xff;
         bad[good.length + 1] = '\n';
         JsonPath a = Api.admin().contentType(Api.NDJSON).header("Vigie-Source", "file")
@@ -337,8 +354,8 @@ class AuditLogResourceTest {
 
     static String sha256(byte[] bytes) {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (java.security.NoSuchAlgorithmException e) {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }
@@ -347,7 +364,7 @@ class AuditLogResourceTest {
     void aHugeRejectedLineIsKeptAsAPrefixWithItsLengthAndDigestAndListsStaySmall() throws Exception {
         String marker = Api.uniquePrefix();
         byte[] line = new byte[3 * 1024 * 1024 - 1024];  // the test profile takes bodies up to 3 MiB (64 MiB in service)
-        java.util.Arrays.fill(line, (byte) 'x');
+        Arrays.fill(line, (byte) 'x');
         byte[] head = ("not json " + marker + " ").getBytes(StandardCharsets.UTF_8);
         System.arraycopy(head, 0, line, 0, head.length);
         line[line.length - 1] = '\n';
@@ -360,14 +377,14 @@ class AuditLogResourceTest {
                 .filter(m -> m.get("source_name").equals(a.getString("batch_id"))).findFirst().orElseThrow();
         assertThat(((String) kept.get("preview"))).startsWith("not json " + marker).hasSizeLessThan(300);
         assertThat(((Number) kept.get("raw_length")).longValue()).isEqualTo(line.length - 1);
-        assertThat(kept.get("raw_sha256")).isEqualTo(sha256(java.util.Arrays.copyOf(line, line.length - 1)));
+        assertThat(kept.get("raw_sha256")).isEqualTo(sha256(Arrays.copyOf(line, line.length - 1)));
         JsonPath one = Api.admin().get("/api/quarantine/" + kept.get("id")).then().statusCode(200).extract()
                 .jsonPath();
         assertThat(one.getBoolean("raw_truncated")).isTrue();
         assertThat(one.getString("raw")).hasSize(64 * 1024).startsWith("not json " + marker);
         assertThat(Api.admin().get("/api/quarantine/999999999999").then().extract().statusCode()).isEqualTo(404);
         assertThat(Api.admin().get("/api/quarantine/x").then().extract().statusCode()).isEqualTo(400);
-        app.vigie.web.DashboardActionsTest.Browser page = app.vigie.web.DashboardActionsTest.signIn("admin",
+        DashboardActionsTest.Browser page = DashboardActionsTest.signIn("admin",
                 Api.ADMIN_PASSWORD, "/quarantine");
         assertThat(page.page("/quarantine").length()).isLessThan(1024 * 1024);
     }

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
 
 import jakarta.inject.Inject;
 
@@ -98,7 +99,7 @@ class RecordStoreTest {
         try (Connection c = dataSource.getConnection()) {
             List<StoredRecord> range = RecordStore.range(c, id, 4000, 200);
             assertThat(range).extracting(StoredRecord::seq).containsExactly(
-                    java.util.stream.LongStream.range(4000, 4200).boxed().toArray(Long[]::new));
+                    LongStream.range(4000, 4200).boxed().toArray(Long[]::new));
             assertThat(range).allSatisfy(r -> assertThat(r.body()).isEqualTo(line(r.seq(), (int) (r.seq() % 300))));
             assertThat(RecordStore.range(c, id, 9990, 4096)).hasSize(11);
 

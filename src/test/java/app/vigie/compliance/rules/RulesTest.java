@@ -8,9 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.Period;
 import java.time.ZoneId;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,13 +62,13 @@ class RulesTest {
         ObligationRule early = rules.regime("nis2").orElseThrow().obligations().get(0);
         assertThat(early.clock().origin()).as("Implementing Regulation 2024/2690 recital 31")
                 .isEqualTo(Clock.Origin.DECISION);
-        assertThat(early.inForce().byCountry().get("DE").from()).isEqualTo(java.time.LocalDate.of(2025, 12, 6));
+        assertThat(early.inForce().byCountry().get("DE").from()).isEqualTo(LocalDate.of(2025, 12, 6));
         assertThat(early.inForce().byCountry().get("FR").from()).as("not known").isNull();
         ObligationRule ai = rules.regime("eu-ai-act").orElseThrow().obligations().get(0);
-        assertThat(ai.inForce().from()).as("AI Act Art. 113").isEqualTo(java.time.LocalDate.of(2026, 8, 2));
+        assertThat(ai.inForce().from()).as("AI Act Art. 113").isEqualTo(LocalDate.of(2026, 8, 2));
         ObligationRule hipaa = rules.regime("hipaa").orElseThrow().obligations().stream()
                 .filter(o -> o.id().equals("hipaa-164-404")).findFirst().orElseThrow();
-        assertThat(hipaa.outerLimit().calendar()).as("45 CFR 164.404(b)").isEqualTo(java.time.Period.ofDays(60));
+        assertThat(hipaa.outerLimit().calendar()).as("45 CFR 164.404(b)").isEqualTo(Period.ofDays(60));
         assertThat(hipaa.exceptions()).as("164.402(2), not the GDPR's").containsExactly(
                 "low_probability_of_compromise");
         ObligationRule ca = rules.regime("us-ca").orElseThrow().obligations().stream()
@@ -121,8 +125,8 @@ class RulesTest {
         String text = files.get(file);
         String fromText = from.replace("\\n", "\n");
         assertThat(text).as("the fixture still finds its line").contains(fromText);
-        files.put(file, text.replaceFirst(java.util.regex.Pattern.quote(fromText),
-                java.util.regex.Matcher.quoteReplacement(to.replace("\\n", "\n"))));
+        files.put(file, text.replaceFirst(Pattern.quote(fromText),
+                Matcher.quoteReplacement(to.replace("\\n", "\n"))));
         String changed = files.get(file);
         // the line the changed text starts on, or the line after it for a key it adds
         int at = changed.substring(0, changed.indexOf(to.replace("\\n", "\n"))).split("\n", -1).length;

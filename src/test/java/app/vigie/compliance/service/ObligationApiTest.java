@@ -10,19 +10,23 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import jakarta.inject.Inject;
 
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 
@@ -96,7 +100,7 @@ class ObligationApiTest {
                 .jsonPath().getList("rule")).containsExactly("gdpr-33-2");
         Api.admin().get(base + "/tenants/nobody/obligations").then().statusCode(404)
                 .contentType("application/problem+json").body("detail", containsString("no exposure"));
-        Api.admin().get("/api/incidents/" + java.util.UUID.randomUUID() + "/obligations").then().statusCode(404);
+        Api.admin().get("/api/incidents/" + UUID.randomUUID() + "/obligations").then().statusCode(404);
 
         // the controller's awareness recorded (told by telephone): checked, then it starts its 72 hours; our alert
         // stays due until it is delivered (GDPR Art. 33(2))
@@ -112,7 +116,7 @@ class ObligationApiTest {
         put("{\"aware_at\":\"" + aware + "\",\"evidence\":\"acknowledged by the DPO's e-mail\"}")
                 .put(base + "/tenants/" + bank + "/awareness").then().statusCode(200)
                 .body("controller_aware_at", equalTo(aware.toString()))
-                .body("decisions_allowed", org.hamcrest.Matchers.hasItems("major", "unlikely_risk"));
+                .body("decisions_allowed", Matchers.hasItems("major", "unlikely_risk"));
         o = obligations(id);
         assertThat(o.getString(of(bank, "gdpr-33-2", "controller") + ".status")).isEqualTo("PENDING");
         assertThat(o.getString(of(bank, "gdpr-33-1", "supervisory_authority:FR") + ".due_at"))
@@ -191,10 +195,10 @@ class ObligationApiTest {
         Api.as("auditor5", "auditor5-password").get(base + "/obligations").then().statusCode(200);
         Api.as("auditor5", "auditor5-password").contentType(JSON).body("{\"value\":true,\"justification\":\"x\"}")
                 .put(base + "/tenants/" + bank + "/decisions/major").then().statusCode(403);
-        io.restassured.RestAssured.given().get(base + "/obligations").then().statusCode(401);
+        RestAssured.given().get(base + "/obligations").then().statusCode(401);
 
         // (the customer alerts' own events, alert.*, are AlertDeliveryTest's; this moved clock escalates them too)
-        Map<String, Long> actions = new java.util.HashMap<>(auditActions(id));
+        Map<String, Long> actions = new HashMap<>(auditActions(id));
         actions.keySet().removeIf(a -> a.startsWith("alert."));
         assertThat(actions).containsExactlyInAnyOrderEntriesOf(Map.of("case.awareness", 1L,
                 "case.decision", 2L, "case.severity", 2L, "obligation.completion", 4L));
@@ -276,7 +280,7 @@ class ObligationApiTest {
     }
 
     private Map<String, Long> auditActions(String id) throws Exception {
-        Map<String, Long> out = new java.util.HashMap<>();
+        Map<String, Long> out = new HashMap<>();
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
                 "select action, count(*) from audit_event where target like ? and action <> "
                         + "'obligation.escalation' group by action")) {

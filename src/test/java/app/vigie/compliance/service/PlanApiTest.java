@@ -22,6 +22,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
 
 import app.vigie.testing.Api;
 import app.vigie.testing.MovableClock;
@@ -117,7 +119,7 @@ class PlanApiTest {
         Api.account("plan-customer", "customer", "acme");
         Api.as("plan-customer", "plan-customer-password").contentType(JSON).body(body)
                 .post("/api/obligations/plan").then().statusCode(403);
-        io.restassured.RestAssured.given().contentType(JSON).body(body).post("/api/obligations/plan").then()
+        RestAssured.given().contentType(JSON).body(body).post("/api/obligations/plan").then()
                 .statusCode(401);
     }
 
@@ -201,7 +203,7 @@ class PlanApiTest {
         return out;
     }
 
-    private static io.restassured.response.Response post(String body) {
+    private static Response post(String body) {
         return Api.admin().contentType(JSON).body(body).post("/api/obligations/plan");
     }
 

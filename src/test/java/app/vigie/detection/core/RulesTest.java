@@ -2,6 +2,10 @@ package app.vigie.detection.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +13,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import app.vigie.auditlog.intake.RecordParser;
+import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.auditlog.record.Body;
 import app.vigie.runtime.log.AuditLogWriter;
 import app.vigie.runtime.log.AuditLogWriter.Fingerprint;
 import app.vigie.runtime.log.PageRun;
@@ -225,8 +231,8 @@ class RulesTest {
         run();
         detector.gapLost(2, 4, T, rec);
         assertThat(rec.findings).as("raised with the record that resumes application").isEmpty();
-        detector.apply(new app.vigie.auditlog.record.AuditRecord("s", "b1", 5, T.plusSeconds(7), "d/prod",
-                new app.vigie.auditlog.record.Body.Heartbeat()), rec);
+        detector.apply(new AuditRecord("s", "b1", 5, T.plusSeconds(7), "d/prod",
+                new Body.Heartbeat()), rec);
         assertThat(rec.findings).containsOnlyKeys("STREAM_GAP|d/prod|s@b1");
         assertThat(rec.findings.get("STREAM_GAP|d/prod|s@b1").at()).isEqualTo(T.plusSeconds(7));
         assertThat(rec.findings.get("STREAM_GAP|d/prod|s@b1").evidence().firstSeq()).isEqualTo(2);
@@ -363,9 +369,9 @@ class RulesTest {
         w.write(T, "b", "globex", 0, 8, "COMPUTE", null);
         w.free(T, "b", pages(0, 2), "FINISH");
         run();
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        detector.snapshot(new java.io.DataOutputStream(bytes));
-        detector = StreamDetector.restore(new java.io.DataInputStream(new java.io.ByteArrayInputStream(
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        detector.snapshot(new DataOutputStream(bytes));
+        detector = StreamDetector.restore(new DataInputStream(new ByteArrayInputStream(
                 bytes.toByteArray())));
         assertThat(detector.keptTables()).as("a and b; c is still being served").isEqualTo(2);
         assertThat(detector.liveRequests()).isEqualTo(1);

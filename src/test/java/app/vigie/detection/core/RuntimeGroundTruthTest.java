@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.runtime.engine.Cache;
 import app.vigie.runtime.engine.Fault;
 import app.vigie.runtime.engine.Fix;
 import app.vigie.runtime.engine.GroundTruth;
@@ -105,7 +106,7 @@ class RuntimeGroundTruthTest {
     /** A prefix cache shared between tenants is a side channel, not a disclosure: shares, no exposure. */
     @Test
     void aCacheSharedBetweenTenantsIsReportedAsCrossTenantSharesWithoutExposure() throws Exception {
-        Run shared = run(Options.of(Scenario.COLOCATED, 5, 300, 11).with(app.vigie.runtime.engine.Cache.SHARED));
+        Run shared = run(Options.of(Scenario.COLOCATED, 5, 300, 11).with(Cache.SHARED));
         assertThat(shared.summary().truth().readers()).isEmpty();
         assertThat(shared.detected().exposures).isEmpty();
         assertThat(shared.detected().counts()).containsOnlyKeys("CROSS_TENANT_SHARE");

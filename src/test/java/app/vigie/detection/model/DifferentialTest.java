@@ -8,19 +8,22 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Random;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.statistics.Statistics;
-
 import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.runtime.engine.Cache;
 import app.vigie.runtime.engine.Fault;
+import app.vigie.runtime.engine.Fix;
 import app.vigie.runtime.sim.Simulation;
 import app.vigie.runtime.sim.Simulation.Options;
 import app.vigie.runtime.sim.Simulation.Scenario;
+
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
 
 /**
  * The detector core against a deliberately naive second implementation of the spec ({@link NaiveModel}, written from
@@ -89,7 +92,7 @@ class DifferentialTest {
     void theCoreAgreesWithTheNaiveModelOnTheRuntimesLogs(@ForAll("runtimeRuns") RuntimeRun run) throws Exception {
         List<String> lines = new ArrayList<>();
         Options o = Options.of(run.scenario(), 5, 120, run.seed()).with(EnumSet.allOf(Fault.class), EnumSet.noneOf(
-                app.vigie.runtime.engine.Fix.class)).with(run.cache()).rebootingEvery(run.rebootEvery());
+                Fix.class)).with(run.cache()).rebootingEvery(run.rebootEvery());
         Simulation.run(o, lines::add, null);
         RecordParser parser = new RecordParser();
         List<AuditRecord> records = new ArrayList<>();
@@ -113,8 +116,8 @@ class DifferentialTest {
 
     @Provide
     Arbitrary<RuntimeRun> runtimeRuns() {
-        return net.jqwik.api.Combinators.combine(net.jqwik.api.Arbitraries.of(Scenario.class),
-                net.jqwik.api.Arbitraries.of(Cache.class), net.jqwik.api.Arbitraries.of(0, 40),
-                net.jqwik.api.Arbitraries.longs().between(1, 1_000_000)).as(RuntimeRun::new);
+        return Combinators.combine(Arbitraries.of(Scenario.class),
+                Arbitraries.of(Cache.class), Arbitraries.of(0, 40),
+                Arbitraries.longs().between(1, 1_000_000)).as(RuntimeRun::new);
     }
 }

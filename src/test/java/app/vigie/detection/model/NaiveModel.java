@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -317,7 +318,7 @@ public final class NaiveModel {
             for (PageFingerprint f : w.fp()) {
                 if (touchedLogical.contains(f.logicalPage())) {
                     fingerprint.put(new PageKey(r.stream(), r.boot(), table.get(f.logicalPage()).page()),
-                            f.hex().toLowerCase(java.util.Locale.ROOT));
+                            f.hex().toLowerCase(Locale.ROOT));
                 }
             }
         }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.TreeMap;
 
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import app.vigie.auditlog.intake.InvalidRecordException;
 import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.record.Body;
+import app.vigie.auditlog.record.PageFingerprint;
 import app.vigie.auditlog.record.PageRun;
 
 /**
@@ -96,7 +98,7 @@ class NaiveModelExamplesTest {
         records.forEach(inOrder::receive);
         inOrder.flush();
         List<AuditRecord> shuffled = new ArrayList<>(records);
-        Collections.shuffle(shuffled, new java.util.Random(42));
+        Collections.shuffle(shuffled, new Random(42));
         shuffled.addAll(records.subList(0, 20)); // and some duplicates
         NaiveModel outOfOrder = new NaiveModel();
         shuffled.forEach(outOfOrder::receive);
@@ -266,7 +268,7 @@ class NaiveModelExamplesTest {
         s.add(m, config(4, 4));
         s.add(m, alloc("w", "acme", 0, 1));
         s.add(m, new Body.Write("w", "acme", 0, 4, Body.WriteSource.COMPUTE,
-                List.of(new app.vigie.auditlog.record.PageFingerprint(0, "abcd"))));
+                List.of(new PageFingerprint(0, "abcd"))));
         s.add(m, new Body.Share("r", "globex", List.of(new PageRun(0, 1)), List.of("ABCD")));
         s.add(m, new Body.Share("q", "globex", List.of(new PageRun(0, 1)), List.of("ffff")));
         s.add(m, attach("r", "globex", 4));

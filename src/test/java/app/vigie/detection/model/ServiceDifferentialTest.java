@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -22,16 +23,16 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
-import net.jqwik.api.Shrinkable;
-import net.jqwik.api.RandomGenerator;
-import net.jqwik.api.sessions.JqwikSession;
-
 import app.vigie.auditlog.intake.CanonicalJson;
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.record.Body;
 import app.vigie.detection.DetectionService;
 import app.vigie.detection.SnapshotDetectionTest;
 import app.vigie.testing.Api;
+
+import net.jqwik.api.RandomGenerator;
+import net.jqwik.api.Shrinkable;
+import net.jqwik.api.sessions.JqwikSession;
 
 /**
  * The same comparison as {@link DifferentialTest}, through the whole service: random logs posted over HTTP in their
@@ -196,7 +197,7 @@ class ServiceDifferentialTest {
             gotExposures.add(e.get("kind").asText() + " " + e.get("victim_tenant").asText() + "/"
                     + e.get("victim_request").asText() + " -> " + e.get("reader_tenant").asText() + "/"
                     + e.get("reader_request").asText() + " " + e.get("tokens").asInt() + " first "
-                    + java.time.Instant.parse(e.get("first_seen_at").asText()) + " delivered "
+                    + Instant.parse(e.get("first_seen_at").asText()) + " delivered "
                     + (e.get("delivered").isNull() ? null : e.get("delivered").asBoolean()));
         }
         assertThat(gotExposures).as("exposures of " + deployment).containsExactlyInAnyOrderElementsOf(
@@ -212,7 +213,7 @@ class ServiceDifferentialTest {
         });
         List<String> gotFindings = new ArrayList<>();
         for (JsonNode f : findings) {
-            gotFindings.add(f.get("rule").asText() + " " + f.get("subject").asText() + " at " + java.time.Instant.parse(f.get("seen_at")
+            gotFindings.add(f.get("rule").asText() + " " + f.get("subject").asText() + " at " + Instant.parse(f.get("seen_at")
                             .asText()) + " " + f.get("stream").asText() + "@" + f.get("boot").asText() + " "
                     + f.get("first_seq").asLong() + "-" + f.get("last_seq").asLong());
         }

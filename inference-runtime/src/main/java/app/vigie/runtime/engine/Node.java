@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import app.vigie.runtime.kv.Fingerprints;
@@ -84,7 +85,7 @@ public final class Node {
      */
     public Node(Config c, Cache cacheMode, Set<Fault> faults, Set<Fix> fixes, byte[] fingerprintKey,
             Map<Integer, Request> requests, GroundTruth truth, Supplier<Instant> clock,
-            java.util.function.Consumer<String> sink, Emitter emitter, boolean tagging) {
+            Consumer<String> sink, Emitter emitter, boolean tagging) {
         this.tagging = tagging;
         this.cacheMode = cacheMode;
         this.staleIndex = faults.contains(Fault.STALE_CACHE_INDEX);

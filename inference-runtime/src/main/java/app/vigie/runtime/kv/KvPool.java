@@ -1,6 +1,7 @@
 package app.vigie.runtime.kv;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import app.vigie.runtime.log.PageRun;
@@ -45,20 +46,20 @@ public final class KvPool {
         this.pages = pages;
         this.token = new int[Math.multiplyExact(pageSize, pages)];
         this.writer = new int[token.length];
-        java.util.Arrays.fill(token, NONE);
-        java.util.Arrays.fill(writer, NONE);
+        Arrays.fill(token, NONE);
+        Arrays.fill(writer, NONE);
         this.free = new int[pages];
         for (int i = 0; i < pages; i++) {
             free[i] = pages - 1 - i;
         }
         this.freeCount = pages;
         this.owner = new int[pages];
-        java.util.Arrays.fill(owner, NONE);
+        Arrays.fill(owner, NONE);
         this.tenant = new int[pages];
-        java.util.Arrays.fill(tenant, NONE);
+        Arrays.fill(tenant, NONE);
         this.generation = new int[pages];
         this.contentOf = new int[pages];
-        java.util.Arrays.fill(contentOf, NONE);
+        Arrays.fill(contentOf, NONE);
         this.filled = new int[pages];
     }
 
@@ -155,7 +156,7 @@ public final class KvPool {
 
     /** The tokens a page holds, copied. */
     public int[] tokens(int page) {
-        return java.util.Arrays.copyOfRange(token, page * pageSize, (page + 1) * pageSize);
+        return Arrays.copyOfRange(token, page * pageSize, (page + 1) * pageSize);
     }
 
     /** The request whose token the slot holds (who produced it), or {@link #NONE}. */

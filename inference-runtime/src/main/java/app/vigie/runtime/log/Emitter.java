@@ -2,6 +2,7 @@ package app.vigie.runtime.log;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
@@ -55,7 +56,7 @@ public final class Emitter implements AutoCloseable {
 
     /** Runs the tasks in a thread of their own, named {@code name}. */
     public static Emitter background(String name) {
-        return new Emitter(java.util.Objects.requireNonNull(name, "name"));
+        return new Emitter(Objects.requireNonNull(name, "name"));
     }
 
     public boolean isBackground() {

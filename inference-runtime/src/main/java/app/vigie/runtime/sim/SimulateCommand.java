@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import app.vigie.runtime.engine.Cache;
 import app.vigie.runtime.engine.Fault;
 import app.vigie.runtime.engine.Fix;
 import app.vigie.runtime.engine.GroundTruth;
@@ -53,7 +54,7 @@ public final class SimulateCommand {
         Set<Fault> faults = EnumSet.noneOf(Fault.class);
         Set<Fix> fixes = EnumSet.noneOf(Fix.class);
         double longPrompts = 0.15;
-        app.vigie.runtime.engine.Cache cache = app.vigie.runtime.engine.Cache.PER_TENANT;
+        Cache cache = Cache.PER_TENANT;
         int rebootEvery = 0;
         double rate = 50;
         String deployment = "sim-model/prod";
@@ -83,7 +84,7 @@ public final class SimulateCommand {
                     case "--long-prompts" -> longPrompts = Double.parseDouble(v);
                     case "--reboot-every" -> rebootEvery = Integer.parseInt(v);
                     case "--rate" -> rate = Double.parseDouble(v);
-                    case "--cache" -> cache = constant(app.vigie.runtime.engine.Cache.class, v);
+                    case "--cache" -> cache = constant(Cache.class, v);
                     case "--deployment" -> deployment = v;
                     case "--out" -> file = Path.of(v);
                     case "--vigie" -> vigie = URI.create(v);

@@ -6,9 +6,11 @@ import java.time.Instant;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import app.vigie.runtime.engine.Cache;
@@ -63,7 +65,7 @@ public final class Simulation {
                         + longPromptShare);
             }
             faults = faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults);
-            java.util.Objects.requireNonNull(cache, "cache");
+            Objects.requireNonNull(cache, "cache");
             if (!(rate > 0) || rate > 1_000_000) {
                 throw new IllegalArgumentException("the arrival rate is more than 0 and at most 1,000,000 requests/s, "
                         + "got " + rate);
@@ -185,7 +187,7 @@ public final class Simulation {
         String run = "r" + Integer.toString((o.deployment() + "|" + o.scenario() + "|" + o.seed()).hashCode()
                 & 0x7fffffff, 36);
         int[] intruderCount = {0};
-        java.util.function.Function<Request, Request> intruders = victim -> {
+        Function<Request, Request> intruders = victim -> {
             int tenant = (Integer.parseInt(victim.tenant().substring("tenant-".length())) + 1) % o.tenants();
             int[] prompt = new int[victim.prompt().length];
             for (int p = 0; p < prompt.length; p++) {
@@ -283,7 +285,7 @@ public final class Simulation {
     }
 
     private static Outcome disaggregated(Node prefill, Node decode, Request r, Options o,
-            java.util.function.Function<Request, Request> intruders) {
+            Function<Request, Request> intruders) {
         int length = r.prompt().length;
         if (!prefill.admit(r, length)) {
             if (o.faults().contains(Fault.REJECT_WITHOUT_ABORT) && !o.fixes().contains(Fix.NO_PREALLOC_FOR_REJECTED)) {

@@ -17,12 +17,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPOutputStream;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
 
 /** Where the audit log goes: an NDJSON file (gzip when its name ends in .gz), Vigie over HTTP, or a Kafka topic. */
 public final class Sinks {
-    private static final java.util.regex.Pattern NONE_REJECTED = java.util.regex.Pattern.compile(
+    private static final Pattern NONE_REJECTED = Pattern.compile(
             "\"rejected\"\\s*:\\s*\\[\\s*\\]");
     private Sinks() {
     }
@@ -109,17 +116,17 @@ public final class Sinks {
      * partition, in order), idempotent and acknowledged by every in-sync replica. Closing waits for every send.
      */
     public static Sink kafka(String bootstrapServers, String topic) {
-        java.util.Properties p = new java.util.Properties();
+        Properties p = new Properties();
         p.put("bootstrap.servers", bootstrapServers);
         p.put("acks", "all");
         p.put("enable.idempotence", "true");
         p.put("linger.ms", "5");
         p.put("compression.type", "lz4");
-        p.put("key.serializer", org.apache.kafka.common.serialization.StringSerializer.class.getName());
-        p.put("value.serializer", org.apache.kafka.common.serialization.StringSerializer.class.getName());
-        org.apache.kafka.clients.producer.KafkaProducer<String, String> producer =
-                new org.apache.kafka.clients.producer.KafkaProducer<>(p);
-        java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        p.put("key.serializer", StringSerializer.class.getName());
+        p.put("value.serializer", StringSerializer.class.getName());
+        KafkaProducer<String, String> producer =
+                new KafkaProducer<>(p);
+        AtomicReference<Exception> failed = new AtomicReference<>();
         return new Sink() {
             @Override
             public void accept(String line) {
@@ -128,7 +135,7 @@ public final class Sinks {
                     throw new IllegalStateException("Kafka at " + bootstrapServers + " refused a record: "
                             + e.getMessage(), e);
                 }
-                producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(topic, streamOf(line), line),
+                producer.send(new ProducerRecord<>(topic, streamOf(line), line),
                         (meta, error) -> {
                             if (error != null) {
                                 failed.compareAndSet(null, error);

@@ -4,6 +4,8 @@ import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Set;
 
+import com.sun.management.OperatingSystemMXBean;
+
 import app.vigie.runtime.sim.Simulation;
 import app.vigie.runtime.sim.Simulation.Options;
 import app.vigie.runtime.sim.Simulation.Scenario;
@@ -76,7 +78,7 @@ public final class RuntimeOverheadBenchmark {
      * {@code counted}: bytes and lines logged.
      */
     private static double[] measure(Options o, int m, long[] counted) {
-        var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
         System.gc(); // every mode starts from the same heap: no collection of the previous run's garbage on its time
         var threads = ManagementFactory.getThreadMXBean();
         long cpu = os.getProcessCpuTime();

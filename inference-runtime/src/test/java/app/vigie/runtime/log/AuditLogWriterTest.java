@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
@@ -53,31 +57,31 @@ class AuditLogWriterTest {
 
     @Test
     void timestampsAreRfc3339UtcMillisecondsAtEveryEdge() {
-        java.time.format.DateTimeFormatter reference = java.time.format.DateTimeFormatter
-                .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(java.time.ZoneOffset.UTC);
-        java.util.List<Instant> instants = new java.util.ArrayList<>(java.util.List.of(
+        DateTimeFormatter reference = DateTimeFormatter
+                .ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+        List<Instant> instants = new ArrayList<>(List.of(
                 Instant.parse("2026-08-27T23:59:59.999Z"), Instant.parse("2026-08-28T00:00:00.000Z"),
                 Instant.parse("2028-02-29T12:00:00.005Z"), Instant.parse("1969-12-31T23:59:59.999Z"),
                 Instant.parse("2026-03-29T01:00:00.010Z"), Instant.parse("2026-10-25T00:59:59.990Z"),
                 Instant.parse("2026-08-27T10:15:03.123456Z")));
-        java.util.Random random = new java.util.Random(5);
+        Random random = new Random(5);
         for (int i = 0; i < 5000; i++) {
             instants.add(Instant.ofEpochMilli(1_700_000_000_000L + (long) (random.nextDouble() * 200_000_000_000L)));
         }
-        java.util.List<String> lines = new java.util.ArrayList<>();
+        List<String> lines = new ArrayList<>();
         AuditLogWriter w = new AuditLogWriter("s", "d", "b", lines::add);
         for (Instant t : instants) {
             w.heartbeat(t);
         }
         for (int i = 0; i < instants.size(); i++) {
-            String expected = reference.format(instants.get(i).truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+            String expected = reference.format(instants.get(i).truncatedTo(ChronoUnit.MILLIS));
             assertThat(lines.get(i)).as(instants.get(i).toString()).contains("\"ts\":\"" + expected + "\"");
         }
     }
 
     @Test
     void stringsThatNeedEscapingAreEscapedAndOthersCopiedAsTheyAre() {
-        java.util.List<String> lines = new java.util.ArrayList<>();
+        List<String> lines = new ArrayList<>();
         AuditLogWriter w = new AuditLogWriter("eu/\"n1\"\\x\t", "d\u0001", "b", lines::add);
         w.heartbeat(T);
         assertThat(lines.get(0)).contains("\"stream\":\"eu/\\\"n1\\\"\\\\x\\t\"")

@@ -3,6 +3,7 @@ package app.vigie.runtime.log;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -70,7 +71,7 @@ class EmitterTest {
     void aFailingSinkStopsEmissionAndTheEngineGetsTheFailure() {
         AtomicInteger ran = new AtomicInteger();
         Emitter e = Emitter.background("test-emitter");
-        UncheckedIOException boom = new UncheckedIOException(new java.io.IOException("disk full"));
+        UncheckedIOException boom = new UncheckedIOException(new IOException("disk full"));
         e.submit(() -> {
             throw boom;
         });

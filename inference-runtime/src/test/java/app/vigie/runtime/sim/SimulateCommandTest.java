@@ -16,6 +16,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,7 +66,7 @@ class SimulateCommandTest {
     void aLinesStreamIsItsKafkaKey() {
         assertThat(Sinks.streamOf("{\"v\":1,\"stream\":\"eu/n1/dp0\",\"boot\":\"b\"}")).isEqualTo("eu/n1/dp0");
         assertThat(Sinks.streamOf("{\"v\":1,\"stream\":\"a\\\"b\\u00e9\",\"boot\":\"b\"}")).isEqualTo("a\"bé");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Sinks.streamOf("{\"stream\":1}"))
+        Assertions.assertThatThrownBy(() -> Sinks.streamOf("{\"stream\":1}"))
                 .hasMessageContaining("not a line of AuditLogWriter");
     }
 
@@ -97,7 +98,7 @@ class SimulateCommandTest {
                     .encodeToString("ingest:secret".getBytes(StandardCharsets.UTF_8))));
             reject[0] = true;
             Sinks.Sink sink = Sinks.http(base, "ingest", "secret", 1);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> sink.accept("d"))
+            Assertions.assertThatThrownBy(() -> sink.accept("d"))
                     .hasMessageContaining("answered 200").hasMessageContaining("reason");
         } finally {
             server.stop(0);

@@ -2,13 +2,18 @@ package app.vigie.runtime.sim;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import app.vigie.runtime.engine.Cache;
 import app.vigie.runtime.engine.Fault;
 import app.vigie.runtime.engine.Fix;
 import app.vigie.runtime.sim.Simulation.Options;
@@ -108,12 +113,12 @@ class SimulationTest {
     @Test
     void thePrefixCacheSharesPagesWithoutLeakingAndCanBeSwitchedOff() {
         Options colocated = Options.of(Scenario.COLOCATED, 6, 400, 2026);
-        for (app.vigie.runtime.engine.Cache cache : app.vigie.runtime.engine.Cache.values()) {
+        for (Cache cache : Cache.values()) {
             List<String> lines = new ArrayList<>();
             Summary s = run(colocated.with(cache), lines);
             assertThat(s.truth().readers()).as(cache.name()).isEmpty();
             long shares = lines.stream().filter(l -> l.contains("\"type\":\"SHARE\"")).count();
-            if (cache == app.vigie.runtime.engine.Cache.OFF) {
+            if (cache == Cache.OFF) {
                 assertThat(shares).isZero();
             } else {
                 assertThat(shares).as(cache.name()).isGreaterThan(200);
@@ -154,13 +159,13 @@ class SimulationTest {
         List<String> fast = new ArrayList<>();
         run(INCIDENT.arriving(10), slow);
         run(INCIDENT.arriving(1000), fast);
-        java.util.function.Function<List<String>, java.time.Duration> span = lines -> java.time.Duration.between(
-                java.time.Instant.parse(lines.get(0).replaceAll(".*\"ts\":\"([^\"]+)\".*", "$1")),
-                java.time.Instant.parse(lines.get(lines.size() - 1).replaceAll(".*\"ts\":\"([^\"]+)\".*", "$1")));
+        Function<List<String>, Duration> span = lines -> Duration.between(
+                Instant.parse(lines.get(0).replaceAll(".*\"ts\":\"([^\"]+)\".*", "$1")),
+                Instant.parse(lines.get(lines.size() - 1).replaceAll(".*\"ts\":\"([^\"]+)\".*", "$1")));
         // 400 requests at 10/s take about 40 s of simulated time; at 1000/s the span is the runtime's own work (a
         // millisecond per record, one request after another): about 16 s.
-        assertThat(span.apply(slow)).isBetween(java.time.Duration.ofSeconds(35), java.time.Duration.ofSeconds(70));
-        assertThat(span.apply(fast)).isLessThan(java.time.Duration.ofSeconds(25));
+        assertThat(span.apply(slow)).isBetween(Duration.ofSeconds(35), Duration.ofSeconds(70));
+        assertThat(span.apply(fast)).isLessThan(Duration.ofSeconds(25));
         assertThat(slow.size()).isEqualTo(fast.size());
     }
 
@@ -199,9 +204,9 @@ class SimulationTest {
         List<String> b = new ArrayList<>();
         run(INCIDENT, a);
         run(Options.of(Scenario.COLOCATED, 6, 400, 2026), b);
-        java.util.function.Function<List<String>, java.util.Set<String>> ids = lines -> lines.stream()
+        Function<List<String>, Set<String>> ids = lines -> lines.stream()
                 .filter(l -> l.contains("\"request\":\""))
-                .map(l -> l.replaceAll(".*\"request\":\"([^\"]+)\".*", "$1")).collect(java.util.stream.Collectors.toSet());
+                .map(l -> l.replaceAll(".*\"request\":\"([^\"]+)\".*", "$1")).collect(Collectors.toSet());
         assertThat(ids.apply(a)).isNotEmpty().doesNotContainAnyElementsOf(ids.apply(b));
     }
 
@@ -219,7 +224,7 @@ class SimulationTest {
     @Test
     void theLogIsTheSameWhetherItsWorkRunsInTheEnginesThreadOrInItsOwn() {
         for (Scenario scenario : Scenario.values()) {
-            for (app.vigie.runtime.engine.Cache cache : app.vigie.runtime.engine.Cache.values()) {
+            for (Cache cache : Cache.values()) {
                 Options o = Options.of(scenario, 5, 300, 11).with(FAULTS, Set.of()).with(cache).rebootingEvery(120);
                 List<String> inline = new ArrayList<>();
                 List<String> background = new ArrayList<>();
@@ -230,7 +235,7 @@ class SimulationTest {
                 assertThat(b.truth().deliveredForeignTokens()).isEqualTo(a.truth().deliveredForeignTokens());
                 // Fingerprints serve to judge a SHARE: written for the pages a prefix cache may share, and only then.
                 long withFingerprints = inline.stream().filter(l -> l.contains("\"fp\":[")).count();
-                boolean cacheOn = scenario == Scenario.COLOCATED && cache != app.vigie.runtime.engine.Cache.OFF;
+                boolean cacheOn = scenario == Scenario.COLOCATED && cache != Cache.OFF;
                 assertThat(withFingerprints > 0).as(scenario + " " + cache + " fingerprints").isEqualTo(cacheOn);
             }
         }

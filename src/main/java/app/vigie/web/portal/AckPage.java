@@ -1,4 +1,4 @@
-package app.vigie.alert;
+package app.vigie.web.portal;
 
 import java.sql.SQLException;
 import java.time.ZoneId;
@@ -19,7 +19,10 @@ import jakarta.ws.rs.core.Response;
 
 import io.quarkus.qute.Engine;
 
+import app.vigie.alert.AlertService;
 import app.vigie.notice.When;
+import app.vigie.time.Zones;
+import app.vigie.web.pages.PageResource;
 
 /**
  * The acknowledgement link of an alert, for a customer without an account here: the link's token is the proof. The
@@ -43,7 +46,7 @@ public class AckPage {
     @PermitAll
     public Response show(@PathParam("token") String token, @QueryParam("lang") String lang,
             @HeaderParam("Accept-Language") String accept) throws SQLException {
-        return page(token, app.vigie.web.pages.PageResource.language(lang, accept), false);
+        return page(token, PageResource.language(lang, accept), false);
     }
 
     @POST
@@ -62,7 +65,7 @@ public class AckPage {
     private Response page(String token, String language, boolean justNow) throws SQLException {
         String lang = "fr".equals(language) ? "fr" : "en";
         Locale locale = Locale.forLanguageTag(lang);
-        ZoneId zone = ZoneId.of(app.vigie.notice.Reader.DEFAULT_ZONE);
+        ZoneId zone = ZoneId.of(Zones.DEFAULT);
         AlertService.AlertRef a = alerts.byToken(token).orElse(null);
         View v = a == null ? null : new View(lang, token, a.tenant(), a.phase(), a.incident().toString(),
                 When.of(a.createdAt(), zone, locale), a.acknowledgedAt() == null ? null

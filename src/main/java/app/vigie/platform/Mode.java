@@ -1,4 +1,4 @@
-package app.vigie.embedded;
+package app.vigie.platform;
 
 import java.nio.file.Path;
 import java.util.Locale;

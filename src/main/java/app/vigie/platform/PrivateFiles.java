@@ -1,4 +1,4 @@
-package app.vigie.embedded;
+package app.vigie.platform;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

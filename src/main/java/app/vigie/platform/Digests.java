@@ -1,4 +1,4 @@
-package app.vigie.security;
+package app.vigie.platform;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;

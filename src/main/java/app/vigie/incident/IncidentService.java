@@ -1,0 +1,63 @@
+package app.vigie.incident;
+
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+
+import io.agroal.api.AgroalDataSource;
+
+import app.vigie.audit.AuditTrail;
+import app.vigie.db.Transactions;
+import app.vigie.problem.ProblemException;
+
+/** The incident lifecycle: one status change is one transaction with its audit event and what listeners write. */
+@ApplicationScoped
+public class IncidentService {
+    /** The longest reason kept with a status. */
+    static final int MAX_REASON = 4000;
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    @Any
+    Instance<IncidentStatusListener> listeners;
+
+    /**
+     * Moves an incident to {@code to}, audited as done by {@code actor}; 404 when there is no such incident, 409 when
+     * its status cannot become {@code to}, 400 when a reason is required and missing or too long.
+     */
+    public void changeStatus(UUID incident, IncidentStatus to, String reason, String actor) throws SQLException {
+        String why = reason == null ? null : reason.strip();
+        if (to.needsReason() && (why == null || why.isEmpty())) {
+            throw new ProblemException(400, "a reason is required to set an incident " + to);
+        }
+        if (why != null && why.length() > MAX_REASON) {
+            throw new ProblemException(400, "field 'reason' has at most " + MAX_REASON + " characters");
+        }
+        List<IncidentStatusListener> told = listeners.stream().toList();
+        Transactions.run(dataSource, c -> {
+            Instant now = Instant.now();
+            IncidentStatus before;
+            try {
+                before = IncidentStatus.valueOf(IncidentQueries.setStatus(c, incident, to, why, now)
+                        .orElseThrow(() -> IncidentIds.notFound(incident.toString())));
+            } catch (IllegalStateException e) {
+                throw new ProblemException(409, e.getMessage());
+            }
+            AuditTrail.record(c, actor, "incident.status", "incident:" + incident,
+                    "{\"status\":\"" + before + "\"}",
+                    "{\"status\":\"" + to + "\",\"reason\":" + AuditTrail.quote(why) + "}");
+            for (IncidentStatusListener l : told) {
+                l.statusChanged(c, incident, before, to, now);
+            }
+            return null;
+        });
+    }
+}

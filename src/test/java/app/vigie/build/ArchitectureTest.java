@@ -1,0 +1,161 @@
+package app.vigie.build;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+
+/**
+ * The shape of the code as rules that fail the build (docs/architecture.md draws it): web on top, then the features,
+ * then intake and detection, then the framework-free cores; support packages below all of them. Checked on the
+ * compiled classes of the service and of the reference runtime (both in target/classes), tests left out.
+ */
+class ArchitectureTest {
+    static final JavaClasses CLASSES = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("app.vigie");
+
+    /** Packages whose code is plain Java: records in, decisions out, no framework. */
+    static final String[] CORES = {"app.vigie.detection.core..", "app.vigie.auditlog.record..",
+        "app.vigie.compliance.rules..", "app.vigie.compliance.plan..", "app.vigie.compliance.severity.."};
+    /** What a core must not use: containers, HTTP, persistence, messaging, configuration, logging frameworks. */
+    static final String[] FRAMEWORKS = {"io.quarkus..", "jakarta..", "javax.sql..", "java.sql..", "io.vertx..",
+        "io.smallrye..", "org.jboss..", "org.hibernate..", "io.agroal..", "org.eclipse.microprofile..",
+        "org.apache.kafka..", "io.micrometer.."};
+
+    @Test
+    void theLayersDependOnlyDownwards() {
+        layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("Web").definedBy("app.vigie.web..")
+                .layer("Application").definedBy("app.vigie.embedded..", "app.vigie.demo..")
+                .layer("Features").definedBy("app.vigie.alert..", "app.vigie.notice..", "app.vigie.register..",
+                        "app.vigie.compliance.service..", "app.vigie.incident..", "app.vigie.tenant..",
+                        "app.vigie.security..")
+                .layer("Intake and detection").definedBy("app.vigie.auditlog", "app.vigie.auditlog.intake..",
+                        "app.vigie.auditlog.kafka..", "app.vigie.auditlog.replay..", "app.vigie.auditlog.rest..",
+                        "app.vigie.auditlog.store..", "app.vigie.detection", "app.vigie.detection.store..")
+                .layer("Cores").definedBy(CORES)
+                .layer("Reference runtime").definedBy("app.vigie.runtime..")
+                .layer("Support").definedBy("app.vigie.db..", "app.vigie.json..", "app.vigie.time..",
+                        "app.vigie.problem..", "app.vigie.platform..", "app.vigie.kafka..", "app.vigie.export..",
+                        "app.vigie.audit..")
+                .whereLayer("Web").mayOnlyBeAccessedByLayers("Application")
+                .whereLayer("Application").mayNotBeAccessedByAnyLayer()
+                .whereLayer("Features").mayOnlyBeAccessedByLayers("Web", "Application")
+                .whereLayer("Intake and detection").mayOnlyBeAccessedByLayers("Features", "Web", "Application")
+                .whereLayer("Cores").mayOnlyBeAccessedByLayers("Intake and detection", "Features", "Web",
+                        "Application")
+                .whereLayer("Reference runtime").mayOnlyBeAccessedByLayers("Application")
+                .check(CLASSES);
+    }
+
+    @Test
+    void everyClassIsInALayer() {
+        classes().should().resideInAnyPackage("app.vigie.web..", "app.vigie.embedded..", "app.vigie.demo..",
+                "app.vigie.alert..", "app.vigie.notice..", "app.vigie.register..", "app.vigie.compliance..",
+                "app.vigie.incident..", "app.vigie.tenant..", "app.vigie.security..", "app.vigie.auditlog..",
+                "app.vigie.detection..", "app.vigie.runtime..", "app.vigie.db..", "app.vigie.json..",
+                "app.vigie.time..", "app.vigie.problem..", "app.vigie.platform..", "app.vigie.kafka..",
+                "app.vigie.export..", "app.vigie.audit..")
+                .because("a new package takes its place in the layers (theLayersDependOnlyDownwards)")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theCoresUseNoFramework() {
+        noClasses().that().resideInAnyPackage(CORES).should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS)
+                .because("the cores are plain Java: records in, findings and plans out")
+                .check(CLASSES);
+    }
+
+    @Test
+    void detectionTellsTheFeaturesAboveItThroughListenersOnly() {
+        noClasses().that().resideInAPackage("app.vigie.detection..").should().dependOnClassesThat()
+                .resideInAnyPackage("app.vigie.alert..", "app.vigie.notice..", "app.vigie.register..",
+                        "app.vigie.web..")
+                .because("detection publishes what changed (ExposuresListener); alerting subscribes")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theReferenceRuntimeIsPlainJavaWithTheKafkaClientInItsSinksOnly() {
+        classes().that().resideInAPackage("app.vigie.runtime..").should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", "app.vigie.runtime..", "org.apache.kafka..")
+                .because("the runtime is a plain-Java library the service may use, never the reverse")
+                .check(CLASSES);
+        noClasses().that().resideInAPackage("app.vigie.runtime..").and()
+                .resideOutsideOfPackage("app.vigie.runtime.sim..")
+                .should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")
+                .because("the pool, the engine and the log writer stay plain Java; only the sinks use Kafka")
+                .check(CLASSES);
+    }
+
+    @Test
+    void theRuntimePomHasNoDependencyOutsideTestsButTheKafkaClient() throws Exception {
+        var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(Path.of("inference-runtime", "pom.xml").toFile());
+        NodeList deps = doc.getElementsByTagName("dependency");
+        assertThat(deps.getLength()).isPositive();
+        List<String> compile = new ArrayList<>();
+        for (int i = 0; i < deps.getLength(); i++) {
+            Element d = (Element) deps.item(i);
+            NodeList scope = d.getElementsByTagName("scope");
+            if (scope.getLength() == 0 || !scope.item(0).getTextContent().equals("test")) {
+                compile.add(d.getElementsByTagName("artifactId").item(0).getTextContent());
+            }
+        }
+        assertThat(compile).containsExactly("kafka-clients");
+    }
+
+    @Test
+    void noInlineFullyQualifiedNames() throws IOException {
+        List<String> found = new ArrayList<>();
+        for (Path root : List.of(Path.of("src/main/java"), Path.of("src/test/java"),
+                Path.of("inference-runtime/src/main/java"), Path.of("inference-runtime/src/test/java"))) {
+            assertThat(root).as("run from the project's root").isDirectory();
+            try (Stream<Path> files = Files.walk(root)) {
+                files.filter(p -> p.toString().endsWith(".java"))
+                        .forEach(p -> found.addAll(InlineNames.of(p, read(p))));
+            }
+        }
+        assertThat(found).as("types named in full in code where an import would show the dependency").isEmpty();
+    }
+
+    @Test
+    void inlineNamesAreFoundInCodeOnly() {
+        String source = String.join("\n", "package app.vigie.x;", "import java.util.List;",
+                "/** {@link app.vigie.alert.AlertService} */", "class A {",
+                "  app.vigie.alert.AlertService alerts; // app.vigie.web.Page",
+                "  String s = \"app.vigie.web.Page\";", "  java.util.List<String> l;", "  java.awt.List awt;",
+                "  java.lang.String t;", "}");
+        assertThat(InlineNames.of(Path.of("A.java"), source))
+                .containsExactly("A.java:5: app.vigie.alert.AlertService", "A.java:7: java.util.List",
+                        "A.java:9: java.lang.String");
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
