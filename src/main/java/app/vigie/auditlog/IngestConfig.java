@@ -21,7 +21,11 @@ public interface IngestConfig {
     @WithDefault("5M")
     Duration gapTimeout();
 
-    /** How often held-back records are checked against the gap timeout. */
+    /**
+     * How often held-back records are checked against the gap timeout. Read by {@link GapService}'s schedule (a
+     * {@code @Scheduled} expression cannot call this method); declared here so that it is documented with the others
+     * and a value that is not a duration stops the start.
+     */
     @WithDefault("10s")
-    String gapCheckEvery();
+    Duration gapCheckEvery();
 }

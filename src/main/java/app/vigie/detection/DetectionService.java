@@ -151,11 +151,6 @@ public class DetectionService implements AppliedRecordListener {
         return live.containsKey(key(stream, boot));
     }
 
-    /** Forgets every detector (they are rebuilt from the stored records when next needed). */
-    public void forgetAll() {
-        live.clear();
-    }
-
     /** Frees the memory of detectors unused for longer than {@code idle}: their streams went quiet. */
     public int evictIdle(Duration idle) {
         long before = System.currentTimeMillis() - idle.toMillis();

@@ -19,7 +19,8 @@ public final class DetectionBuffer implements DetectionSink {
     final Map<String, Finding> findings = new LinkedHashMap<>();
     final Map<String, ExposureRead> exposures = new LinkedHashMap<>();
     final Map<String, ExposureSpan> spans = new LinkedHashMap<>();
-    final Map<String, FactRow> facts = new LinkedHashMap<>();
+    /** The facts of each request seen in this transaction, merged. */
+    final Map<String, RequestFacts> facts = new LinkedHashMap<>();
     final List<Invalid> invalid = new ArrayList<>();
 
     /** An impossible record and why. */
@@ -28,22 +29,6 @@ public final class DetectionBuffer implements DetectionSink {
 
     /** The earliest and latest ATTACH that judged an exposure, per deployment. */
     record ExposureSpan(Instant first, Instant last) {
-    }
-
-    /** The facts of one request seen in this transaction. */
-    static final class FactRow {
-        final String request;
-        String tenant;
-        boolean rejected;
-        RequestFact rejectedBy;
-        boolean served;
-        boolean finished;
-        Boolean delivered;
-        boolean deliveredOutput;
-
-        FactRow(String request) {
-            this.request = request;
-        }
     }
 
     public boolean isEmpty() {
@@ -66,25 +51,7 @@ public final class DetectionBuffer implements DetectionSink {
 
     @Override
     public void requestFact(RequestFact f) {
-        FactRow row = facts.computeIfAbsent(f.request(), FactRow::new);
-        if (row.tenant == null) {
-            row.tenant = f.tenant();
-        }
-        switch (f.kind()) {
-            case ADMIT_REJECTED -> {
-                row.rejected = true;
-                if (row.rejectedBy == null || RequestFacts.firstRejection(f, row.rejectedBy)) {
-                    row.rejectedBy = f;
-                }
-            }
-            case SERVED -> row.served = true;
-            case FINISHED -> {
-                row.finished = true;
-                // delivered when any FINISH of the request says so (several streams may each finish it)
-                row.delivered = row.delivered == null ? f.delivered() : row.delivered || f.delivered();
-                row.deliveredOutput |= f.delivered() && f.outputTokens() > 0;
-            }
-        }
+        facts.compute(f.request(), (request, known) -> (known == null ? RequestFacts.of(request) : known).with(f));
     }
 
     @Override

@@ -24,6 +24,7 @@ import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Finding;
 import app.vigie.detection.core.Ranges;
 import app.vigie.detection.core.RequestFact;
+import app.vigie.detection.core.RequestFacts;
 import app.vigie.detection.core.Rule;
 
 /** Writes what the detectors concluded: request facts, findings into incidents, exposures, impossible records. */
@@ -175,6 +176,10 @@ public final class DetectionStore {
 
     /** A raised REJECTED_REQUEST_SERVED as the request's facts now say it: its first rejection and its detail. */
     private record Detail(String deployment, String stream, String boot, long seq, Timestamp at, String text) {
+        static Detail of(Finding f) {
+            return new Detail(f.deployment(), f.evidence().stream(), f.evidence().boot(), f.evidence().firstSeq(),
+                    Timestamp.from(f.at()), f.evidence().detail());
+        }
     }
 
     /** The rejection in {@code excluded} comes before the stored one: smallest (ts, stream, boot, seq). */
@@ -417,8 +422,10 @@ public final class DetectionStore {
     }
 
     /**
-     * Merges the request facts of the transaction with those of earlier ones, and raises
-     * {@code REJECTED_REQUEST_SERVED} (with the deployment and place of the rejecting ADMIT) where the join holds.
+     * Keeps the request facts of the transaction merged with those of earlier ones (the union {@link RequestFacts}
+     * defines, done by the upsert so that concurrent transactions on other streams or instances merge too), and has
+     * the core judge each merged request: a new {@code REJECTED_REQUEST_SERVED} is raised, one raised earlier is
+     * returned to be brought up to date.
      */
     private static Map<String, Detail> rejectedServed(Connection c, DetectionBuffer b) throws SQLException {
         if (b.facts.isEmpty()) {
@@ -438,20 +445,20 @@ public final class DetectionStore {
         Boolean[] delivered = new Boolean[n];
         Boolean[] output = new Boolean[n];
         int i = 0;
-        for (DetectionBuffer.FactRow f : b.facts.values()) {
-            RequestFact r = f.rejectedBy;
-            request[i] = f.request;
-            tenant[i] = f.tenant;
-            rejected[i] = f.rejected;
+        for (RequestFacts f : b.facts.values()) {
+            RequestFact r = f.firstRejection();
+            request[i] = f.request();
+            tenant[i] = f.tenant();
+            rejected[i] = f.rejected();
             dep[i] = r == null ? null : r.deployment();
             stream[i] = r == null ? null : r.stream();
             boot[i] = r == null ? null : r.boot();
             seq[i] = r == null ? null : r.seq();
             at[i] = r == null ? null : r.at().toEpochMilli() * 1000;
-            served[i] = f.served;
-            finished[i] = f.finished;
-            delivered[i] = f.delivered;
-            output[i] = f.deliveredOutput;
+            served[i] = f.served();
+            finished[i] = f.finished();
+            delivered[i] = f.delivered();
+            output[i] = f.deliveredOutput();
             i++;
         }
         List<Finding> raised = new ArrayList<>();
@@ -477,9 +484,9 @@ public final class DetectionStore {
                   delivered = case when f.delivered is null then excluded.delivered
                     when excluded.delivered is null then f.delivered else f.delivered or excluded.delivered end,
                   delivered_output = f.delivered_output or excluded.delivered_output
-                returning request, rejected and (served or delivered_output) and not served_finding, tenant,
-                  rejected_deployment, rejected_stream, rejected_boot, rejected_seq, rejected_at, served,
-                  delivered_output, served_finding""".formatted(EARLIER_REJECTION))) {
+                returning request, tenant, rejected, rejected_deployment, rejected_stream, rejected_boot,
+                  rejected_seq, rejected_at, served, finished, delivered, delivered_output, served_finding"""
+                .formatted(EARLIER_REJECTION))) {
             ps.setArray(1, c.createArrayOf("text", request));
             ps.setArray(2, c.createArrayOf("text", tenant));
             ps.setArray(3, c.createArrayOf("boolean", rejected));
@@ -494,20 +501,15 @@ public final class DetectionStore {
             ps.setArray(12, c.createArrayOf("boolean", output));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    String req = rs.getString(1);
-                    String how = rs.getBoolean(9) ? "then allocated or attended" : "";
-                    if (rs.getBoolean(10)) {
-                        how += (how.isEmpty() ? "" : ", and ") + "finished delivered with output";
-                    }
-                    if (rs.getBoolean(2)) {
-                        raised.add(new Finding(Rule.REJECTED_REQUEST_SERVED, rs.getString(4), req,
-                                rs.getTimestamp(8).toInstant(), new Finding.Evidence(rs.getString(5),
-                                        rs.getString(6), rs.getLong(7), rs.getLong(7), rejectedServed(req,
-                                                rs.getString(3), rs.getLong(7), how))));
-                    } else if (rs.getBoolean(11) && !how.isEmpty()) {
-                        later.put(req, new Detail(rs.getString(4), rs.getString(5), rs.getString(6), rs.getLong(7),
-                                rs.getTimestamp(8), rejectedServed(req, rs.getString(3), rs.getLong(7), how)));
-                    }
+                    RequestFacts merged = stored(rs);
+                    boolean raisedBefore = rs.getBoolean(13);
+                    merged.finding().ifPresent(f -> {
+                        if (raisedBefore) {
+                            later.put(f.subject(), Detail.of(f));
+                        } else {
+                            raised.add(f);
+                        }
+                    });
                 }
             }
         }
@@ -522,8 +524,17 @@ public final class DetectionStore {
         return later;
     }
 
-    private static String rejectedServed(String request, String tenant, long seq, String how) {
-        return "request " + request + " of tenant " + tenant + " was rejected at admission (seq " + seq + ") and "
-                + how;
+    /** The merged facts of a request as {@code request_fact} keeps them (columns 1 to 12 of the upsert's answer). */
+    private static RequestFacts stored(ResultSet rs) throws SQLException {
+        String request = rs.getString(1);
+        String tenant = rs.getString(2);
+        Timestamp at = rs.getTimestamp(8);
+        RequestFact rejection = at == null ? null
+                : new RequestFact(RequestFact.Kind.ADMIT_REJECTED, request, tenant, rs.getString(4), at.toInstant(),
+                        rs.getString(5), rs.getString(6), rs.getLong(7), false, 0);
+        boolean delivered = rs.getBoolean(11);
+        Boolean finishedDelivered = rs.wasNull() ? null : delivered;
+        return new RequestFacts(request, tenant, rs.getBoolean(3), rejection, rs.getBoolean(9), rs.getBoolean(10),
+                finishedDelivered, rs.getBoolean(12));
     }
 }

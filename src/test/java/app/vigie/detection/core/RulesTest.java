@@ -8,7 +8,9 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
@@ -275,12 +277,63 @@ class RulesTest {
         RequestFact finishedEmpty = new RequestFact(RequestFact.Kind.FINISHED, "r", "t", "d", T, "q", "b", 9, true, 0);
         RequestFact finishedOutput = new RequestFact(RequestFact.Kind.FINISHED, "r", "t", "d", T, "q", "b", 9, true, 3);
 
-        assertThat(RequestFacts.NONE.with(served).with(reject).rejectedButServed()).isTrue();
-        assertThat(RequestFacts.NONE.with(reject).with(served).rejectedButServed()).isTrue();
-        assertThat(RequestFacts.NONE.with(reject).with(finishedOutput).rejectedButServed()).isTrue();
-        assertThat(RequestFacts.NONE.with(reject).with(finishedEmpty).rejectedButServed()).isFalse();
-        assertThat(RequestFacts.NONE.with(reject).rejectedButServed()).isFalse();
-        assertThat(RequestFacts.NONE.with(served).with(finishedOutput).rejectedButServed()).isFalse();
+        assertThat(facts(served, reject).rejectedButServed()).isTrue();
+        assertThat(facts(reject, served).rejectedButServed()).isTrue();
+        assertThat(facts(reject, finishedOutput).rejectedButServed()).isTrue();
+        assertThat(facts(reject, finishedEmpty).rejectedButServed()).isFalse();
+        assertThat(facts(reject).rejectedButServed()).isFalse();
+        assertThat(facts(served, finishedOutput).rejectedButServed()).isFalse();
+        assertThat(facts(reject, finishedEmpty).finding()).isEmpty();
+
+        Finding f = facts(finishedOutput, served, reject).finding().orElseThrow();
+        assertThat(f.rule()).isEqualTo(Rule.REJECTED_REQUEST_SERVED);
+        assertThat(f.deployment()).isEqualTo("d");
+        assertThat(f.subject()).isEqualTo("r");
+        assertThat(f.evidence()).isEqualTo(new Finding.Evidence("p", "b", 2, 2, "request r of tenant t was rejected "
+                + "at admission (seq 2) and then allocated or attended, and finished delivered with output"));
+        assertThat(facts(reject, finishedOutput).finding().orElseThrow().evidence().detail())
+                .endsWith("(seq 2) and finished delivered with output");
+    }
+
+    /**
+     * The facts of a request join in any order and any grouping (each transaction, stream or instance merging its
+     * part, the store merging the parts): the finding, its first rejection and its wording are always the same.
+     */
+    @Test
+    void requestFactsJoinTheSameWayInEveryOrderAndGrouping() {
+        Instant t = T;
+        RequestFact.Kind rejected = RequestFact.Kind.ADMIT_REJECTED;
+        List<RequestFact> all = List.of(
+                new RequestFact(rejected, "r", "t", "d2", t.plusMillis(5), "p", "b", 7, false, 0),
+                new RequestFact(rejected, "r", "t", "d1", t.plusMillis(5), "o", "b", 9, false, 0),
+                new RequestFact(rejected, "r", "t", "d3", t.plusMillis(9), "a", "b", 1, false, 0),
+                new RequestFact(RequestFact.Kind.SERVED, "r", "t", "d", t, "q", "b", 3, false, 0),
+                new RequestFact(RequestFact.Kind.FINISHED, "r", "t", "d", t, "q", "b", 4, false, 2),
+                new RequestFact(RequestFact.Kind.FINISHED, "r", "t", "d", t, "s", "b", 4, true, 0));
+        Finding expected = facts(all.toArray(RequestFact[]::new)).finding().orElseThrow();
+        assertThat(expected.deployment()).as("the earliest rejection, then the smaller stream").isEqualTo("d1");
+        assertThat(expected.evidence().firstSeq()).isEqualTo(9);
+        Random random = new Random(20);
+        for (int round = 0; round < 200; round++) {
+            List<RequestFact> order = new ArrayList<>(all);
+            Collections.shuffle(order, random);
+            int cut = random.nextInt(order.size() + 1);
+            RequestFacts left = facts(order.subList(0, cut).toArray(RequestFact[]::new));
+            RequestFacts right = facts(order.subList(cut, order.size()).toArray(RequestFact[]::new));
+            RequestFacts joined = random.nextBoolean() ? left.merge(right) : right.merge(left);
+            assertThat(joined).isEqualTo(facts(order.toArray(RequestFact[]::new)));
+            assertThat(joined.finding()).contains(expected);
+            assertThat(joined.delivered()).as("delivered when any FINISH says so").isTrue();
+            assertThat(joined.deliveredOutput()).as("no FINISH was delivered with output").isFalse();
+        }
+    }
+
+    private static RequestFacts facts(RequestFact... in) {
+        RequestFacts f = RequestFacts.of("r");
+        for (RequestFact x : in) {
+            f = f.with(x);
+        }
+        return f;
     }
 
     /**

@@ -61,7 +61,8 @@ class SharedExamplesCoreTest {
 
         Map<String, Integer> counts = new TreeMap<>(rec.counts());
         Map<String, RequestFacts> facts = new HashMap<>();
-        rec.facts.forEach(f -> facts.merge(f.request(), RequestFacts.NONE.with(f), (a, b) -> a.with(f)));
+        rec.facts.forEach(f -> facts.compute(f.request(),
+                (r, known) -> (known == null ? RequestFacts.of(r) : known).with(f)));
         long rejectedServed = facts.values().stream().filter(RequestFacts::rejectedButServed).count();
         if (rejectedServed > 0) {
             counts.put("REJECTED_REQUEST_SERVED", (int) rejectedServed);

@@ -34,8 +34,6 @@ public final class CorePipeline implements DetectionSink {
     private final Map<String, Finding> findings = new TreeMap<>();
     private final Map<String, ExposureRead> exposures = new TreeMap<>();
     private final Map<String, RequestFacts> facts = new HashMap<>();
-    private final Map<String, RequestFact> firstRejection = new HashMap<>();
-    private final Map<String, Boolean> delivered = new HashMap<>();
     private final TreeSet<String> late = new TreeSet<>();
     private final TreeSet<String> conflicts = new TreeSet<>();
     private final TreeSet<String> invalid = new TreeSet<>();
@@ -140,13 +138,7 @@ public final class CorePipeline implements DetectionSink {
 
     @Override
     public void requestFact(RequestFact f) {
-        facts.merge(f.request(), RequestFacts.NONE.with(f), (a, b) -> a.with(f));
-        if (f.kind() == RequestFact.Kind.ADMIT_REJECTED) {
-            firstRejection.merge(f.request(), f, (a, b) -> RequestFacts.firstRejection(b, a) ? b : a);
-        }
-        if (f.kind() == RequestFact.Kind.FINISHED) {
-            delivered.merge(f.request(), f.delivered(), Boolean::logicalOr);
-        }
+        facts.compute(f.request(), (request, known) -> (known == null ? RequestFacts.of(request) : known).with(f));
     }
 
     @Override
@@ -159,18 +151,20 @@ public final class CorePipeline implements DetectionSink {
         TreeMap<String, ModelFinding> out = new TreeMap<>();
         findings.forEach((k, f) -> out.put(k, new ModelFinding(f.deployment(), f.rule().name(), f.subject(), f.at(),
                 f.evidence().stream(), f.evidence().boot(), f.evidence().firstSeq(), f.evidence().lastSeq())));
-        facts.forEach((request, joined) -> {
-            if (joined.rejectedButServed()) {
-                RequestFact r = firstRejection.get(request);
-                out.put(r.deployment() + "|REJECTED_REQUEST_SERVED|" + request, new ModelFinding(r.deployment(),
-                        "REJECTED_REQUEST_SERVED", request, r.at(), r.stream(), r.boot(), r.seq(), r.seq()));
-            }
-        });
+        facts.values().forEach(joined -> joined.finding().ifPresent(f -> out.put(
+                f.deployment() + "|REJECTED_REQUEST_SERVED|" + f.subject(), new ModelFinding(f.deployment(),
+                        f.rule().name(), f.subject(), f.at(), f.evidence().stream(), f.evidence().boot(),
+                        f.evidence().firstSeq(), f.evidence().lastSeq()))));
         TreeMap<String, ModelExposure> exp = new TreeMap<>();
         exposures.forEach((k, e) -> exp.put(e.deployment() + "|" + e.readerRequest() + "|" + e.victimRequest(),
                 new ModelExposure(e.deployment(), e.kind().name(), e.readerRequest(),
                 e.readerTenant(), e.victimRequest(), e.victimTenant(), e.tokens(), e.firstSeenAt(),
-                delivered.get(e.readerRequest()))));
+                delivered(e.readerRequest()))));
         return new ModelResult(out, exp, late, conflicts, invalid);
+    }
+
+    private Boolean delivered(String request) {
+        RequestFacts f = facts.get(request);
+        return f == null ? null : f.delivered();
     }
 }
