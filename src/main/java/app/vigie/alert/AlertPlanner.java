@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -128,7 +127,7 @@ public final class AlertPlanner {
                 ps.executeBatch();
             }
         }
-        AuditTrail.record(c, "vigie", "alert.planned", "incident:" + incident + "/" + tenant,
+        AuditTrail.record("vigie", "alert.planned", "incident:" + incident + "/" + tenant,
                 null, "{\"alert\":" + id + ",\"phase\":\"" + phase + "\",\"idempotency_key\":"
                         + AuditTrail.quote(key) + ",\"held\":" + hold + "}");
         return Optional.of(new Written(id, incident, tenant, phase, key));

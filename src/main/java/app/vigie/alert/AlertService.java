@@ -379,7 +379,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
                 // delivered: the controller is aware from now (EDPB Guidelines 9/2022, para. 44)
                 Instant delivered = clock.instant();
                 if (update(c, d, "DELIVERED", d.attempts() + 1, delivered, null, delivered)) {
-                    AuditTrail.record(c, "vigie", "alert.delivered", "incident:" + d.incident() + "/" + d.tenant(),
+                    AuditTrail.record("vigie", "alert.delivered", "incident:" + d.incident() + "/" + d.tenant(),
                             null, "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"channel\":"
                                     + AuditTrail.quote(d.channel()) + ",\"attempt\":" + (d.attempts() + 1) + "}");
                 }
@@ -389,7 +389,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
                 boolean dead = attempts >= maxAttempts;
                 if (update(c, d, dead ? "DEAD" : "PENDING", attempts, dead ? now : now.plus(backoff(attempts)),
                         error, null) && dead) {
-                    AuditTrail.record(c, "vigie", "alert.dead", "incident:" + d.incident() + "/" + d.tenant(), null,
+                    AuditTrail.record("vigie", "alert.dead", "incident:" + d.incident() + "/" + d.tenant(), null,
                             "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"error\":"
                                     + AuditTrail.quote(error) + "}");
                 }
@@ -640,7 +640,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
                 ps.setTimestamp(2, Timestamp.from(now.minus(ackEscalateAfter)));
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        AuditTrail.record(c, "vigie", "alert.unacknowledged", "incident:" + rs.getObject(2) + "/"
+                        AuditTrail.record("vigie", "alert.unacknowledged", "incident:" + rs.getObject(2) + "/"
                                 + rs.getString(3), null, "{\"alert\":" + rs.getLong(1) + ",\"after\":\""
                                         + ackEscalateAfter + "\"}");
                         n++;
@@ -737,7 +737,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
                 CaseStore.setAwareness(c, a.incident(), a.tenant(), new CaseStore.Awareness(now,
                         "acknowledged alert " + alertId + " (" + how + ")", by, now));
             }
-            AuditTrail.record(c, by, "alert.acknowledged", "incident:" + a.incident() + "/" + a.tenant(), null,
+            AuditTrail.record(by, "alert.acknowledged", "incident:" + a.incident() + "/" + a.tenant(), null,
                     "{\"alert\":" + alertId + ",\"how\":" + AuditTrail.quote(how) + "}");
             return find(c, "id = ?", alertId).orElseThrow();
         });
@@ -821,7 +821,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
                     }
                 }
             }
-            AuditTrail.record(c, by, "alert.retry", "alert-delivery:" + deliveryId, null,
+            AuditTrail.record(by, "alert.retry", "alert-delivery:" + deliveryId, null,
                     "{\"status\":\"PENDING\"}");
             return true;
         });

@@ -84,7 +84,7 @@ public class WebhookSecretResource {
             Instant now = clock.instant();
             boolean had = AlertService.secretInfo(c, tenant, now).exists();
             String secret = AlertService.rotate(c, tenant, now, had ? o : Duration.ZERO);
-            AuditTrail.record(c, who.getUserPrincipal().getName(), "tenant.webhook-secret", "tenant:" + tenant,
+            AuditTrail.record(who.getUserPrincipal().getName(), "tenant.webhook-secret", "tenant:" + tenant,
                     null, "{\"rotated\":true,\"previous_overlap\":" + AuditTrail.quote(o.toString()) + "}");
             return new Secret(tenant, secret, had && !o.isZero() ? now.plus(o) : null);
         });

@@ -1,11 +1,6 @@
 package app.vigie.audit;
 
-import java.sql.SQLException;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,12 +17,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.agroal.api.AgroalDataSource;
-
-import app.vigie.db.Transactions;
 import app.vigie.export.Csv;
 import app.vigie.problem.Params;
-import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 import app.vigie.time.Zones;
 
@@ -40,10 +31,10 @@ import app.vigie.time.Zones;
 @Produces(MediaType.APPLICATION_JSON)
 public class AuditResource {
     public static final int PAGE_MAX = 1000;
-    public static final int EXPORT_MAX = 100_000;
+    public static final int EXPORT_MAX = AuditService.EXPORT_MAX;
 
     @Inject
-    AgroalDataSource dataSource;
+    AuditService audit;
 
     @Inject
     ObjectMapper json;
@@ -57,26 +48,20 @@ public class AuditResource {
     @RolesAllowed({Role.R_DPO, Role.R_AUDITOR})
     public List<EventView> list(@QueryParam("actor") String actor, @QueryParam("action") String action,
             @QueryParam("target") String target, @QueryParam("from") String from, @QueryParam("to") String to,
-            @QueryParam("before") String before, @QueryParam("limit") String limit) throws SQLException {
-        AuditEvents.Filter f = filter(actor, action, target, from, to, before);
+            @QueryParam("before") String before, @QueryParam("limit") String limit) {
+        AuditFilter f = AuditFilter.parse(actor, action, target, from, to, before);
         int n = limit == null || limit.isBlank() ? 100 : (int) Params.number("limit", limit, 1, PAGE_MAX);
         List<EventView> out = new ArrayList<>();
-        for (AuditEvents.Event e : Transactions.run(dataSource, c -> AuditEvents.find(c, f, n))) {
+        for (AuditEvent e : audit.find(f, n)) {
             try {
-                out.add(new EventView(e.id(), e.at(), e.actor(), e.action(), e.target(),
-                        e.before() == null ? null : json.readTree(e.before()),
-                        e.after() == null ? null : json.readTree(e.after())));
+                out.add(new EventView(e.id, e.at, e.actor, e.action, e.target,
+                        e.before == null ? null : json.readTree(e.before),
+                        e.after == null ? null : json.readTree(e.after)));
             } catch (JsonProcessingException ex) {
-                throw new IllegalStateException("audit event " + e.id() + " holds invalid JSON", ex);
+                throw new IllegalStateException("audit event " + e.id + " holds invalid JSON", ex);
             }
         }
         return out;
-    }
-
-    /** The events of a checked filter, newest first (for the dashboard's page). */
-    @RolesAllowed({Role.R_DPO, Role.R_AUDITOR})
-    public List<AuditEvents.Event> find(AuditEvents.Filter f, int limit) throws SQLException {
-        return Transactions.run(dataSource, c -> AuditEvents.find(c, f, limit));
     }
 
     @GET
@@ -85,45 +70,8 @@ public class AuditResource {
     @RolesAllowed({Role.R_DPO, Role.R_AUDITOR})
     public Response csv(@QueryParam("actor") String actor, @QueryParam("action") String action,
             @QueryParam("target") String target, @QueryParam("from") String from, @QueryParam("to") String to,
-            @QueryParam("zone") String zoneName) throws SQLException {
-        AuditEvents.Filter f = filter(actor, action, target, from, to, null);
-        ZoneId zone = Zones.parse(zoneName);
-        DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
-        List<AuditEvents.Event> events = Transactions.run(dataSource, c -> AuditEvents.find(c, f, EXPORT_MAX));
-        StringBuilder out = new StringBuilder("id,at_utc,at_local,actor,action,target,before,after\r\n");
-        for (AuditEvents.Event e : events) {
-            Csv.row(out, List.of(Long.toString(e.id()), e.at().toString(), local.format(e.at()), e.actor(),
-                    e.action(), e.target(), e.before() == null ? "" : e.before(), e.after() == null ? "" : e.after()));
-        }
-        return Response.ok(out.toString()).type("text/csv; charset=UTF-8")
-                .header("Content-Disposition", "attachment; filename=\"audit-trail.csv\"").build();
-    }
-
-    /** The filters of a query, each checked: a bad one is a 400 naming it. */
-    public static AuditEvents.Filter filter(String actor, String action, String target, String from, String to,
-            String before) {
-        Instant f = time("from", from);
-        Instant t = time("to", to);
-        if (f != null && t != null && !f.isBefore(t)) {
-            throw new ProblemException(400, "query parameter 'from' (" + f + ") must be before 'to' (" + t + ")");
-        }
-        return new AuditEvents.Filter(blank(actor), blank(action), blank(target), f, t,
-                before == null || before.isBlank() ? null : Params.number("before", before, 1, Long.MAX_VALUE));
-    }
-
-    private static Instant time(String name, String value) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return OffsetDateTime.parse(value.strip()).toInstant();
-        } catch (DateTimeParseException e) {
-            throw new ProblemException(400, "query parameter '" + name + "' must be an RFC 3339 time such as "
-                    + "2026-12-02T09:00:00Z, got '" + value + "'");
-        }
-    }
-
-    private static String blank(String s) {
-        return s == null || s.isBlank() ? null : s.strip();
+            @QueryParam("zone") String zoneName) {
+        String csv = audit.csv(AuditFilter.parse(actor, action, target, from, to, null), Zones.parse(zoneName));
+        return Csv.attachment(csv, "audit-trail.csv");
     }
 }

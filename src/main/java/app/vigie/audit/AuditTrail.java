@@ -1,9 +1,5 @@
 package app.vigie.audit;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 
 /** Appends to the audit trail: every state change, who did it, when, and the state before and after (JSON). */
@@ -33,18 +29,18 @@ public final class AuditTrail {
         return b.append('"').toString();
     }
 
-    public static void record(Connection c, String actor, String action, String target, String beforeJson,
-            String afterJson) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                insert into audit_event (at, actor, action, target, before, after)
-                values (?, ?, ?, ?, ?::jsonb, ?::jsonb)""")) {
-            ps.setTimestamp(1, Timestamp.from(Instant.now()));
-            ps.setString(2, actor);
-            ps.setString(3, action);
-            ps.setString(4, target);
-            ps.setString(5, beforeJson);
-            ps.setString(6, afterJson);
-            ps.executeUpdate();
-        }
+    /**
+     * Appends one event, in the transaction in progress (a {@code @Transactional} service's or a
+     * {@link app.vigie.db.Transactions} run's: the same connection).
+     */
+    public static void record(String actor, String action, String target, String beforeJson, String afterJson) {
+        AuditEvent e = new AuditEvent();
+        e.at = Instant.now();
+        e.actor = actor;
+        e.action = action;
+        e.target = target;
+        e.before = beforeJson;
+        e.after = afterJson;
+        e.persist();
     }
 }

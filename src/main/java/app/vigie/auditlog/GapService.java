@@ -41,7 +41,7 @@ public class GapService {
     public Flushed flush(String actor) throws SQLException {
         Flushed f = release(null, "FLUSH");
         Transactions.run(dataSource, c -> {
-            AuditTrail.record(c, actor, "audit-log.flush", "intake", null,
+            AuditTrail.record(actor, "audit-log.flush", "intake", null,
                     "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied() + "}");
             return null;
         });
@@ -57,7 +57,7 @@ public class GapService {
             Flushed f = release(Instant.now().minus(config.gapTimeout()), "TIMEOUT");
             if (f.gaps() > 0) {
                 Transactions.run(dataSource, c -> {
-                    AuditTrail.record(c, "system", "audit-log.gap-timeout", "intake", null,
+                    AuditTrail.record("system", "audit-log.gap-timeout", "intake", null,
                             "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied() + "}");
                     return null;
                 });

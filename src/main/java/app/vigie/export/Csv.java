@@ -2,9 +2,17 @@ package app.vigie.export;
 
 import java.util.List;
 
+import jakarta.ws.rs.core.Response;
+
 /** CSV for spreadsheets: RFC 4180 quoting, and a cell a spreadsheet would read as a formula prefixed with a quote. */
 public final class Csv {
     private Csv() {
+    }
+
+    /** A CSV document as a download named {@code file}. */
+    public static Response attachment(String csv, String file) {
+        return Response.ok(csv).type("text/csv; charset=UTF-8")
+                .header("Content-Disposition", "attachment; filename=\"" + file + "\"").build();
     }
 
     public static void row(StringBuilder out, List<String> cells) {

@@ -229,6 +229,11 @@ public final class IncidentQueries {
         return out;
     }
 
+    /** The incident {@code uuid} (asked for as {@code id}) if {@code tenant} is affected by it; 404 otherwise. */
+    public static IncidentView affected(Connection c, UUID uuid, String id, String tenant) throws SQLException {
+        return IncidentIds.affected(get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id)), tenant);
+    }
+
     /** Changes the status, locking the row; returns the status before, or empty when there is no such incident. */
     public static Optional<String> setStatus(Connection c, UUID id, IncidentStatus to, String reason, Instant now)
             throws SQLException {

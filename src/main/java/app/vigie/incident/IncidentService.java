@@ -1,5 +1,6 @@
 package app.vigie.incident;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
@@ -16,7 +17,10 @@ import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
 import app.vigie.problem.ProblemException;
 
-/** The incident lifecycle: one status change is one transaction with its audit event and what listeners write. */
+/**
+ * Incidents as people read and move them: lists, one incident and its exposures, affected tenants and findings; the
+ * lifecycle, where one status change is one transaction with its audit event and what listeners write.
+ */
 @ApplicationScoped
 public class IncidentService {
     /** The longest reason kept with a status. */
@@ -28,6 +32,49 @@ public class IncidentService {
     @Inject
     @Any
     Instance<IncidentStatusListener> listeners;
+
+    /** The incidents, newest first, of one status or all; a page of them when {@code limit} is given. */
+    public List<IncidentView> list(IncidentStatus status, Integer limit, int offset) throws SQLException {
+        String s = status == null ? null : status.name();
+        return Transactions.run(dataSource, c -> limit == null ? IncidentQueries.list(c, s)
+                : IncidentQueries.list(c, s, limit, offset));
+    }
+
+    /** One incident; 404 when there is none. */
+    public IncidentView get(String id) throws SQLException {
+        UUID uuid = IncidentIds.uuid(id);
+        return Transactions.run(dataSource, c -> IncidentQueries.get(c, uuid))
+                .orElseThrow(() -> IncidentIds.notFound(id));
+    }
+
+    public List<ExposureView> exposures(String id) throws SQLException {
+        return ofIncident(id, IncidentQueries::exposures);
+    }
+
+    public List<TenantView> tenants(String id) throws SQLException {
+        return ofIncident(id, (c, uuid) -> IncidentQueries.tenants(c, IncidentQueries.exposures(c, uuid)));
+    }
+
+    public List<FindingView> findings(String id) throws SQLException {
+        return ofIncident(id, IncidentQueries::findings);
+    }
+
+    /** A read of one incident's details. */
+    @FunctionalInterface
+    interface IncidentRead<T> {
+        T read(Connection c, UUID id) throws SQLException;
+    }
+
+    /** Runs a read of an existing incident; 404 when there is no such incident. */
+    private <T> T ofIncident(String id, IncidentRead<T> read) throws SQLException {
+        UUID uuid = IncidentIds.uuid(id);
+        return Transactions.run(dataSource, c -> {
+            if (!IncidentQueries.exists(c, uuid)) {
+                throw IncidentIds.notFound(id);
+            }
+            return read.read(c, uuid);
+        });
+    }
 
     /**
      * Moves an incident to {@code to}, audited as done by {@code actor}; 404 when there is no such incident, 409 when
@@ -51,7 +98,7 @@ public class IncidentService {
             } catch (IllegalStateException e) {
                 throw new ProblemException(409, e.getMessage());
             }
-            AuditTrail.record(c, actor, "incident.status", "incident:" + incident,
+            AuditTrail.record(actor, "incident.status", "incident:" + incident,
                     "{\"status\":\"" + before + "\"}",
                     "{\"status\":\"" + to + "\",\"reason\":" + AuditTrail.quote(why) + "}");
             for (IncidentStatusListener l : told) {

@@ -1,7 +1,10 @@
 package app.vigie.incident;
 
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Set;
+
+import app.vigie.problem.ProblemException;
 
 /** The lifecycle of an incident. Findings join the incident of their deployment until it is CLOSED. */
 public enum IncidentStatus {
@@ -15,6 +18,18 @@ public enum IncidentStatus {
             case CONFIRMED, DISMISSED -> EnumSet.of(CLOSED);
             case CLOSED -> EnumSet.noneOf(IncidentStatus.class);
         };
+    }
+
+    /** The status a client named (any case); a 400 naming the statuses otherwise. */
+    public static IncidentStatus parse(String s) {
+        if (s == null) {
+            throw new ProblemException(400, "field 'status' is required: TRIAGED, CONFIRMED, DISMISSED or CLOSED");
+        }
+        try {
+            return valueOf(s.strip().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ProblemException(400, "unknown status '" + s + "': OPEN, TRIAGED, CONFIRMED, DISMISSED or CLOSED");
+        }
     }
 
     /** A reason is required to dismiss or close. */

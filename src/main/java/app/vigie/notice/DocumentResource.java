@@ -1,15 +1,7 @@
 package app.vigie.notice;
 
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Locale;
-import java.util.Set;
-import java.util.UUID;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -24,18 +16,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
-import io.agroal.api.AgroalDataSource;
-
-import app.vigie.audit.AuditTrail;
-import app.vigie.compliance.service.CaseStore;
-import app.vigie.db.Transactions;
-import app.vigie.incident.IncidentIds;
-import app.vigie.incident.IncidentQueries;
-import app.vigie.incident.IncidentView;
-import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
-import app.vigie.tenant.TenantStore;
-import app.vigie.time.Zones;
 
 /**
  * {@code GET /api/incidents/{id}/tenants/{tenant}/documents/{kind}.{html|pdf|json}}: an incident's documents for one
@@ -44,18 +25,9 @@ import app.vigie.time.Zones;
  */
 @Path("/api/incidents/{id}/tenants/{tenant}/documents")
 public class DocumentResource {
-    private static final Set<String> KINDS = Set.of("processor-alert", NoticeService.AUTHORITY,
-            NoticeService.DATA_SUBJECTS);
-    private static final Set<String> FRENCH_SPEAKING = Set.of("FR", "BE", "LU", "MC", "CH");
 
     @Inject
-    AgroalDataSource dataSource;
-
-    @Inject
-    NoticeService notices;
-
-    @Inject
-    Clock clock;
+    DocumentService documents;
 
     @GET
     @Path("{document}")
@@ -63,26 +35,7 @@ public class DocumentResource {
     public Response document(@PathParam("id") String id, @PathParam("tenant") String tenant,
             @PathParam("document") String document, @QueryParam("lang") String langParam,
             @QueryParam("zone") String zoneParam) throws SQLException {
-        return controllerDocument(id, tenant, document, langParam, zoneParam);
-    }
-
-    /**
-     * A controller's document, for whoever the caller has checked may see it: the API's readers above, a customer's
-     * portal for its own tenant.
-     */
-    public Response controllerDocument(String id, String tenant, String document, String langParam,
-            String zoneParam) throws SQLException {
-        String[] kindAndFormat = parse(document);
-        ZoneId zone = Zones.parse(zoneParam);
-        UUID uuid = IncidentIds.uuid(id);
-        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        NoticeService.Rendered r = Transactions.run(dataSource, c -> {
-            IncidentView incident = affected(c, uuid, id, tenant);
-            String lang = lang(c, langParam, tenant);
-            return build(c, kindAndFormat[0], incident, tenant, Locale.forLanguageTag(lang), zone, now, null);
-        });
-        return Reader.answer(notices, r, kindAndFormat[1], kindAndFormat[0] + "-" + uuid.toString().substring(0, 8)
-                + "-" + tenant);
+        return Reader.answer(documents.controllerDocument(id, tenant, document, langParam, zoneParam));
     }
 
     /** The versions of the authority notification issued so far. */
@@ -90,14 +43,9 @@ public class DocumentResource {
     @Path(NoticeService.AUTHORITY + "/versions")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public List<VersionView> versions(@PathParam("id") String id, @PathParam("tenant") String tenant)
+    public List<DocumentService.VersionView> versions(@PathParam("id") String id, @PathParam("tenant") String tenant)
             throws SQLException {
-        UUID uuid = IncidentIds.uuid(id);
-        return Transactions.run(dataSource, c -> {
-            affected(c, uuid, id, tenant);
-            return DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).stream().map(VersionView::of)
-                    .toList();
-        });
+        return documents.versions(id, tenant);
     }
 
     /** Issues the next version of the authority notification (INITIAL, then COMPLEMENTARY) as it stands now. */
@@ -108,30 +56,8 @@ public class DocumentResource {
     public Response issue(@PathParam("id") String id, @PathParam("tenant") String tenant,
             @QueryParam("lang") String langParam, @QueryParam("zone") String zoneParam,
             @Context SecurityContext who) throws SQLException {
-        ZoneId zone = Zones.parse(zoneParam);
-        UUID uuid = IncidentIds.uuid(id);
-        String actor = who.getUserPrincipal().getName();
-        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        if (!notices.provider().identified()) {
-            throw new ProblemException(409, "the provider's identity is not configured: set VIGIE_PROVIDER_NAME and "
-                    + "VIGIE_PROVIDER_CONTACT (vigie.provider.legal-name, vigie.provider.contact) before issuing a "
-                    + "notification to an authority; previews show the fields to complete");
-        }
-        DocumentStore.Version v = Transactions.run(dataSource, c -> {
-            IncidentView incident = affected(c, uuid, id, tenant);
-            CaseStore.incident(c, uuid, true);  // one issuer at a time per incident: versions are numbered in order
-            String lang = lang(c, langParam, tenant);
-            int next = DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).size() + 1;
-            AuthorityNotification n = notices.authorityNotification(c, incident, tenant, Locale.forLanguageTag(lang),
-                    zone, now, next);
-            DocumentStore.Version issued = DocumentStore.issue(c, uuid, tenant, NoticeService.AUTHORITY, next,
-                    n.phase(), notices.json(n), actor, now);
-            AuditTrail.record(c, actor, "document.issue", "incident:" + uuid + "/tenant:" + tenant + "/"
-                    + NoticeService.AUTHORITY, null, "{\"version\":" + next + ",\"phase\":\"" + n.phase()
-                    + "\",\"sha256\":\"" + issued.sha256() + "\"}");
-            return issued;
-        });
-        return Response.status(201).entity(VersionView.of(v)).type(MediaType.APPLICATION_JSON).build();
+        return Response.status(201).entity(documents.issue(id, tenant, langParam, zoneParam,
+                who.getUserPrincipal().getName())).type(MediaType.APPLICATION_JSON).build();
     }
 
     /** An issued version, as it was issued: its JSON exactly, or rendered from it. */
@@ -140,76 +66,6 @@ public class DocumentResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response version(@PathParam("id") String id, @PathParam("tenant") String tenant,
             @PathParam("file") String file) throws SQLException {
-        String[] numberAndFormat = parse(NoticeService.AUTHORITY + "-v" + file);
-        int dot = file.lastIndexOf('.');
-        int number;
-        try {
-            number = Integer.parseInt(dot < 0 ? file : file.substring(0, dot));
-        } catch (NumberFormatException e) {
-            throw new ProblemException(404, "no version '" + file + "': versions are numbered, as 1.pdf, 2.json");
-        }
-        UUID uuid = IncidentIds.uuid(id);
-        DocumentStore.Version v = Transactions.run(dataSource, c -> {
-            affected(c, uuid, id, tenant);
-            return DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).stream()
-                    .filter(x -> x.version() == number).findFirst().orElseThrow(() -> new ProblemException(404,
-                            "no version " + number + " of the authority notification of tenant " + tenant));
-        });
-        NoticeService.Rendered r = notices.renderIssued(v.body());
-        return Reader.answer(notices, r, numberAndFormat[1], NoticeService.AUTHORITY + "-"
-                + uuid.toString().substring(0, 8) + "-"
-                + tenant + "-v" + number);
-    }
-
-    /** A version as listed. */
-    public record VersionView(int version, String phase, Instant issuedAt, String issuedBy, String sha256) {
-        static VersionView of(DocumentStore.Version v) {
-            return new VersionView(v.version(), v.phase(), v.issuedAt(), v.issuedBy(), v.sha256());
-        }
-    }
-
-    private NoticeService.Rendered build(Connection c, String kind, IncidentView incident, String tenant,
-            Locale lang, ZoneId zone, Instant now, Integer version) throws SQLException {
-        if (kind.equals(NoticeService.AUTHORITY)) {
-            AuthorityNotification n = notices.authorityNotification(c, incident, tenant, lang, zone, now, version);
-            String name = n.organisation().legalName() != null ? n.organisation().legalName() : tenant;
-            return notices.render(kind, lang.getLanguage(), NoticeService.authorityTitle(lang.getLanguage(), name),
-                    n, "n");
-        }
-        if (kind.equals(NoticeService.DATA_SUBJECTS)) {
-            DataSubjectCommunication d = notices.dataSubjectCommunication(c, incident, tenant, lang, zone, now);
-            return notices.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
-                    ? "Information sur une violation de vos données – " : "About a breach of your data – ")
-                    + d.controller(), d, "d");
-        }
-        ProcessorAlert alert = notices.processorAlert(c, incident, tenant, lang, zone, now);
-        String name = alert.controller().legalName() != null ? alert.controller().legalName() : tenant;
-        return notices.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
-                ? "Alerte du sous-traitant – violation de données – " : "Processor alert – personal data breach – ")
-                + name, alert, "alert");
-    }
-
-    /** {kind}.{format}, both checked. */
-    private static String[] parse(String document) {
-        int dot = document.lastIndexOf('.');
-        String kind = dot < 0 ? document : document.substring(0, dot);
-        String format = dot < 0 ? "" : document.substring(dot + 1);
-        if (kind.startsWith(NoticeService.AUTHORITY + "-v")) {
-            kind = NoticeService.AUTHORITY;
-        }
-        if (!KINDS.contains(kind) || !Set.of("html", "pdf", "json").contains(format)) {
-            throw new ProblemException(404, "no document '" + document + "': documents are " + KINDS
-                    + ", each as .html, .pdf or .json");
-        }
-        return new String[] {kind, format};
-    }
-
-    private static IncidentView affected(Connection c, UUID uuid, String id, String tenant) throws SQLException {
-        return StatementResource.affected(c, uuid, id, tenant);
-    }
-
-    private static String lang(Connection c, String langParam, String tenant) throws SQLException {
-        return Reader.language(langParam, TenantStore.find(c, tenant)
-                .map(t -> FRENCH_SPEAKING.contains(t.country()) ? "fr" : "en").orElse("en"));
+        return Reader.answer(documents.version(id, tenant, file));
     }
 }

@@ -40,9 +40,9 @@ import app.vigie.compliance.rules.ObligationRule;
 import app.vigie.compliance.service.ComplianceRules;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.incident.ExposureView;
+import app.vigie.incident.IncidentMeasure;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
-import app.vigie.incident.Measures;
 import app.vigie.incident.TenantView;
 import app.vigie.tenant.Tenant;
 import app.vigie.tenant.TenantStore;
@@ -149,7 +149,7 @@ public class NoticeService {
         List<ProcessorAlert.Duty> duties = duties(plan.of(tenant).stream()
                 .filter(o -> o.holder() == ObligationRule.Party.CONTROLLER)
                 .toList(), zone, lang);
-        List<ProcessorAlert.Measure> measures = Measures.of(c, incident.id()).stream()
+        List<ProcessorAlert.Measure> measures = IncidentMeasure.of(incident.id()).stream()
                 .map(m -> new ProcessorAlert.Measure(When.of(m.takenAt(), zone, lang), m.text())).toList();
         boolean ongoing = !"CLOSED".equals(incident.status());
         return new ProcessorAlert(lang.getLanguage(), zone.getId(), When.of(now, zone, lang),
@@ -316,7 +316,7 @@ public class NoticeService {
                 tenants.stream().map(t -> new IncidentReport.TenantLine(t.tenant(), t.controller(),
                         t.roles(), t.exposedRequests(), t.exposedTokens(), t.receivedTokens(),
                         t.responsesReceived())).toList(), cases,
-                Measures.of(c, incident.id()).stream().map(m -> new ProcessorAlert.Measure(When.of(m.takenAt(), zone,
+                IncidentMeasure.of(incident.id()).stream().map(m -> new ProcessorAlert.Measure(When.of(m.takenAt(), zone,
                         lang), m.text())).toList(), decisions(plan, "", zone, lang), duties(plan.of(null), zone, lang),
                 obligations.rulesVersion());
     }

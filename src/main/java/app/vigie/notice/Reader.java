@@ -1,13 +1,12 @@
 package app.vigie.notice;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 import jakarta.ws.rs.core.Response;
 
 import app.vigie.problem.ProblemException;
 
-/** The reader's language for a document, checked, and a rendered document answered (the zone: {@code time.Zones}). */
+/** The reader's language for a document, checked, and a document answered (the zone: {@code time.Zones}). */
 public final class Reader {
     private Reader() {
     }
@@ -24,14 +23,12 @@ public final class Reader {
         return l;
     }
 
-    /** The document as a page, its data or its PDF (a download named {@code file}.pdf). */
-    public static Response answer(NoticeService notices, NoticeService.Rendered r, String format, String file) {
-        String name = file.replaceAll("[^A-Za-z0-9._-]", "_");
-        return switch (format) {
-            case "html" -> Response.ok(r.html(), "text/html; charset=UTF-8").build();
-            case "json" -> Response.ok(new String(r.json(), StandardCharsets.UTF_8), "application/json").build();
-            default -> Response.ok(notices.pdf(r, name + ".json"), "application/pdf")
-                    .header("Content-Disposition", "attachment; filename=\"" + name + ".pdf\"").build();
-        };
+    /** A document as the HTTP answer: inline, or an attachment when it has a file name. */
+    public static Response answer(Download d) {
+        Response.ResponseBuilder b = Response.ok(d.body(), d.mediaType());
+        if (d.fileName() != null) {
+            b.header("Content-Disposition", "attachment; filename=\"" + d.fileName() + "\"");
+        }
+        return b.build();
     }
 }

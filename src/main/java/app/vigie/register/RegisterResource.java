@@ -85,7 +85,7 @@ public class RegisterResource {
             }
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);  // as PostgreSQL keeps it
             RegisterService.Stored s = register.append(c, register.build(c, incident, tenant, now), actor, now);
-            AuditTrail.record(c, actor, "register.append", "register:" + s.register(), null,
+            AuditTrail.record(actor, "register.append", "register:" + s.register(), null,
                     "{\"entry\":" + s.id() + ",\"incident\":\"" + id + "\",\"hash\":\"" + s.hash() + "\"}");
             return s;
         });
@@ -145,8 +145,7 @@ public class RegisterResource {
                     e.specialCategories() == null ? "" : String.join(" | ", e.specialCategories()),
                     nz(e.controllerAwareAt()), nz(e.delayReasons())));
         }
-        return Response.ok(out.toString()).type("text/csv; charset=UTF-8")
-                .header("Content-Disposition", "attachment; filename=\"violation-register.csv\"").build();
+        return Csv.attachment(out.toString(), "violation-register.csv");
     }
 
     @GET

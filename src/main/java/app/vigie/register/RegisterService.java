@@ -27,9 +27,9 @@ import app.vigie.compliance.plan.Decision;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.rules.ObligationRule.Kind;
 import app.vigie.compliance.service.ObligationService;
+import app.vigie.incident.IncidentMeasure;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
-import app.vigie.incident.Measures;
 import app.vigie.incident.TenantView;
 import app.vigie.notice.NoticeService;
 import app.vigie.notice.Statements;
@@ -61,7 +61,7 @@ public class RegisterService {
     public RegisterEntry build(Connection c, IncidentView incident, String tenant, Instant now) throws SQLException {
         ObligationService.Plan plan = obligations.plan(c, incident.id(), now, false).orElseThrow();
         List<TenantView> tenants = IncidentQueries.tenants(c, IncidentQueries.exposures(c, incident.id()));
-        List<RegisterEntry.Measure> measures = Measures.of(c, incident.id()).stream()
+        List<RegisterEntry.Measure> measures = IncidentMeasure.of(incident.id()).stream()
                 .map(m -> new RegisterEntry.Measure(m.takenAt(), m.text())).toList();
         RegisterEntry.Records records;
         String controller;

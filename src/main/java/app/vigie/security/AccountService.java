@@ -11,7 +11,6 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
@@ -201,7 +200,7 @@ public class AccountService {
     public void endSessions(String username) throws SQLException {
         Transactions.run(dataSource, c -> {
             UserStore.endSessions(c, username);
-            AuditTrail.record(c, username, "account.signed-out", "account:" + username, null, null);
+            AuditTrail.record(username, "account.signed-out", "account:" + username, null, null);
             return null;
         });
         verified.remove(username);
@@ -226,7 +225,7 @@ public class AccountService {
         meters.counter("vigie.signin.locks", "key", target.substring(0, target.indexOf(':'))).increment();
         LOG.warnf("Sign-in locked for %s after %d failures (%s)", target, lock.failures(), lock.duration());
         Transactions.run(dataSource, c -> {
-            AuditTrail.record(c, "vigie", "signin.locked", target, null, "{\"failures\":" + lock.failures()
+            AuditTrail.record("vigie", "signin.locked", target, null, "{\"failures\":" + lock.failures()
                     + ",\"locked_for\":" + AuditTrail.quote(lock.duration().toString()) + ",\"address\":"
                     + AuditTrail.quote(address) + "}");
             return null;
@@ -260,7 +259,7 @@ public class AccountService {
             Optional<UserAccount> before = UserStore.find(c, username);
             UserStore.save(c, new UserAccount(username, hash(password), roles, tenant,
                     before.map(UserAccount::createdAt).orElse(null)));
-            AuditTrail.record(c, actor, before.isPresent() ? "account.update" : "account.create", "account:" + username,
+            AuditTrail.record(actor, before.isPresent() ? "account.update" : "account.create", "account:" + username,
                     before.map(AccountService::json).orElse(null),
                     json(new UserAccount(username, null, roles, tenant, null)));
             return null;

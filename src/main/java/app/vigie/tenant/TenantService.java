@@ -91,7 +91,7 @@ public class TenantService {
             Optional<Tenant> before = TenantStore.find(c, t.id());
             TenantStore.save(c, t, source);
             if (before.isEmpty() || !before.get().equals(t)) {
-                AuditTrail.record(c, actor, before.isPresent() ? "tenant.update" : "tenant.create",
+                AuditTrail.record(actor, before.isPresent() ? "tenant.update" : "tenant.create",
                         "tenant:" + t.id(), before.map(TenantStore::json).orElse(null), TenantStore.json(t));
             }
             return null;
@@ -105,7 +105,7 @@ public class TenantService {
                 return false;
             }
             TenantStore.delete(c, id);
-            AuditTrail.record(c, actor, "tenant.delete", "tenant:" + id, TenantStore.json(before.get()), null);
+            AuditTrail.record(actor, "tenant.delete", "tenant:" + id, TenantStore.json(before.get()), null);
             return true;
         });
     }

@@ -62,7 +62,7 @@ public class EscalationScheduler {
                     for (Escalations.Step s : rules.escalations().reached(o, now)) {
                         if (CaseStore.escalate(c, id, o, s.name(), s.dueAt(), s.fireAt(), now)) {
                             n++;
-                            AuditTrail.record(c, "system", "obligation.escalation", "incident:" + id + "/"
+                            AuditTrail.record("system", "obligation.escalation", "incident:" + id + "/"
                                     + (o.tenant() == null ? "provider" : "tenant:" + o.tenant()) + "/" + o.rule()
                                     + "/" + o.recipient(), null, "{\"step\":\"" + s.name() + "\",\"due_at\":\""
                                     + s.dueAt() + "\",\"status\":\"" + o.status() + "\"}");

@@ -34,21 +34,20 @@ import io.quarkus.qute.Engine;
 
 import app.vigie.alert.AlertService;
 import app.vigie.compliance.plan.Obligation;
-import app.vigie.compliance.service.ObligationResource;
+import app.vigie.compliance.service.CaseService;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.db.Transactions;
 import app.vigie.incident.ExposureView;
 import app.vigie.incident.FindingView;
 import app.vigie.incident.IncidentIds;
+import app.vigie.incident.IncidentMeasure;
 import app.vigie.incident.IncidentQueries;
-import app.vigie.incident.IncidentResource;
+import app.vigie.incident.IncidentService;
 import app.vigie.incident.IncidentStatus;
 import app.vigie.incident.IncidentView;
-import app.vigie.incident.MeasureResource;
-import app.vigie.incident.Measures;
+import app.vigie.incident.MeasureService;
 import app.vigie.incident.TenantView;
-import app.vigie.notice.DocumentResource;
-import app.vigie.notice.IncidentDocumentResource;
+import app.vigie.notice.DocumentService;
 import app.vigie.notice.Reader;
 import app.vigie.notice.Timeline;
 import app.vigie.notice.When;
@@ -82,22 +81,19 @@ public class IncidentPages {
     Clock clock;
 
     @Inject
-    DocumentResource documents;
+    DocumentService documents;
 
     @Inject
-    IncidentDocumentResource reports;
-
-    @Inject
-    IncidentResource incidents;
+    IncidentService incidents;
 
     @Inject
     AlertService alerts;
 
     @Inject
-    MeasureResource measures;
+    MeasureService measures;
 
     @Inject
-    ObligationResource obligationResource;
+    CaseService cases;
 
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
@@ -120,7 +116,7 @@ public class IncidentPages {
     public Response document(@PathParam("id") String id, @PathParam("tenant") String tenant,
             @PathParam("document") String document, @QueryParam("lang") String lang,
             @QueryParam("zone") String zone) throws SQLException {
-        return documents.document(id, tenant, document, lang, zone);
+        return Reader.answer(documents.controllerDocument(id, tenant, document, lang, zone));
     }
 
     /** The provider's incident report for a regulator (HTML, PDF, JSON), for the signed-in dashboard. */
@@ -130,7 +126,7 @@ public class IncidentPages {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response report(@PathParam("id") String id, @PathParam("document") String document,
             @QueryParam("lang") String lang, @QueryParam("zone") String zone) throws SQLException {
-        return reports.report(id, document, lang, zone);
+        return Reader.answer(documents.incidentReport(id, document, lang, zone));
     }
 
     /** Triage, confirm, dismiss (with a reason) or close (with a reason). */
@@ -142,8 +138,10 @@ public class IncidentPages {
     public Response status(@PathParam("id") String id, @RestForm String status, @RestForm String reason,
             @RestForm String lang, @RestForm String zone, @Context SecurityContext who) throws SQLException {
         Form form = new Form("status", List.of("status", nz(status), "reason", nz(reason)));
-        return act(id, lang, zone, who, form, z -> incidents.status(id,
-                new IncidentResource.StatusChange(status, reason), who));
+        return act(id, lang, zone, who, form, z -> {
+            incidents.changeStatus(IncidentIds.uuid(id), IncidentStatus.parse(status), reason, actor(who));
+            return null;
+        });
     }
 
     /** A measure taken (its time in the user's zone, or with an offset). */
@@ -157,7 +155,7 @@ public class IncidentPages {
         Form form = new Form("measure", List.of("taken_at", nz(takenAt), "text", nz(text)));
         return act(id, lang, zone, who, form, z -> {
             Instant at = LocalTimes.parse(takenAt, z, "taken at");
-            return measures.add(id, new MeasureResource.MeasureBody(at == null ? null : at.toString(), text), who);
+            return measures.add(id, at == null ? null : at.toString(), text, actor(who));
         });
     }
 
@@ -181,10 +179,9 @@ public class IncidentPages {
                 throw new ProblemException(400, "choose the obligation that was done");
             }
             Instant at = withinDetectionMinute(id, LocalTimes.parse(doneAt, z, "done at"));
-            var body = new ObligationResource.CompletionBody(at == null ? null : at.toString(), evidence, null,
+            var body = new CaseService.CompletionBody(at == null ? null : at.toString(), evidence, null,
                     lateReasons == null || lateReasons.isBlank() ? null : lateReasons);
-            return key[0].isEmpty() ? obligationResource.providerCompletion(id, key[1], key[2], body, who)
-                    : obligationResource.tenantCompletion(id, key[0], key[1], key[2], body, who);
+            return cases.complete(id, key[0].isEmpty() ? null : key[0], key[1], key[2], body, actor(who));
         });
     }
 
@@ -273,7 +270,7 @@ public class IncidentPages {
             List<IncidentPage.FindingLine> findings = all.stream().limit(FINDINGS_SHOWN)
                     .map(f -> new IncidentPage.FindingLine(f.rule(), f.subject(), f.stream(), f.firstSeq(),
                             When.of(f.seenAt(), zone, locale))).toList();
-            List<IncidentPage.MeasureLine> taken = Measures.of(c, uuid).stream()
+            List<IncidentPage.MeasureLine> taken = IncidentMeasure.of(uuid).stream()
                     .map(m -> new IncidentPage.MeasureLine(When.of(m.takenAt(), zone, locale), m.text(), m.recordedBy()))
                     .toList();
             IncidentStatus status = IncidentStatus.valueOf(i.status());
@@ -306,5 +303,9 @@ public class IncidentPages {
                 : o.recipient(), o.status().name(), When.of(o.dueAt(), zone, locale),
                 o.dueBasis() == null ? null : o.dueBasis().name(), o.completions().isEmpty() ? null
                         : o.completions().get(o.completions().size() - 1).evidence())).toList();
+    }
+
+    private static String actor(SecurityContext who) {
+        return who.getUserPrincipal().getName();
     }
 }

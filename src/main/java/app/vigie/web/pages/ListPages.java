@@ -29,11 +29,12 @@ import jakarta.ws.rs.core.SecurityContext;
 import io.quarkus.qute.Engine;
 
 import app.vigie.alert.AlertResource;
-import app.vigie.audit.AuditEvents;
-import app.vigie.audit.AuditResource;
+import app.vigie.audit.AuditEvent;
+import app.vigie.audit.AuditFilter;
+import app.vigie.audit.AuditService;
 import app.vigie.auditlog.rest.QuarantineResource;
+import app.vigie.export.Csv;
 import app.vigie.incident.IncidentIds;
-import app.vigie.notice.Reader;
 import app.vigie.notice.When;
 import app.vigie.problem.ProblemException;
 import app.vigie.register.RegisterChain;
@@ -67,7 +68,7 @@ public class ListPages {
     QuarantineResource quarantine;
 
     @Inject
-    AuditResource audit;
+    AuditService audit;
 
     @Inject
     AlertResource alertsApi;
@@ -176,7 +177,7 @@ public class ListPages {
         ZoneId zone = viewer.zone();
         Locale locale = viewer.locale();
         String error = null;
-        List<AuditEvents.Event> events = List.of();
+        List<AuditEvent> events = List.of();
         String fromUtc = null;
         String toUtc = null;
         try {
@@ -184,14 +185,14 @@ public class ListPages {
             Instant t = LocalTimes.parse(to, zone, language.equals("fr") ? "au" : "to");
             fromUtc = f == null ? null : f.toString();
             toUtc = t == null ? null : t.toString();
-            AuditEvents.Filter filter = AuditResource.filter(actor, action, target, fromUtc, toUtc, before);
+            AuditFilter filter = AuditFilter.parse(actor, action, target, fromUtc, toUtc, before);
             events = audit.find(filter, AUDIT_PAGE + 1);
         } catch (ProblemException e) {
             error = e.getMessage();
         }
-        Long older = events.size() > AUDIT_PAGE ? events.get(AUDIT_PAGE - 1).id() : null;
-        List<Lists.AuditLine> lines = events.stream().limit(AUDIT_PAGE).map(e -> new Lists.AuditLine(e.id(),
-                When.of(e.at(), zone, locale), e.actor(), e.action(), e.target(), e.before(), e.after())).toList();
+        Long older = events.size() > AUDIT_PAGE ? events.get(AUDIT_PAGE - 1).id : null;
+        List<Lists.AuditLine> lines = events.stream().limit(AUDIT_PAGE).map(e -> new Lists.AuditLine(e.id,
+                When.of(e.at, zone, locale), e.actor, e.action, e.target, e.before, e.after)).toList();
         String query = query("actor", actor, "action", action, "target", target, "from", fromUtc, "to", toUtc,
                 "zone", zone.getId());
         String html = engine.getTemplate("pages/audit").data("page", new Lists.AuditPage(language, zone.getId(),
@@ -206,8 +207,9 @@ public class ListPages {
     @RolesAllowed({Role.R_DPO, Role.R_AUDITOR})
     public Response auditCsv(@QueryParam("actor") String actor, @QueryParam("action") String action,
             @QueryParam("target") String target, @QueryParam("from") String from, @QueryParam("to") String to,
-            @QueryParam("zone") String zone) throws SQLException {
-        return audit.csv(actor, action, target, from, to, zone);
+            @QueryParam("zone") String zone) {
+        String csv = audit.csv(AuditFilter.parse(actor, action, target, from, to, null), Zones.parse(zone));
+        return Csv.attachment(csv, "audit-trail.csv");
     }
 
     @GET

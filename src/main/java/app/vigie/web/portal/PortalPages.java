@@ -38,18 +38,16 @@ import io.quarkus.qute.Engine;
 
 import app.vigie.alert.AlertPlanner;
 import app.vigie.alert.AlertService;
-import app.vigie.compliance.service.ObligationResource;
 import app.vigie.compliance.service.ObligationService;
-import app.vigie.compliance.severity.EnisaSeverity;
 import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
-import app.vigie.notice.DocumentResource;
+import app.vigie.notice.DocumentService;
 import app.vigie.notice.NoticeService;
 import app.vigie.notice.ProcessorAlert;
 import app.vigie.notice.Reader;
-import app.vigie.notice.StatementResource;
+import app.vigie.notice.StatementService;
 import app.vigie.notice.Statements;
 import app.vigie.notice.When;
 import app.vigie.problem.Params;
@@ -91,13 +89,10 @@ public class PortalPages {
     Clock clock;
 
     @Inject
-    DocumentResource documents;
+    DocumentService documents;
 
     @Inject
-    StatementResource statements;
-
-    @Inject
-    ObligationResource severities;
+    StatementService statements;
 
     @Inject
     ObligationService obligations;
@@ -273,23 +268,8 @@ public class PortalPages {
             String dpc = !art9.isEmpty() ? "sensitive" : codes.contains("financial") ? "financial"
                     : codes.contains("location") || codes.contains("behaviour") || codes.contains("communications")
                             ? "behavioural" : "simple";
-            String actor = who.getUserPrincipal().getName();
-            Statements before = Transactions.run(dataSource, c -> notices.statements(c, uuid,
-                    tenant));
-            statements.record(id, tenant, new Statements(labels, art9, before.approximateRecords(),
-                    before.personCategories(), personal ? count : Long.valueOf(0), before.likelyConsequences(),
-                    before.securityMeasuresBefore(), before.measuresProposed(), before.personsInformed(),
-                    before.personsInformedAt(), before.personsNotInformedReason(), before.delayReasons(),
-                    before.contactForPersons(), before.sector(), before.address(), before.discovery(),
-                    before.dataUnintelligible(), before.contactName(), before.contactEmail(), before.contactPhone()),
-                    actor);
-            ObligationService.SeverityView sev = Transactions.run(dataSource, c -> obligations.plan(c, uuid,
-                    clock.instant(), false).orElseThrow().severity().get(tenant));
-            ObligationResource.OverrideBody keep = sev == null || sev.overrideLevel() == null ? null
-                    : new ObligationResource.OverrideBody(sev.overrideLevel(), sev.overrideJustification());
-            severities.assessSeverity(id, tenant, new ObligationResource.SeverityBody(
-                    new EnisaSeverity.Inputs(dpc, 0, ei, "known_recipients", "none",
-                            "none", false), keep), actor);
+            statements.answer(id, tenant, new StatementService.Questionnaire(labels, art9,
+                    personal ? count : Long.valueOf(0), dpc, ei), who.getUserPrincipal().getName());
         } catch (ProblemException e) {
             return Response.status(e.status()).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
                     .entity(render(id, language, zone, who, false, e.getMessage())).build();
@@ -328,7 +308,7 @@ public class PortalPages {
         if (!DOCUMENTS.contains(document)) {
             throw new ProblemException(404, "no document '" + document + "' here");
         }
-        return documents.controllerDocument(id, tenant, document, lang, zone);
+        return Reader.answer(documents.controllerDocument(id, tenant, document, lang, zone));
     }
 
     /** The incident's id when it touches the tenant; 404 otherwise (another tenant's incident does not exist here). */

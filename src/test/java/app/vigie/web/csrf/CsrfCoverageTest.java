@@ -20,9 +20,15 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every state-changing method of the dashboard's pages (package app.vigie.web) carries {@link DashboardForm}, so
- * {@link CsrfFilter} checks its token: a new form action without it fails here, not in production.
+ * {@link CsrfFilter} checks its token: a new form action without it fails here, not in production. The one exception
+ * is named, with its reason.
  */
 class CsrfCoverageTest {
+    /**
+     * Actions of people without a session, hence without a CSRF token to check: the acknowledgement link of an alert
+     * (the link's secret token is the proof; a forger without it acknowledges nothing, and one with it could click).
+     */
+    private static final List<String> WITHOUT_SESSION = List.of("app.vigie.web.portal.AckPage.acknowledge");
 
     @Test
     void everyDashboardActionIsChecked() throws IOException, URISyntaxException, ClassNotFoundException {
@@ -45,6 +51,6 @@ class CsrfCoverageTest {
             }
         }
         assertThat(actions).as("the dashboard's actions found").isGreaterThanOrEqualTo(4);
-        assertThat(unchecked).isEmpty();
+        assertThat(unchecked).containsExactlyElementsOf(WITHOUT_SESSION);
     }
 }

@@ -1,0 +1,206 @@
+package app.vigie.notice;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import io.agroal.api.AgroalDataSource;
+
+import app.vigie.audit.AuditTrail;
+import app.vigie.compliance.service.CaseStore;
+import app.vigie.db.Transactions;
+import app.vigie.incident.IncidentIds;
+import app.vigie.incident.IncidentQueries;
+import app.vigie.incident.IncidentView;
+import app.vigie.problem.ProblemException;
+import app.vigie.tenant.TenantStore;
+import app.vigie.time.Zones;
+
+/**
+ * An incident's documents: a controller's (the processor's alert, the notification to the authority, the
+ * communication to the persons), previewed, downloaded as PDF/A-3u or read as data, in French or English with times in
+ * the reader's zone; the authority notification's issued versions; the provider's incident report.
+ */
+@ApplicationScoped
+public class DocumentService {
+    private static final Set<String> KINDS = Set.of("processor-alert", NoticeService.AUTHORITY,
+            NoticeService.DATA_SUBJECTS);
+    private static final Set<String> FRENCH_SPEAKING = Set.of("FR", "BE", "LU", "MC", "CH");
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    NoticeService notices;
+
+    @Inject
+    Clock clock;
+
+    /**
+     * A controller's document ({kind}.{html|pdf|json}), for whoever the caller has checked may see it: the API's
+     * readers, the dashboard, a customer's portal for its own tenant.
+     */
+    public Download controllerDocument(String id, String tenant, String document, String langParam,
+            String zoneParam) throws SQLException {
+        String[] kindAndFormat = parse(document);
+        ZoneId zone = Zones.parse(zoneParam);
+        UUID uuid = IncidentIds.uuid(id);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        NoticeService.Rendered r = Transactions.run(dataSource, c -> {
+            IncidentView incident = affected(c, uuid, id, tenant);
+            String lang = lang(c, langParam, tenant);
+            return build(c, kindAndFormat[0], incident, tenant, Locale.forLanguageTag(lang), zone, now, null);
+        });
+        return Download.of(notices, r, kindAndFormat[1], kindAndFormat[0] + "-" + uuid.toString().substring(0, 8)
+                + "-" + tenant);
+    }
+
+    /** The versions of the authority notification issued so far. */
+    public List<VersionView> versions(String id, String tenant) throws SQLException {
+        UUID uuid = IncidentIds.uuid(id);
+        return Transactions.run(dataSource, c -> {
+            affected(c, uuid, id, tenant);
+            return DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).stream().map(VersionView::of)
+                    .toList();
+        });
+    }
+
+    /**
+     * Issues the next version of the authority notification (INITIAL, then COMPLEMENTARY) as it stands now, audited
+     * as done by {@code actor}; 409 while the provider's identity is not configured.
+     */
+    public VersionView issue(String id, String tenant, String langParam, String zoneParam, String actor)
+            throws SQLException {
+        ZoneId zone = Zones.parse(zoneParam);
+        UUID uuid = IncidentIds.uuid(id);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        if (!notices.provider().identified()) {
+            throw new ProblemException(409, "the provider's identity is not configured: set VIGIE_PROVIDER_NAME and "
+                    + "VIGIE_PROVIDER_CONTACT (vigie.provider.legal-name, vigie.provider.contact) before issuing a "
+                    + "notification to an authority; previews show the fields to complete");
+        }
+        DocumentStore.Version v = Transactions.run(dataSource, c -> {
+            IncidentView incident = affected(c, uuid, id, tenant);
+            CaseStore.incident(c, uuid, true);  // one issuer at a time per incident: versions are numbered in order
+            String lang = lang(c, langParam, tenant);
+            int next = DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).size() + 1;
+            AuthorityNotification n = notices.authorityNotification(c, incident, tenant, Locale.forLanguageTag(lang),
+                    zone, now, next);
+            DocumentStore.Version issued = DocumentStore.issue(c, uuid, tenant, NoticeService.AUTHORITY, next,
+                    n.phase(), notices.json(n), actor, now);
+            AuditTrail.record(actor, "document.issue", "incident:" + uuid + "/tenant:" + tenant + "/"
+                    + NoticeService.AUTHORITY, null, "{\"version\":" + next + ",\"phase\":\"" + n.phase()
+                    + "\",\"sha256\":\"" + issued.sha256() + "\"}");
+            return issued;
+        });
+        return VersionView.of(v);
+    }
+
+    /** An issued version ({number}.{html|pdf|json}), as it was issued: its JSON exactly, or rendered from it. */
+    public Download version(String id, String tenant, String file) throws SQLException {
+        String[] numberAndFormat = parse(NoticeService.AUTHORITY + "-v" + file);
+        int dot = file.lastIndexOf('.');
+        int number;
+        try {
+            number = Integer.parseInt(dot < 0 ? file : file.substring(0, dot));
+        } catch (NumberFormatException e) {
+            throw new ProblemException(404, "no version '" + file + "': versions are numbered, as 1.pdf, 2.json");
+        }
+        UUID uuid = IncidentIds.uuid(id);
+        DocumentStore.Version v = Transactions.run(dataSource, c -> {
+            affected(c, uuid, id, tenant);
+            return DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).stream()
+                    .filter(x -> x.version() == number).findFirst().orElseThrow(() -> new ProblemException(404,
+                            "no version " + number + " of the authority notification of tenant " + tenant));
+        });
+        NoticeService.Rendered r = notices.renderIssued(v.body());
+        return Download.of(notices, r, numberAndFormat[1], NoticeService.AUTHORITY + "-"
+                + uuid.toString().substring(0, 8) + "-"
+                + tenant + "-v" + number);
+    }
+
+    /** The provider's incident report ({@code incident-report.{html|pdf|json}}) for a regulator. */
+    public Download incidentReport(String id, String document, String langParam, String zoneParam)
+            throws SQLException {
+        String format = document.startsWith(NoticeService.REPORT + ".")
+                ? document.substring(NoticeService.REPORT.length() + 1) : "";
+        if (!format.equals("html") && !format.equals("pdf") && !format.equals("json")) {
+            throw new ProblemException(404, "no document '" + document + "': an incident's own document is "
+                    + NoticeService.REPORT + ".html, .pdf or .json; a controller's are under "
+                    + "tenants/{tenant}/documents");
+        }
+        String lang = Reader.language(langParam, "en");
+        ZoneId z = Zones.parse(zoneParam);
+        UUID uuid = IncidentIds.uuid(id);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        NoticeService.Rendered r = Transactions.run(dataSource, c -> {
+            IncidentView incident = IncidentQueries.get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id));
+            IncidentReport report = notices.incidentReport(c, incident, Locale.forLanguageTag(lang), z, now);
+            return notices.render(NoticeService.REPORT, lang, (lang.equals("fr") ? "Rapport d'incident – "
+                    : "Incident report – ") + incident.deployment(), report, "r");
+        });
+        return Download.of(notices, r, format, NoticeService.REPORT + "-" + uuid.toString().substring(0, 8));
+    }
+
+    /** A version as listed. */
+    public record VersionView(int version, String phase, Instant issuedAt, String issuedBy, String sha256) {
+        static VersionView of(DocumentStore.Version v) {
+            return new VersionView(v.version(), v.phase(), v.issuedAt(), v.issuedBy(), v.sha256());
+        }
+    }
+
+    private NoticeService.Rendered build(Connection c, String kind, IncidentView incident, String tenant,
+            Locale lang, ZoneId zone, Instant now, Integer version) throws SQLException {
+        if (kind.equals(NoticeService.AUTHORITY)) {
+            AuthorityNotification n = notices.authorityNotification(c, incident, tenant, lang, zone, now, version);
+            String name = n.organisation().legalName() != null ? n.organisation().legalName() : tenant;
+            return notices.render(kind, lang.getLanguage(), NoticeService.authorityTitle(lang.getLanguage(), name),
+                    n, "n");
+        }
+        if (kind.equals(NoticeService.DATA_SUBJECTS)) {
+            DataSubjectCommunication d = notices.dataSubjectCommunication(c, incident, tenant, lang, zone, now);
+            return notices.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
+                    ? "Information sur une violation de vos données – " : "About a breach of your data – ")
+                    + d.controller(), d, "d");
+        }
+        ProcessorAlert alert = notices.processorAlert(c, incident, tenant, lang, zone, now);
+        String name = alert.controller().legalName() != null ? alert.controller().legalName() : tenant;
+        return notices.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
+                ? "Alerte du sous-traitant – violation de données – " : "Processor alert – personal data breach – ")
+                + name, alert, "alert");
+    }
+
+    /** {kind}.{format}, both checked. */
+    private static String[] parse(String document) {
+        int dot = document.lastIndexOf('.');
+        String kind = dot < 0 ? document : document.substring(0, dot);
+        String format = dot < 0 ? "" : document.substring(dot + 1);
+        if (kind.startsWith(NoticeService.AUTHORITY + "-v")) {
+            kind = NoticeService.AUTHORITY;
+        }
+        if (!KINDS.contains(kind) || !Set.of("html", "pdf", "json").contains(format)) {
+            throw new ProblemException(404, "no document '" + document + "': documents are " + KINDS
+                    + ", each as .html, .pdf or .json");
+        }
+        return new String[] {kind, format};
+    }
+
+    private static IncidentView affected(Connection c, UUID uuid, String id, String tenant) throws SQLException {
+        return IncidentQueries.affected(c, uuid, id, tenant);
+    }
+
+    private static String lang(Connection c, String langParam, String tenant) throws SQLException {
+        return Reader.language(langParam, TenantStore.find(c, tenant)
+                .map(t -> FRENCH_SPEAKING.contains(t.country()) ? "fr" : "en").orElse("en"));
+    }
+}
