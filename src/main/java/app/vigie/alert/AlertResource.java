@@ -31,8 +31,6 @@ import app.vigie.security.Role;
 @Path("/api/alerts")
 @Produces(MediaType.APPLICATION_JSON)
 public class AlertResource {
-    private static final List<String> STATUSES = List.of("HELD", "PENDING", "DELIVERED", "DEAD");
-
     @Inject
     AlertService alerts;
 
@@ -43,10 +41,6 @@ public class AlertResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public List<AlertService.AlertView> list(@QueryParam("incident") String incident,
             @QueryParam("status") String status, @QueryParam("limit") String limit) throws SQLException {
-        if (status != null && !status.isBlank() && !STATUSES.contains(status.strip())) {
-            throw new ProblemException(400, "query parameter 'status' must be one of " + STATUSES + ", got '"
-                    + status + "'");
-        }
         UUID id = incident == null || incident.isBlank() ? null : IncidentIds.uuid(incident);
         int n = limit == null || limit.isBlank() ? 100 : (int) Params.number("limit", limit, 1, 1000);
         return alerts.list(id, status == null || status.isBlank() ? null : status.strip(), n);
@@ -59,10 +53,7 @@ public class AlertResource {
     public Map<String, Object> retry(@PathParam("delivery") String delivery, @Context SecurityContext who)
             throws SQLException {
         long id = Params.number("delivery", delivery, 1, Long.MAX_VALUE);
-        if (!alerts.retry(id, who.getUserPrincipal().getName())) {
-            throw new ProblemException(409, "delivery " + id + " is not DEAD or HELD (or does not exist): only those "
-                    + "are sent again by hand");
-        }
+        alerts.resend(id, who.getUserPrincipal().getName());
         return Map.of("delivery", id, "status", "PENDING");
     }
 

@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -58,6 +59,7 @@ import app.vigie.incident.IncidentView;
 import app.vigie.notice.NoticeService;
 import app.vigie.platform.Digests;
 import app.vigie.platform.Mode;
+import app.vigie.problem.ProblemException;
 import app.vigie.tenant.TenantValidator;
 
 /**
@@ -73,6 +75,8 @@ import app.vigie.tenant.TenantValidator;
 public class AlertService implements ExposuresListener, IncidentStatusListener {
     private static final Logger LOG = Logger.getLogger(AlertService.class);
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** The states of a delivery a list may be filtered by. */
+    static final List<String> DELIVERY_STATUSES = List.of("HELD", "PENDING", "DELIVERED", "DEAD");
 
     @Inject
     AgroalDataSource dataSource;
@@ -178,7 +182,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
 
     private ScheduledExecutorService worker;
 
-    void start(@jakarta.enterprise.event.Observes StartupEvent event) {
+    void start(@Observes StartupEvent event) {
         boolean production = Mode.current() == Mode.PRODUCTION;
         webhook = new Webhook(vertx, new WebhookTargets(allowedNetworks.orElse(List.of()), production && !allowHttp),
                 attemptDeadline);
@@ -198,7 +202,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
         worker.scheduleWithFixedDelay(this::tick, ms, ms, TimeUnit.MILLISECONDS);
     }
 
-    void stop(@jakarta.enterprise.event.Observes ShutdownEvent event) {
+    void stop(@Observes ShutdownEvent event) {
         if (worker != null) {
             worker.shutdownNow();
         }
@@ -604,7 +608,8 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
                     return new SecretInfo(false, null, null, null);
                 }
                 Timestamp until = rs.getTimestamp(3);
-                return new SecretInfo(true, rs.getTimestamp(2).toInstant(), Digests.sha256Hex(rs.getString(1)).substring(0, 12),
+                return new SecretInfo(true, rs.getTimestamp(2).toInstant(),
+                        Digests.sha256Hex(rs.getString(1)).substring(0, 12),
                         until == null || !until.toInstant().isAfter(now) ? null : until.toInstant());
             }
         }
@@ -755,6 +760,10 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
 
     /** Alerts, newest first: of an incident, or those with a delivery in {@code status}, or all. */
     public List<AlertView> list(UUID incident, String status, int limit) throws SQLException {
+        if (status != null && !DELIVERY_STATUSES.contains(status)) {
+            throw new ProblemException(400, "query parameter 'status' must be one of " + DELIVERY_STATUSES
+                    + ", got '" + status + "'");
+        }
         return Transactions.run(dataSource, c -> {
             List<AlertView> out = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement("""
@@ -806,6 +815,14 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
      * Sends a DEAD (or HELD) delivery again now, from attempt zero; false when there is no such delivery in
      * that state.
      */
+    /** Sends a DEAD (or HELD, awaiting approval) delivery now; 409 when it is in neither state. */
+    public void resend(long deliveryId, String by) throws SQLException {
+        if (!retry(deliveryId, by)) {
+            throw new ProblemException(409, "delivery " + deliveryId + " is not DEAD or HELD (or does not exist): only "
+                    + "those are sent again by hand");
+        }
+    }
+
     public boolean retry(long deliveryId, String by) throws SQLException {
         Instant now = clock.instant();
         return Transactions.run(dataSource, c -> {

@@ -13,9 +13,12 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.agroal.api.AgroalDataSource;
 
@@ -41,7 +44,7 @@ public class WebhookSecretResource {
     @Inject
     Clock clock;
 
-    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "vigie.alerts.webhook.secret-overlap",
+    @ConfigProperty(name = "vigie.alerts.webhook.secret-overlap",
             defaultValue = "P1D")
     Duration defaultOverlap;
 
@@ -66,7 +69,7 @@ public class WebhookSecretResource {
 
     @POST
     @RolesAllowed({Role.R_DPO})
-    public Secret rotate(@PathParam("id") String tenant, @jakarta.ws.rs.QueryParam("overlap") String overlapParam,
+    public Secret rotate(@PathParam("id") String tenant, @QueryParam("overlap") String overlapParam,
             @Context SecurityContext who) throws SQLException {
         Duration overlap;
         try {

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -90,7 +91,7 @@ public class NoticeService {
     private PdfSigning signing;
 
     /** Reads the signing key when one is configured: a keystore that cannot be read stops the start. */
-    void start(@jakarta.enterprise.event.Observes StartupEvent e) {
+    void start(@Observes StartupEvent e) {
         if (keystore.isPresent()) {
             signing = PdfSigning.load(Path.of(keystore.get()),
                     keystorePassword.orElse("").toCharArray(), keyAlias.orElse(null));

@@ -1,16 +1,7 @@
 package app.vigie.register;
 
 import java.sql.SQLException;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.format.DateTimeFormatter;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.UUID;
-import java.util.stream.Collectors;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -26,18 +17,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
-import io.agroal.api.AgroalDataSource;
-
-import app.vigie.audit.AuditTrail;
-import app.vigie.db.Transactions;
 import app.vigie.export.Csv;
-import app.vigie.incident.IncidentIds;
-import app.vigie.incident.IncidentQueries;
-import app.vigie.incident.IncidentView;
-import app.vigie.notice.NoticeService;
 import app.vigie.notice.Reader;
-import app.vigie.notice.When;
-import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 import app.vigie.time.Zones;
 
@@ -51,60 +32,27 @@ import app.vigie.time.Zones;
 public class RegisterResource {
 
     @Inject
-    AgroalDataSource dataSource;
-
-    @Inject
     RegisterService register;
-
-    @Inject
-    Clock clock;
-
-    @Inject
-    NoticeService notices;
-
-    /** Appends the entry of a tenant's register ({@code tenant}) or of the provider's own ({@code tenant} absent). */
-    public record AppendBody(String incidentId, String tenant) {
-    }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST})
-    public Response append(AppendBody body, @Context SecurityContext who) throws SQLException {
-        if (body == null || body.incidentId() == null) {
-            throw new ProblemException(400, "field 'incident_id' is required; 'tenant' names the tenant whose "
-                    + "register it is (absent: the provider's own)");
-        }
-        UUID id = IncidentIds.uuid(body.incidentId());
-        String actor = who.getUserPrincipal().getName();
-        RegisterService.Stored stored = Transactions.run(dataSource, c -> {
-            IncidentView incident = IncidentQueries.get(c, id)
-                    .orElseThrow(() -> IncidentIds.notFound(body.incidentId()));
-            String tenant = body.tenant() == null || body.tenant().isBlank() ? null : body.tenant().strip();
-            if (tenant != null) {
-                IncidentIds.affected(incident, tenant);
-            }
-            Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);  // as PostgreSQL keeps it
-            RegisterService.Stored s = register.append(c, register.build(c, incident, tenant, now), actor, now);
-            AuditTrail.record(actor, "register.append", "register:" + s.register(), null,
-                    "{\"entry\":" + s.id() + ",\"incident\":\"" + id + "\",\"hash\":\"" + s.hash() + "\"}");
-            return s;
-        });
-        return Response.status(201).entity(stored).build();
+    public Response append(RegisterService.AppendBody body, @Context SecurityContext who) throws SQLException {
+        return Response.status(201).entity(register.append(body, who.getUserPrincipal().getName())).build();
     }
 
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public List<RegisterService.Stored> list(@QueryParam("register") String reg, @QueryParam("incident") String inc)
+    public List<RegisterStore.Stored> list(@QueryParam("register") String reg, @QueryParam("incident") String inc)
             throws SQLException {
-        UUID incident = inc == null || inc.isBlank() ? null : IncidentIds.uuid(inc);
-        return Transactions.run(dataSource, c -> register.list(c, blankToNull(reg), incident));
+        return register.list(reg, inc);
     }
 
     @GET
     @Path("verify")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public RegisterChain.Verdict verify() throws SQLException {
-        return Transactions.run(dataSource, register::verify);
+        return register.verify();
     }
 
     @GET
@@ -113,39 +61,7 @@ public class RegisterResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response csv(@QueryParam("register") String reg, @QueryParam("zone") @DefaultValue(Zones.DEFAULT)
             String zoneName) throws SQLException {
-        ZoneId zone = Zones.parse(zoneName);
-        DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
-        List<RegisterService.Stored> entries = Transactions.run(dataSource, c -> register.list(c, blankToNull(reg),
-                null));
-        StringBuilder out = new StringBuilder("entry,register,controller,incident_id,recorded_at_utc,recorded_at_local,"
-                + "nature,first_exposure_at_utc,last_exposure_at_utc,exposed_requests,exposed_tokens,received_tokens,"
-                + "responses_received,persons,authorities,data_subjects,measures,severity,hash,findings,"
-                + "likely_consequences,data_categories,special_categories,controller_aware_at_utc,delay_reasons\r\n");
-        for (RegisterService.Stored s : entries) {
-            RegisterEntry e = s.entry();
-            if (e == null) {
-                Csv.row(out, List.of(Long.toString(s.id()), s.register(), "", s.incidentId().toString(),
-                        s.recordedAt().toString(), local.format(s.recordedAt()), "(unreadable: run verify)", "", "",
-                        "", "", "", "", "", "", "", "", "", s.hash(), "", "", "", "", "", ""));
-                continue;
-            }
-            Csv.row(out, List.of(Long.toString(s.id()), s.register(), nz(e.controller()), s.incidentId().toString(),
-                    s.recordedAt().toString(), local.format(s.recordedAt()), e.nature(), nz(e.firstExposureAt()),
-                    nz(e.lastExposureAt()), Long.toString(e.records().exposedRequests()),
-                    Long.toString(e.records().exposedTokens()), Long.toString(e.records().receivedTokens()),
-                    Long.toString(e.records().responsesReceived()),
-                    e.persons().approximateNumber() == null ? "unknown" : e.persons().approximateNumber().toString(),
-                    notifications(e.authorities()), notifications(e.dataSubjects()),
-                    e.measures().stream().map(m -> m.takenAt() + " " + m.text()).collect(Collectors.joining(" | ")),
-                    e.severity() == null ? "" : nz(e.severity().level()), s.hash(),
-                    e.findings() == null ? "" : e.findings().entrySet().stream().map(f -> f.getKey() + "="
-                            + f.getValue()).collect(Collectors.joining(" | ")),
-                    nz(e.likelyConsequences()), e.dataCategories() == null ? ""
-                            : String.join(" | ", e.dataCategories()),
-                    e.specialCategories() == null ? "" : String.join(" | ", e.specialCategories()),
-                    nz(e.controllerAwareAt()), nz(e.delayReasons())));
-        }
-        return Csv.attachment(out.toString(), "violation-register.csv");
+        return Csv.attachment(register.csv(reg, zoneName), "violation-register.csv");
     }
 
     @GET
@@ -154,71 +70,6 @@ public class RegisterResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response pdf(@QueryParam("register") String reg, @QueryParam("lang") @DefaultValue("fr") String langParam,
             @QueryParam("zone") @DefaultValue(Zones.DEFAULT) String zoneName) throws SQLException {
-        ZoneId zone = Zones.parse(zoneName);
-        String lang = Reader.language(langParam, "fr");
-        Locale locale = Locale.forLanguageTag(lang);
-        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        RegisterExport export = Transactions.run(dataSource, c -> {
-            RegisterChain.Verdict v = register.verify(c);
-            List<RegisterExport.Line> lines = new ArrayList<>();
-            for (RegisterService.Stored s : register.list(c, blankToNull(reg), null)) {
-                RegisterEntry e = s.entry();
-                if (e == null) {
-                    continue;  // unreadable: the chain's verdict above says so
-                }
-                lines.add(new RegisterExport.Line(s.id(), s.register(), e.controller(), s.incidentId().toString(),
-                        When.of(s.recordedAt(), zone, locale), notices.word(lang, "nature", e.nature()),
-                        When.of(e.firstExposureAt(), zone, locale),
-                        When.of(e.lastExposureAt(), zone, locale), e.records(), e.persons(),
-                        notices(e.authorities(), zone, locale), notices(e.dataSubjects(), zone, locale),
-                        e.measures().stream().map(m -> When.of(m.takenAt(), zone, locale).local()
-                                + (lang.equals("fr") ? " : " : ": ")
-                                + m.text())
-                                .toList(), e.severity() == null || e.severity().level() == null ? null
-                                : notices.word(lang, "severity", e.severity().level()), s.hash(),
-                        e.findings() == null ? List.of() : e.findings().entrySet().stream().map(f ->
-                                notices.word(lang, "finding", f.getKey()) + " (" + f.getValue() + ")").toList(),
-                        e.likelyConsequences(), e.dataCategories() == null ? List.of() : e.dataCategories(),
-                        e.specialCategories() == null ? List.of() : e.specialCategories(),
-                        When.of(e.controllerAwareAt(), zone, locale), e.delayReasons(),
-                        e.decisions() == null ? List.of() : e.decisions().stream().map(d -> (lang.equals("fr")
-                                ? "« " + notices.word(lang, "decision", d.name()) + " » : " + (d.value() ? "oui" : "non")
-                                : "\"" + notices.word(lang, "decision", d.name()) + "\": " + (d.value() ? "yes" : "no"))
-                                + ", "
-                                + When.of(d.at(), zone, locale).local() + (d.justification() == null ? ""
-                                : " — " + d.justification())).toList()));
-            }
-            return new RegisterExport(lang, zone.getId(), When.of(now, zone, locale), blankToNull(reg), v.valid(),
-                    v.entries(), v.head(), v.firstBroken(), lines);
-        });
-        NoticeService.Rendered r = notices.render("register", lang, (lang.equals("fr")
-                ? "Registre des violations de données à caractère personnel" : "Personal data breach register")
-                + (export.register() == null ? "" : " – " + export.register()), export, "reg");
-        return Response.ok(notices.pdf(r, "violation-register.json"), "application/pdf")
-                .header("Content-Disposition", "attachment; filename=\"violation-register.pdf\"").build();
-    }
-
-    /** Notifications in the document's language; an entry written before reason codes keeps its stored reason. */
-    private List<RegisterExport.Notice> notices(List<RegisterEntry.Notification> ns, ZoneId zone,
-            Locale locale) {
-        String lang = locale.getLanguage();
-        return ns.stream().map(n -> new RegisterExport.Notice(notices.recipient(n.recipient(), lang), n.status(),
-                When.of(n.doneAt(), zone, locale), n.evidence(), n.reasonCode() != null
-                        ? notices.word(lang, "reason", n.reasonCode()) : n.reason())).toList();
-    }
-
-    private static String notifications(List<RegisterEntry.Notification> ns) {
-        return ns.stream().map(n -> n.recipient() + " " + n.status() + (n.doneAt() == null ? "" : " " + n.doneAt())
-                + (n.evidence() == null ? "" : " (" + n.evidence() + ")")
-                + (n.reason() == null || !"NOT_REQUIRED".equals(n.status()) ? "" : ": " + n.reason()))
-                .collect(Collectors.joining(" | "));
-    }
-
-    private static String nz(Object o) {
-        return o == null ? "" : o.toString();
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.strip();
+        return Reader.answer(register.pdf(reg, langParam, zoneName));
     }
 }

@@ -1,213 +1,196 @@
 package app.vigie.register;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
+import java.time.Clock;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
+import java.util.Locale;
 import java.util.UUID;
-import java.util.function.ToLongFunction;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.agroal.api.AgroalDataSource;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import app.vigie.compliance.plan.Decision;
-import app.vigie.compliance.plan.Obligation;
-import app.vigie.compliance.rules.ObligationRule.Kind;
-import app.vigie.compliance.service.ObligationService;
-import app.vigie.incident.IncidentMeasure;
+import app.vigie.audit.AuditTrail;
+import app.vigie.db.Transactions;
+import app.vigie.export.Csv;
+import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
-import app.vigie.incident.TenantView;
+import app.vigie.notice.Download;
 import app.vigie.notice.NoticeService;
-import app.vigie.notice.Statements;
+import app.vigie.notice.Reader;
+import app.vigie.notice.When;
+import app.vigie.problem.ProblemException;
+import app.vigie.time.Zones;
 
-/** Builds register entries from an incident's facts and appends them to the chain; reads and checks the chain. */
+/**
+ * The violation registers (GDPR Art. 33(5)) of the controllers and the provider's own, one append-only hash chain:
+ * an entry appended from an incident's facts as they stand, the entries listed, the chain proved, the registers
+ * exported as CSV and PDF.
+ */
 @ApplicationScoped
 public class RegisterService {
-    /** One lock for every append: the chain has one head. */
-    private static final long APPEND_LOCK = 0x5649474945524547L;
 
     @Inject
-    ObligationService obligations;
+    AgroalDataSource dataSource;
 
     @Inject
-    ObjectMapper json;
+    RegisterStore register;
+
+    @Inject
+    Clock clock;
 
     @Inject
     NoticeService notices;
 
-    @ConfigProperty(name = "vigie.provider.legal-name")
-    Optional<String> providerName;
-
-    /** A stored entry: its place in the chain and its body as written. */
-    public record Stored(long id, String register, UUID incidentId, Instant recordedAt, String recordedBy,
-            RegisterEntry entry, String prevHash, String hash) {
+    /** Appends the entry of a tenant's register ({@code tenant}) or of the provider's own ({@code tenant} absent). */
+    public record AppendBody(String incidentId, String tenant) {
     }
 
-    /** The entry of {@code tenant}'s register (null: the provider's own) for an incident, as of {@code now}. */
-    public RegisterEntry build(Connection c, IncidentView incident, String tenant, Instant now) throws SQLException {
-        ObligationService.Plan plan = obligations.plan(c, incident.id(), now, false).orElseThrow();
-        List<TenantView> tenants = IncidentQueries.tenants(c, IncidentQueries.exposures(c, incident.id()));
-        List<RegisterEntry.Measure> measures = IncidentMeasure.of(incident.id()).stream()
-                .map(m -> new RegisterEntry.Measure(m.takenAt(), m.text())).toList();
-        RegisterEntry.Records records;
-        String controller;
-        if (tenant == null) {
-            controller = providerName.filter(x -> !x.isBlank()).orElse(null);  // shown as "to be completed"
-            records = new RegisterEntry.Records(sum(tenants, TenantView::exposedRequests),
-                    sum(tenants, TenantView::exposedTokens), sum(tenants, TenantView::receivedTokens),
-                    sum(tenants, TenantView::responsesReceived), tenants.size());
-        } else {
-            TenantView t = tenants.stream().filter(x -> x.tenant().equals(tenant)).findFirst().orElseThrow();
-            controller = t.controller();
-            records = new RegisterEntry.Records(t.exposedRequests(), t.exposedTokens(), t.receivedTokens(),
-                    t.responsesReceived(), null);
+    /** Appends an entry built from the incident's facts as they stand, audited as done by {@code actor}. */
+    public RegisterStore.Stored append(AppendBody body, String actor) throws SQLException {
+        if (body == null || body.incidentId() == null) {
+            throw new ProblemException(400, "field 'incident_id' is required; 'tenant' names the tenant whose "
+                    + "register it is (absent: the provider's own)");
         }
-        List<Obligation> own = plan.of(tenant);
-        Instant aware = tenant == null ? null : plan.controllerAwareAt(tenant);
-        var severity = tenant == null ? null : plan.severity().get(tenant);
-        Statements st = tenant == null ? Statements.NONE
-                : notices.statements(c, incident.id(), tenant);
-        String delay = st.delayReasons() != null ? st.delayReasons() : own.stream()
-                .flatMap(o -> o.completions().stream()).map(x -> x.lateReasons()).filter(x -> x != null)
-                .findFirst().orElse(null);
-        // the nature of the breach for this register: its holder's own data read, or only others' data received
-        String nature = tenant != null && records.exposedRequests() == 0 ? "received_only" : "confidentiality";
-        List<RegisterEntry.DecisionLine> decisions = plan.decisions().getOrDefault(tenant == null ? "" : tenant,
-                Map.of()).values().stream().sorted(Comparator.comparing(
-                        Decision::name)).map(d -> new RegisterEntry.DecisionLine(d.name(),
-                        d.value(), d.at(), d.justification())).toList();
-        return new RegisterEntry(tenant == null ? "provider" : tenant, controller, incident.id(),
-                incident.deployment(), incident.classification(), incident.status(), nature,
-                incident.firstExposureAt(), incident.lastExposureAt(), incident.detectedAt(),
-                aware, records,
-                new RegisterEntry.Persons(st.personCategories(), st.approximatePersons(),
-                        "stated by the controller; the processor does not read prompts"),
-                st.likelyConsequences(), measures, notifications(own, Kind.AUTHORITY_NOTIFICATION, Kind.EARLY_WARNING),
-                notifications(own, Kind.DATA_SUBJECT_COMMUNICATION),
-                severity == null ? null : new RegisterEntry.Severity(severity.level(), severity.basis()),
-                obligations.rulesVersion(), now, new TreeMap<>(incident.findings()), st.dataCategories(),
-                st.specialCategories(), delay, decisions);
-    }
-
-    private static long sum(List<TenantView> tenants, ToLongFunction<TenantView> f) {
-        return tenants.stream().mapToLong(f).sum();
-    }
-
-    private static List<RegisterEntry.Notification> notifications(List<Obligation> own, Kind... kinds) {
-        List<Kind> wanted = List.of(kinds);
-        return own.stream().filter(o -> wanted.contains(o.kind())).map(o -> new RegisterEntry.Notification(
-                o.rule(), o.recipient(), o.recipientName(), o.status().name(), o.dueAt(), o.doneAt(),
-                o.completions().isEmpty() ? null : o.completions().get(0).evidence(), o.reason(),
-                o.reasonCode() == null ? null : o.reasonCode().name())).toList();
-    }
-
-    /** Appends an entry at the chain's head; the caller's transaction commits it. */
-    public Stored append(Connection c, RegisterEntry entry, String actor, Instant now) throws SQLException {
-        String body;
-        try {
-            body = json.writeValueAsString(entry);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-        try (PreparedStatement ps = c.prepareStatement("select pg_advisory_xact_lock(?)")) {
-            ps.setLong(1, APPEND_LOCK);
-            ps.execute();
-        }
-        String previous = RegisterChain.GENESIS;
-        try (PreparedStatement ps = c.prepareStatement("select hash from register_entry order by id desc limit 1");
-                ResultSet rs = ps.executeQuery()) {
-            if (rs.next()) {
-                previous = rs.getString(1);
+        UUID id = IncidentIds.uuid(body.incidentId());
+        return Transactions.run(dataSource, c -> {
+            IncidentView incident = IncidentQueries.get(c, id)
+                    .orElseThrow(() -> IncidentIds.notFound(body.incidentId()));
+            String tenant = body.tenant() == null || body.tenant().isBlank() ? null : body.tenant().strip();
+            if (tenant != null) {
+                IncidentIds.affected(incident, tenant);
             }
-        }
-        String hash = RegisterChain.hash(previous, body);
-        try (PreparedStatement ps = c.prepareStatement("""
-                insert into register_entry (controller, incident_id, recorded_at, recorded_by, body, prev_hash, hash)
-                values (?, ?, ?, ?, ?, ?, ?) returning id""")) {
-            ps.setString(1, "provider".equals(entry.register()) ? "" : entry.register());
-            ps.setObject(2, entry.incidentId());
-            ps.setTimestamp(3, Timestamp.from(now));
-            ps.setString(4, actor);
-            ps.setString(5, body);
-            ps.setString(6, previous);
-            ps.setString(7, hash);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new Stored(rs.getLong(1), entry.register(), entry.incidentId(), now, actor, entry, previous,
-                        hash);
-            }
-        }
+            Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);  // as PostgreSQL keeps it
+            RegisterStore.Stored s = register.append(c, register.build(c, incident, tenant, now), actor, now);
+            AuditTrail.record(actor, "register.append", "register:" + s.register(), null,
+                    "{\"entry\":" + s.id() + ",\"incident\":\"" + id + "\",\"hash\":\"" + s.hash() + "\"}");
+            return s;
+        });
     }
 
-    /** Entries, oldest first, of a register ({@code register}: a tenant, "provider", or null for all). */
-    public List<Stored> list(Connection c, String register, UUID incident) throws SQLException {
-        List<Stored> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                select id, controller, incident_id, recorded_at, recorded_by, body, prev_hash, hash
-                from register_entry where (?::text is null or controller = ?) and (?::uuid is null or incident_id = ?)
-                order by id""")) {
-            String controller = register == null ? null : "provider".equals(register) ? "" : register;
-            ps.setString(1, controller);
-            ps.setString(2, controller);
-            ps.setObject(3, incident);
-            ps.setObject(4, incident);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String r = rs.getString(2);
-                    out.add(new Stored(rs.getLong(1), r.isEmpty() ? "provider" : r, rs.getObject(3, UUID.class),
-                            rs.getTimestamp(4).toInstant(), rs.getString(5), read(rs.getString(6)), rs.getString(7),
-                            rs.getString(8)));
+    /** The entries of one register ({@code reg}) or all, of one incident ({@code inc}) or all, in chain order. */
+    public List<RegisterStore.Stored> list(String reg, String inc) throws SQLException {
+        UUID incident = inc == null || inc.isBlank() ? null : IncidentIds.uuid(inc);
+        return Transactions.run(dataSource, c -> register.list(c, blankToNull(reg), incident));
+    }
+
+    /** Proves the chain, or names its first broken entry. */
+    public RegisterChain.Verdict verify() throws SQLException {
+        return Transactions.run(dataSource, register::verify);
+    }
+
+    /** One register ({@code reg}) or all as CSV, times in UTC and in the zone {@code zoneName}. */
+    public String csv(String reg, String zoneName) throws SQLException {
+        ZoneId zone = Zones.parse(zoneName);
+        DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
+        List<RegisterStore.Stored> entries = Transactions.run(dataSource, c -> register.list(c, blankToNull(reg),
+                null));
+        StringBuilder out = new StringBuilder("entry,register,controller,incident_id,recorded_at_utc,recorded_at_local,"
+                + "nature,first_exposure_at_utc,last_exposure_at_utc,exposed_requests,exposed_tokens,received_tokens,"
+                + "responses_received,persons,authorities,data_subjects,measures,severity,hash,findings,"
+                + "likely_consequences,data_categories,special_categories,controller_aware_at_utc,delay_reasons\r\n");
+        for (RegisterStore.Stored s : entries) {
+            RegisterEntry e = s.entry();
+            if (e == null) {
+                Csv.row(out, List.of(Long.toString(s.id()), s.register(), "", s.incidentId().toString(),
+                        s.recordedAt().toString(), local.format(s.recordedAt()), "(unreadable: run verify)", "", "",
+                        "", "", "", "", "", "", "", "", "", s.hash(), "", "", "", "", "", ""));
+                continue;
+            }
+            Csv.row(out, List.of(Long.toString(s.id()), s.register(), nz(e.controller()), s.incidentId().toString(),
+                    s.recordedAt().toString(), local.format(s.recordedAt()), e.nature(), nz(e.firstExposureAt()),
+                    nz(e.lastExposureAt()), Long.toString(e.records().exposedRequests()),
+                    Long.toString(e.records().exposedTokens()), Long.toString(e.records().receivedTokens()),
+                    Long.toString(e.records().responsesReceived()),
+                    e.persons().approximateNumber() == null ? "unknown" : e.persons().approximateNumber().toString(),
+                    notifications(e.authorities()), notifications(e.dataSubjects()),
+                    e.measures().stream().map(m -> m.takenAt() + " " + m.text()).collect(Collectors.joining(" | ")),
+                    e.severity() == null ? "" : nz(e.severity().level()), s.hash(),
+                    e.findings() == null ? "" : e.findings().entrySet().stream().map(f -> f.getKey() + "="
+                            + f.getValue()).collect(Collectors.joining(" | ")),
+                    nz(e.likelyConsequences()), e.dataCategories() == null ? ""
+                            : String.join(" | ", e.dataCategories()),
+                    e.specialCategories() == null ? "" : String.join(" | ", e.specialCategories()),
+                    nz(e.controllerAwareAt()), nz(e.delayReasons())));
+        }
+        return out.toString();
+    }
+
+    /** One register ({@code reg}) or all as a PDF/A-3u with the chain's verdict, in {@code langParam}. */
+    public Download pdf(String reg, String langParam, String zoneName) throws SQLException {
+        ZoneId zone = Zones.parse(zoneName);
+        String lang = Reader.language(langParam, "fr");
+        Locale locale = Locale.forLanguageTag(lang);
+        Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        RegisterExport export = Transactions.run(dataSource, c -> {
+            RegisterChain.Verdict v = register.verify(c);
+            List<RegisterExport.Line> lines = new ArrayList<>();
+            for (RegisterStore.Stored s : register.list(c, blankToNull(reg), null)) {
+                RegisterEntry e = s.entry();
+                if (e == null) {
+                    continue;  // unreadable: the chain's verdict above says so
                 }
+                lines.add(new RegisterExport.Line(s.id(), s.register(), e.controller(), s.incidentId().toString(),
+                        When.of(s.recordedAt(), zone, locale), notices.word(lang, "nature", e.nature()),
+                        When.of(e.firstExposureAt(), zone, locale),
+                        When.of(e.lastExposureAt(), zone, locale), e.records(), e.persons(),
+                        notices(e.authorities(), zone, locale), notices(e.dataSubjects(), zone, locale),
+                        e.measures().stream().map(m -> When.of(m.takenAt(), zone, locale).local()
+                                + (lang.equals("fr") ? " : " : ": ")
+                                + m.text())
+                                .toList(), e.severity() == null || e.severity().level() == null ? null
+                                : notices.word(lang, "severity", e.severity().level()), s.hash(),
+                        e.findings() == null ? List.of() : e.findings().entrySet().stream().map(f ->
+                                notices.word(lang, "finding", f.getKey()) + " (" + f.getValue() + ")").toList(),
+                        e.likelyConsequences(), e.dataCategories() == null ? List.of() : e.dataCategories(),
+                        e.specialCategories() == null ? List.of() : e.specialCategories(),
+                        When.of(e.controllerAwareAt(), zone, locale), e.delayReasons(),
+                        e.decisions() == null ? List.of() : e.decisions().stream().map(d -> (lang.equals("fr")
+                                ? "« " + notices.word(lang, "decision", d.name()) + " » : "
+                                        + (d.value() ? "oui" : "non")
+                                : "\"" + notices.word(lang, "decision", d.name()) + "\": " + (d.value() ? "yes" : "no"))
+                                + ", "
+                                + When.of(d.at(), zone, locale).local() + (d.justification() == null ? ""
+                                : " — " + d.justification())).toList()));
             }
-        }
-        return out;
+            return new RegisterExport(lang, zone.getId(), When.of(now, zone, locale), blankToNull(reg), v.valid(),
+                    v.entries(), v.head(), v.firstBroken(), lines);
+        });
+        NoticeService.Rendered r = notices.render("register", lang, (lang.equals("fr")
+                ? "Registre des violations de données à caractère personnel" : "Personal data breach register")
+                + (export.register() == null ? "" : " – " + export.register()), export, "reg");
+        return Download.of(notices, r, "pdf", "violation-register");
     }
 
-    /** Checks the whole chain from its first entry, reading it in pages. */
-    public RegisterChain.Verdict verify(Connection c) throws SQLException {
-        RegisterChain.Checker checker = new RegisterChain.Checker();
-        long after = 0;
-        while (true) {
-            int n = 0;
-            try (PreparedStatement ps = c.prepareStatement(
-                    "select id, body, prev_hash, hash from register_entry where id > ? order by id limit 1000")) {
-                ps.setLong(1, after);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        n++;
-                        after = rs.getLong(1);
-                        if (!checker.accept(new RegisterChain.Link(after, rs.getString(2), rs.getString(3),
-                                rs.getString(4)))) {
-                            return checker.verdict();
-                        }
-                    }
-                }
-            }
-            if (n < 1000) {
-                return checker.verdict();
-            }
-        }
+    /** Notifications in the document's language; an entry written before reason codes keeps its stored reason. */
+    private List<RegisterExport.Notice> notices(List<RegisterEntry.Notification> ns, ZoneId zone,
+            Locale locale) {
+        String lang = locale.getLanguage();
+        return ns.stream().map(n -> new RegisterExport.Notice(notices.recipient(n.recipient(), lang), n.status(),
+                When.of(n.doneAt(), zone, locale), n.evidence(), n.reasonCode() != null
+                        ? notices.word(lang, "reason", n.reasonCode()) : n.reason())).toList();
     }
 
-    private RegisterEntry read(String body) {
-        try {
-            return json.readValue(body, RegisterEntry.class);
-        } catch (JsonProcessingException e) {
-            return null;  // a body changed into something unreadable: verify names it
-        }
+    private static String notifications(List<RegisterEntry.Notification> ns) {
+        return ns.stream().map(n -> n.recipient() + " " + n.status() + (n.doneAt() == null ? "" : " " + n.doneAt())
+                + (n.evidence() == null ? "" : " (" + n.evidence() + ")")
+                + (n.reason() == null || !"NOT_REQUIRED".equals(n.status()) ? "" : ": " + n.reason()))
+                .collect(Collectors.joining(" | "));
+    }
+
+    private static String nz(Object o) {
+        return o == null ? "" : o.toString();
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
     }
 }

@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -82,7 +83,7 @@ public class AccountService {
     /** New hashes: bcrypt of the password's SHA-256 (bcrypt reads 72 bytes at most; a digest fits). */
     private static final String PREHASHED = "sha256-bcrypt:";
 
-    @jakarta.annotation.PostConstruct
+    @PostConstruct
     void throttles() {
         accountTries = new LoginThrottle(freeTries, lockBase, lockMax, Duration.ofHours(1), 100_000,
                 System::nanoTime);

@@ -17,9 +17,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
-import io.agroal.api.AgroalDataSource;
-
-import app.vigie.db.Transactions;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 
@@ -29,23 +26,19 @@ import app.vigie.security.Role;
 public class TenantResource {
 
     @Inject
-    AgroalDataSource dataSource;
-
-    @Inject
     TenantService tenants;
 
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public List<Tenant> list() throws SQLException {
-        return Transactions.run(dataSource, TenantStore::all);
+        return tenants.list();
     }
 
     @GET
     @Path("{id}")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Tenant get(@PathParam("id") String id) throws SQLException {
-        return Transactions.run(dataSource, c -> TenantStore.find(c, id))
-                .orElseThrow(() -> new ProblemException(404, "no tenant '" + id + "' in the directory"));
+        return tenants.get(id);
     }
 
     @PUT
@@ -53,22 +46,7 @@ public class TenantResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed({Role.R_DPO})
     public Tenant put(@PathParam("id") String id, Tenant body, @Context SecurityContext who) throws SQLException {
-        if (body == null) {
-            throw new ProblemException(400, "a tenant entry is required");
-        }
-        if (body.id() != null && !body.id().equals(id)) {
-            throw new ProblemException(400, "field 'id' (" + body.id() + ") differs from the path (" + id + ")");
-        }
-        Tenant t = new Tenant(id, body.legalName(), body.country(), body.companyId(), body.dpo(),
-                body.alertChannels() == null ? List.of() : body.alertChannels(), body.alertDelay(),
-                body.jurisdictions() == null ? List.of() : body.jurisdictions(),
-                body.sectors() == null ? List.of() : body.sectors(), Boolean.TRUE.equals(body.processorIsAgent()));
-        List<String> problems = TenantValidator.problems(t);
-        if (!problems.isEmpty()) {
-            throw new ProblemException(400, String.join("; ", problems));
-        }
-        tenants.save(who.getUserPrincipal().getName(), t, "api");
-        return get(id);
+        return tenants.put(who.getUserPrincipal().getName(), id, body);
     }
 
     @DELETE

@@ -24,6 +24,7 @@ import io.quarkus.runtime.StartupEvent;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.problem.ProblemException;
 
 /** The tenant directory: changes through the API, and the YAML file loaded at start ({@code vigie.tenants.file}). */
 @ApplicationScoped
@@ -86,6 +87,41 @@ public class TenantService {
         return parsed.tenants();
     }
 
+    /** The directory, every tenant. */
+    public List<Tenant> list() throws SQLException {
+        return Transactions.run(dataSource, TenantStore::all);
+    }
+
+    /** One tenant; 404 when the directory has none of that id. */
+    public Tenant get(String id) throws SQLException {
+        return Transactions.run(dataSource, c -> TenantStore.find(c, id))
+                .orElseThrow(() -> new ProblemException(404, "no tenant '" + id + "' in the directory"));
+    }
+
+    /**
+     * Creates or replaces the entry {@code id} with {@code body} (its id, when given, must be {@code id}), checked;
+     * answers the entry as stored.
+     */
+    public Tenant put(String actor, String id, Tenant body) throws SQLException {
+        if (body == null) {
+            throw new ProblemException(400, "a tenant entry is required");
+        }
+        if (body.id() != null && !body.id().equals(id)) {
+            throw new ProblemException(400, "field 'id' (" + body.id() + ") differs from the path (" + id + ")");
+        }
+        Tenant t = new Tenant(id, body.legalName(), body.country(), body.companyId(), body.dpo(),
+                body.alertChannels() == null ? List.of() : body.alertChannels(), body.alertDelay(),
+                body.jurisdictions() == null ? List.of() : body.jurisdictions(),
+                body.sectors() == null ? List.of() : body.sectors(), Boolean.TRUE.equals(body.processorIsAgent()));
+        List<String> problems = TenantValidator.problems(t);
+        if (!problems.isEmpty()) {
+            throw new ProblemException(400, String.join("; ", problems));
+        }
+        save(actor, t, "api");
+        return get(id);
+    }
+
+    /** Creates or replaces an entry already checked, audited when it changed. */
     public void save(String actor, Tenant t, String source) throws SQLException {
         Transactions.run(dataSource, c -> {
             Optional<Tenant> before = TenantStore.find(c, t.id());

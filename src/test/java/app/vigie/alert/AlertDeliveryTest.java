@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
 
+import jakarta.inject.Inject;
 import jakarta.mail.BodyPart;
 import jakarta.mail.MessagingException;
 import jakarta.mail.internet.MimeMessage;
@@ -304,7 +305,7 @@ class AlertDeliveryTest {
                 .path("find { it.tenant == '" + victim + "' }.deliveries[0].status")));
     }
 
-    @jakarta.inject.Inject
+    @Inject
     AgroalDataSource dataSource;
 
     /**

@@ -19,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -33,6 +35,7 @@ class ArchitectureTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("app.vigie");
 
+    static final String JAX_RS_PATH = "jakarta.ws.rs.Path";
     /** Packages whose code is plain Java: records in, decisions out, no framework. */
     static final String[] CORES = {"app.vigie.detection.core..", "app.vigie.auditlog.record..",
         "app.vigie.compliance.rules..", "app.vigie.compliance.plan..", "app.vigie.compliance.severity.."};
@@ -92,6 +95,20 @@ class ArchitectureTest {
                 .resideInAnyPackage("app.vigie.alert..", "app.vigie.notice..", "app.vigie.register..",
                         "app.vigie.web..")
                 .because("detection publishes what changed (ExposuresListener); alerting subscribes")
+                .check(CLASSES);
+    }
+
+    @Test
+    void aResourceOrPageReachesNoOtherResource() {
+        noClasses().that().areAnnotatedWith(JAX_RS_PATH).should().dependOnClassesThat(
+                new DescribedPredicate<JavaClass>("are other resources or pages (annotated with @Path)") {
+                    @Override
+                    public boolean test(JavaClass c) {
+                        return c.isAnnotatedWith(JAX_RS_PATH);
+                    }
+                })
+                .because("a resource or page translates HTTP to calls of a feature service; what two of them share "
+                        + "is a service or a helper class, not a resource")
                 .check(CLASSES);
     }
 

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  */
 final class InlineNames {
     private static final Pattern NAME = Pattern.compile(
-            "(?<![\\w.@])((?:app|java|javax|jakarta|io|org|com|net)\\.(?:[a-z][a-z0-9_]*\\.)*)([A-Z][A-Za-z0-9_]*)");
+            "(?<![\\w.])((?:app|java|javax|jakarta|io|org|com|net)\\.(?:[a-z][a-z0-9_]*\\.)*)([A-Z][A-Za-z0-9_]*)");
     private static final Pattern IMPORT = Pattern.compile("(?m)^import (?!static)([\\w.]+)\\.([A-Z]\\w*);");
     private static final Pattern PACKAGE = Pattern.compile("(?m)^package ([\\w.]+);");
     private static final Pattern DECLARED = Pattern.compile("\\b(?:class|interface|enum|record)\\s+([A-Z]\\w*)");

@@ -457,7 +457,7 @@ class AuthorizationMatrixTest {
     }
 
     /** The token of an alert's acknowledgement link (sent only to the customer's channels). */
-    @jakarta.inject.Inject
+    @Inject
     AlertService alertService;
 
     private String ackToken(long alert) throws Exception {

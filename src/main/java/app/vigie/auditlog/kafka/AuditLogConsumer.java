@@ -358,7 +358,7 @@ public class AuditLogConsumer {
         return partitions.stream().map(TopicPartition::partition).sorted().toList().toString();
     }
 
-    @jakarta.inject.Inject
+    @Inject
     KafkaClients clients;
 
     private Properties consumerProperties() {

@@ -1,11 +1,6 @@
 package app.vigie.auditlog.rest;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
-import java.time.Instant;
-import java.util.Arrays;
-import java.util.Base64;
-import java.util.List;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
@@ -17,14 +12,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-import io.agroal.api.AgroalDataSource;
-
-import app.vigie.auditlog.intake.Source;
-import app.vigie.auditlog.intake.Utf8;
-import app.vigie.auditlog.store.QuarantineStore;
-import app.vigie.db.Transactions;
+import app.vigie.auditlog.QuarantineService;
 import app.vigie.problem.Params;
-import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 
 /**
@@ -37,67 +26,23 @@ public class QuarantineResource {
     static final int MAX_SIZE = 500;
 
     @Inject
-    AgroalDataSource dataSource;
-
-    /**
-     * One kept line in a list: {@code preview} is the text of its first bytes (invalid UTF-8 shown as U+FFFD, an
-     * ellipsis when there is more); {@code raw_length} and {@code raw_sha256} are those of the whole line received.
-     */
-    public record Item(long id, Instant receivedAt, String source, String sourceName, long position, String reason,
-            String preview, long rawLength, String rawSha256, String stream, String boot, Long seq) {
-    }
-
-    /**
-     * One kept line: {@code raw} is the text of the bytes kept; {@code raw_base64} those bytes when they are not
-     * UTF-8; {@code raw_truncated} when fewer bytes were kept than {@code raw_length}.
-     */
-    public record Detail(long id, Instant receivedAt, String source, String sourceName, long position, String reason,
-            String raw, String rawBase64, boolean rawTruncated, long rawLength, String rawSha256, String stream,
-            String boot, Long seq) {
-    }
-
-    /** A page of the quarantine. */
-    public record Page(List<Item> items, int page, int size, long total) {
-    }
+    QuarantineService quarantine;
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public Page list(@QueryParam("page") @DefaultValue("1") String pageParam,
+    public QuarantineService.Page list(@QueryParam("page") @DefaultValue("1") String pageParam,
             @QueryParam("size") @DefaultValue("50") String sizeParam, @QueryParam("source") String source)
             throws SQLException {
-        int page = (int) Params.number("page", pageParam, 1, 1_000_000);
-        int size = (int) Params.number("size", sizeParam, 1, MAX_SIZE);
-        if (source != null && !QuarantineStore.APPLY.equals(source)
-                && Arrays.stream(Source.values()).noneMatch(s -> s.label().equals(source))) {
-            throw new ProblemException(400, "query parameter 'source' must be http, kafka, file or apply");
-        }
-        return Transactions.run(dataSource, c -> new Page(
-                QuarantineStore.page(c, source, (page - 1) * size, size).stream().map(QuarantineResource::item)
-                        .toList(),
-                page, size, QuarantineStore.count(c, source)));
+        return quarantine.page((int) Params.number("page", pageParam, 1, 1_000_000),
+                (int) Params.number("size", sizeParam, 1, MAX_SIZE), source);
     }
 
     @GET
     @Path("{id}")
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public Detail one(@PathParam("id") String idParam) throws SQLException {
-        long id = Params.number("id", idParam, 1, Long.MAX_VALUE);
-        QuarantineStore.Entry e = Transactions.run(dataSource, c -> QuarantineStore.one(c, id))
-                .orElseThrow(() -> new ProblemException(404, "no quarantined record " + id));
-        boolean utf8 = Utf8.firstInvalid(e.raw(), 0, e.raw().length) < 0;
-        return new Detail(e.id(), e.receivedAt(), e.source(), e.sourceName(), e.position(), e.reason(),
-                utf8 ? new String(e.raw(), StandardCharsets.UTF_8) : null,
-                utf8 ? null : Base64.getEncoder().encodeToString(e.raw()), e.truncated(), e.rawLength(),
-                e.rawSha256(), e.stream(), e.boot(), e.seq());
+    public QuarantineService.Detail one(@PathParam("id") String idParam) throws SQLException {
+        return quarantine.one(Params.number("id", idParam, 1, Long.MAX_VALUE));
     }
-
-    static Item item(QuarantineStore.Entry e) {
-        String preview = new String(e.raw(), StandardCharsets.UTF_8) + (e.truncated() ? "…" : "");
-        return new Item(e.id(), e.receivedAt(), e.source(), e.sourceName(), e.position(), e.reason(), preview,
-                e.rawLength(), e.rawSha256(), e.stream(), e.boot(), e.seq());
-    }
-
-
 }

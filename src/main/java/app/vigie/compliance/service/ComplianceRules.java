@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -53,7 +54,7 @@ public class ComplianceRules {
     private final ProviderProfile provider;
     private final Escalations escalations;
 
-    @jakarta.inject.Inject
+    @Inject
     public ComplianceRules(@ConfigProperty(name = "vigie.compliance.rules-dir") Optional<String> dir,
             @ConfigProperty(name = "vigie.provider.country") String country,
             @ConfigProperty(name = "vigie.provider.regimes") Optional<List<String>> regimes,

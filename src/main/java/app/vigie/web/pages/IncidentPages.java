@@ -101,7 +101,7 @@ public class IncidentPages {
             @QueryParam("zone") String zone, @QueryParam("done") String done,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         Reader.language(lang, "en");
-        return render(id, PageResource.language(lang, accept), Zones.parse(zone), who,
+        return render(id, Viewer.language(lang, accept), Zones.parse(zone), who,
                 done == null ? null : new IncidentPage.Notice(false, done, null), null);
     }
 
@@ -271,13 +271,14 @@ public class IncidentPages {
                     .map(f -> new IncidentPage.FindingLine(f.rule(), f.subject(), f.stream(), f.firstSeq(),
                             When.of(f.seenAt(), zone, locale))).toList();
             List<IncidentPage.MeasureLine> taken = IncidentMeasure.of(uuid).stream()
-                    .map(m -> new IncidentPage.MeasureLine(When.of(m.takenAt(), zone, locale), m.text(), m.recordedBy()))
+                    .map(m -> new IncidentPage.MeasureLine(When.of(m.takenAt(), zone, locale), m.text(),
+                            m.recordedBy()))
                     .toList();
             IncidentStatus status = IncidentStatus.valueOf(i.status());
             return new IncidentPage(language, zone.getId(), who.getUserPrincipal().getName(), id, i.deployment(),
                     i.status(), i.statusReason(), i.classification(), When.of(i.detectedAt(), zone, locale),
                     When.of(i.firstExposureAt(), zone, locale), When.of(i.lastExposureAt(), zone, locale),
-                    i.leakedResponses(), PageResource.matrix(exposures), cases, findings, all.size(),
+                    i.leakedResponses(), ExposureMatrix.of(exposures), cases, findings, all.size(),
                     Timeline.of(c, i, zone, locale), taken, canAct,
                     status.next().stream().map(Enum::name).toList(), open, LocalTimes.field(now, zone), notice,
                     form == null ? "" : form.value("status"), form == null ? "" : form.value("reason"),

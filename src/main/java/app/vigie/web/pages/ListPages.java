@@ -16,9 +16,12 @@ import java.util.stream.Collectors;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
@@ -26,25 +29,30 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
+import org.jboss.resteasy.reactive.RestForm;
+
 import io.quarkus.qute.Engine;
 
-import app.vigie.alert.AlertResource;
+import app.vigie.alert.AlertService;
 import app.vigie.audit.AuditEvent;
 import app.vigie.audit.AuditFilter;
 import app.vigie.audit.AuditService;
-import app.vigie.auditlog.rest.QuarantineResource;
+import app.vigie.auditlog.QuarantineService;
 import app.vigie.export.Csv;
 import app.vigie.incident.IncidentIds;
+import app.vigie.notice.Reader;
 import app.vigie.notice.When;
+import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
 import app.vigie.register.RegisterChain;
-import app.vigie.register.RegisterResource;
 import app.vigie.register.RegisterService;
+import app.vigie.register.RegisterStore;
 import app.vigie.security.Role;
 import app.vigie.tenant.Tenant;
-import app.vigie.tenant.TenantResource;
+import app.vigie.tenant.TenantService;
 import app.vigie.time.Zones;
 import app.vigie.web.LocalTimes;
+import app.vigie.web.csrf.DashboardForm;
 
 /**
  * The register, tenants, quarantine and audit-trail pages, each reading through the API's own resource (same rules,
@@ -59,19 +67,19 @@ public class ListPages {
     Engine engine;
 
     @Inject
-    RegisterResource register;
+    RegisterService register;
 
     @Inject
-    TenantResource tenants;
+    TenantService tenants;
 
     @Inject
-    QuarantineResource quarantine;
+    QuarantineService quarantine;
 
     @Inject
     AuditService audit;
 
     @Inject
-    AlertResource alertsApi;
+    AlertService alerts;
 
     @GET
     @Path("register")
@@ -84,14 +92,14 @@ public class ListPages {
         ZoneId zone = viewer.zone();
         Locale locale = viewer.locale();
         RegisterChain.Verdict v = register.verify();
-        List<RegisterService.Stored> all = register.list(null, null);
-        List<String> registers = new ArrayList<>(new TreeSet<>(all.stream().map(RegisterService.Stored::register)
+        List<RegisterStore.Stored> all = register.list(null, null);
+        List<String> registers = new ArrayList<>(new TreeSet<>(all.stream().map(RegisterStore.Stored::register)
                 .toList()));
         // the filters applied to the entries read once (the list of registers needs them all)
         String wanted = reg == null || reg.isBlank() ? null : reg.strip();
         UUID incidentId = incident == null || incident.isBlank() ? null
                 : IncidentIds.uuid(incident);
-        List<RegisterService.Stored> shown = all.stream().filter(s -> wanted == null || s.register().equals(wanted))
+        List<RegisterStore.Stored> shown = all.stream().filter(s -> wanted == null || s.register().equals(wanted))
                 .filter(s -> incidentId == null || s.incidentId().equals(incidentId)).toList();
         List<Lists.RegisterLine> lines = shown.stream().map(s -> new Lists.RegisterLine(s.id(), s.register(),
                 s.entry() == null ? null : s.entry().controller(), s.incidentId().toString(),
@@ -111,7 +119,7 @@ public class ListPages {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response registerCsv(@QueryParam("register") String reg, @QueryParam("zone") String zone)
             throws SQLException {
-        return register.csv(reg, zone == null ? Zones.DEFAULT : zone);
+        return Csv.attachment(register.csv(reg, zone == null ? Zones.DEFAULT : zone), "violation-register.csv");
     }
 
     @GET
@@ -120,7 +128,7 @@ public class ListPages {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response registerPdf(@QueryParam("register") String reg, @QueryParam("lang") String lang,
             @QueryParam("zone") String zone) throws SQLException {
-        return register.pdf(reg, lang == null ? "fr" : lang, zone == null ? Zones.DEFAULT : zone);
+        return Reader.answer(register.pdf(reg, lang == null ? "fr" : lang, zone == null ? Zones.DEFAULT : zone));
     }
 
     @GET
@@ -155,8 +163,8 @@ public class ListPages {
         ZoneId zone = viewer.zone();
         Locale locale = viewer.locale();
         String src = source == null || source.isBlank() ? null : source.strip();
-        QuarantineResource.Page p = quarantine.list(pageParam == null || pageParam.isBlank() ? "1" : pageParam, "50",
-                src);
+        QuarantineService.Page p = quarantine.page((int) Params.number("page",
+                pageParam == null || pageParam.isBlank() ? "1" : pageParam, 1, 1_000_000), 50, src);
         List<Lists.QuarantineLine> items = p.items().stream().map(i -> new Lists.QuarantineLine(i.id(),
                 When.of(i.receivedAt(), zone, locale), i.source(), i.sourceName(), i.position(), i.reason(),
                 i.preview())).toList();
@@ -221,7 +229,8 @@ public class ListPages {
         Viewer viewer = Viewer.of(lang, zoneParam, accept);
         ZoneId zone = viewer.zone();
         Locale locale = viewer.locale();
-        List<Lists.AlertLine> lines = alertsApi.list(null, status, "200").stream().map(a -> new Lists.AlertLine(
+        String wanted = status == null || status.isBlank() ? null : status.strip();
+        List<Lists.AlertLine> lines = alerts.list(null, wanted, 200).stream().map(a -> new Lists.AlertLine(
                 a.id(), a.incidentId().toString(), a.tenant(), a.phase(), When.of(a.createdAt(), zone, locale),
                 a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale),
                 a.escalatedAt() != null && a.acknowledgedAt() == null,
@@ -234,14 +243,14 @@ public class ListPages {
     }
 
     /** The DPO sends a DEAD delivery again, or releases a HELD one; back to the alerts page. */
-    @jakarta.ws.rs.POST
+    @POST
     @Path("alerts/deliveries/{delivery}/retry")
-    @jakarta.ws.rs.Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @RolesAllowed({Role.R_DPO})
-    @app.vigie.web.csrf.DashboardForm
-    public Response retry(@jakarta.ws.rs.PathParam("delivery") String delivery,
-            @org.jboss.resteasy.reactive.RestForm String lang, @Context SecurityContext who) throws SQLException {
-        alertsApi.retry(delivery, who);
+    @DashboardForm
+    public Response retry(@PathParam("delivery") String delivery,
+            @RestForm String lang, @Context SecurityContext who) throws SQLException {
+        alerts.resend(Params.number("delivery", delivery, 1, Long.MAX_VALUE), user(who));
         return Response.seeOther(URI.create("/alerts?lang=" + ("fr".equals(lang) ? "fr" : "en")
                 + "&done=" + delivery)).build();
     }

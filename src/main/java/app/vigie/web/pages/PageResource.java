@@ -10,17 +10,17 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import jakarta.annotation.security.PermitAll;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
@@ -32,24 +32,26 @@ import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.sse.OutboundSseEvent;
 import jakarta.ws.rs.sse.Sse;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.qute.Engine;
+import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Multi;
 
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.db.Transactions;
-import app.vigie.incident.ExposureView;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.notice.NoticeService;
-import app.vigie.notice.Reader;
 import app.vigie.notice.When;
 import app.vigie.problem.Params;
 import app.vigie.security.AccountService;
 import app.vigie.security.Role;
 import app.vigie.time.Zones;
 import app.vigie.web.csrf.Csrf;
+import app.vigie.web.csrf.DashboardForm;
 
 /**
  * The dashboard's pages, rendered on the server from templates/pages (Qute): the login page and the overview of
@@ -83,7 +85,7 @@ public class PageResource {
     @Inject
     NoticeService notices;
 
-    @org.eclipse.microprofile.config.inject.ConfigProperty(name = "vigie.dashboard.sign-in")
+    @ConfigProperty(name = "vigie.dashboard.sign-in")
     String signIn;
 
     /** Whether the pages sign in through an OpenID Connect provider (VIGIE_OIDC_ISSUER) rather than the form. */
@@ -103,18 +105,18 @@ public class PageResource {
     @PermitAll
     public String login(@QueryParam("error") String error, @QueryParam("lang") String lang,
             @HeaderParam("Accept-Language") String accept) {
-        return engine.getTemplate("pages/login").data("login", new Login(language(lang, accept), error != null,
+        return engine.getTemplate("pages/login").data("login", new Login(Viewer.language(lang, accept), error != null,
                 oidc()))
                 .render();
     }
 
     /** Signs out: the session and CSRF cookies are cleared; back to the sign-in form. */
-    @jakarta.ws.rs.POST
+    @POST
     @Path("logout")
-    @jakarta.ws.rs.Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    @io.quarkus.security.Authenticated
-    @app.vigie.web.csrf.DashboardForm
-    public Response logout(@jakarta.ws.rs.core.Context SecurityContext who)
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Authenticated
+    @DashboardForm
+    public Response logout(@Context SecurityContext who)
             throws SQLException {
         csrf.clear();
         if (!oidc()) {
@@ -151,7 +153,8 @@ public class PageResource {
             return Response.seeOther(URI.create("/portal")).build();
         }
         return Response.ok(engine.getTemplate("pages/overview").data("page", overview(
-                language(lang, accept), Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page)))
+                Viewer.language(lang, accept), Zones.parse(zoneParam), who.getUserPrincipal().getName(),
+                pageNumber(page)))
                 .render(),
                 MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
@@ -176,7 +179,7 @@ public class PageResource {
     public String incidents(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
             @QueryParam("page") String page, @HeaderParam("Accept-Language") String accept,
             @Context SecurityContext who) throws SQLException {
-        return engine.getTemplate("pages/incidents").data("page", overview(language(lang, accept),
+        return engine.getTemplate("pages/incidents").data("page", overview(Viewer.language(lang, accept),
                 Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page))).render();
     }
 
@@ -184,44 +187,6 @@ public class PageResource {
     static int pageNumber(String page) {
         return page == null || page.isBlank() ? 1
                 : (int) Params.number("page", page, 1, Integer.MAX_VALUE);
-    }
-
-    /** Victims down, recipients across; a cell's shade grows with the order of magnitude of its tokens. */
-    static IncidentPage.Matrix matrix(List<ExposureView> exposures) {
-        Map<String, Map<String, Long>> sums = new TreeMap<>();
-        Set<String> readers = new TreeSet<>();
-        for (ExposureView e : exposures) {
-            sums.computeIfAbsent(e.victimTenant(), v -> new TreeMap<>()).merge(e.readerTenant(), e.tokens(),
-                    Long::sum);
-            readers.add(e.readerTenant());
-        }
-        int label = 180;
-        int top = 120;
-        int size = 44;
-        List<String> rows = new ArrayList<>(sums.keySet());
-        List<String> cols = new ArrayList<>(readers);
-        List<IncidentPage.Label> rowLabels = new ArrayList<>();
-        List<IncidentPage.Label> colLabels = new ArrayList<>();
-        List<IncidentPage.Cell> cells = new ArrayList<>();
-        for (int r = 0; r < rows.size(); r++) {
-            rowLabels.add(new IncidentPage.Label(label - 8, top + r * size + size / 2 + 5, rows.get(r)));
-        }
-        for (int k = 0; k < cols.size(); k++) {
-            colLabels.add(new IncidentPage.Label(label + k * size + size / 2, top - 8, cols.get(k)));
-        }
-        for (int r = 0; r < rows.size(); r++) {
-            for (int k = 0; k < cols.size(); k++) {
-                Long tokens = sums.get(rows.get(r)).get(cols.get(k));
-                if (tokens != null) {
-                    int shade = (int) Math.min(4, Math.max(0, Math.floor(Math.log10(Math.max(1, tokens)))));
-                    cells.add(new IncidentPage.Cell(label + k * size, top + r * size, size - 2, shade, tokens,
-                            rows.get(r) + " -> " + cols.get(k) + ": " + tokens, label + k * size + 4,
-                            top + r * size + 27));
-                }
-            }
-        }
-        return new IncidentPage.Matrix(label + cols.size() * size + 200, top + rows.size() * size + 20, rowLabels,
-                colLabels, cells);
     }
 
     Overview overview(String lang, ZoneId zone, String user, int page) throws SQLException {
@@ -254,24 +219,5 @@ public class PageResource {
         });
         return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines, at[2], at[1], at[0],
                 notices.provider().identified());
-    }
-
-    /** {@code lang} when given (fr or en), else the browser's first choice between them, else English. */
-    public static String language(String lang, String accept) {
-        if (lang != null && !lang.isBlank()) {
-            return Reader.language(lang, "en");
-        }
-        if (accept != null) {
-            for (String part : accept.split(",")) {
-                String tag = part.split(";")[0].strip().toLowerCase(Locale.ROOT);
-                if (tag.startsWith("fr")) {
-                    return "fr";
-                }
-                if (tag.startsWith("en")) {
-                    return "en";
-                }
-            }
-        }
-        return "en";
     }
 }

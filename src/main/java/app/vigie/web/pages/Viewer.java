@@ -11,7 +11,26 @@ public record Viewer(String language, ZoneId zone, Locale locale) {
 
     /** {@code lang} else the browser's language; {@code zone} else Europe/Paris; a 400 naming a bad one. */
     public static Viewer of(String lang, String zone, String accept) {
-        String language = PageResource.language(lang, accept);
+        String language = language(lang, accept);
         return new Viewer(language, Zones.parse(zone), Locale.forLanguageTag(language));
+    }
+
+    /** {@code lang} when given (fr or en), else the browser's first choice between them, else English. */
+    public static String language(String lang, String accept) {
+        if (lang != null && !lang.isBlank()) {
+            return Reader.language(lang, "en");
+        }
+        if (accept != null) {
+            for (String part : accept.split(",")) {
+                String tag = part.split(";")[0].strip().toLowerCase(Locale.ROOT);
+                if (tag.startsWith("fr")) {
+                    return "fr";
+                }
+                if (tag.startsWith("en")) {
+                    return "en";
+                }
+            }
+        }
+        return "en";
     }
 }

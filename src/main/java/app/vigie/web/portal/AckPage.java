@@ -17,12 +17,15 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.jboss.resteasy.reactive.RestForm;
+
 import io.quarkus.qute.Engine;
 
 import app.vigie.alert.AlertService;
 import app.vigie.notice.When;
 import app.vigie.time.Zones;
 import app.vigie.web.pages.PageResource;
+import app.vigie.web.pages.Viewer;
 
 /**
  * The acknowledgement link of an alert, for a customer without an account here: the link's token is the proof. The
@@ -46,13 +49,13 @@ public class AckPage {
     @PermitAll
     public Response show(@PathParam("token") String token, @QueryParam("lang") String lang,
             @HeaderParam("Accept-Language") String accept) throws SQLException {
-        return page(token, PageResource.language(lang, accept), false);
+        return page(token, Viewer.language(lang, accept), false);
     }
 
     @POST
     @PermitAll
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
-    public Response acknowledge(@PathParam("token") String token, @org.jboss.resteasy.reactive.RestForm String lang)
+    public Response acknowledge(@PathParam("token") String token, @RestForm String lang)
             throws SQLException {
         AlertService.AlertRef a = alerts.byToken(token).orElse(null);
         if (a == null) {
