@@ -1,6 +1,7 @@
 package app.vigie.audit;
 
 import java.time.Instant;
+import java.util.List;
 
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -44,4 +45,10 @@ public class AuditEvent extends PanacheEntityBase {
     /** The state after, a JSON document; null when there is none. */
     @JdbcTypeCode(SqlTypes.JSON)
     public String after;
+
+    /** The events of {@code target} and of everything under it ({@code target/...}), oldest first. */
+    public static List<AuditEvent> ofTarget(String target) {
+        return list("target = ?1 or target like ?2 order by at, id", target,
+                target.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%");
+    }
 }

@@ -1,8 +1,6 @@
 package app.vigie.detection;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -258,16 +256,6 @@ public class DetectionService implements AppliedRecordListener {
         return l;
     }
 
-    private static Long streamBootId(Connection tx, String stream, String boot) throws SQLException {
-        try (PreparedStatement ps = tx.prepareStatement("select id from stream_boot where stream = ? and boot = ?")) {
-            ps.setString(1, stream);
-            ps.setString(2, boot);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : null;
-            }
-        }
-    }
-
     private StreamDetector detector(String stream, String boot) {
         StreamDetector d = new StreamDetector(stream, boot);
         d.keptTablesBudget(freedTablesBudget.asLongValue());
@@ -285,7 +273,7 @@ public class DetectionService implements AppliedRecordListener {
         long replayed = 0;
         long started = System.nanoTime();
         try {
-            Long id = streamBootId(tx, stream, boot);
+            Long id = RecordStore.streamBootId(tx, stream, boot);
             for (long from = fromSnapshot + 1; id != null && from < seq; from += REPLAY_WINDOW) {
                 for (StoredRecord r : RecordStore.range(tx, id, from, (int) Math.min(REPLAY_WINDOW, seq - from))) {
                     if (r.seq() > d.nextSeq()) {

@@ -269,4 +269,40 @@ public final class IncidentQueries {
     private static List<String> strings(Array a) throws SQLException {
         return a == null ? List.of() : Arrays.asList((String[]) a.getArray());
     }
+
+    /** The incidents touching the tenant, newest first; {@code only}: that one alone, if it does. */
+    public static List<UUID> touching(Connection c, String tenant, UUID only) throws SQLException {
+        List<UUID> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select i.id from incident i where (?::uuid is null or i.id = ?)
+                  and exists (select 1 from exposure e where e.incident_id = i.id
+                  and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT')))
+                order by i.detected_at desc""")) {
+            ps.setObject(1, only);
+            ps.setObject(2, only);
+            ps.setString(3, tenant);
+            ps.setString(4, tenant);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getObject(1, UUID.class));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A mark that changes whenever what the dashboard shows may have: incidents (count, last update), findings,
+     * exposures, audit events, escalations.
+     */
+    public static String changeMark(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                select (select count(*) from incident) || '/' || coalesce((select max(updated_at) from incident)::text, '')
+                    || '/' || coalesce((select max(id) from finding), 0) || '/' || coalesce((select max(id) from exposure), 0)
+                    || '/' || coalesce((select max(id) from audit_event), 0) || '/' || coalesce((select max(id) from escalation), 0)""");
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
 }

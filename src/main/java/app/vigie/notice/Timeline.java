@@ -1,8 +1,6 @@
 package app.vigie.notice;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -11,6 +9,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
+import app.vigie.audit.AuditEvent;
+import app.vigie.compliance.service.CaseStore;
 import app.vigie.incident.IncidentView;
 
 /**
@@ -43,29 +43,15 @@ public final class Timeline {
                 "detector", null));
         out.add(new IncidentReport.Event(When.of(incident.detectedAt(), zone, lang), "detected", "detector", null));
         String prefix = "incident:" + incident.id();
-        try (PreparedStatement ps = c.prepareStatement(
-                "select at, action, actor, target from audit_event where target = ? or target like ? order by at, id")) {
-            ps.setString(1, prefix);
-            ps.setString(2, prefix + "/%");
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new IncidentReport.Event(When.of(rs.getTimestamp(1).toInstant(), zone, lang),
-                            rs.getString(2), rs.getString(3), party(rs.getString(4).substring(prefix.length()))));
-                }
-            }
+        for (AuditEvent e : AuditEvent.ofTarget(prefix)) {
+            out.add(new IncidentReport.Event(When.of(e.at, zone, lang), e.action, e.actor,
+                    party(e.target.substring(prefix.length()))));
         }
-        try (PreparedStatement ps = c.prepareStatement("""
-                select fired_at, step, tenant, rule, recipient from escalation
-                where incident_id = ? and fired_at is not null order by fired_at, id""")) {
-            ps.setObject(1, incident.id());
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String tenant = rs.getString(3);
-                    out.add(new IncidentReport.Event(When.of(rs.getTimestamp(1).toInstant(), zone, lang),
-                            "obligation.escalation", "vigie", tenant == null || tenant.isEmpty() ? null : tenant));
-                }
-            }
-        }
+        CaseStore.escalations(c, incident.id(), 0, Integer.MAX_VALUE).stream().filter(x -> x.firedAt() != null)
+                .sorted(Comparator.comparing(CaseStore.EscalationRow::firedAt)
+                        .thenComparingLong(CaseStore.EscalationRow::id))
+                .forEach(x -> out.add(new IncidentReport.Event(When.of(x.firedAt(), zone, lang),
+                        "obligation.escalation", "vigie", x.tenant())));
         out.sort(Comparator.comparing(e -> e.at().utc() == null ? Instant.MAX : e.at().utc()));
         return out;
     }

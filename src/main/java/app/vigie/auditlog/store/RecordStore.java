@@ -355,4 +355,42 @@ public final class RecordStore {
             return s != 0 ? s : boot.compareTo(o.boot);
         }
     }
+
+    /** The id of (stream, boot), or null when no record of it was stored. */
+    public static Long streamBootId(Connection tx, String stream, String boot) throws SQLException {
+        try (PreparedStatement ps = tx.prepareStatement("select id from stream_boot where stream = ? and boot = ?")) {
+            ps.setString(1, stream);
+            ps.setString(2, boot);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
+        }
+    }
+
+    /** One (stream, boot). {@code held_back}: accepted records waiting behind a missing seq. */
+    public record StreamState(String stream, String boot, long nextSeq, long maxSeq, long accepted, long duplicates,
+            long heldBack, long lostGaps, long lostRecords, Instant firstSeenAt, Instant lastSeenAt) {
+    }
+
+    /** The intake progress of every (stream, boot): applied, held back, lost. */
+    public static List<StreamState> streams(Connection c) throws SQLException {
+        List<StreamState> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select s.stream, s.boot, s.next_seq, s.max_seq, s.accepted, s.duplicates,
+                  %s,
+                  (select count(*) from stream_gap g where g.stream_boot_id = s.id),
+                  (select coalesce(sum(g.to_seq - g.from_seq + 1), 0) from stream_gap g
+                    where g.stream_boot_id = s.id),
+                  s.first_seen_at, s.last_seen_at
+                from stream_boot s order by s.stream, s.first_seen_at, s.boot""".formatted(
+                RecordStore.HELD_BACK_OF_S));
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.add(new StreamState(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
+                        rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9),
+                        rs.getTimestamp(10).toInstant(), rs.getTimestamp(11).toInstant()));
+            }
+        }
+        return out;
+    }
 }

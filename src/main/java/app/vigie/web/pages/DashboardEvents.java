@@ -1,7 +1,5 @@
 package app.vigie.web.pages;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 
@@ -17,6 +15,7 @@ import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 
 import app.vigie.db.FailureLog;
 import app.vigie.db.Transactions;
+import app.vigie.incident.IncidentQueries;
 
 /**
  * Tells the open dashboards when incidents change. One check for the whole instance (not one per browser) reads a
@@ -41,16 +40,7 @@ public class DashboardEvents {
     @Scheduled(every = "${vigie.dashboard.push-check-every:2s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void check() {
         try {
-            String now = Transactions.run(dataSource, c -> {
-                try (PreparedStatement ps = c.prepareStatement("""
-                        select (select count(*) from incident) || '/' || coalesce((select max(updated_at) from incident)::text, '')
-                            || '/' || coalesce((select max(id) from finding), 0) || '/' || coalesce((select max(id) from exposure), 0)
-                            || '/' || coalesce((select max(id) from audit_event), 0) || '/' || coalesce((select max(id) from escalation), 0)""");
-                        ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return rs.getString(1);
-                }
-            });
+            String now = Transactions.run(dataSource, IncidentQueries::changeMark);
             if (last != null && !last.equals(now)) {
                 changes.onNext(CHANGED);
             }

@@ -1,9 +1,6 @@
 package app.vigie.web.portal;
 
 import java.net.URI;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -38,6 +35,7 @@ import io.quarkus.qute.Engine;
 
 import app.vigie.alert.AlertPlanner;
 import app.vigie.alert.AlertService;
+import app.vigie.alert.AlertStore;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentIds;
@@ -156,11 +154,11 @@ public class PortalPages {
         String tenant = tenant(who);
         List<Line> lines = Transactions.run(dataSource, c -> {
             List<Line> out = new ArrayList<>();
-            for (UUID id : incidentsOf(c, tenant, null)) {
+            for (UUID id : IncidentQueries.touching(c, tenant, null)) {
                 IncidentView i = IncidentQueries.get(c, id).orElseThrow();
                 long[] exposure = AlertPlanner.exposure(c, id, tenant);
                 out.add(new Line(id.toString(), i.deployment(), i.status(), When.of(i.detectedAt(), zone, locale),
-                        exposure[0], exposure[1], unacknowledged(c, id, tenant)));
+                        exposure[0], exposure[1], AlertStore.unacknowledged(c, id, tenant)));
             }
             return out;
         });
@@ -314,45 +312,11 @@ public class PortalPages {
     /** The incident's id when it touches the tenant; 404 otherwise (another tenant's incident does not exist here). */
     private UUID own(String id, String tenant) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        boolean mine = Transactions.run(dataSource, c -> !incidentsOf(c, tenant, uuid).isEmpty());
+        boolean mine = Transactions.run(dataSource, c -> !IncidentQueries.touching(c, tenant, uuid).isEmpty());
         if (!mine) {
             throw new ProblemException(404, "no incident " + id);
         }
         return uuid;
-    }
-
-    /** The incidents touching the tenant, newest first; {@code only}: that one alone, if it does. */
-    private static List<UUID> incidentsOf(Connection c, String tenant, UUID only) throws SQLException {
-        List<UUID> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                select i.id from incident i where (?::uuid is null or i.id = ?)
-                  and exists (select 1 from exposure e where e.incident_id = i.id
-                  and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT')))
-                order by i.detected_at desc""")) {
-            ps.setObject(1, only);
-            ps.setObject(2, only);
-            ps.setString(3, tenant);
-            ps.setString(4, tenant);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getObject(1, UUID.class));
-                }
-            }
-        }
-        return out;
-    }
-
-    private static int unacknowledged(Connection c, UUID incident, String tenant) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                select count(*) from customer_alert where incident_id = ? and tenant = ? and acknowledged_at is null
-                  and phase <> 'FINAL'""")) {
-            ps.setObject(1, incident);
-            ps.setString(2, tenant);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
     }
 
 }
