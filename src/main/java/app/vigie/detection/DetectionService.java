@@ -96,7 +96,7 @@ public class DetectionService implements AppliedRecordListener {
         Live l = live(tx, record.stream(), record.boot(), record.seq());
         l.detector.apply(record, buffer(tx));
         if (++l.sinceSnapshot >= snapshotEvery) {
-            DetectorSnapshots.save(tx, l.detector);
+            DetectorSnapshotStore.save(tx, l.detector);
             l.sinceSnapshot = 0;
         }
     }
@@ -267,7 +267,7 @@ public class DetectionService implements AppliedRecordListener {
     }
 
     private StreamDetector rebuild(Connection tx, String stream, String boot, long seq) throws SQLException {
-        StreamDetector d = DetectorSnapshots.load(tx, stream, boot, seq).orElseGet(() -> detector(stream, boot));
+        StreamDetector d = DetectorSnapshotStore.load(tx, stream, boot, seq).orElseGet(() -> detector(stream, boot));
         d.keptTablesBudget(freedTablesBudget.asLongValue());
         long fromSnapshot = d.nextSeq() - 1;
         long replayed = 0;

@@ -34,46 +34,46 @@ public final class StreamDetector {
     static final byte SHARED = 1;
     static final byte SHARED_WITH_FP = 2;
     private static final int EVIDENCE_RANGES = 8;
-    private static final int SNAPSHOT_VERSION = 3;
+    static final int SNAPSHOT_VERSION = 3;
     /** The default memory for freed tables of one detector. */
     public static final long DEFAULT_KEPT_TABLES_BUDGET = 16L << 20;
     /** What a kept table costs beyond its runs, estimated: its objects, its map entry and its id. */
     static final int KEPT_TABLE_OVERHEAD = 176;
 
-    private final String stream;
-    private final String boot;
-    private String deployment;
-    private boolean configured;
-    private int pageSize;
-    private int poolPages;
-    private int[] slots;
-    private int[] owner;
-    private long[] pageFp;
-    private BitSet fpKnown;
-    private Writer[] writers = new Writer[64];
-    private int[] freeIds = new int[64];
-    private int freeCount;
-    private int nextId = 1;
-    private final Map<String, RequestState> requests = new HashMap<>();
-    private final Map<String, Integer> tenants = new HashMap<>();
-    private String[] tenantNames = new String[8];
-    private long lostFrom = -1;
-    private long lostTo = -1;
-    private long lastSeq;
-    private long judged;
+    final String stream;
+    final String boot;
+    String deployment;
+    boolean configured;
+    int pageSize;
+    int poolPages;
+    int[] slots;
+    int[] owner;
+    long[] pageFp;
+    BitSet fpKnown;
+    Writer[] writers = new Writer[64];
+    int[] freeIds = new int[64];
+    int freeCount;
+    int nextId = 1;
+    final Map<String, RequestState> requests = new HashMap<>();
+    final Map<String, Integer> tenants = new HashMap<>();
+    String[] tenantNames = new String[8];
+    long lostFrom = -1;
+    long lostTo = -1;
+    long lastSeq;
+    long judged;
     /** Freed tables, oldest first: an intrusive list through {@link RequestState#older}/{@link RequestState#newer}. */
-    private RequestState oldestKept;
-    private RequestState newestKept;
-    private long keptBytes;
-    private int keptCount;
-    private long keptTablesBudget = DEFAULT_KEPT_TABLES_BUDGET;
+    RequestState oldestKept;
+    RequestState newestKept;
+    long keptBytes;
+    int keptCount;
+    long keptTablesBudget = DEFAULT_KEPT_TABLES_BUDGET;
     /** Hashes of evicted requests, in two generations: the older is forgotten when the newer fills up. */
-    private LongSet evicted = new LongSet();
-    private LongSet evictedBefore = new LongSet();
+    LongSet evicted = new LongSet();
+    LongSet evictedBefore = new LongSet();
     /** Evicted requests forgotten with an old generation. */
-    private long forgottenEvictions;
+    long forgottenEvictions;
     /** The table the record being applied used, if any. */
-    private RequestState touched;
+    RequestState touched;
 
     public StreamDetector(String stream, String boot) {
         this.stream = stream;
@@ -81,7 +81,7 @@ public final class StreamDetector {
     }
 
     /** The last writer of some slots: a request of a tenant, kept while a slot or the request's table refers to it. */
-    private static final class Writer {
+    static final class Writer {
         final String request;
         final String tenant;
         final int tenantId;
@@ -101,7 +101,7 @@ public final class StreamDetector {
      * expected fingerprint) while it owns pages; compact (page runs, kinds only when not all allocated, fingerprints
      * only of pages shared with one) once it owns none.
      */
-    private static final class RequestState {
+    static final class RequestState {
         final String request;
         final String tenant;
         final int tenantId;
@@ -773,10 +773,10 @@ public final class StreamDetector {
     }
 
     /** A set of longs, open addressing: the hashes of evicted requests, 8 to 16 bytes each. */
-    private static final class LongSet {
-        private long[] table = new long[0];
-        private int size;
-        private boolean hasZero;
+    static final class LongSet {
+        long[] table = new long[0];
+        int size;
+        boolean hasZero;
 
         boolean isEmpty() {
             return size == 0 && !hasZero;
@@ -828,7 +828,7 @@ public final class StreamDetector {
             insert(v);
         }
 
-        private void insert(long v) {
+        void insert(long v) {
             int mask = table.length - 1;
             for (int i = mix(v) & mask;; i = (i + 1) & mask) {
                 if (table[i] == v) {
@@ -860,7 +860,7 @@ public final class StreamDetector {
             return 16 + 8L * table.length;
         }
 
-        private static int mix(long v) {
+        static int mix(long v) {
             long h = v * 0x9E3779B97F4A7C15L;
             return (int) (h ^ (h >>> 32));
         }
@@ -868,228 +868,12 @@ public final class StreamDetector {
 
     /** Writes the whole state, so that {@link #restore} continues exactly where this detector is. */
     public void snapshot(DataOutputStream out) throws IOException {
-        out.writeInt(SNAPSHOT_VERSION);
-        out.writeUTF(stream);
-        out.writeUTF(boot);
-        writeNullable(out, deployment);
-        out.writeLong(lastSeq);
-        out.writeLong(judged);
-        out.writeLong(lostFrom);
-        out.writeLong(lostTo);
-        out.writeBoolean(configured);
-        if (!configured) {
-            return;
-        }
-        out.writeInt(pageSize);
-        out.writeInt(poolPages);
-        writeInts(out, slots, slots.length);
-        writeInts(out, owner, owner.length);
-        for (long fp : pageFp) {
-            out.writeLong(fp);
-        }
-        writeLongs(out, fpKnown.toLongArray());
-        out.writeInt(tenants.size());
-        for (Map.Entry<String, Integer> t : tenants.entrySet()) {
-            out.writeUTF(t.getKey());
-            out.writeInt(t.getValue());
-        }
-        out.writeInt(nextId);
-        writeInts(out, freeIds, freeCount);
-        int live = 0;
-        for (int id = 1; id < nextId && id < writers.length; id++) {
-            live += writers[id] == null ? 0 : 1;
-        }
-        out.writeInt(live);
-        for (int id = 1; id < nextId && id < writers.length; id++) {
-            Writer w = writers[id];
-            if (w != null) {
-                out.writeInt(id);
-                out.writeUTF(w.request);
-                out.writeInt(w.tenantId);
-                out.writeLong(w.refs);
-            }
-        }
-        // tables in use first (any order), then the freed ones oldest first, so that restoring keeps the eviction order
-        List<RequestState> inUse = new ArrayList<>();
-        for (RequestState q : requests.values()) {
-            if (!q.compact()) {
-                inUse.add(q);
-            }
-        }
-        out.writeInt(inUse.size());
-        for (RequestState q : inUse) {
-            out.writeInt(q.id);
-            writeInts(out, q.table, q.pages);
-            out.write(q.kind, 0, q.pages);
-            for (int i = 0; i < q.pages; i++) {
-                out.writeLong(q.expected[i]);
-            }
-            out.writeInt(q.owned);
-            out.writeBoolean(q.done);
-        }
-        out.writeInt(keptCount);
-        for (RequestState q = oldestKept; q != null; q = q.newer) {
-            out.writeInt(q.id);
-            out.writeInt(q.pages);
-            writeInts(out, q.runs, q.runs.length);
-            out.writeBoolean(q.runKinds != null);
-            if (q.runKinds != null) {
-                out.write(q.runKinds);
-            }
-            writeLongs(out, q.runFps == null ? new long[0] : q.runFps);
-            out.writeInt(q.keptBytes);
-        }
-        out.writeLong(keptTablesBudget);
-        writeLongs(out, evicted.values());
-        writeLongs(out, evictedBefore.values());
-        out.writeLong(forgottenEvictions);
+        DetectorSnapshotCodec.write(this, out);
     }
 
     /** A detector in the state a {@link #snapshot} wrote; a snapshot of another version is refused. */
     public static StreamDetector restore(DataInputStream in) throws IOException {
-        int version = in.readInt();
-        if (version != SNAPSHOT_VERSION) {
-            throw new IOException("snapshot version " + version + " is not " + SNAPSHOT_VERSION);
-        }
-        StreamDetector d = new StreamDetector(in.readUTF(), in.readUTF());
-        d.deployment = readNullable(in);
-        d.lastSeq = in.readLong();
-        d.judged = in.readLong();
-        d.lostFrom = in.readLong();
-        d.lostTo = in.readLong();
-        d.configured = in.readBoolean();
-        if (!d.configured) {
-            return d;
-        }
-        d.pageSize = in.readInt();
-        d.poolPages = in.readInt();
-        d.slots = readInts(in);
-        d.owner = readInts(in);
-        d.pageFp = new long[d.poolPages];
-        for (int i = 0; i < d.poolPages; i++) {
-            d.pageFp[i] = in.readLong();
-        }
-        d.fpKnown = BitSet.valueOf(readLongs(in));
-        int tenantCount = in.readInt();
-        for (int i = 0; i < tenantCount; i++) {
-            String t = in.readUTF();
-            int id = in.readInt();
-            d.tenants.put(t, id);
-            if (id >= d.tenantNames.length) {
-                d.tenantNames = Arrays.copyOf(d.tenantNames, Integer.highestOneBit(id) * 2);
-            }
-            d.tenantNames[id] = t;
-        }
-        d.nextId = in.readInt();
-        d.freeIds = readInts(in);
-        d.freeCount = d.freeIds.length;
-        d.freeIds = Arrays.copyOf(d.freeIds, Math.max(64, d.freeCount));
-        d.writers = new Writer[Math.max(64, Integer.highestOneBit(Math.max(1, d.nextId)) * 2)];
-        int live = in.readInt();
-        for (int i = 0; i < live; i++) {
-            int id = in.readInt();
-            String request = in.readUTF();
-            int tenantId = in.readInt();
-            Writer w = new Writer(request, d.tenantNames[tenantId], tenantId);
-            w.refs = in.readLong();
-            d.writers[id] = w;
-        }
-        int inUse = in.readInt();
-        for (int i = 0; i < inUse; i++) {
-            RequestState q = d.state(in.readInt());
-            int[] table = readInts(in);
-            q.pages = table.length;
-            q.table = Arrays.copyOf(table, Math.max(8, table.length));
-            q.kind = Arrays.copyOf(in.readNBytes(table.length), Math.max(8, table.length));
-            q.expected = new long[Math.max(8, table.length)];
-            for (int k = 0; k < table.length; k++) {
-                q.expected[k] = in.readLong();
-            }
-            q.owned = in.readInt();
-            q.done = in.readBoolean();
-        }
-        int kept = in.readInt();
-        for (int i = 0; i < kept; i++) {
-            RequestState q = d.state(in.readInt());
-            q.pages = in.readInt();
-            q.table = null;
-            q.kind = null;
-            q.expected = null;
-            q.runs = readInts(in);
-            q.runKinds = in.readBoolean() ? in.readNBytes(q.runs.length / 2) : null;
-            long[] fps = readLongs(in);
-            q.runFps = fps.length == 0 ? null : fps;
-            q.keptBytes = in.readInt();
-            q.done = true;
-            d.keptBytes += q.keptBytes;
-            d.keptCount++;
-            q.older = d.newestKept;
-            if (d.newestKept != null) {
-                d.newestKept.newer = q;
-            } else {
-                d.oldestKept = q;
-            }
-            d.newestKept = q;
-        }
-        d.keptTablesBudget = in.readLong();
-        for (long h : readLongs(in)) {
-            d.evicted.add(h);
-        }
-        for (long h : readLongs(in)) {
-            d.evictedBefore.add(h);
-        }
-        d.forgottenEvictions = in.readLong();
-        return d;
-    }
-
-    /** The table of writer {@code id}, created while restoring. */
-    private RequestState state(int id) {
-        Writer w = writers[id];
-        RequestState q = new RequestState(w.request, w.tenant, w.tenantId, id);
-        w.state = q;
-        requests.put(q.request, q);
-        return q;
-    }
-
-    private static void writeInts(DataOutputStream out, int[] values, int count) throws IOException {
-        out.writeInt(count);
-        for (int i = 0; i < count; i++) {
-            out.writeInt(values[i]);
-        }
-    }
-
-    private static int[] readInts(DataInputStream in) throws IOException {
-        int[] values = new int[in.readInt()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = in.readInt();
-        }
-        return values;
-    }
-
-    private static void writeLongs(DataOutputStream out, long[] values) throws IOException {
-        out.writeInt(values.length);
-        for (long v : values) {
-            out.writeLong(v);
-        }
-    }
-
-    private static long[] readLongs(DataInputStream in) throws IOException {
-        long[] values = new long[in.readInt()];
-        for (int i = 0; i < values.length; i++) {
-            values[i] = in.readLong();
-        }
-        return values;
-    }
-
-    private static void writeNullable(DataOutputStream out, String s) throws IOException {
-        out.writeBoolean(s != null);
-        if (s != null) {
-            out.writeUTF(s);
-        }
-    }
-
-    private static String readNullable(DataInputStream in) throws IOException {
-        return in.readBoolean() ? in.readUTF() : null;
+        return DetectorSnapshotCodec.read(in);
     }
 
     /** Bytes held for the pool model (slots, owners, fingerprints), excluding requests. */

@@ -22,10 +22,10 @@ import org.jboss.logging.Logger;
 import app.vigie.detection.core.StreamDetector;
 
 /** Detector states stored in PostgreSQL, deflated, one per (stream, boot). */
-final class DetectorSnapshots {
-    private static final Logger LOG = Logger.getLogger(DetectorSnapshots.class);
+final class DetectorSnapshotStore {
+    private static final Logger LOG = Logger.getLogger(DetectorSnapshotStore.class);
 
-    private DetectorSnapshots() {
+    private DetectorSnapshotStore() {
     }
 
     static void save(Connection tx, StreamDetector d) throws SQLException {

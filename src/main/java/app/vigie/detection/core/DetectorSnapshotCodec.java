@@ -1,0 +1,246 @@
+package app.vigie.detection.core;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@link StreamDetector}'s whole state as bytes and back, so that a detector rebuilt after a restart or an eviction
+ * continues exactly where it was. The format has a version; a snapshot of another version is refused (the detector
+ * is then rebuilt from the stored records).
+ */
+public final class DetectorSnapshotCodec {
+    private DetectorSnapshotCodec() {
+    }
+
+    /** Writes the whole state of {@code d}, so that {@link #read} continues exactly where it is. */
+    static void write(StreamDetector d, DataOutputStream out) throws IOException {
+        out.writeInt(StreamDetector.SNAPSHOT_VERSION);
+        out.writeUTF(d.stream);
+        out.writeUTF(d.boot);
+        writeNullable(out, d.deployment);
+        out.writeLong(d.lastSeq);
+        out.writeLong(d.judged);
+        out.writeLong(d.lostFrom);
+        out.writeLong(d.lostTo);
+        out.writeBoolean(d.configured);
+        if (!d.configured) {
+            return;
+        }
+        out.writeInt(d.pageSize);
+        out.writeInt(d.poolPages);
+        writeInts(out, d.slots, d.slots.length);
+        writeInts(out, d.owner, d.owner.length);
+        for (long fp : d.pageFp) {
+            out.writeLong(fp);
+        }
+        writeLongs(out, d.fpKnown.toLongArray());
+        out.writeInt(d.tenants.size());
+        for (Map.Entry<String, Integer> t : d.tenants.entrySet()) {
+            out.writeUTF(t.getKey());
+            out.writeInt(t.getValue());
+        }
+        out.writeInt(d.nextId);
+        writeInts(out, d.freeIds, d.freeCount);
+        int live = 0;
+        for (int id = 1; id < d.nextId && id < d.writers.length; id++) {
+            live += d.writers[id] == null ? 0 : 1;
+        }
+        out.writeInt(live);
+        for (int id = 1; id < d.nextId && id < d.writers.length; id++) {
+            StreamDetector.Writer w = d.writers[id];
+            if (w != null) {
+                out.writeInt(id);
+                out.writeUTF(w.request);
+                out.writeInt(w.tenantId);
+                out.writeLong(w.refs);
+            }
+        }
+        // tables in use first (any order), then the freed ones oldest first, so that restoring keeps the eviction order
+        List<StreamDetector.RequestState> inUse = new ArrayList<>();
+        for (StreamDetector.RequestState q : d.requests.values()) {
+            if (!q.compact()) {
+                inUse.add(q);
+            }
+        }
+        out.writeInt(inUse.size());
+        for (StreamDetector.RequestState q : inUse) {
+            out.writeInt(q.id);
+            writeInts(out, q.table, q.pages);
+            out.write(q.kind, 0, q.pages);
+            for (int i = 0; i < q.pages; i++) {
+                out.writeLong(q.expected[i]);
+            }
+            out.writeInt(q.owned);
+            out.writeBoolean(q.done);
+        }
+        out.writeInt(d.keptCount);
+        for (StreamDetector.RequestState q = d.oldestKept; q != null; q = q.newer) {
+            out.writeInt(q.id);
+            out.writeInt(q.pages);
+            writeInts(out, q.runs, q.runs.length);
+            out.writeBoolean(q.runKinds != null);
+            if (q.runKinds != null) {
+                out.write(q.runKinds);
+            }
+            writeLongs(out, q.runFps == null ? new long[0] : q.runFps);
+            out.writeInt(q.keptBytes);
+        }
+        out.writeLong(d.keptTablesBudget);
+        writeLongs(out, d.evicted.values());
+        writeLongs(out, d.evictedBefore.values());
+        out.writeLong(d.forgottenEvictions);
+    }
+
+    /** A detector in the state {@link #write} wrote; a snapshot of another version is refused. */
+    static StreamDetector read(DataInputStream in) throws IOException {
+        int version = in.readInt();
+        if (version != StreamDetector.SNAPSHOT_VERSION) {
+            throw new IOException("snapshot version " + version + " is not " + StreamDetector.SNAPSHOT_VERSION);
+        }
+        StreamDetector d = new StreamDetector(in.readUTF(), in.readUTF());
+        d.deployment = readNullable(in);
+        d.lastSeq = in.readLong();
+        d.judged = in.readLong();
+        d.lostFrom = in.readLong();
+        d.lostTo = in.readLong();
+        d.configured = in.readBoolean();
+        if (!d.configured) {
+            return d;
+        }
+        d.pageSize = in.readInt();
+        d.poolPages = in.readInt();
+        d.slots = readInts(in);
+        d.owner = readInts(in);
+        d.pageFp = new long[d.poolPages];
+        for (int i = 0; i < d.poolPages; i++) {
+            d.pageFp[i] = in.readLong();
+        }
+        d.fpKnown = BitSet.valueOf(readLongs(in));
+        int tenantCount = in.readInt();
+        for (int i = 0; i < tenantCount; i++) {
+            String t = in.readUTF();
+            int id = in.readInt();
+            d.tenants.put(t, id);
+            if (id >= d.tenantNames.length) {
+                d.tenantNames = Arrays.copyOf(d.tenantNames, Integer.highestOneBit(id) * 2);
+            }
+            d.tenantNames[id] = t;
+        }
+        d.nextId = in.readInt();
+        d.freeIds = readInts(in);
+        d.freeCount = d.freeIds.length;
+        d.freeIds = Arrays.copyOf(d.freeIds, Math.max(64, d.freeCount));
+        d.writers = new StreamDetector.Writer[Math.max(64, Integer.highestOneBit(Math.max(1, d.nextId)) * 2)];
+        int live = in.readInt();
+        for (int i = 0; i < live; i++) {
+            int id = in.readInt();
+            String request = in.readUTF();
+            int tenantId = in.readInt();
+            StreamDetector.Writer w = new StreamDetector.Writer(request, d.tenantNames[tenantId], tenantId);
+            w.refs = in.readLong();
+            d.writers[id] = w;
+        }
+        int inUse = in.readInt();
+        for (int i = 0; i < inUse; i++) {
+            StreamDetector.RequestState q = state(d, in.readInt());
+            int[] table = readInts(in);
+            q.pages = table.length;
+            q.table = Arrays.copyOf(table, Math.max(8, table.length));
+            q.kind = Arrays.copyOf(in.readNBytes(table.length), Math.max(8, table.length));
+            q.expected = new long[Math.max(8, table.length)];
+            for (int k = 0; k < table.length; k++) {
+                q.expected[k] = in.readLong();
+            }
+            q.owned = in.readInt();
+            q.done = in.readBoolean();
+        }
+        int kept = in.readInt();
+        for (int i = 0; i < kept; i++) {
+            StreamDetector.RequestState q = state(d, in.readInt());
+            q.pages = in.readInt();
+            q.table = null;
+            q.kind = null;
+            q.expected = null;
+            q.runs = readInts(in);
+            q.runKinds = in.readBoolean() ? in.readNBytes(q.runs.length / 2) : null;
+            long[] fps = readLongs(in);
+            q.runFps = fps.length == 0 ? null : fps;
+            q.keptBytes = in.readInt();
+            q.done = true;
+            d.keptBytes += q.keptBytes;
+            d.keptCount++;
+            q.older = d.newestKept;
+            if (d.newestKept != null) {
+                d.newestKept.newer = q;
+            } else {
+                d.oldestKept = q;
+            }
+            d.newestKept = q;
+        }
+        d.keptTablesBudget = in.readLong();
+        for (long h : readLongs(in)) {
+            d.evicted.add(h);
+        }
+        for (long h : readLongs(in)) {
+            d.evictedBefore.add(h);
+        }
+        d.forgottenEvictions = in.readLong();
+        return d;
+    }
+
+    /** The table of writer {@code id} of {@code d}, created while restoring. */
+    private static StreamDetector.RequestState state(StreamDetector d, int id) {
+        StreamDetector.Writer w = d.writers[id];
+        StreamDetector.RequestState q = new StreamDetector.RequestState(w.request, w.tenant, w.tenantId, id);
+        w.state = q;
+        d.requests.put(q.request, q);
+        return q;
+    }
+
+    private static void writeInts(DataOutputStream out, int[] values, int count) throws IOException {
+        out.writeInt(count);
+        for (int i = 0; i < count; i++) {
+            out.writeInt(values[i]);
+        }
+    }
+
+    private static int[] readInts(DataInputStream in) throws IOException {
+        int[] values = new int[in.readInt()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = in.readInt();
+        }
+        return values;
+    }
+
+    private static void writeLongs(DataOutputStream out, long[] values) throws IOException {
+        out.writeInt(values.length);
+        for (long v : values) {
+            out.writeLong(v);
+        }
+    }
+
+    private static long[] readLongs(DataInputStream in) throws IOException {
+        long[] values = new long[in.readInt()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = in.readLong();
+        }
+        return values;
+    }
+
+    private static void writeNullable(DataOutputStream out, String s) throws IOException {
+        out.writeBoolean(s != null);
+        if (s != null) {
+            out.writeUTF(s);
+        }
+    }
+
+    private static String readNullable(DataInputStream in) throws IOException {
+        return in.readBoolean() ? in.readUTF() : null;
+    }
+}
