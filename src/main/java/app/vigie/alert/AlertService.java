@@ -1,80 +1,43 @@
 package app.vigie.alert;
 
-import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.agroal.api.AgroalDataSource;
-import io.quarkus.mailer.Mail;
-import io.quarkus.mailer.Mailer;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
-import io.vertx.core.Vertx;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.compliance.service.CaseStore;
-import app.vigie.db.FailureLog;
 import app.vigie.db.Transactions;
 import app.vigie.detection.ExposuresListener;
-import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentStatus;
 import app.vigie.incident.IncidentStatusListener;
-import app.vigie.incident.IncidentView;
-import app.vigie.notice.NoticeService;
 import app.vigie.platform.Digests;
-import app.vigie.platform.Mode;
 import app.vigie.problem.ProblemException;
-import app.vigie.tenant.TenantValidator;
 
 /**
- * Customer alerts: planned in the transaction of the change ({@link AlertPlanner}), delivered by workers that claim
- * due deliveries with {@code FOR UPDATE SKIP LOCKED} (several instances share them, none sends one twice at the same
- * time), retried with exponential backoff, DEAD after {@code vigie.alerts.max-attempts} (the DPO sees it and may
- * retry). Delivery is at least once: a crash between the receiver's answer and the commit sends again, with the same
- * Idempotency-Key and the same body (fixed, in its own transaction, before the first attempt). An alert not
- * acknowledged after {@code vigie.alerts.ack-escalate-after} is escalated to the DPO; an acknowledgement records the
- * controller's awareness, which starts its own clock.
+ * Customer alerts as the features and people see them: planned in the transaction of the change that calls for them
+ * (it listens to detection and to the incident lifecycle; {@link AlertPlanner} writes the outbox), listed with their
+ * deliveries, acknowledged (a receipt, and the controller's awareness when nothing earlier is known), and a dead
+ * delivery sent again. {@link AlertDelivery} delivers them.
  */
 @ApplicationScoped
 public class AlertService implements ExposuresListener, IncidentStatusListener {
-    private static final Logger LOG = Logger.getLogger(AlertService.class);
-    private static final SecureRandom RANDOM = new SecureRandom();
     /** The states of a delivery a list may be filtered by. */
     static final List<String> DELIVERY_STATUSES = List.of("HELD", "PENDING", "DELIVERED", "DEAD");
 
@@ -82,66 +45,14 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
     AgroalDataSource dataSource;
 
     @Inject
-    NoticeService notices;
-
-    @Inject
     Clock clock;
 
     @Inject
-    ObjectMapper json;
+    AckLinks ackLinks;
 
-    @Inject
-    Mailer mailer;
-
-    @Inject
-    KafkaAlerts kafka;
 
     @ConfigProperty(name = "vigie.alerts.hold-initial", defaultValue = "false")
     boolean holdInitial;
-
-    @ConfigProperty(name = "vigie.alerts.max-attempts", defaultValue = "8")
-    int maxAttempts;
-
-    @ConfigProperty(name = "vigie.alerts.retry-base", defaultValue = "PT5S")
-    Duration retryBase;
-
-    @ConfigProperty(name = "vigie.alerts.retry-max", defaultValue = "PT1H")
-    Duration retryMax;
-
-    @ConfigProperty(name = "vigie.alerts.ack-escalate-after", defaultValue = "PT4H")
-    Duration ackEscalateAfter;
-
-    /** Where customers reach this service (the acknowledgement links). */
-    @ConfigProperty(name = "vigie.public-url", defaultValue = "http://localhost:8080")
-    String publicUrl;
-
-    /** Deliveries sent at the same time, at most (each waits at most {@code attempt-deadline}). */
-    @ConfigProperty(name = "vigie.alerts.concurrency", defaultValue = "16")
-    int concurrency;
-
-    /**
-     * Deliveries of one tenant on one channel in flight at the same time, at most: a slow receiver holds that many
-     * senders, not all. (Order is kept by the claim itself: a tenant's later alert waits for its earlier one.)
-     */
-    @ConfigProperty(name = "vigie.alerts.per-tenant", defaultValue = "1")
-    int perTenant;
-
-    /** One attempt, whole: connection, TLS, request and answer. */
-    @ConfigProperty(name = "vigie.alerts.attempt-deadline", defaultValue = "PT10S")
-    Duration attemptDeadline;
-
-    /** Networks a webhook target may be in although private, loopback or link-local (CIDR list). */
-    @ConfigProperty(name = "vigie.alerts.webhook.allowed-networks")
-    Optional<List<String>> allowedNetworks;
-
-    /** Plain http targets in production mode (always allowed in embedded mode). */
-    @ConfigProperty(name = "vigie.alerts.webhook.allow-http", defaultValue = "false")
-    boolean allowHttp;
-
-    @Inject
-    Vertx vertx;
-
-    private Webhook webhook;
 
     /** Called by detection inside the transaction that wrote exposures. */
     @Override
@@ -158,7 +69,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
         }
         try (PreparedStatement ps = tx.prepareStatement("update customer_alert set ack_token = ? where id = ?")) {
             for (AlertPlanner.Written w : written) {
-                ps.setString(1, Digests.sha256Hex(ackToken(w.idempotencyKey())));
+                ps.setString(1, Digests.sha256Hex(ackLinks.ackToken(w.idempotencyKey())));
                 ps.setLong(2, w.id());
                 ps.addBatch();
             }
@@ -174,486 +85,6 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
         if (to == IncidentStatus.CLOSED || to == IncidentStatus.DISMISSED) {
             linkTokens(tx, AlertPlanner.incidentEnded(tx, incident, now));
         }
-    }
-
-    /** How often due deliveries are looked for (Quarkus's scheduler does not go below a second: a thread of ours). */
-    @ConfigProperty(name = "vigie.alerts.deliver-every", defaultValue = "250ms")
-    Duration deliverEvery;
-
-    private ScheduledExecutorService worker;
-
-    void start(@Observes StartupEvent event) {
-        boolean production = Mode.current() == Mode.PRODUCTION;
-        webhook = new Webhook(vertx, new WebhookTargets(allowedNetworks.orElse(List.of()), production && !allowHttp),
-                attemptDeadline);
-        slots = new Semaphore(Math.max(1, concurrency));
-        AtomicInteger n = new AtomicInteger();
-        senders = Executors.newFixedThreadPool(Math.max(1, concurrency), r -> {
-            Thread t = new Thread(r, "vigie-alert-sender-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        worker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "vigie-alert-delivery");
-            t.setDaemon(true);
-            return t;
-        });
-        long ms = Math.max(10, deliverEvery.toMillis());
-        worker.scheduleWithFixedDelay(this::tick, ms, ms, TimeUnit.MILLISECONDS);
-    }
-
-    void stop(@Observes ShutdownEvent event) {
-        if (worker != null) {
-            worker.shutdownNow();
-        }
-        if (senders != null) {
-            senders.shutdownNow();
-        }
-        if (webhook != null) {
-            webhook.close();
-        }
-    }
-
-    private final FailureLog roundLog = new FailureLog(LOG, "Alert delivery round");
-
-    void tick() {
-        try {
-            deliverDue(100);
-            escalateUnacknowledged(clock.instant());
-            roundLog.succeeded();
-        } catch (SQLException | RuntimeException e) {
-            roundLog.failed(e);
-        } catch (Error e) {
-            LOG.error("Alert delivery round failed", e);  // never let the worker thread die silently
-        }
-    }
-
-    private ExecutorService senders;
-    private Semaphore slots;
-    /** Deliveries in flight per tenant, on this instance. */
-    private final Map<String, Integer> inFlight = new ConcurrentHashMap<>();
-
-    /**
-     * Claims up to {@code max} due deliveries (as many as free senders allow, none of a tenant at its limit) and
-     * hands each to a sender; returns how many were claimed. Sending happens outside any transaction: a claim moves
-     * the delivery's next attempt past the attempt's deadline (another instance leaves it alone meanwhile, and takes
-     * it again if this one dies), the sender sends, then records the outcome in its own short transaction.
-     */
-    public int deliverDue(int max) throws SQLException {
-        int claimed = 0;
-        while (claimed < max && slots.tryAcquire()) {
-            Optional<Due> due = Optional.empty();
-            try {
-                due = claimNext(clock.instant());
-            } finally {
-                if (due.isEmpty()) {
-                    slots.release();  // nothing claimed (or it failed, even with an Error): the sender is free
-                }
-            }
-            if (due.isEmpty()) {
-                break;
-            }
-            Due d = due.get();
-            String lane = lane(d.tenant(), d.channel());
-            inFlight.merge(lane, 1, Integer::sum);
-            try {
-                senders.execute(() -> {
-                    try {
-                        attempt(d);
-                    } catch (SQLException | RuntimeException e) {
-                        roundLog.failed(e);  // the claim lapses: the delivery is attempted again after its lease
-                    } catch (Error e) {
-                        LOG.error("A delivery attempt failed", e);
-                    } finally {
-                        leave(lane);
-                        kick();
-                    }
-                });
-            } catch (RejectedExecutionException stopping) {
-                leave(lane);
-                break;
-            }
-            claimed++;
-        }
-        return claimed;
-    }
-
-    /** A claimed delivery is done with (sent, or never handed to a sender): its lane and its sender are free. */
-    private void leave(String lane) {
-        inFlight.computeIfPresent(lane, (k, v) -> v <= 1 ? null : v - 1);
-        slots.release();
-    }
-
-    /** A sender freed: look for the next due delivery now rather than at the next round. */
-    private void kick() {
-        try {
-            if (worker != null && !worker.isShutdown()) {
-                worker.execute(() -> {
-                    try {
-                        deliverDue(100);
-                    } catch (SQLException | RuntimeException e) {
-                        roundLog.failed(e);
-                    }
-                });
-            }
-        } catch (RejectedExecutionException stopping) {
-            // shutting down
-        }
-    }
-
-    /** A delivery due now, claimed: its alert, channel, target and attempts so far. */
-    record Due(long id, long alertId, String channel, String target, int attempts, UUID incident, String tenant,
-            String phase, String key, String body, List<String> secrets, UUID claim) {
-    }
-
-    /** In flight per tenant and channel: a dead webhook does not hold the same tenant's e-mail. */
-    private static String lane(String tenant, String channel) {
-        return tenant + "|" + channel;
-    }
-
-    private Optional<Due> claimNext(Instant now) throws SQLException {
-        String[] busy = inFlight.entrySet().stream().filter(e -> e.getValue() >= Math.max(1, perTenant))
-                .map(Map.Entry::getKey).toArray(String[]::new);
-        Optional<Long> next = Transactions.run(dataSource, c -> nextDue(c, now, busy));
-        if (next.isEmpty()) {
-            return Optional.empty();
-        }
-        try {
-            fixBody(next.get(), now);
-        } catch (RuntimeException e) {
-            // this alert's body cannot be made (a rendering error): it waits its backoff; the others go on
-            postpone(next.get(), "the alert could not be prepared: " + e, now);
-            LOG.errorf(e, "Alert %d could not be prepared; its deliveries wait their backoff", next.get());
-            return Optional.empty();
-        }
-        return Transactions.run(dataSource, c -> {
-            Optional<Due> due = claim(c, now, busy);
-            if (due.isEmpty() || due.get().body() == null) {
-                return Optional.empty();  // taken by another worker, or its body is being fixed: still due
-            }
-            Due d = due.get();
-            UUID claim = UUID.randomUUID();
-            try (PreparedStatement ps = c.prepareStatement(
-                    "update alert_delivery set next_attempt_at = ?, claim_id = ?, updated_at = now() where id = ?")) {
-                // the lease runs from the claim, past the whole attempt (and e-mail's and Kafka's own waits)
-                ps.setTimestamp(1, Timestamp.from(clock.instant().plus(lease())));
-                ps.setObject(2, claim);
-                ps.setLong(3, d.id());
-                ps.executeUpdate();
-            }
-            List<String> secrets = d.channel().equals("webhook") ? signingSecrets(c, d.tenant(), now) : null;
-            return Optional.of(new Due(d.id(), d.alertId(), d.channel(), d.target(), d.attempts(), d.incident(),
-                    d.tenant(), d.phase(), d.key(), d.body(), secrets, claim));
-        });
-    }
-
-    /**
-     * How long a claim holds a delivery: twice the attempt's deadline and 20 s (40 s by default; Kafka's own waits
-     * end within 30 s). Long enough that no live sender loses its claim; short enough that a delivery whose sender
-     * died is attempted again within a minute. An outcome recorded after the claim lapsed is not recorded (the
-     * claim is the sender's own), so a lapse costs at most one more send, never a lost or contradicted outcome.
-     */
-    Duration lease() {
-        return attemptDeadline.multipliedBy(2).plusSeconds(20);
-    }
-
-    /** An alert whose body cannot be made: its pending deliveries wait a backoff, the error kept for the DPO. */
-    private void postpone(long alertId, String error, Instant now) throws SQLException {
-        Transactions.run(dataSource, c -> {
-            try (PreparedStatement ps = c.prepareStatement("""
-                    update alert_delivery set attempts = attempts + 1, last_error = ?, next_attempt_at = ?,
-                      updated_at = now() where alert_id = ? and status = 'PENDING'""")) {
-                ps.setString(1, Webhook.sanitize(error));
-                ps.setTimestamp(2, Timestamp.from(now.plus(retryMax)));
-                ps.setLong(3, alertId);
-                ps.executeUpdate();
-            }
-            return null;
-        });
-    }
-
-    /** Sends a claimed delivery, then records what came of it. */
-    private void attempt(Due d) throws SQLException {
-        String error = send(d, clock.instant());
-        if (Thread.currentThread().isInterrupted() || "interrupted".equals(error)) {
-            return;  // stopping: no outcome is known; the claim lapses and the delivery is attempted again
-        }
-        Transactions.run(dataSource, c -> {
-            if (error == null) {
-                // delivered: the controller is aware from now (EDPB Guidelines 9/2022, para. 44)
-                Instant delivered = clock.instant();
-                if (update(c, d, "DELIVERED", d.attempts() + 1, delivered, null, delivered)) {
-                    AuditTrail.record("vigie", "alert.delivered", "incident:" + d.incident() + "/" + d.tenant(),
-                            null, "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"channel\":"
-                                    + AuditTrail.quote(d.channel()) + ",\"attempt\":" + (d.attempts() + 1) + "}");
-                }
-            } else {
-                Instant now = clock.instant();
-                int attempts = d.attempts() + 1;
-                boolean dead = attempts >= maxAttempts;
-                if (update(c, d, dead ? "DEAD" : "PENDING", attempts, dead ? now : now.plus(backoff(attempts)),
-                        error, null) && dead) {
-                    AuditTrail.record("vigie", "alert.dead", "incident:" + d.incident() + "/" + d.tenant(), null,
-                            "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"error\":"
-                                    + AuditTrail.quote(error) + "}");
-                }
-            }
-            return null;
-        });
-    }
-
-    /** base x 2^(attempts-1), at most {@code retry-max}. */
-    Duration backoff(int attempts) {
-        Duration d = retryBase.multipliedBy(1L << Math.min(20, attempts - 1));
-        return d.compareTo(retryMax) > 0 ? retryMax : d;
-    }
-
-    /**
-     * The next due delivery, of {@code d} joined to its alert {@code a}: pending, due by the first parameter, not in a
-     * busy lane (the second, tenant|channel), and the oldest pending one of its tenant on its channel (order kept).
-     */
-    private static final String NEXT_DUE = """
-            from alert_delivery d join customer_alert a on a.id = d.alert_id
-            where d.status = 'PENDING' and d.next_attempt_at <= ? and a.tenant || '|' || d.channel <> all(?)
-              and not exists (select 1 from alert_delivery e join customer_alert b on b.id = e.alert_id
-                where b.tenant = a.tenant and e.channel = d.channel and e.status = 'PENDING' and e.id < d.id)
-            order by d.next_attempt_at, d.id limit 1""";
-
-    private static Optional<Long> nextDue(Connection c, Instant now, String[] busy) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select d.alert_id " + NEXT_DUE)) {
-            ps.setTimestamp(1, Timestamp.from(now));
-            ps.setArray(2, c.createArrayOf("text", busy));
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
-            }
-        }
-    }
-
-    private static Optional<Due> claim(Connection c, Instant now, String[] busy) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                select d.id, d.alert_id, d.channel, d.target, d.attempts, a.incident_id, a.tenant, a.phase,
-                       a.idempotency_key, a.body""" + " " + NEXT_DUE + " for update of d skip locked")) {
-            ps.setTimestamp(1, Timestamp.from(now));
-            ps.setArray(2, c.createArrayOf("text", busy));
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new Due(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-                        rs.getInt(5), rs.getObject(6, UUID.class), rs.getString(7), rs.getString(8), rs.getString(9),
-                        rs.getString(10), null, null));
-            }
-        }
-    }
-
-    /** The alert's body, rendered once and kept: every attempt sends the same bytes. */
-    void fixBody(long alertId, Instant now) throws SQLException {
-        Transactions.run(dataSource, c -> {
-            try (PreparedStatement ps = c.prepareStatement("""
-                    select incident_id, tenant, phase, idempotency_key, created_at from customer_alert
-                    where id = ? and body is null for update skip locked""")) {
-                ps.setLong(1, alertId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        return null;
-                    }
-                    UUID incident = rs.getObject(1, UUID.class);
-                    String tenant = rs.getString(2);
-                    IncidentView view = IncidentQueries.get(c, incident).orElseThrow();
-                    Map<String, Object> alert = new LinkedHashMap<>();
-                    alert.put("id", alertId);
-                    alert.put("phase", rs.getString(3));
-                    alert.put("idempotency_key", rs.getString(4));
-                    alert.put("incident_id", incident.toString());
-                    alert.put("tenant", tenant);
-                    alert.put("created_at", rs.getTimestamp(5).toInstant().toString());
-                    String base = publicUrl.replaceAll("/+$", "");
-                    // the link's token is put in at each send (derived, the same every time), never stored
-                    alert.put("acknowledge_url", base + "/ack/" + ACK_TOKEN_SLOT);
-                    alert.put("acknowledge_before", rs.getTimestamp(5).toInstant().plus(ackValidFor).toString());
-                    // the same notice as a PDF/A document, for the customer's signed-in portal account
-                    alert.put("pdf_url", base + "/portal/incidents/" + incident + "/documents/processor-alert.pdf");
-                    Map<String, Object> body = new LinkedHashMap<>();
-                    body.put("alert", alert);
-                    body.put("notice", notices.processorAlert(c, view, tenant, Locale.ENGLISH, ZoneOffset.UTC, now));
-                    try (PreparedStatement up = c.prepareStatement(
-                            "update customer_alert set body = ? where id = ? and body is null")) {
-                        up.setString(1, json.writeValueAsString(body));
-                        up.setLong(2, alertId);
-                        up.executeUpdate();
-                    } catch (JsonProcessingException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }
-            }
-            return null;
-        });
-    }
-
-    private String send(Due d, Instant now) {
-        byte[] body = withToken(d).getBytes(StandardCharsets.UTF_8);
-        return switch (d.channel()) {
-            case "webhook" -> webhook.send(d.target(), d.secrets(), d.key(), d.phase(), body, now);
-            case "email" -> email(d);
-            case "kafka" -> kafka.send(d.tenant(), d.key(), d.phase(), body);
-            default -> "channel '" + d.channel() + "' is not delivered yet";
-        };
-    }
-
-    /**
-     * The alert by email: a short text with the acknowledgement link, the notice attached as PDF/A (rendered from the
-     * JSON sent, so retries attach the same facts) and as JSON; the Idempotency-Key as a header and in the
-     * Message-ID's left part, so that a repeated delivery is recognisable.
-     */
-    private String email(Due d) {
-        try {
-            JsonNode body = json.readTree(withToken(d));
-            JsonNode alert = body.path("alert");
-            String noticeJson = json.writeValueAsString(body.path("notice"));
-            NoticeService.Rendered r = notices.renderProcessorAlert(noticeJson);
-            byte[] pdf = notices.pdf(r, "processor-alert.json");
-            String subject = "[Vigie] " + switch (d.phase()) {
-                case AlertPlanner.UPDATE -> "Update: ";
-                case AlertPlanner.FINAL -> "Closed: ";
-                default -> "";
-            } + r.title();
-            String text = r.title() + "\n\n"
-                    + "Incident: " + alert.path("incident_id").asText() + "\n"
-                    + "Phase: " + d.phase() + "\n\n"
-                    + "The notice is attached (PDF and JSON). Please acknowledge its receipt here; your own deadline "
-                    + "to notify your supervisory authority runs from your awareness:\n"
-                    + alert.path("acknowledge_url").asText() + "\n\n"
-                    + "Idempotency-Key: " + d.key() + "\n";
-            if (!TenantValidator.isEmail(d.target())) {
-                return "SMTP: not sent: the target is not an e-mail address";
-            }
-            // no line break reaches a header, whatever a name in the title holds
-            subject = subject.replaceAll("\\p{Cntrl}+", " ");
-            mailer.send(Mail.withText(d.target(), subject, text)
-                    .addHeader("Idempotency-Key", d.key())
-                    .addAttachment("processor-alert.pdf", pdf, "application/pdf")
-                    .addAttachment("processor-alert.json", noticeJson.getBytes(StandardCharsets.UTF_8),
-                            "application/json"));
-            return null;
-        } catch (RuntimeException | JsonProcessingException e) {
-            return "SMTP: " + e.getClass().getSimpleName() + ": " + e.getMessage();
-        }
-    }
-
-    /**
-     * Records an attempt's outcome, unless the delivery changed meanwhile (its claim lapsed and another attempt was
-     * recorded, or the DPO acted): true when recorded.
-     */
-    private static boolean update(Connection c, Due d, String status, int attempts, Instant next, String error,
-            Instant deliveredAt) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                update alert_delivery set status = ?, attempts = ?, next_attempt_at = ?, last_error = ?,
-                  delivered_at = ?, claim_id = null, updated_at = now()
-                where id = ? and status = 'PENDING' and claim_id = ?""")) {
-            ps.setString(1, status);
-            ps.setInt(2, attempts);
-            ps.setTimestamp(3, Timestamp.from(next));
-            ps.setString(4, error);
-            ps.setTimestamp(5, deliveredAt == null ? null : Timestamp.from(deliveredAt));
-            ps.setLong(6, d.id());
-            ps.setObject(7, d.claim());
-            return ps.executeUpdate() == 1;
-        }
-    }
-
-    /**
-     * The secrets a tenant's webhooks are signed with now: its current one (made on first use, and then known to
-     * nobody until the DPO rotates it), and the one before it while its overlap lasts.
-     */
-    public static List<String> signingSecrets(Connection c, String tenant, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "select secret, previous_secret, previous_until from tenant_webhook_secret where tenant = ?")) {
-            ps.setString(1, tenant);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    Timestamp until = rs.getTimestamp(3);
-                    return rs.getString(2) != null && until != null && until.toInstant().isAfter(now)
-                            ? List.of(rs.getString(1), rs.getString(2)) : List.of(rs.getString(1));
-                }
-            }
-        }
-        // first use: made unless a rotation made one meanwhile, which is then kept (it is the one the DPO saw)
-        try (PreparedStatement ps = c.prepareStatement("""
-                insert into tenant_webhook_secret (tenant, secret, created_at) values (?, ?, ?)
-                on conflict (tenant) do nothing""")) {
-            ps.setString(1, tenant);
-            ps.setString(2, newSecret());
-            ps.setTimestamp(3, Timestamp.from(now));
-            ps.executeUpdate();
-        }
-        return signingSecrets(c, tenant, now);
-    }
-
-    private static String newSecret() {
-        byte[] b = new byte[32];
-        RANDOM.nextBytes(b);
-        return "whsec_" + Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-    }
-
-    /** What is known of a tenant's webhook secret, without the secret. */
-    public record SecretInfo(boolean exists, Instant createdAt, String fingerprint, Instant previousValidUntil) {
-    }
-
-    public static SecretInfo secretInfo(Connection c, String tenant, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "select secret, created_at, previous_until from tenant_webhook_secret where tenant = ?")) {
-            ps.setString(1, tenant);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return new SecretInfo(false, null, null, null);
-                }
-                Timestamp until = rs.getTimestamp(3);
-                return new SecretInfo(true, rs.getTimestamp(2).toInstant(),
-                        Digests.sha256Hex(rs.getString(1)).substring(0, 12),
-                        until == null || !until.toInstant().isAfter(now) ? null : until.toInstant());
-            }
-        }
-    }
-
-    /**
-     * A new webhook secret for the tenant, returned this once; the one before keeps signing beside it for
-     * {@code overlap} (zero: it stops at once, as after a leak).
-     */
-    public static String rotate(Connection c, String tenant, Instant now, Duration overlap) throws SQLException {
-        String secret = newSecret();
-        try (PreparedStatement ps = c.prepareStatement("""
-                insert into tenant_webhook_secret (tenant, secret, created_at) values (?, ?, ?)
-                on conflict (tenant) do update set previous_secret = tenant_webhook_secret.secret,
-                  previous_until = ?, secret = excluded.secret, created_at = excluded.created_at""")) {
-            ps.setString(1, tenant);
-            ps.setString(2, secret);
-            ps.setTimestamp(3, Timestamp.from(now));
-            ps.setTimestamp(4, Timestamp.from(now.plus(overlap)));
-            ps.executeUpdate();
-        }
-        return secret;
-    }
-
-    /** Alerts not acknowledged in time are escalated to the DPO (once each; an audit event says so). */
-    int escalateUnacknowledged(Instant now) throws SQLException {
-        return Transactions.run(dataSource, c -> {
-            int n = 0;
-            try (PreparedStatement ps = c.prepareStatement("""
-                    update customer_alert set escalated_at = ? where acknowledged_at is null and escalated_at is null
-                      and phase <> 'FINAL' and created_at <= ? returning id, incident_id, tenant""")) {
-                ps.setTimestamp(1, Timestamp.from(now));
-                ps.setTimestamp(2, Timestamp.from(now.minus(ackEscalateAfter)));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        AuditTrail.record("vigie", "alert.unacknowledged", "incident:" + rs.getObject(2) + "/"
-                                + rs.getString(3), null, "{\"alert\":" + rs.getLong(1) + ",\"after\":\""
-                                        + ackEscalateAfter + "\"}");
-                        n++;
-                    }
-                }
-            }
-            return n;
-        });
     }
 
     /** The alert a token acknowledges, if any. */
@@ -675,31 +106,8 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
         }
         Instant now = clock.instant();
         return Transactions.run(dataSource, c -> find(c, "ack_token = ?", Digests.sha256Hex(token)))
-                .filter(a -> a.createdAt().plus(ackValidFor).isAfter(now));
+                .filter(a -> a.createdAt().plus(ackLinks.validFor()).isAfter(now));
     }
-
-    /** Where the link's token goes in a stored body; replaced at each send. */
-    static final String ACK_TOKEN_SLOT = "{ack-token}";
-
-    @ConfigProperty(name = "vigie.alerts.ack-valid-for", defaultValue = "P90D")
-    Duration ackValidFor;
-
-    @ConfigProperty(name = "quarkus.http.auth.session.encryption-key")
-    Optional<String> serviceKey;
-
-    /**
-     * The acknowledgement link's token of the alert with this idempotency key: an HMAC under the service's key
-     * (VIGIE_SESSION_KEY, the same on every instance), so it is the same at every send and never needs storing.
-     * Rotating that key ends the links already sent (the portal still acknowledges).
-     */
-    public String ackToken(String idempotencyKey) {
-        return Digests.keyed(serviceKey.orElse(""), "vigie-ack-link", idempotencyKey);
-    }
-
-    private String withToken(Due d) {
-        return d.body().replace(ACK_TOKEN_SLOT, ackToken(d.key()));
-    }
-
 
     static Optional<AlertRef> find(Connection c, String where, Object key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("select id, incident_id, tenant, phase, created_at, "

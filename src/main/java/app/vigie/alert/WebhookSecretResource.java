@@ -62,7 +62,7 @@ public class WebhookSecretResource {
     public Info info(@PathParam("id") String tenant) throws SQLException {
         return Transactions.run(dataSource, c -> {
             TenantStore.find(c, tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
-            AlertService.SecretInfo i = AlertService.secretInfo(c, tenant, clock.instant());
+            WebhookSecretStore.SecretInfo i = WebhookSecretStore.secretInfo(c, tenant, clock.instant());
             return new Info(tenant, i.exists(), i.createdAt(), i.fingerprint(), i.previousValidUntil());
         });
     }
@@ -85,8 +85,8 @@ public class WebhookSecretResource {
         return Transactions.run(dataSource, c -> {
             TenantStore.find(c, tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
             Instant now = clock.instant();
-            boolean had = AlertService.secretInfo(c, tenant, now).exists();
-            String secret = AlertService.rotate(c, tenant, now, had ? o : Duration.ZERO);
+            boolean had = WebhookSecretStore.secretInfo(c, tenant, now).exists();
+            String secret = WebhookSecretStore.rotate(c, tenant, now, had ? o : Duration.ZERO);
             AuditTrail.record(who.getUserPrincipal().getName(), "tenant.webhook-secret", "tenant:" + tenant,
                     null, "{\"rotated\":true,\"previous_overlap\":" + AuditTrail.quote(o.toString()) + "}");
             return new Secret(tenant, secret, had && !o.isZero() ? now.plus(o) : null);

@@ -40,7 +40,7 @@ import io.restassured.RestAssured;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
-import app.vigie.alert.AlertService;
+import app.vigie.alert.AckLinks;
 import app.vigie.testing.Api;
 import app.vigie.testing.Logs;
 import app.vigie.testing.WebhookReceiver;
@@ -458,7 +458,7 @@ class AuthorizationMatrixTest {
 
     /** The token of an alert's acknowledgement link (sent only to the customer's channels). */
     @Inject
-    AlertService alertService;
+    AckLinks ackLinks;
 
     private String ackToken(long alert) throws Exception {
         try (Connection c = dataSource.getConnection();
@@ -466,7 +466,7 @@ class AuthorizationMatrixTest {
             ps.setLong(1, alert);
             try (ResultSet rs = ps.executeQuery()) {
                 assertThat(rs.next()).as("alert " + alert).isTrue();
-                return alertService.ackToken(rs.getString(1));  // the database keeps only its hash
+                return ackLinks.ackToken(rs.getString(1));  // the database keeps only its hash
             }
         }
     }
