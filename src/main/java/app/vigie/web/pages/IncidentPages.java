@@ -287,7 +287,7 @@ public class IncidentPages {
                     form == null ? "" : form.value("evidence"), form == null ? "" : form.value("late_reasons"),
                     alertLines);
         });
-        return engine.getTemplate("pages/incident").data("page", page).render();
+        return engine.getTemplate("pages/incident").instance().setLocale(page.language()).data("page", page).render();
     }
 
     private static void addOpen(List<IncidentPage.Choice> out, String tenant, String party, List<Obligation> own) {

@@ -105,9 +105,9 @@ public class PageResource {
     @PermitAll
     public String login(@QueryParam("error") String error, @QueryParam("lang") String lang,
             @HeaderParam("Accept-Language") String accept) {
-        return engine.getTemplate("pages/login").data("login", new Login(Viewer.language(lang, accept), error != null,
-                oidc()))
-                .render();
+        String language = Viewer.language(lang, accept);
+        return engine.getTemplate("pages/login").instance().setLocale(language)
+                .data("login", new Login(language, error != null, oidc())).render();
     }
 
     /** Signs out: the session and CSRF cookies are cleared; back to the sign-in form. */
@@ -152,11 +152,10 @@ public class PageResource {
         if (!who.isUserInRole(Role.R_DPO) && !who.isUserInRole(Role.R_ANALYST) && !who.isUserInRole(Role.R_AUDITOR)) {
             return Response.seeOther(URI.create("/portal")).build();
         }
-        return Response.ok(engine.getTemplate("pages/overview").data("page", overview(
-                Viewer.language(lang, accept), Zones.parse(zoneParam), who.getUserPrincipal().getName(),
-                pageNumber(page)))
-                .render(),
-                MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
+        String language = Viewer.language(lang, accept);
+        return Response.ok(engine.getTemplate("pages/overview").instance().setLocale(language).data("page",
+                overview(language, Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page)))
+                .render(), MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
 
     /**
@@ -179,7 +178,8 @@ public class PageResource {
     public String incidents(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
             @QueryParam("page") String page, @HeaderParam("Accept-Language") String accept,
             @Context SecurityContext who) throws SQLException {
-        return engine.getTemplate("pages/incidents").data("page", overview(Viewer.language(lang, accept),
+        String language = Viewer.language(lang, accept);
+        return engine.getTemplate("pages/incidents").instance().setLocale(language).data("page", overview(language,
                 Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page))).render();
     }
 

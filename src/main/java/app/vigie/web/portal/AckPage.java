@@ -73,7 +73,7 @@ public class AckPage {
         View v = a == null ? null : new View(lang, token, a.tenant(), a.phase(), a.incident().toString(),
                 When.of(a.createdAt(), zone, locale), a.acknowledgedAt() == null ? null
                         : When.of(a.acknowledgedAt(), zone, locale), justNow);
-        String html = engine.getTemplate("pages/ack").data("ack", v).data("lang", lang).render();
+        String html = engine.getTemplate("pages/ack").instance().setLocale(lang).data("ack", v).data("lang", lang).render();
         return Response.status(a == null ? 404 : 200).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
                 .entity(html).build();
     }

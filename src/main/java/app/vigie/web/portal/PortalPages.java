@@ -162,7 +162,7 @@ public class PortalPages {
             }
             return out;
         });
-        return engine.getTemplate("pages/portal").data("page", new Home(language, zone.getId(),
+        return engine.getTemplate("pages/portal").instance().setLocale(language).data("page", new Home(language, zone.getId(),
                 who.getUserPrincipal().getName(), tenant, lines)).render();
     }
 
@@ -204,7 +204,7 @@ public class PortalPages {
         Questionnaire q = new Questionnaire(personal, categories, specials,
                 st.approximatePersons() == null ? "" : st.approximatePersons().toString(),
                 sev == null || sev.inputs() == null ? "" : sev.inputs().ei(), answered);
-        return engine.getTemplate("pages/portal-incident").data("page", new IncidentPortal(language, zone.getId(),
+        return engine.getTemplate("pages/portal-incident").instance().setLocale(language).data("page", new IncidentPortal(language, zone.getId(),
                 who.getUserPrincipal().getName(), tenant, id, alert, mine, done, q, sev == null ? null : sev.level(),
                 error)).render();
     }

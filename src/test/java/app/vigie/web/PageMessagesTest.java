@@ -1,0 +1,95 @@
+package app.vigie.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.qute.i18n.Localized;
+import io.quarkus.test.junit.QuarkusTest;
+
+import app.vigie.web.pages.PageMessages;
+
+/**
+ * The pages speak through the message bundle: no template tests the language itself, every English message has its
+ * French one, and the bundle gives each language its words (spaces of French typography kept).
+ */
+@QuarkusTest
+class PageMessagesTest {
+    private static final Pattern KEY = Pattern.compile("\\{msg:(\\w+)");
+
+    @Inject
+    @Localized("fr")
+    PageMessages fr;
+
+    @Inject
+    @Localized("en")
+    PageMessages en;
+
+    @Test
+    void noPageSpellsALanguageInline() throws IOException {
+        List<String> inline = new ArrayList<>();
+        try (Stream<Path> pages = Files.list(Path.of("templates/pages"))) {
+            for (Path p : pages.filter(x -> x.toString().endsWith(".html")).toList()) {
+                String s = Files.readString(p);
+                if (s.contains("== 'fr'") || s.contains("== 'en'")) {
+                    inline.add(p.getFileName().toString());
+                }
+            }
+        }
+        assertThat(inline).as("templates choosing words by testing the language").isEmpty();
+    }
+
+    @Test
+    void everyMessageUsedExistsInBothLanguages() throws IOException {
+        Map<String, String> english = read("msg_en.properties");
+        Map<String, String> french = read("msg_fr.properties");
+        assertThat(french.keySet()).as("French keys").containsExactlyInAnyOrderElementsOf(english.keySet());
+        List<String> used = new ArrayList<>();
+        try (Stream<Path> pages = Files.list(Path.of("templates/pages"))) {
+            for (Path p : pages.toList()) {
+                for (Matcher m = KEY.matcher(Files.readString(p)); m.find();) {
+                    used.add(m.group(1));
+                }
+            }
+        }
+        assertThat(used).hasSizeGreaterThan(200);
+        assertThat(english.keySet()).containsAll(used);
+        assertThat(used).containsAll(english.keySet());
+    }
+
+    @Test
+    void eachLanguageGetsItsWords() {
+        assertThat(en.base_sign_out()).isEqualTo("Sign out");
+        assertThat(fr.base_sign_out()).isEqualTo("Se déconnecter");
+        assertThat(en.colon()).isEqualTo(":");
+        assertThat(fr.colon()).as("French puts a no-break space before a colon").isEqualTo("\u00a0:");
+        assertThat(fr.incidents_open_newest_first("1", 1, 1)).isEqualTo("1 incidents ouverts, les plus récents d'abord.");
+        assertThat(en.incidents_open_newest_first("12", 2, 3)).isEqualTo("12 open incidents, newest first; page 2 of 3.");
+    }
+
+    private static Map<String, String> read(String file) throws IOException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(Path.of("src/main/resources/messages", file), StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
+        return out;
+    }
+}
