@@ -11,6 +11,7 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Map;
@@ -144,7 +145,7 @@ public class AccountService {
             }
             return Optional.of(new Principal(username, v.roles(), v.tenant(), v.sessionVersion()));
         }
-        Optional<UserAccount> account = Transactions.run(dataSource, c -> UserStore.find(c, username));
+        Optional<UserAccount> account = Transactions.run(dataSource, c -> Account.named(username));
         boolean right = matches(password, account.map(UserAccount::passwordHash).orElse(DECOY))
                 && account.isPresent();
         if (!right) {
@@ -178,7 +179,7 @@ public class AccountService {
      * longer exists.
      */
     public Optional<Principal> current(String username) throws SQLException {
-        return Transactions.run(dataSource, c -> UserStore.find(c, username))
+        return Transactions.run(dataSource, c -> Account.named(username))
                 .map(a -> new Principal(username, Role.effective(a.roles()), a.tenant(), a.sessionVersion()));
     }
 
@@ -200,7 +201,7 @@ public class AccountService {
     /** Signing out: every dashboard session of the account ends, in this browser and any other. */
     public void endSessions(String username) throws SQLException {
         Transactions.run(dataSource, c -> {
-            UserStore.endSessions(c, username);
+            Account.endSessions(username);
             AuditTrail.record(username, "account.signed-out", "account:" + username, null, null);
             return null;
         });
@@ -257,9 +258,9 @@ public class AccountService {
     public void save(String actor, String username, String password, Set<String> roles, String tenant)
             throws SQLException {
         Transactions.run(dataSource, c -> {
-            Optional<UserAccount> before = UserStore.find(c, username);
-            UserStore.save(c, new UserAccount(username, hash(password), roles, tenant,
-                    before.map(UserAccount::createdAt).orElse(null)));
+            Optional<UserAccount> before = Account.named(username);
+            Account.save(new UserAccount(username, hash(password), roles, tenant,
+                    before.map(UserAccount::createdAt).orElse(null)), Instant.now());
             AuditTrail.record(actor, before.isPresent() ? "account.update" : "account.create", "account:" + username,
                     before.map(AccountService::json).orElse(null),
                     json(new UserAccount(username, null, roles, tenant, null)));
@@ -270,7 +271,7 @@ public class AccountService {
 
     /** Creates the built-in admin on first start, and keeps its password equal to VIGIE_ADMIN_PASSWORD when set. */
     void bootstrap(@Observes StartupEvent start) throws SQLException {
-        Optional<UserAccount> admin = Transactions.run(dataSource, c -> UserStore.find(c, ADMIN));
+        Optional<UserAccount> admin = Transactions.run(dataSource, c -> Account.named(ADMIN));
         if (adminPassword.isPresent() && !adminPassword.get().isBlank()) {
             String wanted = adminPassword.get();
             if (wanted.length() < MIN_PASSWORD) {

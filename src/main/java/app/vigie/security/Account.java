@@ -1,0 +1,84 @@
+package app.vigie.security;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+
+/**
+ * An account of the service (table {@code app_user}): its password's hash, its roles, the tenant a customer account
+ * is bound to, and its session version, which moves on at each sign-out and each change of password or roles.
+ */
+@Entity
+@Table(name = "app_user")
+public class Account extends PanacheEntityBase {
+    @Id
+    public String username;
+
+    @Column(name = "password_hash", nullable = false)
+    public String passwordHash;
+
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(nullable = false)
+    public String[] roles;
+
+    public String tenant;
+
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+
+    @Column(name = "updated_at", nullable = false)
+    public Instant updatedAt;
+
+    @Column(name = "session_version", nullable = false)
+    public int sessionVersion;
+
+    /** The account named {@code username}, as read. */
+    public static Optional<UserAccount> named(String username) {
+        return Account.<Account>findByIdOptional(username).map(Account::view);
+    }
+
+    /** Every account, by name. */
+    public static List<UserAccount> everyone() {
+        return Account.<Account>list("order by username").stream().map(Account::view).toList();
+    }
+
+    /** Creates or replaces the account; a replaced one's sessions end (its session version moves on). */
+    public static void save(UserAccount u, Instant now) {
+        Account a = findById(u.username());
+        if (a == null) {
+            a = new Account();
+            a.username = u.username();
+            a.createdAt = u.createdAt() == null ? now : u.createdAt();
+            a.sessionVersion = 0;
+        } else {
+            a.sessionVersion++;
+        }
+        a.passwordHash = u.passwordHash();
+        a.roles = u.roles().toArray(String[]::new);
+        a.tenant = u.tenant();
+        a.updatedAt = now;
+        a.persist();
+    }
+
+    /** Ends every dashboard session of the account (sign-out). */
+    public static void endSessions(String username) {
+        update("sessionVersion = sessionVersion + 1 where username = ?1", username);
+    }
+
+    UserAccount view() {
+        return new UserAccount(username, passwordHash, new LinkedHashSet<>(Arrays.asList(roles)), tenant, createdAt,
+                sessionVersion);
+    }
+}
