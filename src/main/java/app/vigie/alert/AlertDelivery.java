@@ -1,11 +1,7 @@
 package app.vigie.alert;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -266,7 +262,7 @@ public class AlertDelivery {
     private Optional<Due> claimNext(Instant now) throws SQLException {
         String[] busy = inFlight.entrySet().stream().filter(e -> e.getValue() >= Math.max(1, perTenant))
                 .map(Map.Entry::getKey).toArray(String[]::new);
-        Optional<Long> next = Transactions.run(dataSource, c -> nextDue(c, now, busy));
+        Optional<Long> next = Transactions.run(dataSource, c -> DeliveryStore.nextDue(c, now, busy));
         if (next.isEmpty()) {
             return Optional.empty();
         }
@@ -279,21 +275,16 @@ public class AlertDelivery {
             return Optional.empty();
         }
         return Transactions.run(dataSource, c -> {
-            Optional<Due> due = claim(c, now, busy);
+            Optional<Due> due = DeliveryStore.claim(c, now, busy);
             if (due.isEmpty() || due.get().body() == null) {
                 return Optional.empty();  // taken by another worker, or its body is being fixed: still due
             }
             Due d = due.get();
             UUID claim = UUID.randomUUID();
-            try (PreparedStatement ps = c.prepareStatement(
-                    "update alert_delivery set next_attempt_at = ?, claim_id = ?, updated_at = now() where id = ?")) {
-                // the lease runs from the claim, past the whole attempt (and e-mail's and Kafka's own waits)
-                ps.setTimestamp(1, Timestamp.from(clock.instant().plus(lease())));
-                ps.setObject(2, claim);
-                ps.setLong(3, d.id());
-                ps.executeUpdate();
-            }
-            List<String> secrets = d.channel().equals("webhook") ? WebhookSecretStore.signingSecrets(c, d.tenant(), now) : null;
+            // the lease runs from the claim, past the whole attempt (and e-mail's and Kafka's own waits)
+            DeliveryStore.hold(c, d.id(), claim, clock.instant().plus(lease()));
+            List<String> secrets = d.channel().equals("webhook")
+                    ? WebhookSecretStore.signingSecrets(c, d.tenant(), now) : null;
             return Optional.of(new Due(d.id(), d.alertId(), d.channel(), d.target(), d.attempts(), d.incident(),
                     d.tenant(), d.phase(), d.key(), d.body(), secrets, claim));
         });
@@ -312,14 +303,7 @@ public class AlertDelivery {
     /** An alert whose body cannot be made: its pending deliveries wait a backoff, the error kept for the DPO. */
     private void postpone(long alertId, String error, Instant now) throws SQLException {
         Transactions.run(dataSource, c -> {
-            try (PreparedStatement ps = c.prepareStatement("""
-                    update alert_delivery set attempts = attempts + 1, last_error = ?, next_attempt_at = ?,
-                      updated_at = now() where alert_id = ? and status = 'PENDING'""")) {
-                ps.setString(1, Webhook.sanitize(error));
-                ps.setTimestamp(2, Timestamp.from(now.plus(retryMax)));
-                ps.setLong(3, alertId);
-                ps.executeUpdate();
-            }
+            DeliveryStore.postpone(c, alertId, Webhook.sanitize(error), now.plus(retryMax));
             return null;
         });
     }
@@ -334,7 +318,7 @@ public class AlertDelivery {
             if (error == null) {
                 // delivered: the controller is aware from now (EDPB Guidelines 9/2022, para. 44)
                 Instant delivered = clock.instant();
-                if (update(c, d, "DELIVERED", d.attempts() + 1, delivered, null, delivered)) {
+                if (DeliveryStore.record(c, d, "DELIVERED", d.attempts() + 1, delivered, null, delivered)) {
                     AuditTrail.record("vigie", "alert.delivered", "incident:" + d.incident() + "/" + d.tenant(),
                             null, "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"channel\":"
                                     + AuditTrail.quote(d.channel()) + ",\"attempt\":" + (d.attempts() + 1) + "}");
@@ -343,8 +327,8 @@ public class AlertDelivery {
                 Instant now = clock.instant();
                 int attempts = d.attempts() + 1;
                 boolean dead = attempts >= maxAttempts;
-                if (update(c, d, dead ? "DEAD" : "PENDING", attempts, dead ? now : now.plus(backoff(attempts)),
-                        error, null) && dead) {
+                Instant next = dead ? now : now.plus(backoff(attempts));
+                if (DeliveryStore.record(c, d, dead ? "DEAD" : "PENDING", attempts, next, error, null) && dead) {
                     AuditTrail.record("vigie", "alert.dead", "incident:" + d.incident() + "/" + d.tenant(), null,
                             "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"error\":"
                                     + AuditTrail.quote(error) + "}");
@@ -360,83 +344,35 @@ public class AlertDelivery {
         return d.compareTo(retryMax) > 0 ? retryMax : d;
     }
 
-    /**
-     * The next due delivery, of {@code d} joined to its alert {@code a}: pending, due by the first parameter, not in a
-     * busy lane (the second, tenant|channel), and the oldest pending one of its tenant on its channel (order kept).
-     */
-    private static final String NEXT_DUE = """
-            from alert_delivery d join customer_alert a on a.id = d.alert_id
-            where d.status = 'PENDING' and d.next_attempt_at <= ? and a.tenant || '|' || d.channel <> all(?)
-              and not exists (select 1 from alert_delivery e join customer_alert b on b.id = e.alert_id
-                where b.tenant = a.tenant and e.channel = d.channel and e.status = 'PENDING' and e.id < d.id)
-            order by d.next_attempt_at, d.id limit 1""";
-
-    private static Optional<Long> nextDue(Connection c, Instant now, String[] busy) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select d.alert_id " + NEXT_DUE)) {
-            ps.setTimestamp(1, Timestamp.from(now));
-            ps.setArray(2, c.createArrayOf("text", busy));
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
-            }
-        }
-    }
-
-    private static Optional<Due> claim(Connection c, Instant now, String[] busy) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                select d.id, d.alert_id, d.channel, d.target, d.attempts, a.incident_id, a.tenant, a.phase,
-                       a.idempotency_key, a.body""" + " " + NEXT_DUE + " for update of d skip locked")) {
-            ps.setTimestamp(1, Timestamp.from(now));
-            ps.setArray(2, c.createArrayOf("text", busy));
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                return Optional.of(new Due(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-                        rs.getInt(5), rs.getObject(6, UUID.class), rs.getString(7), rs.getString(8), rs.getString(9),
-                        rs.getString(10), null, null));
-            }
-        }
-    }
-
     /** The alert's body, rendered once and kept: every attempt sends the same bytes. */
     void fixBody(long alertId, Instant now) throws SQLException {
         Transactions.run(dataSource, c -> {
-            try (PreparedStatement ps = c.prepareStatement("""
-                    select incident_id, tenant, phase, idempotency_key, created_at from customer_alert
-                    where id = ? and body is null for update skip locked""")) {
-                ps.setLong(1, alertId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        return null;
-                    }
-                    UUID incident = rs.getObject(1, UUID.class);
-                    String tenant = rs.getString(2);
-                    IncidentView view = IncidentQueries.get(c, incident).orElseThrow();
-                    Map<String, Object> alert = new LinkedHashMap<>();
-                    alert.put("id", alertId);
-                    alert.put("phase", rs.getString(3));
-                    alert.put("idempotency_key", rs.getString(4));
-                    alert.put("incident_id", incident.toString());
-                    alert.put("tenant", tenant);
-                    alert.put("created_at", rs.getTimestamp(5).toInstant().toString());
-                    String base = publicUrl.replaceAll("/+$", "");
-                    // the link's token is put in at each send (derived, the same every time), never stored
-                    alert.put("acknowledge_url", base + "/ack/" + AckLinks.ACK_TOKEN_SLOT);
-                    alert.put("acknowledge_before", rs.getTimestamp(5).toInstant().plus(ackLinks.validFor()).toString());
-                    // the same notice as a PDF/A document, for the customer's signed-in portal account
-                    alert.put("pdf_url", base + "/portal/incidents/" + incident + "/documents/processor-alert.pdf");
-                    Map<String, Object> body = new LinkedHashMap<>();
-                    body.put("alert", alert);
-                    body.put("notice", notices.processorAlert(c, view, tenant, Locale.ENGLISH, ZoneOffset.UTC, now));
-                    try (PreparedStatement up = c.prepareStatement(
-                            "update customer_alert set body = ? where id = ? and body is null")) {
-                        up.setString(1, json.writeValueAsString(body));
-                        up.setLong(2, alertId);
-                        up.executeUpdate();
-                    } catch (JsonProcessingException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }
+            Optional<DeliveryStore.Unfixed> unfixed = DeliveryStore.unfixed(c, alertId);
+            if (unfixed.isEmpty()) {
+                return null;
+            }
+            DeliveryStore.Unfixed u = unfixed.get();
+            IncidentView view = IncidentQueries.get(c, u.incident()).orElseThrow();
+            Map<String, Object> alert = new LinkedHashMap<>();
+            alert.put("id", alertId);
+            alert.put("phase", u.phase());
+            alert.put("idempotency_key", u.key());
+            alert.put("incident_id", u.incident().toString());
+            alert.put("tenant", u.tenant());
+            alert.put("created_at", u.createdAt().toString());
+            String base = publicUrl.replaceAll("/+$", "");
+            // the link's token is put in at each send (derived, the same every time), never stored
+            alert.put("acknowledge_url", base + "/ack/" + AckLinks.ACK_TOKEN_SLOT);
+            alert.put("acknowledge_before", u.createdAt().plus(ackLinks.validFor()).toString());
+            // the same notice as a PDF/A document, for the customer's signed-in portal account
+            alert.put("pdf_url", base + "/portal/incidents/" + u.incident() + "/documents/processor-alert.pdf");
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("alert", alert);
+            body.put("notice", notices.processorAlert(c, view, u.tenant(), Locale.ENGLISH, ZoneOffset.UTC, now));
+            try {
+                DeliveryStore.setBody(c, alertId, json.writeValueAsString(body));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException(e);
             }
             return null;
         });
@@ -492,44 +428,14 @@ public class AlertDelivery {
         }
     }
 
-    /**
-     * Records an attempt's outcome, unless the delivery changed meanwhile (its claim lapsed and another attempt was
-     * recorded, or the DPO acted): true when recorded.
-     */
-    private static boolean update(Connection c, Due d, String status, int attempts, Instant next, String error,
-            Instant deliveredAt) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                update alert_delivery set status = ?, attempts = ?, next_attempt_at = ?, last_error = ?,
-                  delivered_at = ?, claim_id = null, updated_at = now()
-                where id = ? and status = 'PENDING' and claim_id = ?""")) {
-            ps.setString(1, status);
-            ps.setInt(2, attempts);
-            ps.setTimestamp(3, Timestamp.from(next));
-            ps.setString(4, error);
-            ps.setTimestamp(5, deliveredAt == null ? null : Timestamp.from(deliveredAt));
-            ps.setLong(6, d.id());
-            ps.setObject(7, d.claim());
-            return ps.executeUpdate() == 1;
-        }
-    }
-
     /** Alerts not acknowledged in time are escalated to the DPO (once each; an audit event says so). */
     int escalateUnacknowledged(Instant now) throws SQLException {
         return Transactions.run(dataSource, c -> {
             int n = 0;
-            try (PreparedStatement ps = c.prepareStatement("""
-                    update customer_alert set escalated_at = ? where acknowledged_at is null and escalated_at is null
-                      and phase <> 'FINAL' and created_at <= ? returning id, incident_id, tenant""")) {
-                ps.setTimestamp(1, Timestamp.from(now));
-                ps.setTimestamp(2, Timestamp.from(now.minus(ackEscalateAfter)));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        AuditTrail.record("vigie", "alert.unacknowledged", "incident:" + rs.getObject(2) + "/"
-                                + rs.getString(3), null, "{\"alert\":" + rs.getLong(1) + ",\"after\":\""
-                                        + ackEscalateAfter + "\"}");
-                        n++;
-                    }
-                }
+            for (DeliveryStore.Escalated e : DeliveryStore.escalate(c, now, now.minus(ackEscalateAfter))) {
+                AuditTrail.record("vigie", "alert.unacknowledged", "incident:" + e.incident() + "/" + e.tenant(), null,
+                        "{\"alert\":" + e.alertId() + ",\"after\":\"" + ackEscalateAfter + "\"}");
+                n++;
             }
             return n;
         });

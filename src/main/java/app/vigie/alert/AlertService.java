@@ -1,13 +1,10 @@
 package app.vigie.alert;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,20 +61,13 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
 
     /** Each new alert's acknowledgement link: the hash of its token, never the token. */
     private void linkTokens(Connection tx, List<AlertPlanner.Written> written) throws SQLException {
-        if (written.isEmpty()) {
-            return;
+        Map<Long, String> hashes = new LinkedHashMap<>();
+        for (AlertPlanner.Written w : written) {
+            hashes.put(w.id(), Digests.sha256Hex(ackLinks.ackToken(w.idempotencyKey())));
         }
-        try (PreparedStatement ps = tx.prepareStatement("update customer_alert set ack_token = ? where id = ?")) {
-            for (AlertPlanner.Written w : written) {
-                ps.setString(1, Digests.sha256Hex(ackLinks.ackToken(w.idempotencyKey())));
-                ps.setLong(2, w.id());
-                ps.addBatch();
-            }
-            ps.executeBatch();
-        }
+        AlertStore.setAckTokenHashes(tx, hashes);
     }
 
-    /** Called inside the transaction that closes or dismisses an incident. */
     /** A dismissed or closed incident: its FINAL alerts, in the transaction of the change. */
     @Override
     public void statusChanged(Connection tx, UUID incident, IncidentStatus from, IncidentStatus to, Instant now)
@@ -93,7 +83,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
     }
 
     public Optional<AlertRef> get(long id) throws SQLException {
-        return Transactions.run(dataSource, c -> find(c, "id = ?", id));
+        return Transactions.run(dataSource, c -> AlertStore.find(c, "id = ?", id));
     }
 
     /**
@@ -105,24 +95,8 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
             return Optional.empty();
         }
         Instant now = clock.instant();
-        return Transactions.run(dataSource, c -> find(c, "ack_token = ?", Digests.sha256Hex(token)))
+        return Transactions.run(dataSource, c -> AlertStore.find(c, "ack_token = ?", Digests.sha256Hex(token)))
                 .filter(a -> a.createdAt().plus(ackLinks.validFor()).isAfter(now));
-    }
-
-    static Optional<AlertRef> find(Connection c, String where, Object key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select id, incident_id, tenant, phase, created_at, "
-                + "acknowledged_at, acknowledged_by from customer_alert where " + where)) {
-            ps.setObject(1, key);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                Timestamp ack = rs.getTimestamp(6);
-                return Optional.of(new AlertRef(rs.getLong(1), rs.getObject(2, UUID.class), rs.getString(3),
-                        rs.getString(4), rs.getTimestamp(5).toInstant(), ack == null ? null : ack.toInstant(),
-                        rs.getString(7)));
-            }
-        }
     }
 
     /**
@@ -133,17 +107,11 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
     public AlertRef acknowledge(long alertId, String by, String how) throws SQLException {
         Instant now = clock.instant();
         return Transactions.run(dataSource, c -> {
-            AlertRef a = find(c, "id = ?", alertId).orElseThrow();
+            AlertRef a = AlertStore.find(c, "id = ?", alertId).orElseThrow();
             if (a.acknowledgedAt() != null) {
                 return a;
             }
-            try (PreparedStatement ps = c.prepareStatement(
-                    "update customer_alert set acknowledged_at = ?, acknowledged_by = ? where id = ?")) {
-                ps.setTimestamp(1, Timestamp.from(now));
-                ps.setString(2, by);
-                ps.setLong(3, alertId);
-                ps.executeUpdate();
-            }
+            AlertStore.acknowledged(c, alertId, by, now);
             CaseStore.Awareness before = CaseStore.awareness(c, a.incident()).get(a.tenant());
             Instant delivered = CaseStore.alertsDelivered(c, a.incident()).get(a.tenant());
             if (delivered == null && (before == null || before.awareAt().isAfter(now))) {
@@ -152,7 +120,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
             }
             AuditTrail.record(by, "alert.acknowledged", "incident:" + a.incident() + "/" + a.tenant(), null,
                     "{\"alert\":" + alertId + ",\"how\":" + AuditTrail.quote(how) + "}");
-            return find(c, "id = ?", alertId).orElseThrow();
+            return AlertStore.find(c, "id = ?", alertId).orElseThrow();
         });
     }
 
@@ -172,57 +140,10 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
             throw new ProblemException(400, "query parameter 'status' must be one of " + DELIVERY_STATUSES
                     + ", got '" + status + "'");
         }
-        return Transactions.run(dataSource, c -> {
-            List<AlertView> out = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("""
-                    select id, incident_id, tenant, phase, idempotency_key, created_at, acknowledged_at,
-                      acknowledged_by, escalated_at from customer_alert a
-                    where (?::uuid is null or incident_id = ?)
-                      and (?::text is null or exists (select 1 from alert_delivery d where d.alert_id = a.id
-                                                       and d.status = ?))
-                    order by id desc limit ?""")) {
-                ps.setObject(1, incident);
-                ps.setObject(2, incident);
-                ps.setString(3, status);
-                ps.setString(4, status);
-                ps.setInt(5, limit);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        long id = rs.getLong(1);
-                        out.add(new AlertView(id, rs.getObject(2, UUID.class), rs.getString(3), rs.getString(4),
-                                rs.getString(5), rs.getTimestamp(6).toInstant(), instant(rs.getTimestamp(7)),
-                                rs.getString(8), instant(rs.getTimestamp(9)), deliveries(c, id)));
-                    }
-                }
-            }
-            return out;
-        });
+        return Transactions.run(dataSource, c -> AlertStore.list(c, incident, status, limit));
     }
 
-    private static List<DeliveryView> deliveries(Connection c, long alert) throws SQLException {
-        List<DeliveryView> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                select id, channel, target, status, attempts, next_attempt_at, last_error, delivered_at
-                from alert_delivery where alert_id = ? order by id""")) {
-            ps.setLong(1, alert);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new DeliveryView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getInt(5), instant(rs.getTimestamp(6)), rs.getString(7), instant(rs.getTimestamp(8))));
-                }
-            }
-        }
-        return out;
-    }
 
-    private static Instant instant(Timestamp t) {
-        return t == null ? null : t.toInstant();
-    }
-
-    /**
-     * Sends a DEAD (or HELD) delivery again now, from attempt zero; false when there is no such delivery in
-     * that state.
-     */
     /** Sends a DEAD (or HELD, awaiting approval) delivery now; 409 when it is in neither state. */
     public void resend(long deliveryId, String by) throws SQLException {
         if (!retry(deliveryId, by)) {
@@ -231,20 +152,15 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
         }
     }
 
+    /**
+     * Sends a DEAD (or HELD) delivery again now, from attempt zero; false when there is no such delivery in
+     * that state.
+     */
     public boolean retry(long deliveryId, String by) throws SQLException {
         Instant now = clock.instant();
         return Transactions.run(dataSource, c -> {
-            try (PreparedStatement ps = c.prepareStatement("""
-                    update alert_delivery set status = 'PENDING', attempts = 0, next_attempt_at = ?, updated_at = ?
-                    where id = ? and status in ('DEAD', 'HELD') returning status""")) {
-                ps.setTimestamp(1, Timestamp.from(now));
-                ps.setTimestamp(2, Timestamp.from(now));
-                ps.setLong(3, deliveryId);
-                try (ResultSet rs = ps.executeQuery()) {
-                    if (!rs.next()) {
-                        return false;
-                    }
-                }
+            if (!AlertStore.requeue(c, deliveryId, now)) {
+                return false;
             }
             AuditTrail.record(by, "alert.retry", "alert-delivery:" + deliveryId, null,
                     "{\"status\":\"PENDING\"}");

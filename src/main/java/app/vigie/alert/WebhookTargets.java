@@ -16,8 +16,8 @@ import java.util.Locale;
  * DNS rebinding, changes nothing). Refused unless an allowed network holds them: loopback, link-local (169.254.0.0/16
  * and fe80::/10, where cloud metadata services answer), private (10/8, 172.16/12, 192.168/16, fc00::/7), shared
  * (100.64/10), unspecified, multicast and reserved addresses, and the IPv6 forms that carry an IPv4 address
- * (IPv4-compatible ::/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, Teredo 2001::/32, 6to4 2002::/16). In production mode the URL must be https unless
- * plain http is allowed.
+ * (IPv4-compatible ::/96, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, Teredo 2001::/32, 6to4 2002::/16). In production
+ * mode the URL must be https unless plain http is allowed.
  */
 public final class WebhookTargets {
     /** A target checked: the URL and the address to connect to. */

@@ -9,8 +9,10 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -22,8 +24,11 @@ import org.w3c.dom.NodeList;
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /**
  * The shape of the code as rules that fail the build (docs/architecture.md draws it): web on top, then the features,
@@ -109,6 +114,50 @@ class ArchitectureTest {
                 })
                 .because("a resource or page translates HTTP to calls of a feature service; what two of them share "
                         + "is a service or a helper class, not a resource")
+                .check(CLASSES);
+    }
+
+    /** Classes that may hold SQL: the stores and query classes, the entities' repositories, the database's set-up. */
+    static final DescribedPredicate<JavaClass> MAY_HOLD_SQL = new DescribedPredicate<>(
+            "stores, queries, repositories and the database's set-up") {
+        @Override
+        public boolean test(JavaClass c) {
+            String name = c.getName().replaceAll("\\$.*", "");
+            String simple = name.substring(name.lastIndexOf('.') + 1);
+            return simple.endsWith("Store") || simple.endsWith("Queries") || simple.endsWith("Repository")
+                    || name.startsWith("app.vigie.embedded.") || name.startsWith("app.vigie.db.")
+                    || SQL_TO_MOVE.contains(simple);
+        }
+    };
+    /** Classes whose SQL is still to move into a store (docs/architecture.md). */
+    static final Set<String> SQL_TO_MOVE = Set.of("AlertPlanner");
+    static final Set<String> QUERIES = Set.of("find", "findAll", "list", "listAll", "stream", "streamAll", "count",
+            "update", "delete", "deleteAll", "findById", "findByIdOptional");
+
+    @Test
+    void sqlLivesInStoresAndRepositoriesOnly() {
+        noClasses().that(DescribedPredicate.not(MAY_HOLD_SQL)).should().callMethodWhere(
+                new DescribedPredicate<JavaMethodCall>("prepare a JDBC statement") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        return call.getTargetOwner().isAssignableTo(Connection.class)
+                                && Set.of("prepareStatement", "createStatement", "prepareCall")
+                                        .contains(call.getName());
+                    }
+                })
+                .because("a query beside HTTP or business code is a store missing")
+                .check(CLASSES);
+        noClasses().that(DescribedPredicate.not(MAY_HOLD_SQL)).and().areNotAssignableTo(PanacheEntityBase.class)
+                .should().callMethodWhere(new DescribedPredicate<JavaMethodCall>("query entities through Panache") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        // Panache's own finders, not a repository's methods of the same name
+                        return QUERIES.contains(call.getName()) && call.getTarget().resolveMember()
+                                .map(m -> m.getOwner().getPackageName().startsWith("io.quarkus.hibernate.orm.panache"))
+                                .orElse(false);
+                    }
+                })
+                .because("entity queries belong to the entity's static finders or its repository")
                 .check(CLASSES);
     }
 
