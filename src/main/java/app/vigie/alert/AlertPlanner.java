@@ -2,14 +2,10 @@ package app.vigie.alert;
 
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -56,13 +52,13 @@ public final class AlertPlanner {
         List<Written> out = new ArrayList<>();
         for (Map.Entry<UUID, Set<String>> e : touched.entrySet()) {
             for (String tenant : new TreeSet<>(e.getValue())) {
-                long[] now2 = exposure(c, e.getKey(), tenant);
-                Optional<long[]> last = lastAlerted(c, e.getKey(), tenant);
+                long[] now2 = OutboxStore.exposure(c, e.getKey(), tenant);
+                Optional<long[]> last = OutboxStore.lastAlerted(c, e.getKey(), tenant);
                 String phase;
                 if (last.isEmpty()) {
                     phase = INITIAL;
-                } else if ((now2[0] > last.get()[0] || now2[1] > last.get()[1]) && !unsent(c, e.getKey(), tenant)
-                        && !finalSent(c, e.getKey(), tenant)) {
+                } else if ((now2[0] > last.get()[0] || now2[1] > last.get()[1]) && !OutboxStore.unsent(c, e.getKey(), tenant)
+                        && !OutboxStore.finalSent(c, e.getKey(), tenant)) {
                     phase = UPDATE;
                 } else {
                     continue;
@@ -76,137 +72,33 @@ public final class AlertPlanner {
     /** The incident was closed or dismissed: a FINAL alert to every tenant alerted before. */
     public static List<Written> incidentEnded(Connection c, UUID incident, Instant now) throws SQLException {
         List<Written> out = new ArrayList<>();
-        for (String tenant : alertedTenants(c, incident)) {
-            write(c, incident, tenant, FINAL, exposure(c, incident, tenant), false, now).ifPresent(out::add);
+        for (String tenant : OutboxStore.alertedTenants(c, incident)) {
+            write(c, incident, tenant, FINAL, OutboxStore.exposure(c, incident, tenant), false, now).ifPresent(out::add);
         }
         return out;
     }
 
     private static Optional<Written> write(Connection c, UUID incident, String tenant, String phase, long[] exposure,
             boolean hold, Instant now) throws SQLException {
-        int n = count(c, incident, tenant, phase) + 1;
+        int n = OutboxStore.count(c, incident, tenant, phase) + 1;
         String key = incident + "/" + tenant + "/" + phase + (phase.equals(UPDATE) ? "/" + n : "");
         byte[] secret = new byte[24];
         RANDOM.nextBytes(secret);
         String token = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
-        long id;
-        try (PreparedStatement ps = c.prepareStatement("""
-                insert into customer_alert (incident_id, tenant, phase, idempotency_key, created_at, exposed_requests,
-                  received_requests, ack_token) values (?, ?, ?, ?, ?, ?, ?, ?)
-                on conflict do nothing returning id""")) {
-            ps.setObject(1, incident);
-            ps.setString(2, tenant);
-            ps.setString(3, phase);
-            ps.setString(4, key);
-            ps.setTimestamp(5, Timestamp.from(now));
-            ps.setLong(6, exposure[0]);
-            ps.setLong(7, exposure[1]);
-            // a placeholder nobody holds (the column is unique): AlertService sets the link's hash in this transaction
-            ps.setString(8, Digests.sha256Hex(token));
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();  // written already (another transaction, the same change)
-                }
-                id = rs.getLong(1);
-            }
+        // a placeholder nobody holds (the column is unique): AlertService sets the link's hash in this transaction
+        Optional<Long> written = OutboxStore.insertAlert(c, incident, tenant, phase, key, exposure,
+                Digests.sha256Hex(token), now);
+        if (written.isEmpty()) {
+            return Optional.empty();  // written already (another transaction, the same change)
         }
+        long id = written.get();
         Optional<Tenant> t = TenantStore.find(c, tenant);
         if (t.isPresent() && t.get().alertChannels() != null) {
-            try (PreparedStatement ps = c.prepareStatement("""
-                    insert into alert_delivery (alert_id, channel, target, status, next_attempt_at, updated_at)
-                    values (?, ?, ?, ?, ?, ?)""")) {
-                for (Tenant.AlertChannel ch : t.get().alertChannels()) {
-                    ps.setLong(1, id);
-                    ps.setString(2, ch.type());
-                    ps.setString(3, ch.target());
-                    ps.setString(4, hold ? "HELD" : "PENDING");
-                    ps.setTimestamp(5, Timestamp.from(now));
-                    ps.setTimestamp(6, Timestamp.from(now));
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
+            OutboxStore.insertDeliveries(c, id, t.get().alertChannels(), hold ? "HELD" : "PENDING", now);
         }
         AuditTrail.record("vigie", "alert.planned", "incident:" + incident + "/" + tenant,
                 null, "{\"alert\":" + id + ",\"phase\":\"" + phase + "\",\"idempotency_key\":"
                         + AuditTrail.quote(key) + ",\"held\":" + hold + "}");
         return Optional.of(new Written(id, incident, tenant, phase, key));
     }
-
-    /**
-     * The tenant's exposed requests and requests that received others' tokens, in the incident (kept by detection in
-     * {@code incident_tenant_exposure}).
-     */
-    public static long[] exposure(Connection c, UUID incident, String tenant) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                select exposed_requests, received_requests from incident_tenant_exposure
-                where incident_id = ? and tenant = ?""")) {
-            ps.setObject(1, incident);
-            ps.setString(2, tenant);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new long[] {rs.getLong(1), rs.getLong(2)} : new long[] {0, 0};
-            }
-        }
-    }
-
-    private static Optional<long[]> lastAlerted(Connection c, UUID incident, String tenant) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                select exposed_requests, received_requests from customer_alert where incident_id = ? and tenant = ?
-                order by id desc limit 1""")) {
-            ps.setObject(1, incident);
-            ps.setString(2, tenant);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new long[] {rs.getLong(1), rs.getLong(2)}) : Optional.empty();
-            }
-        }
-    }
-
-    /** Whether an alert of the tenant has not been rendered (sent) yet: it will carry the latest state. */
-    private static boolean unsent(Connection c, UUID incident, String tenant) throws SQLException {
-        return exists(c, "select 1 from customer_alert where incident_id = ? and tenant = ? and body is null",
-                incident, tenant);
-    }
-
-    private static boolean finalSent(Connection c, UUID incident, String tenant) throws SQLException {
-        return exists(c, "select 1 from customer_alert where incident_id = ? and tenant = ? and phase = 'FINAL'",
-                incident, tenant);
-    }
-
-    private static boolean exists(Connection c, String sql, UUID incident, String tenant) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setObject(1, incident);
-            ps.setString(2, tenant);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
-        }
-    }
-
-    private static int count(Connection c, UUID incident, String tenant, String phase) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "select count(*) from customer_alert where incident_id = ? and tenant = ? and phase = ?")) {
-            ps.setObject(1, incident);
-            ps.setString(2, tenant);
-            ps.setString(3, phase);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
-    }
-
-    private static Collection<String> alertedTenants(Connection c, UUID incident) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "select distinct tenant from customer_alert where incident_id = ? order by tenant")) {
-            ps.setObject(1, incident);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-        }
-        return out;
-    }
-
 }

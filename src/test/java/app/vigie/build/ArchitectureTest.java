@@ -125,12 +125,9 @@ class ArchitectureTest {
             String name = c.getName().replaceAll("\\$.*", "");
             String simple = name.substring(name.lastIndexOf('.') + 1);
             return simple.endsWith("Store") || simple.endsWith("Queries") || simple.endsWith("Repository")
-                    || name.startsWith("app.vigie.embedded.") || name.startsWith("app.vigie.db.")
-                    || SQL_TO_MOVE.contains(simple);
+                    || name.startsWith("app.vigie.embedded.") || name.startsWith("app.vigie.db.");
         }
     };
-    /** Classes whose SQL is still to move into a store (docs/architecture.md). */
-    static final Set<String> SQL_TO_MOVE = Set.of("AlertPlanner");
     static final Set<String> QUERIES = Set.of("find", "findAll", "list", "listAll", "stream", "streamAll", "count",
             "update", "delete", "deleteAll", "findById", "findByIdOptional");
 

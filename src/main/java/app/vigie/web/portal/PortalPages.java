@@ -33,9 +33,9 @@ import org.jboss.resteasy.reactive.RestForm;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.qute.Engine;
 
-import app.vigie.alert.AlertPlanner;
 import app.vigie.alert.AlertService;
 import app.vigie.alert.AlertStore;
+import app.vigie.alert.OutboxStore;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentIds;
@@ -156,7 +156,7 @@ public class PortalPages {
             List<Line> out = new ArrayList<>();
             for (UUID id : IncidentQueries.touching(c, tenant, null)) {
                 IncidentView i = IncidentQueries.get(c, id).orElseThrow();
-                long[] exposure = AlertPlanner.exposure(c, id, tenant);
+                long[] exposure = OutboxStore.exposure(c, id, tenant);
                 out.add(new Line(id.toString(), i.deployment(), i.status(), When.of(i.detectedAt(), zone, locale),
                         exposure[0], exposure[1], AlertStore.unacknowledged(c, id, tenant)));
             }
