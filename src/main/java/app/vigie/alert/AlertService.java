@@ -156,7 +156,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
      * Sends a DEAD (or HELD) delivery again now, from attempt zero; false when there is no such delivery in
      * that state.
      */
-    public boolean retry(long deliveryId, String by) throws SQLException {
+    private boolean retry(long deliveryId, String by) throws SQLException {
         Instant now = clock.instant();
         return Transactions.run(dataSource, c -> {
             if (!AlertStore.requeue(c, deliveryId, now)) {

@@ -2,6 +2,8 @@ package app.vigie.audit;
 
 import java.time.Instant;
 
+import io.quarkus.narayana.jta.QuarkusTransaction;
+
 /** Appends to the audit trail: every state change, who did it, when, and the state before and after (JSON). */
 public final class AuditTrail {
     private AuditTrail() {
@@ -34,6 +36,11 @@ public final class AuditTrail {
      * {@link app.vigie.db.Transactions} run's: the same connection).
      */
     public static void record(String actor, String action, String target, String beforeJson, String afterJson) {
+        if (!QuarkusTransaction.isActive()) {
+            // the event and its change commit together or not at all: there is no event outside a transaction
+            throw new IllegalStateException("audit event " + action + " on " + target + " written outside the "
+                    + "transaction of its change");
+        }
         AuditEvent e = new AuditEvent();
         e.at = Instant.now();
         e.actor = actor;

@@ -10,20 +10,27 @@ import jakarta.transaction.HeuristicRollbackException;
 import jakarta.transaction.NotSupportedException;
 import jakarta.transaction.RollbackException;
 import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
 import jakarta.transaction.SystemException;
 import jakarta.transaction.TransactionManager;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ArcContainer;
 
+import app.vigie.problem.ProblemException;
+
 /**
- * Runs JDBC work in one transaction, retried when PostgreSQL reports a deadlock or a serialization failure.
+ * Runs JDBC work in one transaction, retried when PostgreSQL reports a deadlock or a serialization failure (from a
+ * JDBC store or from an entity's statement alike).
  *
  * <p>In the service the transaction is a JTA one, the same kind {@code @Transactional} starts: the connection the
  * work gets is the one Hibernate ORM uses in that transaction, so that JDBC stores (the intake's hot path) and
  * entities (the domain) write in one transaction and commit together. Called inside a transaction already active
- * (a {@code @Transactional} service), the work joins it: the caller commits, and retries. Outside Quarkus (plain
- * unit tests on a bare data source) it is a JDBC transaction of its own.
+ * (a {@code @Transactional} service, or another run), the work joins it: the caller commits, and nothing is retried
+ * at this level; {@code onRollback} hears of it when that transaction ends without committing, whenever that is.
+ * The longest a transaction may take is {@code quarkus.transaction-manager.default-transaction-timeout}. Outside
+ * Quarkus (plain unit tests on a bare data source) it is a JDBC transaction of its own.
  */
 public final class Transactions {
     private static final int ATTEMPTS = 5;
@@ -37,7 +44,10 @@ public final class Transactions {
         T run(Connection c) throws SQLException;
     }
 
-    /** Told of a transaction that did not commit. */
+    /**
+     * Told of a transaction that did not commit, with the connection the work had (closed by then: for its identity
+     * only).
+     */
     @FunctionalInterface
     public interface RolledBack {
         void rolledBack(Connection c);
@@ -49,18 +59,25 @@ public final class Transactions {
 
     /** Like {@link #run(DataSource, Work)}; {@code onRollback} hears of every attempt that did not commit. */
     public static <T> T run(DataSource ds, Work<T> work, RolledBack onRollback) throws SQLException {
-        TransactionManager tm = manager();
-        if (tm == null) {
+        ArcContainer arc = Arc.container();
+        if (arc == null || !arc.isRunning()) {
             return jdbc(ds, work, onRollback);
         }
-        if (active(tm)) {
-            return joined(tm, ds, work, onRollback);
+        TransactionManager tm = arc.instance(TransactionManager.class).get();
+        if (joinable(tm)) {
+            return joined(arc, tm, ds, work, onRollback);
         }
         for (int attempt = 1;; attempt++) {
             try {
                 return once(tm, ds, work, onRollback);
             } catch (SQLException e) {
                 if (attempt >= ATTEMPTS || !retryable(e)) {
+                    throw e;
+                }
+            } catch (RuntimeException e) {
+                // an entity's statement fails as a runtime exception: retried like a JDBC one when it is retryable
+                SQLException cause = foundSql(e);
+                if (attempt >= ATTEMPTS || cause == null || !retryable(cause)) {
                     throw e;
                 }
             }
@@ -95,6 +112,42 @@ public final class Transactions {
         }
     }
 
+    /**
+     * Inside the caller's transaction: its connection. {@code onRollback} is told when that transaction ends without
+     * committing. A failed statement marks the whole of it for rollback (PostgreSQL refuses anything more in it);
+     * an exception of the work's own (a 404, a 409) is the caller's to handle.
+     */
+    private static <T> T joined(ArcContainer arc, TransactionManager tm, DataSource ds, Work<T> work,
+            RolledBack onRollback) throws SQLException {
+        try (Connection c = ds.getConnection()) {
+            arc.instance(TransactionSynchronizationRegistry.class).get()
+                    .registerInterposedSynchronization(new Synchronization() {
+                        @Override
+                        public void beforeCompletion() {
+                        }
+
+                        @Override
+                        public void afterCompletion(int status) {
+                            if (status != Status.STATUS_COMMITTED) {
+                                onRollback.rolledBack(c);
+                            }
+                        }
+                    });
+            try {
+                return work.run(c);
+            } catch (SQLException | RuntimeException e) {
+                if (!(e instanceof ProblemException)) {
+                    try {
+                        tm.setRollbackOnly();
+                    } catch (SystemException | IllegalStateException x) {
+                        e.addSuppressed(x);
+                    }
+                }
+                throw e;
+            }
+        }
+    }
+
     /** Rolls back what is still open on this thread after a failure (the commit's failure ends it already). */
     private static void end(TransactionManager tm) {
         try {
@@ -102,53 +155,56 @@ public final class Transactions {
                 tm.rollback();
             }
         } catch (SystemException | IllegalStateException | SecurityException e) {
-            // nothing more to undo: the transaction manager dissociates the thread either way
-        }
-    }
-
-    private static TransactionManager manager() {
-        ArcContainer arc = Arc.container();
-        return arc == null || !arc.isRunning() ? null : arc.instance(TransactionManager.class).get();
-    }
-
-    private static boolean active(TransactionManager tm) throws SQLException {
-        try {
-            return tm.getStatus() != Status.STATUS_NO_TRANSACTION;
-        } catch (SystemException e) {
-            throw sqlCause(e);
-        }
-    }
-
-    /** Inside the caller's transaction: its connection; a failure marks the whole of it for rollback. */
-    private static <T> T joined(TransactionManager tm, DataSource ds, Work<T> work, RolledBack onRollback)
-            throws SQLException {
-        try (Connection c = ds.getConnection()) {
             try {
-                return work.run(c);
-            } catch (SQLException | RuntimeException e) {
-                try {
-                    tm.setRollbackOnly();
-                } catch (SystemException | IllegalStateException x) {
-                    e.addSuppressed(x);
-                }
-                onRollback.rolledBack(c);
-                throw e;
+                tm.suspend();  // whatever is left, this thread no longer carries it
+            } catch (SystemException x) {
+                e.addSuppressed(x);
             }
         }
     }
 
     /**
-     * The SQL exception behind a failed transaction: the work's own, or the database's answer to the commit; a
-     * transaction that failed without one (the transaction manager gave up) is reported as a connection failure, so
-     * that the caller answers "try again" rather than "internal error".
+     * Whether this thread is in a transaction to join: an active one (or one already marked for rollback, whose
+     * caller will learn it at commit). A transaction left over in any other state (ended by the reaper) is dropped
+     * from the thread, so that the next run starts afresh.
+     */
+    private static boolean joinable(TransactionManager tm) throws SQLException {
+        try {
+            int status = tm.getStatus();
+            if (status == Status.STATUS_ACTIVE || status == Status.STATUS_MARKED_ROLLBACK) {
+                return true;
+            }
+            if (status != Status.STATUS_NO_TRANSACTION) {
+                tm.suspend();
+            }
+            return false;
+        } catch (SystemException e) {
+            throw sqlCause(e);
+        }
+    }
+
+    /**
+     * The SQL exception behind a failed transaction: the work's own, or the database's answer to the commit. A
+     * transaction manager that cannot work is reported as a connection failure (the caller answers "try again"); a
+     * transaction that rolled back for another reason (its timeout, a conflict of entities) as a rollback, which is
+     * not retried and not presented as the database being away.
      */
     static SQLException sqlCause(Throwable e) {
+        SQLException found = foundSql(e);
+        if (found != null) {
+            return found;
+        }
+        return new SQLException("the transaction did not commit: " + e.getMessage(),
+                e instanceof SystemException || e instanceof NotSupportedException ? "08006" : "40000", e);
+    }
+
+    private static SQLException foundSql(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SQLException s) {
                 return s;
             }
         }
-        return new SQLException("the transaction did not commit: " + e.getMessage(), "08006", e);
+        return null;
     }
 
     /** Outside Quarkus: a JDBC transaction on a connection of its own. */

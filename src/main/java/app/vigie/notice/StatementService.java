@@ -8,7 +8,6 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import io.agroal.api.AgroalDataSource;
 
@@ -87,22 +86,26 @@ public class StatementService {
      * the statements (the rest kept), and ENISA's inputs are scored (the controller's override of the level kept).
      * Nothing is recorded when any part is refused.
      */
-    @Transactional
     public void answer(String id, String tenant, Questionnaire q, String actor) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        Statements before = get(id, tenant);
-        record(id, tenant, new Statements(q.dataCategories(), q.specialCategories(), before.approximateRecords(),
-                before.personCategories(), q.persons(), before.likelyConsequences(), before.securityMeasuresBefore(),
-                before.measuresProposed(), before.personsInformed(), before.personsInformedAt(),
-                before.personsNotInformedReason(), before.delayReasons(), before.contactForPersons(),
-                before.sector(), before.address(), before.discovery(), before.dataUnintelligible(),
-                before.contactName(), before.contactEmail(), before.contactPhone()), actor);
-        ObligationService.SeverityView sev = Transactions.run(dataSource, c -> obligations.plan(c, uuid,
-                clock.instant(), false).orElseThrow().severity().get(tenant));
-        CaseService.OverrideBody keep = sev == null || sev.overrideLevel() == null ? null
-                : new CaseService.OverrideBody(sev.overrideLevel(), sev.overrideJustification());
-        cases.assessSeverity(id, tenant, new CaseService.SeverityBody(new EnisaSeverity.Inputs(
-                q.dataProcessingContext(), 0, q.easeOfIdentification(), "known_recipients", "none", "none", false),
-                keep), actor);
+        // one transaction (the runs below join it), retried whole on a deadlock
+        Transactions.run(dataSource, c -> {
+            Statements before = get(id, tenant);
+            record(id, tenant, new Statements(q.dataCategories(), q.specialCategories(), before.approximateRecords(),
+                    before.personCategories(), q.persons(), before.likelyConsequences(),
+                    before.securityMeasuresBefore(), before.measuresProposed(), before.personsInformed(),
+                    before.personsInformedAt(), before.personsNotInformedReason(), before.delayReasons(),
+                    before.contactForPersons(), before.sector(), before.address(), before.discovery(),
+                    before.dataUnintelligible(), before.contactName(), before.contactEmail(), before.contactPhone()),
+                    actor);
+            ObligationService.SeverityView sev = obligations.plan(c, uuid, clock.instant(), false).orElseThrow()
+                    .severity().get(tenant);
+            CaseService.OverrideBody keep = sev == null || sev.overrideLevel() == null ? null
+                    : new CaseService.OverrideBody(sev.overrideLevel(), sev.overrideJustification());
+            cases.assessSeverity(id, tenant, new CaseService.SeverityBody(new EnisaSeverity.Inputs(
+                    q.dataProcessingContext(), 0, q.easeOfIdentification(), "known_recipients", "none", "none",
+                    false), keep), actor);
+            return null;
+        });
     }
 }

@@ -7,6 +7,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
@@ -76,6 +78,38 @@ class TransactionsTest {
             AuditTrail.record("test", "test.entity", target, null, null);
         })).isInstanceOf(QuarkusTransactionException.class);
         assertThat(committed(target)).as("a failed joined run rolls its caller back").isZero();
+    }
+
+    @Test
+    void aJoinedRunHearsOfTheRollbackOfItsCaller() {
+        List<Connection> told = new ArrayList<>();
+        assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> {
+            try {
+                Transactions.run(dataSource, c -> count(c, "nothing"), told::add);
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            assertThat(told).as("nothing rolled back yet").isEmpty();
+            QuarkusTransaction.setRollbackOnly();  // a later step of the caller fails
+        })).isInstanceOf(QuarkusTransactionException.class);
+        assertThat(told).as("the joined run is told when its caller's transaction ends without committing")
+                .hasSize(1);
+
+        told.clear();
+        QuarkusTransaction.requiringNew().run(() -> {
+            try {
+                Transactions.run(dataSource, c -> count(c, "nothing"), told::add);
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(told).as("a committed transaction tells nothing").isEmpty();
+    }
+
+    @Test
+    void anAuditEventNeedsTheTransactionOfItsChange() {
+        assertThatThrownBy(() -> AuditTrail.record("test", "test.outside", "test:outside", null, null))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("outside the transaction");
     }
 
     private long committed(String target) throws SQLException {

@@ -25,7 +25,6 @@ import app.vigie.detection.core.Finding;
 import app.vigie.detection.core.Ranges;
 import app.vigie.detection.core.RequestFact;
 import app.vigie.detection.core.RequestFacts;
-import app.vigie.detection.core.Rule;
 
 /** Writes what the detectors concluded: request facts, findings into incidents, exposures, impossible records. */
 public final class DetectionStore {

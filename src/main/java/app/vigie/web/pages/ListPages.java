@@ -108,7 +108,8 @@ public class ListPages {
                 s.entry() == null || s.entry().severity() == null ? null : s.entry().severity().level(),
                 s.hash())).toList();
         String query = query("register", reg, "zone", zone.getId(), "lang", language);
-        return engine.getTemplate("pages/register").instance().setLocale(language).data("page", new Lists.RegisterPage(language, zone.getId(),
+        return engine.getTemplate("pages/register").instance().setLocale(language)
+                .data("page", new Lists.RegisterPage(language, zone.getId(),
                 user(who), nz(reg), nz(incident), v.valid(), v.entries(), v.head(), v.firstBroken(), v.reason(),
                 lines, registers, query)).render();
     }
@@ -148,7 +149,8 @@ public class ListPages {
                     t.alertDelay(), t.jurisdictions() == null ? "" : String.join(", ", t.jurisdictions()),
                     t.sectors() == null ? "" : String.join(", ", t.sectors())));
         }
-        return engine.getTemplate("pages/tenants").instance().setLocale(language).data("page", new Lists.TenantsPage(language, zone.getId(),
+        return engine.getTemplate("pages/tenants").instance().setLocale(language)
+                .data("page", new Lists.TenantsPage(language, zone.getId(),
                 user(who), lines)).render();
     }
 
@@ -168,7 +170,8 @@ public class ListPages {
         List<Lists.QuarantineLine> items = p.items().stream().map(i -> new Lists.QuarantineLine(i.id(),
                 When.of(i.receivedAt(), zone, locale), i.source(), i.sourceName(), i.position(), i.reason(),
                 i.preview())).toList();
-        return engine.getTemplate("pages/quarantine").instance().setLocale(language).data("page", new Lists.QuarantinePage(language, zone.getId(),
+        return engine.getTemplate("pages/quarantine").instance().setLocale(language)
+                .data("page", new Lists.QuarantinePage(language, zone.getId(),
                 user(who), nz(src), p.page(), p.size(), p.total(), items, p.page() > 1,
                 (long) p.page() * p.size() < p.total())).render();
     }
@@ -203,7 +206,8 @@ public class ListPages {
                 When.of(e.at, zone, locale), e.actor, e.action, e.target, e.before, e.after)).toList();
         String query = query("actor", actor, "action", action, "target", target, "from", fromUtc, "to", toUtc,
                 "zone", zone.getId());
-        String html = engine.getTemplate("pages/audit").instance().setLocale(language).data("page", new Lists.AuditPage(language, zone.getId(),
+        String html = engine.getTemplate("pages/audit").instance().setLocale(language)
+                .data("page", new Lists.AuditPage(language, zone.getId(),
                 user(who), nz(actor), nz(action), nz(target), nz(from), nz(to), lines, older, query, error)).render();
         return Response.status(error == null ? 200 : 400).entity(html).type(MediaType.TEXT_HTML_TYPE
                 .withCharset("UTF-8")).build();
@@ -238,7 +242,8 @@ public class ListPages {
                         d.attempts(), When.of(d.nextAttemptAt(), zone, locale), d.lastError(),
                         d.deliveredAt() == null ? null : When.of(d.deliveredAt(), zone, locale))).toList()))
                 .toList();
-        return engine.getTemplate("pages/alerts").instance().setLocale(viewer.language()).data("page", new Lists.AlertsPage(viewer.language(), zone.getId(),
+        return engine.getTemplate("pages/alerts").instance().setLocale(viewer.language())
+                .data("page", new Lists.AlertsPage(viewer.language(), zone.getId(),
                 user(who), nz(status), who.isUserInRole(Role.R_DPO), lines)).render();
     }
 

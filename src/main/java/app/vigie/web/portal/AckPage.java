@@ -24,7 +24,6 @@ import io.quarkus.qute.Engine;
 import app.vigie.alert.AlertService;
 import app.vigie.notice.When;
 import app.vigie.time.Zones;
-import app.vigie.web.pages.PageResource;
 import app.vigie.web.pages.Viewer;
 
 /**
@@ -73,7 +72,8 @@ public class AckPage {
         View v = a == null ? null : new View(lang, token, a.tenant(), a.phase(), a.incident().toString(),
                 When.of(a.createdAt(), zone, locale), a.acknowledgedAt() == null ? null
                         : When.of(a.acknowledgedAt(), zone, locale), justNow);
-        String html = engine.getTemplate("pages/ack").instance().setLocale(lang).data("ack", v).data("lang", lang).render();
+        String html = engine.getTemplate("pages/ack").instance().setLocale(lang)
+                .data("ack", v).data("lang", lang).render();
         return Response.status(a == null ? 404 : 200).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
                 .entity(html).build();
     }

@@ -162,7 +162,8 @@ public class PortalPages {
             }
             return out;
         });
-        return engine.getTemplate("pages/portal").instance().setLocale(language).data("page", new Home(language, zone.getId(),
+        return engine.getTemplate("pages/portal").instance().setLocale(language)
+                .data("page", new Home(language, zone.getId(),
                 who.getUserPrincipal().getName(), tenant, lines)).render();
     }
 
@@ -204,7 +205,8 @@ public class PortalPages {
         Questionnaire q = new Questionnaire(personal, categories, specials,
                 st.approximatePersons() == null ? "" : st.approximatePersons().toString(),
                 sev == null || sev.inputs() == null ? "" : sev.inputs().ei(), answered);
-        return engine.getTemplate("pages/portal-incident").instance().setLocale(language).data("page", new IncidentPortal(language, zone.getId(),
+        return engine.getTemplate("pages/portal-incident").instance().setLocale(language)
+                .data("page", new IncidentPortal(language, zone.getId(),
                 who.getUserPrincipal().getName(), tenant, id, alert, mine, done, q, sev == null ? null : sev.level(),
                 error)).render();
     }
@@ -272,7 +274,8 @@ public class PortalPages {
             return Response.status(e.status()).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
                     .entity(render(id, language, zone, who, false, e.getMessage())).build();
         }
-        return Response.seeOther(URI.create("/portal/incidents/" + uuid + "?lang=" + language + "&done=1#questionnaire"))
+        return Response.seeOther(URI.create("/portal/incidents/" + uuid + "?lang=" + language
+                + "&done=1#questionnaire"))
                 .build();
     }
 
