@@ -44,6 +44,7 @@ import app.vigie.db.FailureLog;
 import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
+import app.vigie.notice.DocumentRenderer;
 import app.vigie.notice.NoticeService;
 import app.vigie.platform.Mode;
 import app.vigie.tenant.TenantValidator;
@@ -64,6 +65,9 @@ public class AlertDelivery {
 
     @Inject
     NoticeService notices;
+
+    @Inject
+    DocumentRenderer renderer;
 
     @Inject
     Clock clock;
@@ -398,8 +402,8 @@ public class AlertDelivery {
             JsonNode body = json.readTree(ackLinks.withToken(d.body(), d.key()));
             JsonNode alert = body.path("alert");
             String noticeJson = json.writeValueAsString(body.path("notice"));
-            NoticeService.Rendered r = notices.renderProcessorAlert(noticeJson);
-            byte[] pdf = notices.pdf(r, "processor-alert.json");
+            DocumentRenderer.Rendered r = renderer.renderProcessorAlert(noticeJson);
+            byte[] pdf = renderer.pdf(r, "processor-alert.json");
             String subject = "[Vigie] " + switch (d.phase()) {
                 case AlertPlanner.UPDATE -> "Update: ";
                 case AlertPlanner.FINAL -> "Closed: ";

@@ -44,6 +44,9 @@ public class DocumentService {
     NoticeService notices;
 
     @Inject
+    DocumentRenderer renderer;
+
+    @Inject
     Clock clock;
 
     /**
@@ -56,12 +59,12 @@ public class DocumentService {
         ZoneId zone = Zones.parse(zoneParam);
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        NoticeService.Rendered r = Transactions.run(dataSource, c -> {
+        DocumentRenderer.Rendered r = Transactions.run(dataSource, c -> {
             IncidentView incident = affected(c, uuid, id, tenant);
             String lang = lang(c, langParam, tenant);
             return build(c, kindAndFormat[0], incident, tenant, Locale.forLanguageTag(lang), zone, now, null);
         });
-        return Download.of(notices, r, kindAndFormat[1], kindAndFormat[0] + "-" + uuid.toString().substring(0, 8)
+        return Download.of(renderer, r, kindAndFormat[1], kindAndFormat[0] + "-" + uuid.toString().substring(0, 8)
                 + "-" + tenant);
     }
 
@@ -97,7 +100,7 @@ public class DocumentService {
             AuthorityNotification n = notices.authorityNotification(c, incident, tenant, Locale.forLanguageTag(lang),
                     zone, now, next);
             DocumentStore.Version issued = DocumentStore.issue(c, uuid, tenant, NoticeService.AUTHORITY, next,
-                    n.phase(), notices.json(n), actor, now);
+                    n.phase(), renderer.json(n), actor, now);
             AuditTrail.record(actor, "document.issue", "incident:" + uuid + "/tenant:" + tenant + "/"
                     + NoticeService.AUTHORITY, null, "{\"version\":" + next + ",\"phase\":\"" + n.phase()
                     + "\",\"sha256\":\"" + issued.sha256() + "\"}");
@@ -123,8 +126,8 @@ public class DocumentService {
                     .filter(x -> x.version() == number).findFirst().orElseThrow(() -> new ProblemException(404,
                             "no version " + number + " of the authority notification of tenant " + tenant));
         });
-        NoticeService.Rendered r = notices.renderIssued(v.body());
-        return Download.of(notices, r, numberAndFormat[1], NoticeService.AUTHORITY + "-"
+        DocumentRenderer.Rendered r = renderer.renderIssued(v.body());
+        return Download.of(renderer, r, numberAndFormat[1], NoticeService.AUTHORITY + "-"
                 + uuid.toString().substring(0, 8) + "-"
                 + tenant + "-v" + number);
     }
@@ -143,13 +146,13 @@ public class DocumentService {
         ZoneId z = Zones.parse(zoneParam);
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        NoticeService.Rendered r = Transactions.run(dataSource, c -> {
+        DocumentRenderer.Rendered r = Transactions.run(dataSource, c -> {
             IncidentView incident = IncidentQueries.get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id));
             IncidentReport report = notices.incidentReport(c, incident, Locale.forLanguageTag(lang), z, now);
-            return notices.render(NoticeService.REPORT, lang, (lang.equals("fr") ? "Rapport d'incident – "
+            return renderer.render(NoticeService.REPORT, lang, (lang.equals("fr") ? "Rapport d'incident – "
                     : "Incident report – ") + incident.deployment(), report, "r");
         });
-        return Download.of(notices, r, format, NoticeService.REPORT + "-" + uuid.toString().substring(0, 8));
+        return Download.of(renderer, r, format, NoticeService.REPORT + "-" + uuid.toString().substring(0, 8));
     }
 
     /** A version as listed. */
@@ -159,23 +162,23 @@ public class DocumentService {
         }
     }
 
-    private NoticeService.Rendered build(Connection c, String kind, IncidentView incident, String tenant,
+    private DocumentRenderer.Rendered build(Connection c, String kind, IncidentView incident, String tenant,
             Locale lang, ZoneId zone, Instant now, Integer version) throws SQLException {
         if (kind.equals(NoticeService.AUTHORITY)) {
             AuthorityNotification n = notices.authorityNotification(c, incident, tenant, lang, zone, now, version);
             String name = n.organisation().legalName() != null ? n.organisation().legalName() : tenant;
-            return notices.render(kind, lang.getLanguage(), NoticeService.authorityTitle(lang.getLanguage(), name),
+            return renderer.render(kind, lang.getLanguage(), NoticeService.authorityTitle(lang.getLanguage(), name),
                     n, "n");
         }
         if (kind.equals(NoticeService.DATA_SUBJECTS)) {
             DataSubjectCommunication d = notices.dataSubjectCommunication(c, incident, tenant, lang, zone, now);
-            return notices.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
+            return renderer.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
                     ? "Information sur une violation de vos données – " : "About a breach of your data – ")
                     + d.controller(), d, "d");
         }
         ProcessorAlert alert = notices.processorAlert(c, incident, tenant, lang, zone, now);
         String name = alert.controller().legalName() != null ? alert.controller().legalName() : tenant;
-        return notices.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
+        return renderer.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
                 ? "Alerte du sous-traitant – violation de données – " : "Processor alert – personal data breach – ")
                 + name, alert, "alert");
     }

@@ -9,12 +9,12 @@ import java.nio.charset.StandardCharsets;
 public record Download(String mediaType, byte[] body, String fileName) {
 
     /** The document {@code r} in {@code format} (html, json or pdf); a PDF is named {@code file}.pdf. */
-    public static Download of(NoticeService notices, NoticeService.Rendered r, String format, String file) {
+    public static Download of(DocumentRenderer renderer, DocumentRenderer.Rendered r, String format, String file) {
         String name = file.replaceAll("[^A-Za-z0-9._-]", "_");
         return switch (format) {
             case "html" -> new Download("text/html; charset=UTF-8", r.html().getBytes(StandardCharsets.UTF_8), null);
             case "json" -> new Download("application/json", r.json(), null);
-            default -> new Download("application/pdf", notices.pdf(r, name + ".json"), name + ".pdf");
+            default -> new Download("application/pdf", renderer.pdf(r, name + ".json"), name + ".pdf");
         };
     }
 }

@@ -1,7 +1,5 @@
 package app.vigie.notice;
 
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -21,18 +19,12 @@ import java.util.Set;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
-import io.quarkus.qute.Engine;
-import io.quarkus.qute.Template;
-import io.quarkus.runtime.StartupEvent;
 
 import app.vigie.compliance.plan.Decision;
 import app.vigie.compliance.plan.Obligation;
@@ -48,12 +40,13 @@ import app.vigie.incident.TenantView;
 import app.vigie.tenant.Tenant;
 import app.vigie.tenant.TenantStore;
 
-/** The documents of an incident: their data (JSON), their page (HTML from templates/) and their PDF/A-3u. */
+/**
+ * The data of an incident's documents, assembled from its facts in the reader's language and zone: the processor's
+ * alert, the notification to the authority, the communication to the persons, the incident report; their words and
+ * the controller's statements. {@link DocumentRenderer} gives them their page, JSON and PDF.
+ */
 @ApplicationScoped
 public class NoticeService {
-
-    @Inject
-    Engine engine;
 
     @Inject
     Words words;
@@ -77,31 +70,6 @@ public class NoticeService {
     public ProcessorAlert.Party provider() {
         return new ProcessorAlert.Party(providerName.filter(x -> !x.isBlank()).orElse(null),
                 providerContact.filter(x -> !x.isBlank()).orElse(null));
-    }
-
-    @ConfigProperty(name = "vigie.documents.signing.keystore")
-    Optional<String> keystore;
-
-    @ConfigProperty(name = "vigie.documents.signing.password")
-    Optional<String> keystorePassword;
-
-    @ConfigProperty(name = "vigie.documents.signing.alias")
-    Optional<String> keyAlias;
-
-    private PdfSigning signing;
-
-    /** Reads the signing key when one is configured: a keystore that cannot be read stops the start. */
-    void start(@Observes StartupEvent e) {
-        if (keystore.isPresent()) {
-            signing = PdfSigning.load(Path.of(keystore.get()),
-                    keystorePassword.orElse("").toCharArray(), keyAlias.orElse(null));
-            Logger.getLogger(NoticeService.class).infof("PDFs are signed with the key of %s",
-                    keystore.get());
-        }
-    }
-
-    /** A document rendered three ways. */
-    public record Rendered(String title, String lang, String html, byte[] json) {
     }
 
     public ProcessorAlert processorAlert(Connection c, IncidentView incident, String tenant, Locale lang, ZoneId zone,
@@ -427,63 +395,6 @@ public class NoticeService {
     private static boolean dataProtectionAuthority(Obligation o) {
         return o.recipient().startsWith("supervisory_authority") || o.recipient().equals("ico")
                 || o.recipient().equals("fdpic");
-    }
-
-    /** Renders a document's data with its template {@code notices/<kind>.<lang>.html}. */
-    public Rendered render(String kind, String lang, String title, Object data, String param) {
-        Template t = engine.getTemplate("notices/" + kind + "." + lang + ".html");
-        if (t == null) {
-            throw new IllegalStateException("no template notices/" + kind + "." + lang + ".html");
-        }
-        try {
-            return new Rendered(title, lang, t.data(param, data).render(), json.writeValueAsBytes(data));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** A document's JSON as stored and embedded. */
-    public String json(Object data) {
-        try {
-            return json.writeValueAsString(data);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /** An issued authority notification, rendered from its stored JSON (which is kept exactly). */
-    public Rendered renderIssued(String body) {
-        AuthorityNotification n;
-        try {
-            n = json.readValue(body, AuthorityNotification.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("an issued version does not read back", e);
-        }
-        String name = n.organisation().legalName() != null ? n.organisation().legalName() : n.organisation().tenant();
-        Template t = engine.getTemplate("notices/" + AUTHORITY + "." + n.language() + ".html");
-        return new Rendered(authorityTitle(n.language(), name), n.language(), t.data("n", n).render(),
-                body.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** A processor alert rendered from its JSON as sent (a customer alert's body): the same facts, as a document. */
-    public Rendered renderProcessorAlert(String noticeJson) {
-        ProcessorAlert a;
-        try {
-            a = json.readValue(noticeJson, ProcessorAlert.class);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a processor alert does not read back", e);
-        }
-        String name = a.controller().legalName() != null ? a.controller().legalName() : a.controller().tenant();
-        return new Rendered((a.language().equals("fr") ? "Alerte du sous-traitant – violation de données – "
-                : "Processor alert – personal data breach – ") + name, a.language(),
-                engine.getTemplate("notices/processor-alert." + a.language() + ".html").data("alert", a).render(),
-                noticeJson.getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** The PDF/A-3u of a rendered document, signed when a keystore is configured. */
-    public byte[] pdf(Rendered r, String jsonName) {
-        byte[] pdf = PdfRenderer.render(r.html(), r.title(), r.lang(), r.json(), jsonName);
-        return signing == null ? pdf : signing.sign(pdf, r.title());
     }
 
     /** One request's line while it is summed. */

@@ -36,6 +36,9 @@ public class StatementService {
     NoticeService notices;
 
     @Inject
+    DocumentRenderer renderer;
+
+    @Inject
     CaseService cases;
 
     @Inject
@@ -73,10 +76,10 @@ public class StatementService {
         return Transactions.run(dataSource, c -> {
             IncidentQueries.affected(c, uuid, id, tenant);
             Statements before = notices.statements(c, uuid, tenant);
-            String json = notices.json(s);
+            String json = renderer.json(s);
             DocumentStore.setStatements(c, uuid, tenant, json, actor, now);
             AuditTrail.record(actor, "case.statements", "incident:" + uuid + "/tenant:" + tenant,
-                    before == Statements.NONE ? null : notices.json(before), json);
+                    before == Statements.NONE ? null : renderer.json(before), json);
             return s;
         });
     }

@@ -23,6 +23,7 @@ import app.vigie.export.Csv;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
+import app.vigie.notice.DocumentRenderer;
 import app.vigie.notice.Download;
 import app.vigie.notice.NoticeService;
 import app.vigie.notice.Reader;
@@ -49,6 +50,9 @@ public class RegisterService {
 
     @Inject
     NoticeService notices;
+
+    @Inject
+    DocumentRenderer renderer;
 
     /** Appends the entry of a tenant's register ({@code tenant}) or of the provider's own ({@code tenant} absent). */
     public record AppendBody(String incidentId, String tenant) {
@@ -164,10 +168,10 @@ public class RegisterService {
             return new RegisterExport(lang, zone.getId(), When.of(now, zone, locale), blankToNull(reg), v.valid(),
                     v.entries(), v.head(), v.firstBroken(), lines);
         });
-        NoticeService.Rendered r = notices.render("register", lang, (lang.equals("fr")
+        DocumentRenderer.Rendered r = renderer.render("register", lang, (lang.equals("fr")
                 ? "Registre des violations de données à caractère personnel" : "Personal data breach register")
                 + (export.register() == null ? "" : " – " + export.register()), export, "reg");
-        return Download.of(notices, r, "pdf", "violation-register");
+        return Download.of(renderer, r, "pdf", "violation-register");
     }
 
     /** Notifications in the document's language; an entry written before reason codes keeps its stored reason. */

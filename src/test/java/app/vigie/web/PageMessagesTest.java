@@ -24,6 +24,7 @@ import io.quarkus.qute.i18n.Localized;
 import io.quarkus.test.junit.QuarkusTest;
 
 import app.vigie.web.pages.PageMessages;
+import app.vigie.web.pages.PageWords;
 
 /**
  * The pages speak through the message bundle: no template tests the language itself, every English message has its
@@ -32,6 +33,7 @@ import app.vigie.web.pages.PageMessages;
 @QuarkusTest
 class PageMessagesTest {
     private static final Pattern KEY = Pattern.compile("\\{msg:(\\w+)");
+    private static final Pattern CALL = Pattern.compile("\\.(\\w+)\\(");
 
     @Inject
     @Localized("fr")
@@ -70,7 +72,17 @@ class PageMessagesTest {
         }
         assertThat(used).hasSizeGreaterThan(200);
         assertThat(english.keySet()).containsAll(used);
-        assertThat(used).containsAll(english.keySet());
+        // and the words the pages' Java composes (errors, labels), called on the bundle by name
+        try (Stream<Path> sources = Files.walk(Path.of("src/main/java/app/vigie/web"))) {
+            for (Path p : sources.filter(x -> x.toString().endsWith(".java")).toList()) {
+                for (Matcher m = CALL.matcher(Files.readString(p)); m.find();) {
+                    if (english.containsKey(m.group(1))) {
+                        used.add(m.group(1));
+                    }
+                }
+            }
+        }
+        assertThat(used).as("every message is used").containsAll(english.keySet());
     }
 
     @Test
@@ -78,9 +90,13 @@ class PageMessagesTest {
         assertThat(en.base_sign_out()).isEqualTo("Sign out");
         assertThat(fr.base_sign_out()).isEqualTo("Se déconnecter");
         assertThat(en.colon()).isEqualTo(":");
+        assertThat(PageWords.category(PageWords.of("fr"), "identity")).isEqualTo("état civil, identité");
+        assertThat(PageWords.of("en").portal_unknown_category("x<y")).isEqualTo("unknown data category 'x<y'");
         assertThat(fr.colon()).as("French puts a no-break space before a colon").isEqualTo("\u00a0:");
-        assertThat(fr.incidents_open_newest_first("1", 1, 1)).isEqualTo("1 incidents ouverts, les plus récents d'abord.");
-        assertThat(en.incidents_open_newest_first("12", 2, 3)).isEqualTo("12 open incidents, newest first; page 2 of 3.");
+        assertThat(fr.incidents_open_newest_first("1", 1, 1))
+                .isEqualTo("1 incidents ouverts, les plus récents d'abord.");
+        assertThat(en.incidents_open_newest_first("12", 2, 3))
+                .isEqualTo("12 open incidents, newest first; page 2 of 3.");
     }
 
     private static Map<String, String> read(String file) throws IOException {

@@ -259,7 +259,7 @@ public class IncidentPages {
             List<IncidentPage.CaseLine> cases = new ArrayList<>();
             List<IncidentPage.Choice> open = new ArrayList<>();
             cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), zone, locale), null));
-            addOpen(open, "", language.equals("fr") ? "le fournisseur" : "the provider", plan.of(null));
+            addOpen(open, "", PageWords.of(language).the_provider(), plan.of(null));
             for (TenantView t : tenants) {
                 ObligationService.SeverityView sev = plan.severity().get(t.tenant());
                 cases.add(new IncidentPage.CaseLine(t.tenant(), t.controller(), duties(plan.of(t.tenant()), zone,

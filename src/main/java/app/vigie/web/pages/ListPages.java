@@ -192,8 +192,9 @@ public class ListPages {
         String fromUtc = null;
         String toUtc = null;
         try {
-            Instant f = LocalTimes.parse(from, zone, language.equals("fr") ? "du" : "from");
-            Instant t = LocalTimes.parse(to, zone, language.equals("fr") ? "au" : "to");
+            PageMessages words = PageWords.of(language);
+            Instant f = LocalTimes.parse(from, zone, words.field_from());
+            Instant t = LocalTimes.parse(to, zone, words.field_to());
             fromUtc = f == null ? null : f.toString();
             toUtc = t == null ? null : t.toString();
             AuditFilter filter = AuditFilter.parse(actor, action, target, fromUtc, toUtc, before);

@@ -731,4 +731,49 @@ public interface PageMessages {
 
     @Message
     String ack_acknowledgement_link_not_valid_contact();
+
+    @Message
+    String category_identity();
+
+    @Message
+    String category_contact();
+
+    @Message
+    String category_identifiers();
+
+    @Message
+    String category_financial();
+
+    @Message
+    String category_location();
+
+    @Message
+    String category_behaviour();
+
+    @Message
+    String category_communications();
+
+    @Message
+    String category_professional();
+
+    @Message
+    String portal_say_personal_data();
+
+    @Message
+    String portal_persons_whole_number();
+
+    @Message
+    String portal_say_identification_ease();
+
+    @Message
+    String portal_unknown_category(String code);
+
+    @Message
+    String field_from();
+
+    @Message
+    String field_to();
+
+    @Message
+    String the_provider();
 }

@@ -54,6 +54,8 @@ import app.vigie.security.AccountService;
 import app.vigie.security.Role;
 import app.vigie.time.Zones;
 import app.vigie.web.csrf.DashboardForm;
+import app.vigie.web.pages.PageMessages;
+import app.vigie.web.pages.PageWords;
 import app.vigie.web.pages.Viewer;
 
 /**
@@ -116,15 +118,9 @@ public class PortalPages {
     }
 
     /** The data categories offered, as code, French label, English label; the statements keep the label. */
-    static final List<String[]> CATEGORIES = List.of(
-            new String[] {"identity", "état civil, identité", "civil status, identity"},
-            new String[] {"contact", "coordonnées", "contact details"},
-            new String[] {"identifiers", "identifiants (comptes, numéros)", "identifiers (accounts, numbers)"},
-            new String[] {"financial", "données économiques et financières", "economic and financial data"},
-            new String[] {"location", "données de localisation", "location data"},
-            new String[] {"behaviour", "habitudes, comportement", "habits, behaviour"},
-            new String[] {"communications", "contenu de communications", "content of communications"},
-            new String[] {"professional", "vie professionnelle", "professional life"});
+    /** The data categories the questionnaire offers (their labels: PageMessages' category_*). */
+    static final List<String> CATEGORIES = List.of("identity", "contact", "identifiers", "financial", "location",
+            "behaviour", "communications", "professional");
 
     static final List<String> EASE = List.of("negligible", "limited", "significant", "maximum");
 
@@ -195,8 +191,13 @@ public class PortalPages {
                 .map(a -> new AlertLine(a.id(), a.phase(), When.of(a.createdAt(), zone, locale),
                         a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale))).toList();
         List<String> given = st.dataCategories() == null ? List.of() : st.dataCategories();
-        List<Choice> categories = CATEGORIES.stream().map(cat -> new Choice(cat[0], language.equals("fr") ? cat[1]
-                : cat[2], given.contains(cat[1]) || given.contains(cat[2]))).toList();
+        PageMessages words = PageWords.of(language);
+        PageMessages fr = PageWords.of("fr");
+        PageMessages en = PageWords.of("en");
+        // a category stored in either language is checked
+        List<Choice> categories = CATEGORIES.stream().map(code -> new Choice(code, PageWords.category(words, code),
+                given.contains(PageWords.category(fr, code)) || given.contains(PageWords.category(en, code))))
+                .toList();
         List<String> special = st.specialCategories() == null ? List.of() : st.specialCategories();
         List<Choice> specials = new TreeSet<>(Statements.SPECIAL).stream()
                 .map(code -> new Choice(code, code.replace('_', ' '), special.contains(code))).toList();
@@ -230,11 +231,10 @@ public class PortalPages {
         ZoneId zone = Zones.parse(null);
         String tenant = tenant(who);
         UUID uuid = own(id, tenant);
+        PageMessages words = PageWords.of(language);
         try {
             if (!List.of("yes", "no").contains(personalData == null ? "" : personalData)) {
-                throw new ProblemException(400, language.equals("fr")
-                        ? "dites si ces requêtes contenaient des données personnelles"
-                        : "say whether those requests carried personal data");
+                throw new ProblemException(400, words.portal_say_personal_data());
             }
             boolean personal = personalData.equals("yes");
             List<String> codes = categories == null ? List.of() : categories;
@@ -247,22 +247,19 @@ public class PortalPages {
                     count = -1L;
                 }
                 if (count < 0) {
-                    throw new ProblemException(400, language.equals("fr")
-                            ? "le nombre de personnes est un nombre entier, 0 ou plus"
-                            : "the number of persons is a whole number, 0 or more");
+                    throw new ProblemException(400, words.portal_persons_whole_number());
                 }
             }
             String ei = personal ? identification : "negligible";
             if (!EASE.contains(ei == null ? "" : ei)) {
-                throw new ProblemException(400, language.equals("fr")
-                        ? "dites avec quelle facilité les personnes peuvent être identifiées"
-                        : "say how easily the persons can be identified");
+                throw new ProblemException(400, words.portal_say_identification_ease());
             }
             List<String> labels = new ArrayList<>();
             for (String code : personal ? codes : List.<String>of()) {
-                String[] cat = CATEGORIES.stream().filter(x -> x[0].equals(code)).findFirst()
-                        .orElseThrow(() -> new ProblemException(400, "unknown data category '" + code + "'"));
-                labels.add(language.equals("fr") ? cat[1] : cat[2]);
+                if (!CATEGORIES.contains(code)) {
+                    throw new ProblemException(400, words.portal_unknown_category(code));
+                }
+                labels.add(PageWords.category(words, code));
             }
             List<String> art9 = personal ? specials : List.of();
             String dpc = !art9.isEmpty() ? "sensitive" : codes.contains("financial") ? "financial"

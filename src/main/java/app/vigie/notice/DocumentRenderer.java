@@ -1,0 +1,115 @@
+package app.vigie.notice;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.qute.Engine;
+import io.quarkus.qute.Template;
+import io.quarkus.runtime.StartupEvent;
+
+/**
+ * A document's three forms: its page (HTML from templates/notices/, in its language), its data (JSON, kept exactly as
+ * stored or sent) and its PDF/A-3u with that JSON inside, signed when a keystore is configured.
+ */
+@ApplicationScoped
+public class DocumentRenderer {
+
+    @Inject
+    Engine engine;
+
+    @Inject
+    ObjectMapper json;
+
+    @ConfigProperty(name = "vigie.documents.signing.keystore")
+    Optional<String> keystore;
+
+    @ConfigProperty(name = "vigie.documents.signing.password")
+    Optional<String> keystorePassword;
+
+    @ConfigProperty(name = "vigie.documents.signing.alias")
+    Optional<String> keyAlias;
+
+    private PdfSigning signing;
+
+    /** Reads the signing key when one is configured: a keystore that cannot be read stops the start. */
+    void start(@Observes StartupEvent e) {
+        if (keystore.isPresent()) {
+            signing = PdfSigning.load(Path.of(keystore.get()),
+                    keystorePassword.orElse("").toCharArray(), keyAlias.orElse(null));
+            Logger.getLogger(DocumentRenderer.class).infof("PDFs are signed with the key of %s",
+                    keystore.get());
+        }
+    }
+
+    /** A document rendered three ways. */
+    public record Rendered(String title, String lang, String html, byte[] json) {
+    }
+
+    /** Renders a document's data with its template {@code notices/<kind>.<lang>.html}. */
+    public Rendered render(String kind, String lang, String title, Object data, String param) {
+        Template t = engine.getTemplate("notices/" + kind + "." + lang + ".html");
+        if (t == null) {
+            throw new IllegalStateException("no template notices/" + kind + "." + lang + ".html");
+        }
+        try {
+            return new Rendered(title, lang, t.data(param, data).render(), json.writeValueAsBytes(data));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A document's JSON as stored and embedded. */
+    public String json(Object data) {
+        try {
+            return json.writeValueAsString(data);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** An issued authority notification, rendered from its stored JSON (which is kept exactly). */
+    public Rendered renderIssued(String body) {
+        AuthorityNotification n;
+        try {
+            n = json.readValue(body, AuthorityNotification.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("an issued version does not read back", e);
+        }
+        String name = n.organisation().legalName() != null ? n.organisation().legalName() : n.organisation().tenant();
+        Template t = engine.getTemplate("notices/" + NoticeService.AUTHORITY + "." + n.language() + ".html");
+        return new Rendered(NoticeService.authorityTitle(n.language(), name), n.language(), t.data("n", n).render(),
+                body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A processor alert rendered from its JSON as sent (a customer alert's body): the same facts, as a document. */
+    public Rendered renderProcessorAlert(String noticeJson) {
+        ProcessorAlert a;
+        try {
+            a = json.readValue(noticeJson, ProcessorAlert.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a processor alert does not read back", e);
+        }
+        String name = a.controller().legalName() != null ? a.controller().legalName() : a.controller().tenant();
+        return new Rendered((a.language().equals("fr") ? "Alerte du sous-traitant – violation de données – "
+                : "Processor alert – personal data breach – ") + name, a.language(),
+                engine.getTemplate("notices/processor-alert." + a.language() + ".html").data("alert", a).render(),
+                noticeJson.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The PDF/A-3u of a rendered document, signed when a keystore is configured. */
+    public byte[] pdf(Rendered r, String jsonName) {
+        byte[] pdf = PdfRenderer.render(r.html(), r.title(), r.lang(), r.json(), jsonName);
+        return signing == null ? pdf : signing.sign(pdf, r.title());
+    }
+}

@@ -1,0 +1,30 @@
+package app.vigie.web.pages;
+
+import io.quarkus.qute.i18n.Localized;
+import io.quarkus.qute.i18n.MessageBundles;
+
+/** The pages' words ({@link PageMessages}) where Java composes them: an error to show, a label to store. */
+public final class PageWords {
+    private PageWords() {
+    }
+
+    /** The words of {@code language} (fr or en), for a page's Java side (an error, a label it composes). */
+    public static PageMessages of(String language) {
+        return MessageBundles.get(PageMessages.class, Localized.Literal.of("fr".equals(language) ? "fr" : "en"));
+    }
+
+    /** The label of a data category (identity, contact, ...); null for a code not offered. */
+    public static String category(PageMessages words, String code) {
+        return switch (code) {
+            case "identity" -> words.category_identity();
+            case "contact" -> words.category_contact();
+            case "identifiers" -> words.category_identifiers();
+            case "financial" -> words.category_financial();
+            case "location" -> words.category_location();
+            case "behaviour" -> words.category_behaviour();
+            case "communications" -> words.category_communications();
+            case "professional" -> words.category_professional();
+            default -> null;
+        };
+    }
+}
