@@ -31,6 +31,10 @@ public record AuthorityNotification(String language, String zone, When generated
     /** The controller; {@code mapped} false when the tenant is not in the directory (its controller unknown). */
     public record Organisation(String tenant, String legalName, String companyId, String country, boolean mapped,
             String sector, String address) {
+        /** The name documents give it: its legal name, or its tenant when the directory has none. */
+        public String name() {
+            return legalName != null ? legalName : tenant;
+        }
     }
 
     public record Contact(String name, String email, String phone) {

@@ -52,18 +52,42 @@ public class DocumentRenderer {
         }
     }
 
-    /** A document rendered three ways. */
+    /** A document rendered three ways; its title is its page's. */
     public record Rendered(String title, String lang, String html, byte[] json) {
+        /** A page and its data, titled as its template titles it. */
+        static Rendered of(String lang, String html, byte[] json) {
+            return new Rendered(DocumentRenderer.title(html), lang, html, json);
+        }
+    }
+
+    /** The processor's alert to a controller. */
+    public static final String PROCESSOR_ALERT = "processor-alert";
+
+    /** The violation register's export. */
+    public static final String REGISTER = "register";
+
+    /**
+     * The text of a page's {@code <title>}: a document's title (its PDF's, its signature's reason) is the one its
+     * template gives, in its language, so that the legal team's files are its only source.
+     */
+    static String title(String html) {
+        int start = html.indexOf("<title>");
+        int end = start < 0 ? -1 : html.indexOf("</title>", start);
+        if (end < 0) {
+            throw new IllegalStateException("a document's template gives it no <title>");
+        }
+        return html.substring(start + "<title>".length(), end).strip().replace("&lt;", "<").replace("&gt;", ">")
+                .replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&");
     }
 
     /** Renders a document's data with its template {@code notices/<kind>.<lang>.html}. */
-    public Rendered render(String kind, String lang, String title, Object data, String param) {
+    public Rendered render(String kind, String lang, Object data, String param) {
         Template t = engine.getTemplate("notices/" + kind + "." + lang + ".html");
         if (t == null) {
             throw new IllegalStateException("no template notices/" + kind + "." + lang + ".html");
         }
         try {
-            return new Rendered(title, lang, t.data(param, data).render(), json.writeValueAsBytes(data));
+            return Rendered.of(lang, t.data(param, data).render(), json.writeValueAsBytes(data));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -86,10 +110,8 @@ public class DocumentRenderer {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("an issued version does not read back", e);
         }
-        String name = n.organisation().legalName() != null ? n.organisation().legalName() : n.organisation().tenant();
         Template t = engine.getTemplate("notices/" + NoticeService.AUTHORITY + "." + n.language() + ".html");
-        return new Rendered(NoticeService.authorityTitle(n.language(), name), n.language(), t.data("n", n).render(),
-                body.getBytes(StandardCharsets.UTF_8));
+        return Rendered.of(n.language(), t.data("n", n).render(), body.getBytes(StandardCharsets.UTF_8));
     }
 
     /** A processor alert rendered from its JSON as sent (a customer alert's body): the same facts, as a document. */
@@ -100,11 +122,8 @@ public class DocumentRenderer {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a processor alert does not read back", e);
         }
-        String name = a.controller().legalName() != null ? a.controller().legalName() : a.controller().tenant();
-        return new Rendered((a.language().equals("fr") ? "Alerte du sous-traitant – violation de données – "
-                : "Processor alert – personal data breach – ") + name, a.language(),
-                engine.getTemplate("notices/processor-alert." + a.language() + ".html").data("alert", a).render(),
-                noticeJson.getBytes(StandardCharsets.UTF_8));
+        return Rendered.of(a.language(), engine.getTemplate("notices/" + PROCESSOR_ALERT + "." + a.language()
+                + ".html").data("alert", a).render(), noticeJson.getBytes(StandardCharsets.UTF_8));
     }
 
     /** The PDF/A-3u of a rendered document, signed when a keystore is configured. */

@@ -33,7 +33,7 @@ import app.vigie.time.Zones;
  */
 @ApplicationScoped
 public class DocumentService {
-    private static final Set<String> KINDS = Set.of("processor-alert", NoticeService.AUTHORITY,
+    private static final Set<String> KINDS = Set.of(DocumentRenderer.PROCESSOR_ALERT, NoticeService.AUTHORITY,
             NoticeService.DATA_SUBJECTS);
     private static final Set<String> FRENCH_SPEAKING = Set.of("FR", "BE", "LU", "MC", "CH");
 
@@ -149,8 +149,7 @@ public class DocumentService {
         DocumentRenderer.Rendered r = Transactions.run(dataSource, c -> {
             IncidentView incident = IncidentQueries.get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id));
             IncidentReport report = notices.incidentReport(c, incident, Locale.forLanguageTag(lang), z, now);
-            return renderer.render(NoticeService.REPORT, lang, (lang.equals("fr") ? "Rapport d'incident – "
-                    : "Incident report – ") + incident.deployment(), report, "r");
+            return renderer.render(NoticeService.REPORT, lang, report, "r");
         });
         return Download.of(renderer, r, format, NoticeService.REPORT + "-" + uuid.toString().substring(0, 8));
     }
@@ -166,21 +165,14 @@ public class DocumentService {
             Locale lang, ZoneId zone, Instant now, Integer version) throws SQLException {
         if (kind.equals(NoticeService.AUTHORITY)) {
             AuthorityNotification n = notices.authorityNotification(c, incident, tenant, lang, zone, now, version);
-            String name = n.organisation().legalName() != null ? n.organisation().legalName() : tenant;
-            return renderer.render(kind, lang.getLanguage(), NoticeService.authorityTitle(lang.getLanguage(), name),
-                    n, "n");
+            return renderer.render(kind, lang.getLanguage(), n, "n");
         }
         if (kind.equals(NoticeService.DATA_SUBJECTS)) {
             DataSubjectCommunication d = notices.dataSubjectCommunication(c, incident, tenant, lang, zone, now);
-            return renderer.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
-                    ? "Information sur une violation de vos données – " : "About a breach of your data – ")
-                    + d.controller(), d, "d");
+            return renderer.render(kind, lang.getLanguage(), d, "d");
         }
         ProcessorAlert alert = notices.processorAlert(c, incident, tenant, lang, zone, now);
-        String name = alert.controller().legalName() != null ? alert.controller().legalName() : tenant;
-        return renderer.render(kind, lang.getLanguage(), (lang.getLanguage().equals("fr")
-                ? "Alerte du sous-traitant – violation de données – " : "Processor alert – personal data breach – ")
-                + name, alert, "alert");
+        return renderer.render(kind, lang.getLanguage(), alert, "alert");
     }
 
     /** {kind}.{format}, both checked. */

@@ -363,11 +363,6 @@ public class NoticeService {
 
     public static final String AUTHORITY = "authority-notification";
 
-    /** The authority notification's title (its PDF's), in its language, for a controller. */
-    public static String authorityTitle(String lang, String controller) {
-        return (lang.equals("fr") ? "Notification de violation de données à caractère personnel – "
-                : "Personal data breach notification – ") + controller;
-    }
     public static final String DATA_SUBJECTS = "data-subject-communication";
 
     /** The draft of the controller's communication to the persons concerned. */
@@ -378,7 +373,7 @@ public class NoticeService {
         AuthorityNotification.Recipient authority = n.authorities().isEmpty() ? null : n.authorities().get(0);
         String contact = st.contactForPersons() != null ? st.contactForPersons() : n.dpo().email();
         return new DataSubjectCommunication(lang.getLanguage(), zone.getId(), When.of(now, zone, lang),
-                n.organisation().legalName() != null ? n.organisation().legalName() : tenant, contact, n.dpo().name(),
+                n.organisation().name(), contact, n.dpo().name(),
                 n.dpo().email(), n.dates().start(), n.dates().end(), n.dates().ongoing(), st.dataCategories(),
                 st.specialCategories(), st.likelyConsequences(), n.measuresTaken(), st.measuresProposed(),
                 authority == null ? null : authority.name(), authority == null ? null : authority.url(),

@@ -168,9 +168,7 @@ public class RegisterService {
             return new RegisterExport(lang, zone.getId(), When.of(now, zone, locale), blankToNull(reg), v.valid(),
                     v.entries(), v.head(), v.firstBroken(), lines);
         });
-        DocumentRenderer.Rendered r = renderer.render("register", lang, (lang.equals("fr")
-                ? "Registre des violations de données à caractère personnel" : "Personal data breach register")
-                + (export.register() == null ? "" : " – " + export.register()), export, "reg");
+        DocumentRenderer.Rendered r = renderer.render(DocumentRenderer.REGISTER, lang, export, "reg");
         return Download.of(renderer, r, "pdf", "violation-register");
     }
 

@@ -82,6 +82,8 @@ class ProcessorAlertTest {
                 .asByteArray();
         assertThat(PdfChecks.pdfa3uFailures(pdf)).isEmpty();
         try (PdfDocument doc = new PdfDocument(new PdfReader(new ByteArrayInputStream(pdf)))) {
+            assertThat(doc.getDocumentInfo().getTitle()).as("the PDF's title: the document's kind, then the controller")
+                    .isEqualTo("Alerte du sous-traitant – violation de données – Crédit Léger & Fils SA");
             PdfArray af = doc.getCatalog().getPdfObject().getAsArray(PdfName.AF);
             assertThat(af).as("the JSON is an associated file").isNotNull();
             PdfDictionary spec = af.getAsDictionary(0);
