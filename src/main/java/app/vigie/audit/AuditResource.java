@@ -71,7 +71,7 @@ public class AuditResource {
     public Response csv(@QueryParam("actor") String actor, @QueryParam("action") String action,
             @QueryParam("target") String target, @QueryParam("from") String from, @QueryParam("to") String to,
             @QueryParam("zone") String zoneName) {
-        String csv = audit.csv(AuditFilter.parse(actor, action, target, from, to, null), Zones.parse(zoneName));
-        return Csv.attachment(csv, "audit-trail.csv");
+        return Csv.attachment(audit.csv(AuditFilter.parse(actor, action, target, from, to, null),
+                Zones.parse(zoneName)));
     }
 }

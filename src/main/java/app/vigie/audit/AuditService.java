@@ -25,15 +25,18 @@ public class AuditService {
         return events.find(f, limit);
     }
 
-    /** The events {@code f} selects (at most {@link #EXPORT_MAX}) as CSV, times in UTC and in {@code zone}. */
+    /**
+     * The events {@code f} selects (at most {@link #EXPORT_MAX}) as CSV ({@code audit-trail.csv}), times in UTC and in
+     * {@code zone}.
+     */
     @Transactional
-    public String csv(AuditFilter f, ZoneId zone) {
+    public Csv.Export csv(AuditFilter f, ZoneId zone) {
         DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
         StringBuilder out = new StringBuilder("id,at_utc,at_local,actor,action,target,before,after\r\n");
         for (AuditEvent e : events.find(f, EXPORT_MAX)) {
             Csv.row(out, List.of(Long.toString(e.id), e.at.toString(), local.format(e.at), e.actor, e.action,
                     e.target, e.before == null ? "" : e.before, e.after == null ? "" : e.after));
         }
-        return out.toString();
+        return new Csv.Export("audit-trail.csv", out.toString());
     }
 }

@@ -9,10 +9,14 @@ public final class Csv {
     private Csv() {
     }
 
-    /** A CSV document as a download named {@code file}. */
-    public static Response attachment(String csv, String file) {
-        return Response.ok(csv).type("text/csv; charset=UTF-8")
-                .header("Content-Disposition", "attachment; filename=\"" + file + "\"").build();
+    /** A CSV document and the file name it is downloaded under (the same from the API and from the pages). */
+    public record Export(String fileName, String text) {
+    }
+
+    /** A CSV document as a download. */
+    public static Response attachment(Export csv) {
+        return Response.ok(csv.text()).type("text/csv; charset=UTF-8")
+                .header("Content-Disposition", "attachment; filename=\"" + csv.fileName() + "\"").build();
     }
 
     public static void row(StringBuilder out, List<String> cells) {

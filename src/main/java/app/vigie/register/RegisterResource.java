@@ -61,7 +61,7 @@ public class RegisterResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response csv(@QueryParam("register") String reg, @QueryParam("zone") @DefaultValue(Zones.DEFAULT)
             String zoneName) throws SQLException {
-        return Csv.attachment(register.csv(reg, zoneName), "violation-register.csv");
+        return Csv.attachment(register.csv(reg, zoneName));
     }
 
     @GET

@@ -91,8 +91,11 @@ public class RegisterService {
         return Transactions.run(dataSource, register::verify);
     }
 
-    /** One register ({@code reg}) or all as CSV, times in UTC and in the zone {@code zoneName}. */
-    public String csv(String reg, String zoneName) throws SQLException {
+    /**
+     * One register ({@code reg}) or all as CSV ({@code violation-register.csv}), times in UTC and in the zone
+     * {@code zoneName} (Europe/Paris when absent).
+     */
+    public Csv.Export csv(String reg, String zoneName) throws SQLException {
         ZoneId zone = Zones.parse(zoneName);
         DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
         List<RegisterStore.Stored> entries = Transactions.run(dataSource, c -> register.list(c, blankToNull(reg),
@@ -125,7 +128,7 @@ public class RegisterService {
                     e.specialCategories() == null ? "" : String.join(" | ", e.specialCategories()),
                     nz(e.controllerAwareAt()), nz(e.delayReasons())));
         }
-        return out.toString();
+        return new Csv.Export("violation-register.csv", out.toString());
     }
 
     /** One register ({@code reg}) or all as a PDF/A-3u with the chain's verdict, in {@code langParam}. */

@@ -120,7 +120,7 @@ public class ListPages {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response registerCsv(@QueryParam("register") String reg, @QueryParam("zone") String zone)
             throws SQLException {
-        return Csv.attachment(register.csv(reg, zone == null ? Zones.DEFAULT : zone), "violation-register.csv");
+        return Csv.attachment(register.csv(reg, zone));
     }
 
     @GET
@@ -129,7 +129,7 @@ public class ListPages {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response registerPdf(@QueryParam("register") String reg, @QueryParam("lang") String lang,
             @QueryParam("zone") String zone) throws SQLException {
-        return Reader.answer(register.pdf(reg, lang == null ? "fr" : lang, zone == null ? Zones.DEFAULT : zone));
+        return Reader.answer(register.pdf(reg, lang, zone));
     }
 
     @GET
@@ -221,8 +221,8 @@ public class ListPages {
     public Response auditCsv(@QueryParam("actor") String actor, @QueryParam("action") String action,
             @QueryParam("target") String target, @QueryParam("from") String from, @QueryParam("to") String to,
             @QueryParam("zone") String zone) {
-        String csv = audit.csv(AuditFilter.parse(actor, action, target, from, to, null), Zones.parse(zone));
-        return Csv.attachment(csv, "audit-trail.csv");
+        return Csv.attachment(audit.csv(AuditFilter.parse(actor, action, target, from, to, null),
+                Zones.parse(zone)));
     }
 
     @GET
