@@ -24,14 +24,13 @@ import app.vigie.time.Zones;
 
 /**
  * {@code /api/audit-trail}: every state change, newest first, filtered by actor, action, target prefix and time;
- * {@code export.csv} gives the same selection (up to {@value #EXPORT_MAX} events) for a spreadsheet. For the DPO
+ * {@code export.csv} gives the same selection (up to {@value AuditService#EXPORT_MAX} events) for a spreadsheet. For the DPO
  * and auditors.
  */
 @Path("/api/audit-trail")
 @Produces(MediaType.APPLICATION_JSON)
 public class AuditResource {
     public static final int PAGE_MAX = 1000;
-    public static final int EXPORT_MAX = AuditService.EXPORT_MAX;
 
     @Inject
     AuditService audit;
