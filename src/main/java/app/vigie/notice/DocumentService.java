@@ -60,7 +60,7 @@ public class DocumentService {
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         DocumentRenderer.Rendered r = Transactions.run(dataSource, c -> {
-            IncidentView incident = affected(c, uuid, id, tenant);
+            IncidentView incident = IncidentQueries.affected(c, uuid, id, tenant);
             String lang = lang(c, langParam, tenant);
             return build(c, kindAndFormat[0], incident, tenant, Locale.forLanguageTag(lang), zone, now, null);
         });
@@ -72,7 +72,7 @@ public class DocumentService {
     public List<VersionView> versions(String id, String tenant) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
         return Transactions.run(dataSource, c -> {
-            affected(c, uuid, id, tenant);
+            IncidentQueries.affected(c, uuid, id, tenant);
             return DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).stream().map(VersionView::of)
                     .toList();
         });
@@ -93,7 +93,7 @@ public class DocumentService {
                     + "notification to an authority; previews show the fields to complete");
         }
         DocumentStore.Version v = Transactions.run(dataSource, c -> {
-            IncidentView incident = affected(c, uuid, id, tenant);
+            IncidentView incident = IncidentQueries.affected(c, uuid, id, tenant);
             CaseStore.incident(c, uuid, true);  // one issuer at a time per incident: versions are numbered in order
             String lang = lang(c, langParam, tenant);
             int next = DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).size() + 1;
@@ -121,7 +121,7 @@ public class DocumentService {
         }
         UUID uuid = IncidentIds.uuid(id);
         DocumentStore.Version v = Transactions.run(dataSource, c -> {
-            affected(c, uuid, id, tenant);
+            IncidentQueries.affected(c, uuid, id, tenant);
             return DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).stream()
                     .filter(x -> x.version() == number).findFirst().orElseThrow(() -> new ProblemException(404,
                             "no version " + number + " of the authority notification of tenant " + tenant));
@@ -188,10 +188,6 @@ public class DocumentService {
                     + ", each as .html, .pdf or .json");
         }
         return new String[] {kind, format};
-    }
-
-    private static IncidentView affected(Connection c, UUID uuid, String id, String tenant) throws SQLException {
-        return IncidentQueries.affected(c, uuid, id, tenant);
     }
 
     private static String lang(Connection c, String langParam, String tenant) throws SQLException {
