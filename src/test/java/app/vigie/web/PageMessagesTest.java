@@ -28,7 +28,8 @@ import app.vigie.web.pages.PageWords;
 
 /**
  * The pages speak through the message bundle: no template tests the language itself, every English message has its
- * French one, and the bundle gives each language its words (spaces of French typography kept).
+ * French one, a page's own words are its own, and the bundle gives each language its words (spaces of French
+ * typography kept).
  */
 @QuarkusTest
 class PageMessagesTest {
@@ -83,6 +84,36 @@ class PageMessagesTest {
             }
         }
         assertThat(used).as("every message is used").containsAll(english.keySet());
+    }
+
+    /**
+     * A key named after a page (alerts_, incident_, portal_incident_, ...) belongs to that page: a word several pages
+     * share is common_, severity_ or nav_, so that changing one page's word does not change another's.
+     */
+    @Test
+    void aPagesOwnWordsAreUsedByThatPageOnly() throws IOException {
+        List<Path> templates;
+        try (Stream<Path> pages = Files.list(Path.of("templates/pages"))) {
+            templates = pages.filter(x -> x.toString().endsWith(".html")).sorted().toList();
+        }
+        List<String> prefixes = templates.stream().map(PageMessagesTest::prefix)
+                .sorted((a, b) -> b.length() - a.length()).toList();
+        List<String> misplaced = new ArrayList<>();
+        for (Path p : templates) {
+            for (Matcher m = KEY.matcher(Files.readString(p)); m.find();) {
+                String key = m.group(1);
+                prefixes.stream().filter(key::startsWith).findFirst()
+                        .filter(owner -> !owner.equals(prefix(p)))
+                        .ifPresent(owner -> misplaced.add(p.getFileName() + " uses " + key));
+            }
+        }
+        assertThat(prefixes).contains("alerts_", "portal_incident_", "portal_");
+        assertThat(misplaced).as("keys of another page").isEmpty();
+    }
+
+    private static String prefix(Path template) {
+        String name = template.getFileName().toString();
+        return name.substring(0, name.length() - ".html".length()).replace('-', '_') + "_";
     }
 
     @Test

@@ -7,46 +7,54 @@ import io.quarkus.qute.i18n.MessageBundle;
  * The words of the dashboard's and the portal's pages, {@code {msg:key}} in templates/pages/: English in
  * messages/msg_en.properties, French in messages/msg_fr.properties, the page's language chosen by the template
  * instance's locale. Checked at build time: a key used in a template and missing here, or declared here without an
- * English value, stops the build.
+ * English value, stops the build. A key starts with the page that uses it ({@code alerts_}, {@code portal_incident_});
+ * words several pages share start with {@code common_}, severity levels with {@code severity_}, the menu's with
+ * {@code nav_}, data categories with {@code category_}, filter fields with {@code field_} (PageMessagesTest checks).
  */
 @MessageBundle(value = "msg", locale = "en")
 public interface PageMessages {
 
     @Message
-    String alerts_acknowledged();
+    String ack_acknowledge_alert();
+
+    @Message
+    String ack_acknowledge_alert_vigie();
+
+    @Message
+    String ack_acknowledgement_link_not_valid_contact();
+
+    @Message
+    String ack_alert();
+
+    @Message
+    String ack_confirm_receipt();
+
+    @Message
+    String ack_confirming_you_state_your_organisation();
+
+    @Message
+    String ack_receipt_already_recorded();
+
+    @Message
+    String ack_thank_you_receipt_recorded();
+
+    @Message
+    String ack_unknown_link();
+
+    @Message
+    String ack_your_own_deadline_notify_your();
 
     @Message
     String alerts_alerts_newest_first();
 
     @Message
-    String alerts_all();
-
-    @Message
     String alerts_attempt_s();
-
-    @Message
-    String alerts_created();
-
-    @Message
-    String alerts_customer();
-
-    @Message
-    String alerts_customer_alerts();
 
     @Message
     String alerts_customer_alerts_vigie();
 
     @Message
-    String alerts_deliveries();
-
-    @Message
     String alerts_every_alert_from_processor_customer();
-
-    @Message
-    String alerts_filter();
-
-    @Message
-    String alerts_no_alert();
 
     @Message
     String alerts_no_channel_tell_customer_hand();
@@ -70,9 +78,6 @@ public interface PageMessages {
     String audit_after();
 
     @Message
-    String audit_audit_trail();
-
-    @Message
     String audit_audit_trail_events_newest_first();
 
     @Message
@@ -94,22 +99,10 @@ public interface PageMessages {
     String audit_no_event();
 
     @Message
-    String audit_older();
-
-    @Message
-    String audit_pages();
-
-    @Message
     String audit_target();
 
     @Message
     String audit_target_prefix();
-
-    @Message
-    String colon();
-
-    @Message
-    String number_sign();
 
     @Message
     String audit_times_in_zone(String zone);
@@ -122,6 +115,120 @@ public interface PageMessages {
 
     @Message
     String audit_who();
+
+    @Message
+    String base_alerts();
+
+    @Message
+    String base_incidents();
+
+    @Message
+    String base_quarantine();
+
+    @Message
+    String base_sections();
+
+    @Message
+    String base_sign_out();
+
+    @Message
+    String base_skip_content();
+
+    @Message
+    String category_behaviour();
+
+    @Message
+    String category_communications();
+
+    @Message
+    String category_contact();
+
+    @Message
+    String category_financial();
+
+    @Message
+    String category_identifiers();
+
+    @Message
+    String category_identity();
+
+    @Message
+    String category_location();
+
+    @Message
+    String category_professional();
+
+    @Message
+    String colon();
+
+    @Message
+    String common_acknowledged();
+
+    @Message
+    String common_all();
+
+    @Message
+    String common_created();
+
+    @Message
+    String common_customer();
+
+    @Message
+    String common_customer_alerts();
+
+    @Message
+    String common_data_breach();
+
+    @Message
+    String common_deliveries();
+
+    @Message
+    String common_deployment();
+
+    @Message
+    String common_detected();
+
+    @Message
+    String common_detection();
+
+    @Message
+    String common_filter();
+
+    @Message
+    String common_first_exposure();
+
+    @Message
+    String common_last_exposure();
+
+    @Message
+    String common_leaked_responses();
+
+    @Message
+    String common_no_alert();
+
+    @Message
+    String common_older();
+
+    @Message
+    String common_pages();
+
+    @Message
+    String common_preview();
+
+    @Message
+    String common_processor_alert();
+
+    @Message
+    String common_severity();
+
+    @Message
+    String common_status();
+
+    @Message
+    String field_from();
+
+    @Message
+    String field_to();
 
     @Message
     String incident_act();
@@ -166,16 +273,10 @@ public interface PageMessages {
     String incident_customer_s_statements();
 
     @Message
-    String incident_data_breach();
-
-    @Message
     String incident_deadline_reminder();
 
     @Message
     String incident_decision_recorded();
-
-    @Message
-    String incident_detected();
 
     @Message
     String incident_detection();
@@ -205,28 +306,13 @@ public interface PageMessages {
     String incident_findings();
 
     @Message
-    String incident_first_exposure();
-
-    @Message
     String incident_first_exposure_2();
-
-    @Message
-    String incident_high();
 
     @Message
     String incident_incident_closed();
 
     @Message
-    String incident_last_exposure();
-
-    @Message
-    String incident_leaked_responses();
-
-    @Message
     String incident_letter_persons_concerned();
-
-    @Message
-    String incident_low();
 
     @Message
     String incident_measure();
@@ -236,9 +322,6 @@ public interface PageMessages {
 
     @Message
     String incident_measures_taken();
-
-    @Message
-    String incident_medium();
 
     @Message
     String incident_new_status();
@@ -254,9 +337,6 @@ public interface PageMessages {
 
     @Message
     String incident_no_open_obligation();
-
-    @Message
-    String incident_not_assessed();
 
     @Message
     String incident_not_directory();
@@ -278,12 +358,6 @@ public interface PageMessages {
 
     @Message
     String incident_open_incidents();
-
-    @Message
-    String incident_preview();
-
-    @Message
-    String incident_processor_alert();
 
     @Message
     String incident_provider();
@@ -334,9 +408,6 @@ public interface PageMessages {
     String incident_severity_assessed();
 
     @Message
-    String incident_status();
-
-    @Message
     String incident_status_change();
 
     @Message
@@ -352,19 +423,10 @@ public interface PageMessages {
     String incident_triaged_being_analysed();
 
     @Message
-    String incident_very_high();
-
-    @Message
     String incident_whose_tokens_reached_whom();
 
     @Message
     String incident_yyyy_mm_dd_hh_mm();
-
-    @Message
-    String incidents_deployment();
-
-    @Message
-    String incidents_detected();
 
     @Message
     String incidents_incident_pages();
@@ -388,10 +450,10 @@ public interface PageMessages {
     String incidents_open_incidents_their_next_deadline();
 
     @Message
-    String incidents_open_obligations();
+    String incidents_open_newest_first(String total, int page, int pages);
 
     @Message
-    String incidents_severity();
+    String incidents_open_obligations();
 
     @Message
     String incidents_tenants_affected();
@@ -418,6 +480,21 @@ public interface PageMessages {
     String login_you_sign_your_organisation_s();
 
     @Message
+    String nav_audit_trail();
+
+    @Message
+    String nav_register();
+
+    @Message
+    String nav_tenants();
+
+    @Message
+    String nav_your_incidents();
+
+    @Message
+    String number_sign();
+
+    @Message
     String overview_open_incidents();
 
     @Message
@@ -425,6 +502,9 @@ public interface PageMessages {
 
     @Message
     String overview_provider_s_identity_not_configured();
+
+    @Message
+    String overview_times_zone(String zone);
 
     @Message
     String portal_alerts_acknowledge();
@@ -547,7 +627,16 @@ public interface PageMessages {
     String portal_no_incident_touches_your_requests();
 
     @Message
-    String portal_your_incidents();
+    String portal_persons_whole_number();
+
+    @Message
+    String portal_say_identification_ease();
+
+    @Message
+    String portal_say_personal_data();
+
+    @Message
+    String portal_unknown_category(String code);
 
     @Message
     String portal_your_incidents_vigie();
@@ -634,13 +723,25 @@ public interface PageMessages {
     String register_recorded();
 
     @Message
-    String register_register();
-
-    @Message
     String register_register_entries();
 
     @Message
     String register_requests_exposed();
+
+    @Message
+    String severity_high();
+
+    @Message
+    String severity_low();
+
+    @Message
+    String severity_medium();
+
+    @Message
+    String severity_not_assessed();
+
+    @Message
+    String severity_very_high();
 
     @Message
     String tenants_alert_channels();
@@ -670,109 +771,10 @@ public interface PageMessages {
     String tenants_sectors();
 
     @Message
-    String tenants_tenants();
-
-    @Message
     String tenants_tenants_directory();
 
     @Message
     String tenants_tenants_vigie();
-
-    @Message
-    String overview_times_zone(String zone);
-
-    @Message
-    String incidents_open_newest_first(String total, int page, int pages);
-
-    @Message
-    String base_skip_content();
-
-    @Message
-    String base_sections();
-
-    @Message
-    String base_incidents();
-
-    @Message
-    String base_alerts();
-
-    @Message
-    String base_quarantine();
-
-    @Message
-    String base_sign_out();
-
-    @Message
-    String ack_acknowledge_alert_vigie();
-
-    @Message
-    String ack_acknowledge_alert();
-
-    @Message
-    String ack_alert();
-
-    @Message
-    String ack_thank_you_receipt_recorded();
-
-    @Message
-    String ack_receipt_already_recorded();
-
-    @Message
-    String ack_your_own_deadline_notify_your();
-
-    @Message
-    String ack_confirming_you_state_your_organisation();
-
-    @Message
-    String ack_confirm_receipt();
-
-    @Message
-    String ack_unknown_link();
-
-    @Message
-    String ack_acknowledgement_link_not_valid_contact();
-
-    @Message
-    String category_identity();
-
-    @Message
-    String category_contact();
-
-    @Message
-    String category_identifiers();
-
-    @Message
-    String category_financial();
-
-    @Message
-    String category_location();
-
-    @Message
-    String category_behaviour();
-
-    @Message
-    String category_communications();
-
-    @Message
-    String category_professional();
-
-    @Message
-    String portal_say_personal_data();
-
-    @Message
-    String portal_persons_whole_number();
-
-    @Message
-    String portal_say_identification_ease();
-
-    @Message
-    String portal_unknown_category(String code);
-
-    @Message
-    String field_from();
-
-    @Message
-    String field_to();
 
     @Message
     String the_provider();
