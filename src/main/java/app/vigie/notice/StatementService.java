@@ -93,7 +93,7 @@ public class StatementService {
         UUID uuid = IncidentIds.uuid(id);
         // one transaction (the runs below join it), retried whole on a deadlock
         Transactions.run(dataSource, c -> {
-            Statements before = get(id, tenant);
+            Statements before = notices.statements(c, uuid, tenant);  // record() checks the incident and tenant
             record(id, tenant, new Statements(q.dataCategories(), q.specialCategories(), before.approximateRecords(),
                     before.personCategories(), q.persons(), before.likelyConsequences(),
                     before.securityMeasuresBefore(), before.measuresProposed(), before.personsInformed(),
