@@ -43,7 +43,7 @@ public class AlertResource {
             @QueryParam("status") String status, @QueryParam("limit") String limit) throws SQLException {
         UUID id = incident == null || incident.isBlank() ? null : IncidentIds.uuid(incident);
         int n = limit == null || limit.isBlank() ? 100 : (int) Params.number("limit", limit, 1, 1000);
-        return alerts.list(id, status == null || status.isBlank() ? null : status.strip(), n);
+        return alerts.list(id, status, n);
     }
 
     /** Sends a DEAD (or HELD, awaiting approval) delivery now; 409 when it is in neither state. */

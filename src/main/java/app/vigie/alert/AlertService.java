@@ -54,9 +54,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
     /** Called by detection inside the transaction that wrote exposures. */
     @Override
     public void exposuresChanged(Connection tx, Map<UUID, Set<String>> touched, Instant now) throws SQLException {
-        if (!touched.isEmpty()) {
-            linkTokens(tx, AlertPlanner.exposuresChanged(tx, touched, holdInitial, now));
-        }
+        linkTokens(tx, AlertPlanner.exposuresChanged(tx, touched, holdInitial, now));
     }
 
     /** Each new alert's acknowledgement link: the hash of its token, never the token. */
@@ -134,8 +132,9 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
             Instant nextAttemptAt, String lastError, Instant deliveredAt) {
     }
 
-    /** Alerts, newest first: of an incident, or those with a delivery in {@code status}, or all. */
-    public List<AlertView> list(UUID incident, String status, int limit) throws SQLException {
+    /** Alerts, newest first: of an incident, or those with a delivery in {@code status} (all when blank), or all. */
+    public List<AlertView> list(UUID incident, String statusParam, int limit) throws SQLException {
+        String status = statusParam == null || statusParam.isBlank() ? null : statusParam.strip();
         if (status != null && !DELIVERY_STATUSES.contains(status)) {
             throw new ProblemException(400, "query parameter 'status' must be one of " + DELIVERY_STATUSES
                     + ", got '" + status + "'");

@@ -15,7 +15,8 @@ import java.util.UUID;
 public interface ExposuresListener {
 
     /**
-     * @param touched per incident, the tenants whose exposures changed in this transaction
+     * @param touched per incident, the tenants whose exposures changed in this transaction; never empty (no change,
+     *        no call)
      */
     void exposuresChanged(Connection tx, Map<UUID, Set<String>> touched, Instant at) throws SQLException;
 }

@@ -234,8 +234,7 @@ public class ListPages {
         Viewer viewer = Viewer.of(lang, zoneParam, accept);
         ZoneId zone = viewer.zone();
         Locale locale = viewer.locale();
-        String wanted = status == null || status.isBlank() ? null : status.strip();
-        List<Lists.AlertLine> lines = alerts.list(null, wanted, 200).stream().map(a -> new Lists.AlertLine(
+        List<Lists.AlertLine> lines = alerts.list(null, status, 200).stream().map(a -> new Lists.AlertLine(
                 a.id(), a.incidentId().toString(), a.tenant(), a.phase(), When.of(a.createdAt(), zone, locale),
                 a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale),
                 a.escalatedAt() != null && a.acknowledgedAt() == null,
