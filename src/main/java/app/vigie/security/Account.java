@@ -54,13 +54,16 @@ public class Account extends PanacheEntityBase {
         return Account.<Account>list("order by username").stream().map(Account::view).toList();
     }
 
-    /** Creates or replaces the account; a replaced one's sessions end (its session version moves on). */
+    /**
+     * Creates (created now) or replaces the account (its creation kept); a replaced one's sessions end (its session
+     * version moves on). {@code u}'s creation time is not read.
+     */
     public static void save(UserAccount u, Instant now) {
         Account a = findById(u.username());
         if (a == null) {
             a = new Account();
             a.username = u.username();
-            a.createdAt = u.createdAt() == null ? now : u.createdAt();
+            a.createdAt = now;
             a.sessionVersion = 0;
         } else {
             a.sessionVersion++;

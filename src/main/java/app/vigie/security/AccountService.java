@@ -259,8 +259,7 @@ public class AccountService {
             throws SQLException {
         Transactions.run(dataSource, c -> {
             Optional<UserAccount> before = Account.named(username);
-            Account.save(new UserAccount(username, hash(password), roles, tenant,
-                    before.map(UserAccount::createdAt).orElse(null)), Instant.now());
+            Account.save(new UserAccount(username, hash(password), roles, tenant, null), Instant.now());
             AuditTrail.record(actor, before.isPresent() ? "account.update" : "account.create", "account:" + username,
                     before.map(AccountService::json).orElse(null),
                     json(new UserAccount(username, null, roles, tenant, null)));
