@@ -383,10 +383,11 @@ public class AlertDelivery {
     }
 
     private String send(Due d, Instant now) {
-        byte[] body = ackLinks.withToken(d.body(), d.key()).getBytes(StandardCharsets.UTF_8);
+        String sent = ackLinks.withToken(d.body(), d.key());
+        byte[] body = sent.getBytes(StandardCharsets.UTF_8);
         return switch (d.channel()) {
             case "webhook" -> webhook.send(d.target(), d.secrets(), d.key(), d.phase(), body, now);
-            case "email" -> email(d);
+            case "email" -> email(d, sent);
             case "kafka" -> kafka.send(d.tenant(), d.key(), d.phase(), body);
             default -> "channel '" + d.channel() + "' is not delivered yet";
         };
@@ -395,11 +396,11 @@ public class AlertDelivery {
     /**
      * The alert by email: a short text with the acknowledgement link, the notice attached as PDF/A (rendered from the
      * JSON sent, so retries attach the same facts) and as JSON; the Idempotency-Key as a header and in the
-     * Message-ID's left part, so that a repeated delivery is recognisable.
+     * Message-ID's left part, so that a repeated delivery is recognisable. {@code sent}: the body with its link's token.
      */
-    private String email(Due d) {
+    private String email(Due d, String sent) {
         try {
-            JsonNode body = json.readTree(ackLinks.withToken(d.body(), d.key()));
+            JsonNode body = json.readTree(sent);
             JsonNode alert = body.path("alert");
             String noticeJson = json.writeValueAsString(body.path("notice"));
             DocumentRenderer.Rendered r = renderer.renderProcessorAlert(noticeJson);
