@@ -48,7 +48,11 @@ public class AuditEvent extends PanacheEntityBase {
 
     /** The events of {@code target} and of everything under it ({@code target/...}), oldest first. */
     public static List<AuditEvent> ofTarget(String target) {
-        return list("target = ?1 or target like ?2 order by at, id", target,
-                target.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%");
+        return list("target = ?1 or target like ?2 escape '\\' order by at, id", target, literal(target) + "/%");
+    }
+
+    /** {@code text} matched literally in a LIKE pattern (escape character: backslash). */
+    static String literal(String text) {
+        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
     }
 }

@@ -27,7 +27,7 @@ public class AuditEventRepository implements PanacheRepository<AuditEvent> {
         }
         if (f.target() != null) {
             q.append(" and target like :target escape '\\'");
-            p.put("target", f.target().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%");
+            p.put("target", AuditEvent.literal(f.target()) + "%");
         }
         if (f.from() != null) {
             q.append(" and at >= :from");
