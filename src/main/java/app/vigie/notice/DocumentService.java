@@ -62,7 +62,7 @@ public class DocumentService {
         DocumentRenderer.Rendered r = Transactions.run(dataSource, c -> {
             IncidentView incident = IncidentQueries.affected(c, uuid, id, tenant);
             String lang = lang(c, langParam, tenant);
-            return build(c, kindAndFormat[0], incident, tenant, Locale.forLanguageTag(lang), zone, now, null);
+            return build(c, kindAndFormat[0], incident, tenant, Locale.forLanguageTag(lang), zone, now);
         });
         return Download.of(renderer, r, kindAndFormat[1], kindAndFormat[0] + "-" + uuid.toString().substring(0, 8)
                 + "-" + tenant);
@@ -162,9 +162,10 @@ public class DocumentService {
     }
 
     private DocumentRenderer.Rendered build(Connection c, String kind, IncidentView incident, String tenant,
-            Locale lang, ZoneId zone, Instant now, Integer version) throws SQLException {
+            Locale lang, ZoneId zone, Instant now) throws SQLException {
         if (kind.equals(NoticeService.AUTHORITY)) {
-            AuthorityNotification n = notices.authorityNotification(c, incident, tenant, lang, zone, now, version);
+            // a preview: no version number (issue() numbers what it issues)
+            AuthorityNotification n = notices.authorityNotification(c, incident, tenant, lang, zone, now, null);
             return renderer.render(kind, lang.getLanguage(), n, "n");
         }
         if (kind.equals(NoticeService.DATA_SUBJECTS)) {

@@ -47,9 +47,8 @@ public final class Timeline {
             out.add(new IncidentReport.Event(When.of(e.at, zone, lang), e.action, e.actor,
                     party(e.target.substring(prefix.length()))));
         }
+        // in the order they were planned (by id); the sort below, stable, puts each at its time
         CaseStore.escalations(c, incident.id(), 0, Integer.MAX_VALUE).stream().filter(x -> x.firedAt() != null)
-                .sorted(Comparator.comparing(CaseStore.EscalationRow::firedAt)
-                        .thenComparingLong(CaseStore.EscalationRow::id))
                 .forEach(x -> out.add(new IncidentReport.Event(When.of(x.firedAt(), zone, lang),
                         "obligation.escalation", "vigie", x.tenant())));
         out.sort(Comparator.comparing(e -> e.at().utc() == null ? Instant.MAX : e.at().utc()));

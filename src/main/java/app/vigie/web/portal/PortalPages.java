@@ -117,7 +117,6 @@ public class PortalPages {
     public record Choice(String code, String label, boolean checked) {
     }
 
-    /** The data categories offered, as code, French label, English label; the statements keep the label. */
     /** The data categories the questionnaire offers (their labels: PageMessages' category_*). */
     static final List<String> CATEGORIES = List.of("identity", "contact", "identifiers", "financial", "location",
             "behaviour", "communications", "professional");
