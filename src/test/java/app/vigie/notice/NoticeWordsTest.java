@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
@@ -79,6 +81,30 @@ class NoticeWordsTest {
         assertThat(words.all("fr").keySet()).isEqualTo(words.all("en").keySet());
         words.all("en").forEach((group, w) -> assertThat(words.all("fr").get(group).keySet()).as(group)
                 .isEqualTo(w.keySet()));
+    }
+
+    /**
+     * A French document names each special category (GDPR Art. 9 and 10) in French: every loop over
+     * specialCategories in a French notice template has a case for every code a controller can state, so that no
+     * code falls through to its English spelling.
+     */
+    @Test
+    void everySpecialCategoryIsNamedInFrenchInEveryFrenchDocument() throws Exception {
+        Pattern loop = Pattern.compile("\\{#for (\\w+) in [\\w.]*specialCategories}(.*?)\\{/for}", Pattern.DOTALL);
+        List<String> missing = new ArrayList<>();
+        int loops = 0;
+        try (Stream<Path> files = Files.list(Path.of("templates/notices"))) {
+            for (Path p : files.filter(x -> x.toString().endsWith(".fr.html")).sorted().toList()) {
+                for (Matcher m = loop.matcher(Files.readString(p)); m.find();) {
+                    loops++;
+                    String body = m.group(2);
+                    new TreeSet<>(Statements.SPECIAL).stream().filter(c -> !body.contains("{#case '" + c + "'}"))
+                            .forEach(c -> missing.add(p.getFileName() + ": " + c));
+                }
+            }
+        }
+        assertThat(loops).as("French templates listing special categories").isGreaterThanOrEqualTo(3);
+        assertThat(missing).as("special categories without their French words").isEmpty();
     }
 
     /** Every rule of the shipped files has its citation in every language. */

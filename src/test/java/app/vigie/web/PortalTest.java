@@ -124,7 +124,12 @@ class PortalTest {
         assertThat(draft).contains("état civil, identité").contains("1200");
         String page = a.page("/portal/incidents/" + id + "?lang=fr");
         assertThat(page).contains("value=\"health\" checked").contains("value=\"1200\"")
-                .contains("Corriger mes réponses");
+                .contains("Corriger mes réponses")
+                // the special categories (Art. 9 and 10) in French, not their codes
+                .contains("/> santé</label>").contains("/> condamnations pénales et infractions</label>")
+                .doesNotContain("/> health</label>").doesNotContain("criminal convictions");
+        assertThat(a.page("/portal/incidents/" + id + "?lang=en")).contains("/> health</label>")
+                .contains("/> criminal convictions</label>");
 
         // revised: no personal data after all; the severity follows, the override a DPO set is kept
         Api.admin().contentType("application/json").body("{\"override\":{\"level\":\"MEDIUM\",\"justification\":"

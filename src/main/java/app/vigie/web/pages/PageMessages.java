@@ -9,7 +9,8 @@ import io.quarkus.qute.i18n.MessageBundle;
  * instance's locale. Checked at build time: a key used in a template and missing here, or declared here without an
  * English value, stops the build. A key starts with the page that uses it ({@code alerts_}, {@code portal_incident_});
  * words several pages share start with {@code common_}, severity levels with {@code severity_}, the menu's with
- * {@code nav_}, data categories with {@code category_}, filter fields with {@code field_} (PageMessagesTest checks).
+ * {@code nav_}, data categories with {@code category_}, special categories (GDPR
+ * Art. 9 and 10) with {@code special_}, filter fields with {@code field_} (PageMessagesTest checks).
  */
 @MessageBundle(value = "msg", locale = "en")
 public interface PageMessages {
@@ -742,6 +743,33 @@ public interface PageMessages {
 
     @Message
     String severity_very_high();
+
+    @Message
+    String special_biometric();
+
+    @Message
+    String special_criminal_convictions();
+
+    @Message
+    String special_genetic();
+
+    @Message
+    String special_health();
+
+    @Message
+    String special_political_opinions();
+
+    @Message
+    String special_racial_or_ethnic_origin();
+
+    @Message
+    String special_religious_or_philosophical_beliefs();
+
+    @Message
+    String special_sex_life_or_orientation();
+
+    @Message
+    String special_trade_union_membership();
 
     @Message
     String tenants_alert_channels();

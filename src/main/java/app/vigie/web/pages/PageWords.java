@@ -27,4 +27,20 @@ public final class PageWords {
             default -> null;
         };
     }
+
+    /** The label of a special category of personal data (GDPR Art. 9 and 10); null for a code not offered. */
+    public static String special(PageMessages words, String code) {
+        return switch (code) {
+            case "biometric" -> words.special_biometric();
+            case "criminal_convictions" -> words.special_criminal_convictions();
+            case "genetic" -> words.special_genetic();
+            case "health" -> words.special_health();
+            case "political_opinions" -> words.special_political_opinions();
+            case "racial_or_ethnic_origin" -> words.special_racial_or_ethnic_origin();
+            case "religious_or_philosophical_beliefs" -> words.special_religious_or_philosophical_beliefs();
+            case "sex_life_or_orientation" -> words.special_sex_life_or_orientation();
+            case "trade_union_membership" -> words.special_trade_union_membership();
+            default -> null;
+        };
+    }
 }

@@ -199,7 +199,7 @@ public class PortalPages {
                 .toList();
         List<String> special = st.specialCategories() == null ? List.of() : st.specialCategories();
         List<Choice> specials = new TreeSet<>(Statements.SPECIAL).stream()
-                .map(code -> new Choice(code, code.replace('_', ' '), special.contains(code))).toList();
+                .map(code -> new Choice(code, PageWords.special(words, code), special.contains(code))).toList();
         boolean answered = sev != null && sev.inputs() != null;
         String personal = !answered ? "" : given.isEmpty() && special.isEmpty() ? "no" : "yes";
         Questionnaire q = new Questionnaire(personal, categories, specials,
