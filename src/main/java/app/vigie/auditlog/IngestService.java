@@ -268,6 +268,11 @@ public class IngestService {
         return entries;
     }
 
+    /** Intake progress of every (stream, boot): applied, held back, lost. */
+    public List<RecordStore.StreamState> streams() throws SQLException {
+        return Transactions.run(dataSource, RecordStore::streams);
+    }
+
     /** A record's key within a chunk. */
     private record SeqKey(StreamKey stream, long seq) {
     }

@@ -14,10 +14,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,6 +40,7 @@ import app.vigie.db.Transactions;
 import app.vigie.platform.Digests;
 import app.vigie.platform.Mode;
 import app.vigie.platform.PrivateFiles;
+import app.vigie.problem.ProblemException;
 
 /**
  * Accounts: bcrypt-hashed passwords in the database, the built-in {@code admin}, and a short-lived cache of verified
@@ -253,6 +257,54 @@ public class AccountService {
 
     /** An authenticated account, and its session version (see {@link #sessionProof}). */
     public record Principal(String username, Set<String> roles, String tenant, int sessionVersion) {
+    }
+
+    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._@-]{0,99}");
+
+    /** Every account, ordered by name. */
+    public List<UserAccount> everyone() throws SQLException {
+        return Transactions.run(dataSource, c -> Account.everyone());
+    }
+
+    /**
+     * Creates or changes the account {@code username} as {@code actor} asks ({@code PUT /api/accounts/{username}}):
+     * a valid name, a password of {@value #MIN_PASSWORD} to 200 characters, known roles, a tenant for a customer and
+     * for a customer only; the built-in admin is not changed here. Returns the roles as stored.
+     */
+    public Set<String> put(String actor, String username, String password, List<String> roleNames, String tenant)
+            throws SQLException {
+        if (!NAME.matcher(username).matches()) {
+            throw new ProblemException(400, "a username is 1 to 100 of a-z 0-9 . _ @ -, starting with a letter or digit");
+        }
+        if (password == null || password.length() < MIN_PASSWORD || password.length() > 200) {
+            throw new ProblemException(400, "field 'password' is required: 12 to 200 characters");
+        }
+        if (roleNames == null || roleNames.isEmpty()) {
+            throw new ProblemException(400, "field 'roles' must list at least one role");
+        }
+        Set<String> roles = new LinkedHashSet<>();
+        for (String r : roleNames) {
+            try {
+                roles.add(Role.of(r).id());
+            } catch (IllegalArgumentException e) {
+                throw new ProblemException(400, e.getMessage());
+            }
+        }
+        boolean customer = roles.contains(Role.R_CUSTOMER);
+        if (customer && (tenant == null || tenant.isBlank())) {
+            throw new ProblemException(400, "a customer account needs field 'tenant'");
+        }
+        if (customer && roles.size() > 1) {
+            throw new ProblemException(400, "a customer account holds the customer role only");
+        }
+        if (!customer && tenant != null) {
+            throw new ProblemException(400, "field 'tenant' is only for customer accounts");
+        }
+        if (ADMIN.equals(username)) {
+            throw new ProblemException(409, "the built-in admin account is managed with VIGIE_ADMIN_PASSWORD");
+        }
+        save(actor, username, password, roles, tenant);
+        return roles;
     }
 
     public void save(String actor, String username, String password, Set<String> roles, String tenant)

@@ -117,6 +117,17 @@ class ArchitectureTest {
                 .check(CLASSES);
     }
 
+    @Test
+    void anApiResourceLeavesTheTransactionToItsService() {
+        noClasses().that().areAnnotatedWith(JAX_RS_PATH).and().resideOutsideOfPackage("app.vigie.web..")
+                .should().dependOnClassesThat().haveFullyQualifiedName("app.vigie.db.Transactions")
+                .orShould().dependOnClassesThat().resideInAPackage("io.agroal..")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("jakarta.transaction.Transactional")
+                .because("a use case is one transaction, opened and ended by the feature service that also writes its "
+                        + "audit event; the resource only translates HTTP")
+                .check(CLASSES);
+    }
+
     /** Classes that may hold SQL: the stores and query classes, the entities' repositories, the database's set-up. */
     static final DescribedPredicate<JavaClass> MAY_HOLD_SQL = new DescribedPredicate<>(
             "stores, queries, repositories and the database's set-up") {

@@ -10,10 +10,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
-import io.agroal.api.AgroalDataSource;
-
+import app.vigie.auditlog.IngestService;
 import app.vigie.auditlog.store.RecordStore;
-import app.vigie.db.Transactions;
 import app.vigie.security.Role;
 
 /** {@code GET /api/streams}: intake progress of every (stream, boot): applied, held back, lost. */
@@ -21,12 +19,12 @@ import app.vigie.security.Role;
 public class StreamResource {
 
     @Inject
-    AgroalDataSource dataSource;
+    IngestService intake;
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR, Role.R_INGEST})
     public List<RecordStore.StreamState> list() throws SQLException {
-        return Transactions.run(dataSource, RecordStore::streams);
+        return intake.streams();
     }
 }

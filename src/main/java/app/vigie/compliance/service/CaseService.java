@@ -168,6 +168,11 @@ public class CaseService {
         });
     }
 
+    /** Every escalation written, oldest first, from after the id {@code after}: at most {@code limit}, as a feed. */
+    public List<CaseStore.EscalationRow> escalations(long after, int limit) throws SQLException {
+        return Transactions.run(dataSource, c -> CaseStore.escalations(c, null, after, limit));
+    }
+
     /** Records a decision of a tenant's case ({@code tenant} null: the provider's), one the plan allows. */
     public CaseView decide(String id, String tenant, String decision, DecisionBody body, String actor)
             throws SQLException {

@@ -12,9 +12,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-import io.agroal.api.AgroalDataSource;
-
-import app.vigie.db.Transactions;
 import app.vigie.problem.Params;
 import app.vigie.security.Role;
 
@@ -24,7 +21,7 @@ import app.vigie.security.Role;
 public class EscalationResource {
 
     @Inject
-    AgroalDataSource dataSource;
+    CaseService cases;
 
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
@@ -32,6 +29,6 @@ public class EscalationResource {
             @QueryParam("limit") @DefaultValue("100") String limit) throws SQLException {
         long from = Params.number("after", after, 0, Long.MAX_VALUE);
         int max = (int) Params.number("limit", limit, 1, 1000);
-        return Transactions.run(dataSource, c -> CaseStore.escalations(c, null, from, max));
+        return cases.escalations(from, max);
     }
 }

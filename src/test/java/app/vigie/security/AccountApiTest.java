@@ -1,0 +1,65 @@
+package app.vigie.security;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import io.restassured.response.ValidatableResponse;
+
+import app.vigie.testing.Api;
+
+/**
+ * {@code /api/accounts} refuses what it cannot store with a 400 saying which field is wrong, stores nothing then, and
+ * audits what it stores.
+ */
+@QuarkusTest
+class AccountApiTest {
+
+    private static ValidatableResponse put(String user, String body) {
+        return Api.admin().contentType("application/json").body(body).put("/api/accounts/" + user).then();
+    }
+
+    @Test
+    void anAccountIsCheckedBeforeItIsStored() {
+        String p = Api.uniquePrefix();
+        Map<String, String> refused = new LinkedHashMap<>();
+        refused.put("Bad-Name", "{\"password\":\"long-enough-pw-1\",\"roles\":[\"dpo\"]}");
+        refused.put(p + "-a", "{\"password\":\"short\",\"roles\":[\"dpo\"]}");
+        refused.put(p + "-b", "{\"password\":\"long-enough-pw-1\",\"roles\":[]}");
+        refused.put(p + "-c", "{\"password\":\"long-enough-pw-1\",\"roles\":[\"king\"]}");
+        refused.put(p + "-d", "{\"password\":\"long-enough-pw-1\",\"roles\":[\"customer\"]}");
+        refused.put(p + "-e", "{\"password\":\"long-enough-pw-1\",\"roles\":[\"customer\",\"dpo\"],\"tenant\":\"x\"}");
+        refused.put(p + "-f", "{\"password\":\"long-enough-pw-1\",\"roles\":[\"dpo\"],\"tenant\":\"x\"}");
+        List<String> details = List.of("a username is 1 to 100", "field 'password' is required",
+                "field 'roles' must list at least one role", "king", "a customer account needs field 'tenant'",
+                "a customer account holds the customer role only", "field 'tenant' is only for customer accounts");
+        int i = 0;
+        for (Map.Entry<String, String> e : refused.entrySet()) {
+            put(e.getKey(), e.getValue()).statusCode(400).body("detail", containsString(details.get(i++)));
+        }
+        put(p + "-g", "").statusCode(400);
+        put("admin", "{\"password\":\"long-enough-pw-1\",\"roles\":[\"dpo\"]}").statusCode(409)
+                .body("detail", containsString("VIGIE_ADMIN_PASSWORD"));
+        List<String> names = Api.admin().get("/api/accounts").then().statusCode(200).extract().jsonPath()
+                .getList("username");
+        assertThat(names).as("nothing refused was stored").noneMatch(n -> n.startsWith(p));
+
+        // stored: the roles as given, no password returned, the creation and the change audited
+        JsonPath made = put(p + "-ok", "{\"password\":\"long-enough-pw-1\",\"roles\":[\"analyst\",\"auditor\"]}")
+                .statusCode(200).extract().jsonPath();
+        assertThat(made.getList("roles")).containsExactly("analyst", "auditor");
+        put(p + "-ok", "{\"password\":\"long-enough-pw-2\",\"roles\":[\"analyst\"]}").statusCode(200);
+        String listed = Api.admin().get("/api/accounts").asString();
+        assertThat(listed).contains(p + "-ok").doesNotContain("long-enough-pw").doesNotContain("$2");
+        List<String> actions = Api.admin().get("/api/audit-trail?target=account:" + p + "-ok").then().statusCode(200)
+                .extract().jsonPath().getList("action");
+        assertThat(actions).containsExactlyInAnyOrder("account.create", "account.update");
+    }
+}
