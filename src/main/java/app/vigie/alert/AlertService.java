@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +23,10 @@ import app.vigie.audit.AuditTrail;
 import app.vigie.compliance.service.CaseStore;
 import app.vigie.db.Transactions;
 import app.vigie.detection.ExposuresListener;
+import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentStatus;
 import app.vigie.incident.IncidentStatusListener;
+import app.vigie.incident.IncidentView;
 import app.vigie.platform.Digests;
 import app.vigie.problem.ProblemException;
 
@@ -142,6 +145,27 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
         return Transactions.run(dataSource, c -> AlertStore.list(c, incident, status, limit));
     }
 
+
+    /**
+     * A tenant's incident as its portal lists it: how many of its requests were read by others' and how many of
+     * others' its requests read, and how many of its alerts are not acknowledged yet.
+     */
+    public record TenantIncident(IncidentView incident, long exposedRequests, long receivedRequests,
+            int unacknowledged) {
+    }
+
+    /** The incidents touching the tenant, newest first. */
+    public List<TenantIncident> tenantIncidents(String tenant) throws SQLException {
+        return Transactions.run(dataSource, c -> {
+            List<TenantIncident> out = new ArrayList<>();
+            for (UUID id : IncidentQueries.touching(c, tenant, null)) {
+                IncidentView i = IncidentQueries.get(c, id).orElseThrow();
+                long[] exposure = OutboxStore.exposure(c, id, tenant);
+                out.add(new TenantIncident(i, exposure[0], exposure[1], AlertStore.unacknowledged(c, id, tenant)));
+            }
+            return out;
+        });
+    }
 
     /** Sends a DEAD (or HELD, awaiting approval) delivery now; 409 when it is in neither state. */
     public void resend(long deliveryId, String by) throws SQLException {

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -45,6 +46,16 @@ public class IncidentService {
         UUID uuid = IncidentIds.uuid(id);
         return Transactions.run(dataSource, c -> IncidentQueries.get(c, uuid))
                 .orElseThrow(() -> IncidentIds.notFound(id));
+    }
+
+    /** One incident, if there is one. */
+    public Optional<IncidentView> find(UUID id) throws SQLException {
+        return Transactions.run(dataSource, c -> IncidentQueries.get(c, id));
+    }
+
+    /** Whether the incident touches the tenant: one of its requests was read by another's, or it read another's. */
+    public boolean touches(UUID id, String tenant) throws SQLException {
+        return Transactions.run(dataSource, c -> !IncidentQueries.touching(c, tenant, id).isEmpty());
     }
 
     public List<ExposureView> exposures(String id) throws SQLException {

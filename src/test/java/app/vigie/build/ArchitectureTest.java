@@ -118,13 +118,13 @@ class ArchitectureTest {
     }
 
     @Test
-    void anApiResourceLeavesTheTransactionToItsService() {
-        noClasses().that().areAnnotatedWith(JAX_RS_PATH).and().resideOutsideOfPackage("app.vigie.web..")
+    void aResourceOrPageLeavesTheTransactionToItsService() {
+        noClasses().that().areAnnotatedWith(JAX_RS_PATH)
                 .should().dependOnClassesThat().haveFullyQualifiedName("app.vigie.db.Transactions")
                 .orShould().dependOnClassesThat().resideInAPackage("io.agroal..")
                 .orShould().dependOnClassesThat().haveFullyQualifiedName("jakarta.transaction.Transactional")
                 .because("a use case is one transaction, opened and ended by the feature service that also writes its "
-                        + "audit event; the resource only translates HTTP")
+                        + "audit event; the resource or page only translates HTTP")
                 .check(CLASSES);
     }
 

@@ -9,6 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -28,6 +29,8 @@ import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.severity.EnisaSeverity;
 import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentIds;
+import app.vigie.incident.IncidentQueries;
+import app.vigie.incident.IncidentView;
 import app.vigie.problem.ProblemException;
 
 /**
@@ -165,6 +168,31 @@ public class CaseService {
                 throw IncidentIds.notFound(id);
             }
             return CaseStore.escalations(c, uuid, 0, Integer.MAX_VALUE);
+        });
+    }
+
+    /** An open incident and its plan (none when the incident has no plan yet). */
+    public record OpenIncident(IncidentView incident, Optional<ObligationService.Plan> plan) {
+    }
+
+    /** A page of the open incidents: how many there are, the number of pages, the page given, its incidents. */
+    public record OpenIncidents(int total, int pages, int page, List<OpenIncident> incidents) {
+    }
+
+    /**
+     * The open incidents, newest first, {@code size} a page, with their plans at {@code now}, read in one transaction;
+     * a page past the last gives the last.
+     */
+    public OpenIncidents openIncidents(int page, int size, Instant now) throws SQLException {
+        return Transactions.run(dataSource, c -> {
+            int total = IncidentQueries.countOpen(c);
+            int pages = Math.max(1, (total + size - 1) / size);
+            int shown = Math.min(page, pages);
+            List<OpenIncident> out = new ArrayList<>();
+            for (IncidentView i : IncidentQueries.listOpen(c, size, (shown - 1) * size)) {
+                out.add(new OpenIncident(i, service.plan(c, i.id(), now, false)));
+            }
+            return new OpenIncidents(total, pages, shown, out);
         });
     }
 

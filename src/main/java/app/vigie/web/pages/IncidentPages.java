@@ -29,27 +29,22 @@ import jakarta.ws.rs.core.SecurityContext;
 
 import org.jboss.resteasy.reactive.RestForm;
 
-import io.agroal.api.AgroalDataSource;
 import io.quarkus.qute.Engine;
 
 import app.vigie.alert.AlertService;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.service.CaseService;
 import app.vigie.compliance.service.ObligationService;
-import app.vigie.db.Transactions;
-import app.vigie.incident.ExposureView;
 import app.vigie.incident.FindingView;
 import app.vigie.incident.IncidentIds;
-import app.vigie.incident.IncidentMeasure;
-import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentService;
 import app.vigie.incident.IncidentStatus;
 import app.vigie.incident.IncidentView;
 import app.vigie.incident.MeasureService;
 import app.vigie.incident.TenantView;
+import app.vigie.notice.CaseFileService;
 import app.vigie.notice.DocumentService;
 import app.vigie.notice.Reader;
-import app.vigie.notice.Timeline;
 import app.vigie.notice.When;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
@@ -72,10 +67,7 @@ public class IncidentPages {
     Engine engine;
 
     @Inject
-    AgroalDataSource dataSource;
-
-    @Inject
-    ObligationService obligations;
+    CaseFileService files;
 
     @Inject
     Clock clock;
@@ -229,8 +221,7 @@ public class IncidentPages {
             return null;
         }
         UUID uuid = IncidentIds.uuid(id);
-        Instant detected = Transactions.run(dataSource, c -> IncidentQueries.get(c, uuid)
-                .map(IncidentView::detectedAt).orElse(null));
+        Instant detected = incidents.find(uuid).map(IncidentView::detectedAt).orElse(null);
         return detected != null && at.isBefore(detected)
                 && !at.isBefore(detected.truncatedTo(ChronoUnit.MINUTES)) ? detected : at;
     }
@@ -251,42 +242,40 @@ public class IncidentPages {
                                 .map(d -> d.channel() + " " + d.status()).toList()),
                         a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale)))
                 .toList();
-        IncidentPage page = Transactions.run(dataSource, c -> {
-            IncidentView i = IncidentQueries.get(c, uuid).orElseThrow(NotFoundException::new);
-            List<ExposureView> exposures = IncidentQueries.exposures(c, uuid);
-            List<TenantView> tenants = IncidentQueries.tenants(c, exposures);
-            ObligationService.Plan plan = obligations.plan(c, uuid, now, false).orElseThrow();
-            List<IncidentPage.CaseLine> cases = new ArrayList<>();
-            List<IncidentPage.Choice> open = new ArrayList<>();
-            cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), zone, locale), null));
-            addOpen(open, "", PageWords.of(language).the_provider(), plan.of(null));
-            for (TenantView t : tenants) {
-                ObligationService.SeverityView sev = plan.severity().get(t.tenant());
-                cases.add(new IncidentPage.CaseLine(t.tenant(), t.controller(), duties(plan.of(t.tenant()), zone,
-                        locale), sev == null ? null : sev.level()));
-                addOpen(open, t.tenant(), t.tenant(), plan.of(t.tenant()));
-            }
-            List<FindingView> all = IncidentQueries.findings(c, uuid);
-            List<IncidentPage.FindingLine> findings = all.stream().limit(FINDINGS_SHOWN)
-                    .map(f -> new IncidentPage.FindingLine(f.rule(), f.subject(), f.stream(), f.firstSeq(),
-                            When.of(f.seenAt(), zone, locale))).toList();
-            List<IncidentPage.MeasureLine> taken = IncidentMeasure.of(uuid).stream()
-                    .map(m -> new IncidentPage.MeasureLine(When.of(m.takenAt(), zone, locale), m.text(),
-                            m.recordedBy()))
-                    .toList();
-            IncidentStatus status = IncidentStatus.valueOf(i.status());
-            return new IncidentPage(language, zone.getId(), who.getUserPrincipal().getName(), id, i.deployment(),
-                    i.status(), i.statusReason(), i.classification(), When.of(i.detectedAt(), zone, locale),
-                    When.of(i.firstExposureAt(), zone, locale), When.of(i.lastExposureAt(), zone, locale),
-                    i.leakedResponses(), ExposureMatrix.of(exposures), cases, findings, all.size(),
-                    Timeline.of(c, i, zone, locale), taken, canAct,
-                    status.next().stream().map(Enum::name).toList(), open, LocalTimes.field(now, zone), notice,
-                    form == null ? "" : form.value("status"), form == null ? "" : form.value("reason"),
-                    form == null ? "" : form.value("taken_at"), form == null ? "" : form.value("text"),
-                    form == null ? "" : form.value("duty"), form == null ? "" : form.value("done_at"),
-                    form == null ? "" : form.value("evidence"), form == null ? "" : form.value("late_reasons"),
-                    alertLines);
-        });
+        CaseFileService.IncidentFile file = files.incident(uuid, now, zone, locale)
+                .orElseThrow(NotFoundException::new);
+        IncidentView i = file.incident();
+        ObligationService.Plan plan = file.plan();
+        List<IncidentPage.CaseLine> cases = new ArrayList<>();
+        List<IncidentPage.Choice> open = new ArrayList<>();
+        cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), zone, locale), null));
+        addOpen(open, "", PageWords.of(language).the_provider(), plan.of(null));
+        for (TenantView t : file.tenants()) {
+            ObligationService.SeverityView sev = plan.severity().get(t.tenant());
+            cases.add(new IncidentPage.CaseLine(t.tenant(), t.controller(), duties(plan.of(t.tenant()), zone,
+                    locale), sev == null ? null : sev.level()));
+            addOpen(open, t.tenant(), t.tenant(), plan.of(t.tenant()));
+        }
+        List<FindingView> all = file.findings();
+        List<IncidentPage.FindingLine> findings = all.stream().limit(FINDINGS_SHOWN)
+                .map(f -> new IncidentPage.FindingLine(f.rule(), f.subject(), f.stream(), f.firstSeq(),
+                        When.of(f.seenAt(), zone, locale))).toList();
+        List<IncidentPage.MeasureLine> taken = file.measures().stream()
+                .map(m -> new IncidentPage.MeasureLine(When.of(m.takenAt(), zone, locale), m.text(),
+                        m.recordedBy()))
+                .toList();
+        IncidentStatus status = IncidentStatus.valueOf(i.status());
+        IncidentPage page = new IncidentPage(language, zone.getId(), who.getUserPrincipal().getName(), id,
+                i.deployment(), i.status(), i.statusReason(), i.classification(), When.of(i.detectedAt(), zone, locale),
+                When.of(i.firstExposureAt(), zone, locale), When.of(i.lastExposureAt(), zone, locale),
+                i.leakedResponses(), ExposureMatrix.of(file.exposures()), cases, findings, all.size(),
+                file.timeline(), taken, canAct,
+                status.next().stream().map(Enum::name).toList(), open, LocalTimes.field(now, zone), notice,
+                form == null ? "" : form.value("status"), form == null ? "" : form.value("reason"),
+                form == null ? "" : form.value("taken_at"), form == null ? "" : form.value("text"),
+                form == null ? "" : form.value("duty"), form == null ? "" : form.value("done_at"),
+                form == null ? "" : form.value("evidence"), form == null ? "" : form.value("late_reasons"),
+                alertLines);
         return engine.getTemplate("pages/incident").instance().setLocale(page.language()).data("page", page).render();
     }
 

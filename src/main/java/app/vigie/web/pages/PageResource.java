@@ -34,15 +34,13 @@ import jakarta.ws.rs.sse.Sse;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import io.agroal.api.AgroalDataSource;
 import io.quarkus.qute.Engine;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Multi;
 
 import app.vigie.compliance.plan.Obligation;
+import app.vigie.compliance.service.CaseService;
 import app.vigie.compliance.service.ObligationService;
-import app.vigie.db.Transactions;
-import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.notice.NoticeService;
 import app.vigie.notice.When;
@@ -68,10 +66,7 @@ public class PageResource {
     AccountService accounts;
 
     @Inject
-    AgroalDataSource dataSource;
-
-    @Inject
-    ObligationService obligations;
+    CaseService cases;
 
     @Inject
     Clock clock;
@@ -192,32 +187,26 @@ public class PageResource {
     Overview overview(String lang, ZoneId zone, String user, int page) throws SQLException {
         Locale locale = Locale.forLanguageTag(lang);
         Instant now = clock.instant();
-        // total, pages and the page shown (a page past the last shows the last)
-        int[] at = new int[3];
-        List<Overview.Line> lines = Transactions.run(dataSource, c -> {
-            at[0] = IncidentQueries.countOpen(c);
-            at[1] = Math.max(1, (at[0] + Overview.PAGE_SIZE - 1) / Overview.PAGE_SIZE);
-            at[2] = Math.min(page, at[1]);
-            List<Overview.Line> out = new ArrayList<>();
-            for (IncidentView i : IncidentQueries.listOpen(c, Overview.PAGE_SIZE, (at[2] - 1) * Overview.PAGE_SIZE)) {
-                Optional<ObligationService.Plan> plan = obligations.plan(c, i.id(), now, false);
-                List<Obligation> open = plan.map(p -> p.obligations().stream().filter(Obligation::open).toList())
-                        .orElse(List.of());
-                String severity = plan.map(p -> Overview.highest(p.severity().values().stream()
-                        .map(ObligationService.SeverityView::level).toList())).orElse(null);
-                Obligation next = open.stream().filter(o -> o.dueAt() != null)
-                        .min(Comparator.comparing(Obligation::dueAt)).orElse(null);
-                Set<String> tenants = new TreeSet<>(i.victimTenants());
-                tenants.addAll(i.recipientTenants());
-                out.add(new Overview.Line(i.id().toString(), i.deployment(), i.status(), i.classification(),
-                        When.of(i.detectedAt(), zone, locale), i.leakedResponses(), tenants.size(),
-                        When.of(next == null ? null : next.dueAt(), zone, locale), next == null ? null : next.rule(),
-                        next == null ? null : next.tenant(), next == null ? null : next.status().name(), open.size(),
-                        (int) open.stream().filter(o -> o.status() == Obligation.Status.LATE).count(), severity));
-            }
-            return out;
-        });
-        return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines, at[2], at[1], at[0],
+        CaseService.OpenIncidents open = cases.openIncidents(page, Overview.PAGE_SIZE, now);
+        List<Overview.Line> lines = new ArrayList<>();
+        for (CaseService.OpenIncident o : open.incidents()) {
+            IncidentView i = o.incident();
+            Optional<ObligationService.Plan> plan = o.plan();
+            List<Obligation> due = plan.map(p -> p.obligations().stream().filter(Obligation::open).toList())
+                    .orElse(List.of());
+            String severity = plan.map(p -> Overview.highest(p.severity().values().stream()
+                    .map(ObligationService.SeverityView::level).toList())).orElse(null);
+            Obligation next = due.stream().filter(x -> x.dueAt() != null)
+                    .min(Comparator.comparing(Obligation::dueAt)).orElse(null);
+            Set<String> tenants = new TreeSet<>(i.victimTenants());
+            tenants.addAll(i.recipientTenants());
+            lines.add(new Overview.Line(i.id().toString(), i.deployment(), i.status(), i.classification(),
+                    When.of(i.detectedAt(), zone, locale), i.leakedResponses(), tenants.size(),
+                    When.of(next == null ? null : next.dueAt(), zone, locale), next == null ? null : next.rule(),
+                    next == null ? null : next.tenant(), next == null ? null : next.status().name(), due.size(),
+                    (int) due.stream().filter(x -> x.status() == Obligation.Status.LATE).count(), severity));
+        }
+        return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines, open.page(), open.pages(), open.total(),
                 notices.provider().identified());
     }
 }

@@ -30,19 +30,14 @@ import jakarta.ws.rs.core.SecurityContext;
 
 import org.jboss.resteasy.reactive.RestForm;
 
-import io.agroal.api.AgroalDataSource;
 import io.quarkus.qute.Engine;
 
 import app.vigie.alert.AlertService;
-import app.vigie.alert.AlertStore;
-import app.vigie.alert.OutboxStore;
 import app.vigie.compliance.service.ObligationService;
-import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentIds;
-import app.vigie.incident.IncidentQueries;
-import app.vigie.incident.IncidentView;
+import app.vigie.incident.IncidentService;
+import app.vigie.notice.CaseFileService;
 import app.vigie.notice.DocumentService;
-import app.vigie.notice.NoticeService;
 import app.vigie.notice.ProcessorAlert;
 import app.vigie.notice.Reader;
 import app.vigie.notice.StatementService;
@@ -74,13 +69,13 @@ public class PortalPages {
     Engine engine;
 
     @Inject
-    AgroalDataSource dataSource;
+    CaseFileService files;
+
+    @Inject
+    IncidentService incidents;
 
     @Inject
     AccountService accounts;
-
-    @Inject
-    NoticeService notices;
 
     @Inject
     AlertService alerts;
@@ -93,9 +88,6 @@ public class PortalPages {
 
     @Inject
     StatementService statements;
-
-    @Inject
-    ObligationService obligations;
 
     public record Home(String language, String zone, String user, String tenant, List<Line> incidents) {
     }
@@ -126,11 +118,6 @@ public class PortalPages {
     public record AlertLine(long id, String phase, When createdAt, When acknowledgedAt) {
     }
 
-    /** What an incident's portal page shows of the tenant's case, read in one transaction. */
-    private record Facts(ProcessorAlert alert, Statements statements,
-            ObligationService.SeverityView severity) {
-    }
-
     /** The signed-in customer's tenant; 403 for an account bound to none. */
     private String tenant(SecurityContext who) throws SQLException {
         return accounts.current(who.getUserPrincipal().getName()).map(AccountService.Principal::tenant)
@@ -147,16 +134,11 @@ public class PortalPages {
         ZoneId zone = viewer.zone();
         Locale locale = viewer.locale();
         String tenant = tenant(who);
-        List<Line> lines = Transactions.run(dataSource, c -> {
-            List<Line> out = new ArrayList<>();
-            for (UUID id : IncidentQueries.touching(c, tenant, null)) {
-                IncidentView i = IncidentQueries.get(c, id).orElseThrow();
-                long[] exposure = OutboxStore.exposure(c, id, tenant);
-                out.add(new Line(id.toString(), i.deployment(), i.status(), When.of(i.detectedAt(), zone, locale),
-                        exposure[0], exposure[1], AlertStore.unacknowledged(c, id, tenant)));
-            }
-            return out;
-        });
+        List<Line> lines = alerts.tenantIncidents(tenant).stream()
+                .map(t -> new Line(t.incident().id().toString(), t.incident().deployment(), t.incident().status(),
+                        When.of(t.incident().detectedAt(), zone, locale), t.exposedRequests(), t.receivedRequests(),
+                        t.unacknowledged()))
+                .toList();
         return engine.getTemplate("pages/portal").instance().setLocale(language)
                 .data("page", new Home(language, zone.getId(),
                 who.getUserPrincipal().getName(), tenant, lines)).render();
@@ -178,11 +160,7 @@ public class PortalPages {
         String tenant = tenant(who);
         UUID uuid = own(id, tenant);
         Instant now = clock.instant();
-        Facts facts = Transactions.run(dataSource, c -> {
-            ObligationService.Plan plan = obligations.plan(c, uuid, now, false).orElseThrow();
-            return new Facts(notices.processorAlert(c, IncidentQueries.get(c, uuid).orElseThrow(), tenant, locale,
-                    zone, now, plan), notices.statements(c, uuid, tenant), plan.severity().get(tenant));
-        });
+        CaseFileService.ControllerFile facts = files.controller(uuid, tenant, now, zone, locale);
         ProcessorAlert alert = facts.alert();
         Statements st = facts.statements();
         ObligationService.SeverityView sev = facts.severity();
@@ -311,8 +289,7 @@ public class PortalPages {
     /** The incident's id when it touches the tenant; 404 otherwise (another tenant's incident does not exist here). */
     private UUID own(String id, String tenant) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        boolean mine = Transactions.run(dataSource, c -> !IncidentQueries.touching(c, tenant, uuid).isEmpty());
-        if (!mine) {
+        if (!incidents.touches(uuid, tenant)) {
             throw new ProblemException(404, "no incident " + id);
         }
         return uuid;
