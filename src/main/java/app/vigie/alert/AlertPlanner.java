@@ -16,7 +16,7 @@ import java.util.UUID;
 import app.vigie.audit.AuditTrail;
 import app.vigie.platform.Digests;
 import app.vigie.tenant.Tenant;
-import app.vigie.tenant.TenantStore;
+import app.vigie.tenant.TenantEntry;
 
 /**
  * Decides, inside the transaction that changes an incident, which customers must be alerted, and writes the alerts
@@ -92,7 +92,7 @@ public final class AlertPlanner {
             return Optional.empty();  // written already (another transaction, the same change)
         }
         long id = written.get();
-        Optional<Tenant> t = TenantStore.find(c, tenant);
+        Optional<Tenant> t = TenantEntry.byId(tenant);
         if (t.isPresent() && t.get().alertChannels() != null) {
             OutboxStore.insertDeliveries(c, id, t.get().alertChannels(), hold ? "HELD" : "PENDING", now);
         }

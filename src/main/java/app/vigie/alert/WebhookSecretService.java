@@ -15,7 +15,7 @@ import io.agroal.api.AgroalDataSource;
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
 import app.vigie.problem.ProblemException;
-import app.vigie.tenant.TenantStore;
+import app.vigie.tenant.TenantEntry;
 
 /**
  * The secret a tenant's webhook receiver verifies signatures with: what is known of it (never the secret), and its
@@ -48,7 +48,7 @@ public class WebhookSecretService {
     /** Whether the tenant has a secret, since when, its fingerprint; 404 for an unknown tenant. */
     public Info info(String tenant) throws SQLException {
         return Transactions.run(dataSource, c -> {
-            TenantStore.find(c, tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
+            TenantEntry.byId(tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
             WebhookSecretStore.SecretInfo i = WebhookSecretStore.secretInfo(c, tenant, clock.instant());
             return new Info(tenant, i.exists(), i.createdAt(), i.fingerprint(), i.previousValidUntil());
         });
@@ -64,7 +64,7 @@ public class WebhookSecretService {
             throw new ProblemException(400, "query parameter 'overlap' must be between PT0S and P7D");
         }
         return Transactions.run(dataSource, c -> {
-            TenantStore.find(c, tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
+            TenantEntry.byId(tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
             Instant now = clock.instant();
             boolean had = WebhookSecretStore.secretInfo(c, tenant, now).exists();
             String secret = WebhookSecretStore.rotate(c, tenant, now, had ? o : Duration.ZERO);

@@ -19,7 +19,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Stream;
 
-import app.vigie.tenant.TenantStore;
+import app.vigie.tenant.TenantEntry;
 
 /** Reads of incidents, their exposures, tenants and findings, counted exactly as api.md defines. */
 public final class IncidentQueries {
@@ -126,7 +126,7 @@ public final class IncidentQueries {
             affected.addAll(r.victims());
             affected.addAll(r.recipients());
         });
-        Set<String> mapped = TenantStore.legalNames(c, affected).keySet();
+        Set<String> mapped = TenantEntry.legalNames(affected).keySet();
         List<IncidentView> out = new ArrayList<>();
         for (Row r : rows) {
             List<String> unmapped = Stream.concat(r.victims().stream(), r.recipients().stream())
@@ -185,7 +185,7 @@ public final class IncidentQueries {
     /** Affected tenants with their controllers from the directory, sorted by tenant. */
     public static List<TenantView> tenants(Connection c, List<ExposureView> exposures) throws SQLException {
         List<TenantView> plain = tenants(exposures);
-        Map<String, String> names = TenantStore.legalNames(c, plain.stream().map(TenantView::tenant).toList());
+        Map<String, String> names = TenantEntry.legalNames(plain.stream().map(TenantView::tenant).toList());
         return plain.stream().map(t -> t.withController(names.get(t.tenant()))).toList();
     }
 

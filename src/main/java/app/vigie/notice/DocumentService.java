@@ -23,7 +23,7 @@ import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.problem.ProblemException;
-import app.vigie.tenant.TenantStore;
+import app.vigie.tenant.TenantEntry;
 import app.vigie.time.Zones;
 
 /**
@@ -192,7 +192,7 @@ public class DocumentService {
     }
 
     private static String lang(Connection c, String langParam, String tenant) throws SQLException {
-        return Reader.language(langParam, TenantStore.find(c, tenant)
+        return Reader.language(langParam, TenantEntry.byId(tenant)
                 .map(t -> FRENCH_SPEAKING.contains(t.country()) ? "fr" : "en").orElse("en"));
     }
 }

@@ -38,7 +38,7 @@ import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.incident.TenantView;
 import app.vigie.tenant.Tenant;
-import app.vigie.tenant.TenantStore;
+import app.vigie.tenant.TenantEntry;
 
 /**
  * The data of an incident's documents, assembled from its facts in the reader's language and zone: the processor's
@@ -84,7 +84,7 @@ public class NoticeService {
     /** The processor alert with the incident's plan already made (a caller that needs the plan too). */
     public ProcessorAlert processorAlert(Connection c, IncidentView incident, String tenant, Locale lang,
             ZoneId zone, Instant now, ObligationService.Plan plan) throws SQLException {
-        Tenant entry = TenantStore.find(c, tenant).orElse(null);
+        Tenant entry = TenantEntry.byId(tenant).orElse(null);
         List<ExposureView> exposures = IncidentQueries.exposures(c, incident.id());
 
         Map<String, Line> exposed = new LinkedHashMap<>();
@@ -223,7 +223,7 @@ public class NoticeService {
                 version, phase, issued.stream().map(v -> new AuthorityNotification.Issued(v.version(), v.phase(),
                         When.of(v.issuedAt(), zone, lang))).toList(), authorities,
                 new AuthorityNotification.Organisation(tenant, alert.controller().legalName(),
-                        alert.controller().companyId(), TenantStore.find(c, tenant).map(Tenant::country)
+                        alert.controller().companyId(), TenantEntry.byId(tenant).map(Tenant::country)
                                 .map(code -> new Locale("", code).getDisplayCountry(lang) + " (" + code + ")")
                                 .orElse(null), alert.controller().mapped(), st.sector(), st.address()),
                 new AuthorityNotification.Contact(alert.controller().dpoName(), alert.controller().dpoEmail(),

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -89,12 +90,12 @@ public class TenantService {
 
     /** The directory, every tenant. */
     public List<Tenant> list() throws SQLException {
-        return Transactions.run(dataSource, TenantStore::all);
+        return Transactions.run(dataSource, c -> TenantEntry.directory());
     }
 
     /** One tenant; 404 when the directory has none of that id. */
     public Tenant get(String id) throws SQLException {
-        return Transactions.run(dataSource, c -> TenantStore.find(c, id))
+        return Transactions.run(dataSource, c -> TenantEntry.byId(id))
                 .orElseThrow(() -> new ProblemException(404, "no tenant '" + id + "' in the directory"));
     }
 
@@ -124,11 +125,11 @@ public class TenantService {
     /** Creates or replaces an entry already checked, audited when it changed. */
     public void save(String actor, Tenant t, String source) throws SQLException {
         Transactions.run(dataSource, c -> {
-            Optional<Tenant> before = TenantStore.find(c, t.id());
-            TenantStore.save(c, t, source);
+            Optional<Tenant> before = TenantEntry.byId(t.id());
+            TenantEntry.put(t, source, Instant.now());
             if (before.isEmpty() || !before.get().equals(t)) {
                 AuditTrail.record(actor, before.isPresent() ? "tenant.update" : "tenant.create",
-                        "tenant:" + t.id(), before.map(TenantStore::json).orElse(null), TenantStore.json(t));
+                        "tenant:" + t.id(), before.map(TenantEntry::json).orElse(null), TenantEntry.json(t));
             }
             return null;
         });
@@ -136,12 +137,12 @@ public class TenantService {
 
     public boolean delete(String actor, String id) throws SQLException {
         return Transactions.run(dataSource, c -> {
-            Optional<Tenant> before = TenantStore.find(c, id);
+            Optional<Tenant> before = TenantEntry.byId(id);
             if (before.isEmpty()) {
                 return false;
             }
-            TenantStore.delete(c, id);
-            AuditTrail.record(actor, "tenant.delete", "tenant:" + id, TenantStore.json(before.get()), null);
+            TenantEntry.remove(id);
+            AuditTrail.record(actor, "tenant.delete", "tenant:" + id, TenantEntry.json(before.get()), null);
             return true;
         });
     }

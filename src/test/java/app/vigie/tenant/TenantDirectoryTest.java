@@ -4,12 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
@@ -21,6 +27,9 @@ import app.vigie.testing.Logs;
 /** The tenant directory through the API, and what an incident says of unmapped tenants. */
 @QuarkusTest
 class TenantDirectoryTest {
+    @Inject
+    AgroalDataSource dataSource;
+
     private static final Instant T = Instant.parse("2026-08-27T09:00:00Z");
 
     static String entry(String legalName, String country) {
@@ -55,6 +64,62 @@ class TenantDirectoryTest {
         Api.admin().delete("/api/tenants/" + id).then().statusCode(204);
         Api.admin().get("/api/tenants/" + id).then().statusCode(404).contentType("application/problem+json");
         Api.admin().delete("/api/tenants/" + id).then().statusCode(404);
+    }
+
+    /**
+     * An entry comes back as it was put, every field; the channels are stored as the JSON list they always were; a
+     * replacement keeps the creation time and moves the update time; putting the same entry again audits nothing.
+     */
+    @Test
+    void anEntryIsStoredWholeAndItsCreationIsKept() throws Exception {
+        String id = Api.uniquePrefix() + "-clinic";
+        String body = "{\"legal_name\":\"Clinique Saint-Éloi\",\"country\":\"FR\",\"company_id\":\"123 456 789\","
+                + "\"dpo\":{\"name\":\"Dr Dupont\",\"email\":\"dpo@clinique.example\",\"phone\":\"+33 1 23 45 67 89\"},"
+                + "\"alert_channels\":[{\"type\":\"email\",\"target\":\"rssi@clinique.example\"},"
+                + "{\"type\":\"kafka\",\"target\":\"clinic-alerts\"}],\"alert_delay\":\"PT6H\","
+                + "\"jurisdictions\":[\"EU\",\"US-HIPAA\"],\"sectors\":[\"health\",\"research\"],"
+                + "\"processor_is_agent\":true}";
+        JsonPath put = Api.admin().contentType("application/json").body(body).put("/api/tenants/" + id).then()
+                .statusCode(200).extract().jsonPath();
+        JsonPath got = Api.admin().get("/api/tenants/" + id).then().statusCode(200).extract().jsonPath();
+        for (JsonPath t : List.of(put, got)) {
+            assertThat(t.getString("legal_name")).isEqualTo("Clinique Saint-Éloi");
+            assertThat(t.getString("company_id")).isEqualTo("123 456 789");
+            assertThat(t.getString("dpo.phone")).isEqualTo("+33 1 23 45 67 89");
+            assertThat(t.getList("alert_channels.target")).containsExactly("rssi@clinique.example", "clinic-alerts");
+            assertThat(t.getList("alert_channels.type")).containsExactly("email", "kafka");
+            assertThat(t.getList("jurisdictions")).containsExactly("EU", "US-HIPAA");
+            assertThat(t.getList("sectors")).containsExactly("health", "research");
+            assertThat(t.getBoolean("processor_is_agent")).isTrue();
+        }
+        Object[] first = stored(id);
+        assertThat((String) first[0]).as("the channels as stored")
+                .isEqualTo("[{\"type\": \"email\", \"target\": \"rssi@clinique.example\"}, "
+                        + "{\"type\": \"kafka\", \"target\": \"clinic-alerts\"}]");
+        assertThat(first[3]).isEqualTo("api");
+        // the same entry again: nothing changes, nothing is audited
+        Api.admin().contentType("application/json").body(body).put("/api/tenants/" + id).then().statusCode(200);
+        // another DPO, no channel: the creation time stays
+        Api.admin().contentType("application/json").body(entry("Clinique Saint-Éloi", "FR")).put("/api/tenants/" + id)
+                .then().statusCode(200).body("dpo.phone", equalTo(null)).body("processor_is_agent", equalTo(false));
+        Object[] second = stored(id);
+        assertThat(second[1]).as("created_at kept").isEqualTo(first[1]);
+        assertThat((Instant) second[2]).as("updated_at moved").isAfter((Instant) first[2]);
+        assertThat(Api.admin().get("/api/audit-trail?target=tenant:" + id).then().statusCode(200).extract()
+                .jsonPath().getList("action")).containsExactlyInAnyOrder("tenant.create", "tenant.update");
+    }
+
+    /** alert_channels as PostgreSQL prints the jsonb, created_at, updated_at, source. */
+    private Object[] stored(String id) throws Exception {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "select alert_channels::text, created_at, updated_at, source from tenant where id = ?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return new Object[] {rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getTimestamp(3).toInstant(),
+                    rs.getString(4)};
+            }
+        }
     }
 
     @Test

@@ -27,7 +27,7 @@ import app.vigie.compliance.plan.ObligationPlanner.IncidentFacts;
 import app.vigie.compliance.plan.ObligationPlanner.TenantCase;
 import app.vigie.compliance.severity.EnisaSeverity;
 import app.vigie.tenant.Tenant;
-import app.vigie.tenant.TenantStore;
+import app.vigie.tenant.TenantEntry;
 
 /** An incident's obligations: its recorded case facts read, the tenants' entries mapped, the planner run. */
 @ApplicationScoped
@@ -83,7 +83,7 @@ public class ObligationService {
         Map<String, Instant> delivered = CaseStore.alertsDelivered(c, id);
         Map<String, ControllerProfile> profiles = new LinkedHashMap<>();
         for (String t : tenants) {
-            profiles.put(t, TenantStore.find(c, t).map(ObligationService::profile)
+            profiles.put(t, TenantEntry.byId(t).map(ObligationService::profile)
                     .orElse(ControllerProfile.unmapped(t)));
         }
         Map<String, CaseStore.Awareness> awareness = CaseStore.awareness(c, id);

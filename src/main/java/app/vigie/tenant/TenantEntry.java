@@ -1,0 +1,160 @@
+package app.vigie.tenant;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+
+/**
+ * An entry of the tenant directory (table {@code tenant}): a tenant of the inference service mapped to its controller,
+ * with its alert channels (a JSON list), the laws and sectors that apply, and where the entry came from (the API or
+ * the tenants file). Read as a {@link Tenant}.
+ */
+@Entity
+@Table(name = "tenant")
+public class TenantEntry extends PanacheEntityBase {
+    /** The channels' JSON as it has always been stored: {@code [{"type": ..., "target": ...}]}. */
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Id
+    public String id;
+
+    @Column(name = "legal_name", nullable = false)
+    public String legalName;
+
+    @Column(nullable = false)
+    public String country;
+
+    @Column(name = "company_id")
+    public String companyId;
+
+    @Column(name = "dpo_name")
+    public String dpoName;
+
+    @Column(name = "dpo_email")
+    public String dpoEmail;
+
+    @Column(name = "dpo_phone")
+    public String dpoPhone;
+
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "alert_channels", nullable = false)
+    public String alertChannels;
+
+    @Column(name = "alert_delay")
+    public String alertDelay;
+
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(nullable = false)
+    public String[] jurisdictions;
+
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(nullable = false)
+    public String[] sectors;
+
+    /** {@code api} or {@code file}. */
+    @Column(nullable = false)
+    public String source;
+
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+
+    @Column(name = "updated_at", nullable = false)
+    public Instant updatedAt;
+
+    @Column(name = "processor_is_agent", nullable = false)
+    public boolean processorIsAgent;
+
+    /** The whole directory, by id. */
+    public static List<Tenant> directory() {
+        return TenantEntry.<TenantEntry>list("order by id").stream().map(TenantEntry::view).toList();
+    }
+
+    /** The tenant {@code id}, if the directory has it. */
+    public static Optional<Tenant> byId(String id) {
+        return TenantEntry.<TenantEntry>findByIdOptional(id).map(TenantEntry::view);
+    }
+
+    /** Legal names of those of these tenants that are in the directory. */
+    public static Map<String, String> legalNames(Collection<String> ids) {
+        Map<String, String> out = new HashMap<>();
+        if (!ids.isEmpty()) {
+            TenantEntry.<TenantEntry>list("id in ?1", List.copyOf(ids)).forEach(t -> out.put(t.id, t.legalName));
+        }
+        return out;
+    }
+
+    /** Creates the entry (created now) or replaces it (its creation kept), from {@code source}. */
+    public static void put(Tenant t, String source, Instant now) {
+        TenantEntry e = TenantEntry.<TenantEntry>findByIdOptional(t.id()).orElse(null);
+        if (e == null) {
+            e = new TenantEntry();
+            e.id = t.id();
+            e.createdAt = now;
+        }
+        e.legalName = t.legalName();
+        e.country = t.country();
+        e.companyId = t.companyId();
+        e.dpoName = t.dpo() == null ? null : t.dpo().name();
+        e.dpoEmail = t.dpo() == null ? null : t.dpo().email();
+        e.dpoPhone = t.dpo() == null ? null : t.dpo().phone();
+        e.alertChannels = json(t.alertChannels() == null ? List.of() : t.alertChannels());
+        e.alertDelay = t.alertDelay();
+        e.jurisdictions = strings(t.jurisdictions());
+        e.sectors = strings(t.sectors());
+        e.source = source;
+        e.updatedAt = now;
+        e.processorIsAgent = Boolean.TRUE.equals(t.processorIsAgent());
+        e.persist();
+    }
+
+    /** Removes the entry; false when there was none. */
+    public static boolean remove(String id) {
+        return TenantEntry.deleteById(id);
+    }
+
+    /** The entry as the directory shows it (no DPO when none of its fields is known). */
+    public Tenant view() {
+        List<Tenant.AlertChannel> channels;
+        try {
+            channels = JSON.readValue(alertChannels, new TypeReference<List<Tenant.AlertChannel>>() { });
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("unreadable alert channels of tenant " + id, e);
+        }
+        Tenant.Dpo dpo = dpoName == null && dpoEmail == null && dpoPhone == null ? null
+                : new Tenant.Dpo(dpoName, dpoEmail, dpoPhone);
+        return new Tenant(id, legalName, country, companyId, dpo, channels, alertDelay,
+                jurisdictions == null ? List.of() : Arrays.asList(jurisdictions),
+                sectors == null ? List.of() : Arrays.asList(sectors), processorIsAgent);
+    }
+
+    /** A value as JSON (the channels here; the audit trail's before and after in TenantService). */
+    static String json(Object o) {
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String[] strings(List<String> l) {
+        return l == null ? new String[0] : l.toArray(String[]::new);
+    }
+}
