@@ -21,8 +21,11 @@ import io.quarkus.arc.ArcContainer;
 import app.vigie.problem.ProblemException;
 
 /**
- * Runs JDBC work in one transaction, retried when PostgreSQL reports a deadlock or a serialization failure (from a
- * JDBC store or from an entity's statement alike).
+ * Runs JDBC work in one transaction, retried when PostgreSQL reports a deadlock, a serialization failure or a unique
+ * violation (from a JDBC store or from an entity's statement alike). The last is what two transactions get when both
+ * find no row of a key and both insert it (two first saves of one account, one tenant, one case fact): the retry
+ * finds the row the other one committed and changes it instead; work that inserts a duplicate every time still fails
+ * after the last attempt.
  *
  * <p>In the service the transaction is a JTA one, the same kind {@code @Transactional} starts: the connection the
  * work gets is the one Hibernate ORM uses in that transaction, so that JDBC stores (the intake's hot path) and
@@ -244,6 +247,6 @@ public final class Transactions {
 
     static boolean retryable(SQLException e) {
         String state = e.getSQLState();
-        return "40P01".equals(state) || "40001".equals(state);
+        return "40P01".equals(state) || "40001".equals(state) || "23505".equals(state);
     }
 }

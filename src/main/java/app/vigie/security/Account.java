@@ -56,10 +56,12 @@ public class Account extends PanacheEntityBase {
 
     /**
      * Creates (created now) or replaces the account (its creation kept); a replaced one's sessions end (its session
-     * version moves on). {@code u}'s creation time is not read.
+     * version moves on). {@code u}'s creation time is not read. Returns the account as it was before, read in the same
+     * statement that decided between creating and replacing (empty: created).
      */
-    public static void save(UserAccount u, Instant now) {
+    public static Optional<UserAccount> save(UserAccount u, Instant now) {
         Account a = findById(u.username());
+        Optional<UserAccount> before = Optional.ofNullable(a).map(Account::view);
         if (a == null) {
             a = new Account();
             a.username = u.username();
@@ -73,6 +75,7 @@ public class Account extends PanacheEntityBase {
         a.tenant = u.tenant();
         a.updatedAt = now;
         a.persist();
+        return before;
     }
 
     /** Ends every dashboard session of the account (sign-out). */

@@ -309,9 +309,10 @@ public class AccountService {
 
     public void save(String actor, String username, String password, Set<String> roles, String tenant)
             throws SQLException {
+        String hash = hash(password);  // bcrypt's work, outside the transaction
         Transactions.run(dataSource, c -> {
-            Optional<UserAccount> before = Account.named(username);
-            Account.save(new UserAccount(username, hash(password), roles, tenant, null), Instant.now());
+            Optional<UserAccount> before = Account.save(new UserAccount(username, hash, roles, tenant, null),
+                    Instant.now());
             AuditTrail.record(actor, before.isPresent() ? "account.update" : "account.create", "account:" + username,
                     before.map(AccountService::json).orElse(null),
                     json(new UserAccount(username, null, roles, tenant, null)));

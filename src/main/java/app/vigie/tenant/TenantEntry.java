@@ -101,9 +101,13 @@ public class TenantEntry extends PanacheEntityBase {
         return out;
     }
 
-    /** Creates the entry (created now) or replaces it (its creation kept), from {@code source}. */
-    public static void put(Tenant t, String source, Instant now) {
+    /**
+     * Creates the entry (created now) or replaces it (its creation kept), from {@code source}. Returns the entry as it
+     * was before, read by the same statement that decided between creating and replacing (empty: created).
+     */
+    public static Optional<Tenant> put(Tenant t, String source, Instant now) {
         TenantEntry e = TenantEntry.<TenantEntry>findByIdOptional(t.id()).orElse(null);
+        Optional<Tenant> before = Optional.ofNullable(e).map(TenantEntry::view);
         if (e == null) {
             e = new TenantEntry();
             e.id = t.id();
@@ -123,6 +127,7 @@ public class TenantEntry extends PanacheEntityBase {
         e.updatedAt = now;
         e.processorIsAgent = Boolean.TRUE.equals(t.processorIsAgent());
         e.persist();
+        return before;
     }
 
     /** Removes the entry; false when there was none. */

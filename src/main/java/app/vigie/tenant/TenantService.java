@@ -125,8 +125,7 @@ public class TenantService {
     /** Creates or replaces an entry already checked, audited when it changed. */
     public void save(String actor, Tenant t, String source) throws SQLException {
         Transactions.run(dataSource, c -> {
-            Optional<Tenant> before = TenantEntry.byId(t.id());
-            TenantEntry.put(t, source, Instant.now());
+            Optional<Tenant> before = TenantEntry.put(t, source, Instant.now());
             if (before.isEmpty() || !before.get().equals(t)) {
                 AuditTrail.record(actor, before.isPresent() ? "tenant.update" : "tenant.create",
                         "tenant:" + t.id(), before.map(TenantEntry::json).orElse(null), TenantEntry.json(t));
