@@ -73,7 +73,7 @@ public class DocumentService {
         UUID uuid = IncidentIds.uuid(id);
         return Transactions.run(dataSource, c -> {
             IncidentQueries.affected(c, uuid, id, tenant);
-            return DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).stream().map(VersionView::of)
+            return IssuedDocument.versions(uuid, tenant, NoticeService.AUTHORITY).stream().map(VersionView::of)
                     .toList();
         });
     }
@@ -92,14 +92,14 @@ public class DocumentService {
                     + "VIGIE_PROVIDER_CONTACT (vigie.provider.legal-name, vigie.provider.contact) before issuing a "
                     + "notification to an authority; previews show the fields to complete");
         }
-        DocumentStore.Version v = Transactions.run(dataSource, c -> {
+        IssuedDocument.Version v = Transactions.run(dataSource, c -> {
             IncidentView incident = IncidentQueries.affected(c, uuid, id, tenant);
             CaseStore.incident(c, uuid, true);  // one issuer at a time per incident: versions are numbered in order
             String lang = lang(c, langParam, tenant);
-            int next = DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).size() + 1;
+            int next = IssuedDocument.versions(uuid, tenant, NoticeService.AUTHORITY).size() + 1;
             AuthorityNotification n = notices.authorityNotification(c, incident, tenant, Locale.forLanguageTag(lang),
                     zone, now, next);
-            DocumentStore.Version issued = DocumentStore.issue(c, uuid, tenant, NoticeService.AUTHORITY, next,
+            IssuedDocument.Version issued = IssuedDocument.issue(uuid, tenant, NoticeService.AUTHORITY, next,
                     n.phase(), renderer.json(n), actor, now);
             AuditTrail.record(actor, "document.issue", "incident:" + uuid + "/tenant:" + tenant + "/"
                     + NoticeService.AUTHORITY, null, "{\"version\":" + next + ",\"phase\":\"" + n.phase()
@@ -120,9 +120,9 @@ public class DocumentService {
             throw new ProblemException(404, "no version '" + file + "': versions are numbered, as 1.pdf, 2.json");
         }
         UUID uuid = IncidentIds.uuid(id);
-        DocumentStore.Version v = Transactions.run(dataSource, c -> {
+        IssuedDocument.Version v = Transactions.run(dataSource, c -> {
             IncidentQueries.affected(c, uuid, id, tenant);
-            return DocumentStore.versions(c, uuid, tenant, NoticeService.AUTHORITY).stream()
+            return IssuedDocument.versions(uuid, tenant, NoticeService.AUTHORITY).stream()
                     .filter(x -> x.version() == number).findFirst().orElseThrow(() -> new ProblemException(404,
                             "no version " + number + " of the authority notification of tenant " + tenant));
         });
@@ -156,7 +156,7 @@ public class DocumentService {
 
     /** A version as listed. */
     public record VersionView(int version, String phase, Instant issuedAt, String issuedBy, String sha256) {
-        static VersionView of(DocumentStore.Version v) {
+        static VersionView of(IssuedDocument.Version v) {
             return new VersionView(v.version(), v.phase(), v.issuedAt(), v.issuedBy(), v.sha256());
         }
     }

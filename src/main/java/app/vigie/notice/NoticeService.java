@@ -144,7 +144,7 @@ public class NoticeService {
 
     /** The controller's statements of its case ({@link Statements#NONE} when it has stated nothing). */
     public Statements statements(Connection c, UUID incident, String tenant) throws SQLException {
-        Optional<String> body = DocumentStore.statements(c, incident, tenant);
+        Optional<String> body = CaseStatement.body(incident, tenant);
         if (body.isEmpty()) {
             return Statements.NONE;
         }
@@ -170,7 +170,7 @@ public class NoticeService {
             Locale lang, ZoneId zone, Instant now, Integer version, Statements st) throws SQLException {
         ObligationService.Plan plan = plan(c, incident, now);
         ProcessorAlert alert = processorAlert(c, incident, tenant, lang, zone, now, plan);
-        List<DocumentStore.Version> issued = DocumentStore.versions(c, incident.id(), tenant, AUTHORITY);
+        List<IssuedDocument.Version> issued = IssuedDocument.versions(incident.id(), tenant, AUTHORITY);
         String phase = issued.isEmpty() ? "INITIAL" : "COMPLEMENTARY";
 
         List<AuthorityNotification.Recipient> authorities = new ArrayList<>();

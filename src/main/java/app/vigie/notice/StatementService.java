@@ -77,7 +77,7 @@ public class StatementService {
             IncidentQueries.affected(c, uuid, id, tenant);
             Statements before = notices.statements(c, uuid, tenant);
             String json = renderer.json(s);
-            DocumentStore.setStatements(c, uuid, tenant, json, actor, now);
+            CaseStatement.record(uuid, tenant, json, actor, now);
             AuditTrail.record(actor, "case.statements", "incident:" + uuid + "/tenant:" + tenant,
                     before == Statements.NONE ? null : renderer.json(before), json);
             return s;

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.test.junit.QuarkusTest;
 
+import app.vigie.platform.Digests;
 import app.vigie.testing.Api;
 import app.vigie.testing.MovableClock;
 import app.vigie.testing.PdfChecks;
@@ -156,8 +157,8 @@ class AuthorityNotificationTest {
         List<String> shas = Api.admin().get(docs + "/versions").then().statusCode(200).extract().jsonPath()
                 .getList("sha256");
         String v2Json = Api.admin().get(docs + "/versions/2.json").then().extract().asString();
-        assertThat(shas).containsExactly(v1, DocumentStore.sha256(v2Json));
-        assertThat(DocumentStore.sha256(v1Json)).isEqualTo(v1);
+        assertThat(shas).containsExactly(v1, Digests.sha256Hex(v2Json));
+        assertThat(Digests.sha256Hex(v1Json)).isEqualTo(v1);
 
         String html2 = Api.admin().get(docs + "/versions/2.html").then().statusCode(200).extract().asString();
         assertThat(html2).contains("Notification <strong>complémentaire</strong>", "n° 1 (initiale",
