@@ -43,7 +43,7 @@ public class RegisterResource {
 
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public List<RegisterStore.Stored> list(@QueryParam("register") String reg, @QueryParam("incident") String inc)
+    public List<Register.Stored> list(@QueryParam("register") String reg, @QueryParam("incident") String inc)
             throws SQLException {
         return register.list(reg, inc);
     }

@@ -43,7 +43,7 @@ public class RegisterService {
     AgroalDataSource dataSource;
 
     @Inject
-    RegisterStore register;
+    Register register;
 
     @Inject
     Clock clock;
@@ -59,7 +59,7 @@ public class RegisterService {
     }
 
     /** Appends an entry built from the incident's facts as they stand, audited as done by {@code actor}. */
-    public RegisterStore.Stored append(AppendBody body, String actor) throws SQLException {
+    public Register.Stored append(AppendBody body, String actor) throws SQLException {
         if (body == null || body.incidentId() == null) {
             throw new ProblemException(400, "field 'incident_id' is required; 'tenant' names the tenant whose "
                     + "register it is (absent: the provider's own)");
@@ -73,7 +73,7 @@ public class RegisterService {
                 IncidentIds.affected(incident, tenant);
             }
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);  // as PostgreSQL keeps it
-            RegisterStore.Stored s = register.append(c, register.build(c, incident, tenant, now), actor, now);
+            Register.Stored s = register.append(register.build(c, incident, tenant, now), actor, now);
             AuditTrail.record(actor, "register.append", "register:" + s.register(), null,
                     "{\"entry\":" + s.id() + ",\"incident\":\"" + id + "\",\"hash\":\"" + s.hash() + "\"}");
             return s;
@@ -81,14 +81,14 @@ public class RegisterService {
     }
 
     /** The entries of one register ({@code reg}) or all, of one incident ({@code inc}) or all, in chain order. */
-    public List<RegisterStore.Stored> list(String reg, String inc) throws SQLException {
+    public List<Register.Stored> list(String reg, String inc) throws SQLException {
         UUID incident = inc == null || inc.isBlank() ? null : IncidentIds.uuid(inc);
-        return Transactions.run(dataSource, c -> register.list(c, blankToNull(reg), incident));
+        return Transactions.run(dataSource, c -> register.list(blankToNull(reg), incident));
     }
 
     /** Proves the chain, or names its first broken entry. */
     public RegisterChain.Verdict verify() throws SQLException {
-        return Transactions.run(dataSource, register::verify);
+        return Transactions.run(dataSource, c -> register.verify());
     }
 
     /**
@@ -98,13 +98,12 @@ public class RegisterService {
     public Csv.Export csv(String reg, String zoneName) throws SQLException {
         ZoneId zone = Zones.parse(zoneName);
         DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
-        List<RegisterStore.Stored> entries = Transactions.run(dataSource, c -> register.list(c, blankToNull(reg),
-                null));
+        List<Register.Stored> entries = Transactions.run(dataSource, c -> register.list(blankToNull(reg), null));
         StringBuilder out = new StringBuilder("entry,register,controller,incident_id,recorded_at_utc,recorded_at_local,"
                 + "nature,first_exposure_at_utc,last_exposure_at_utc,exposed_requests,exposed_tokens,received_tokens,"
                 + "responses_received,persons,authorities,data_subjects,measures,severity,hash,findings,"
                 + "likely_consequences,data_categories,special_categories,controller_aware_at_utc,delay_reasons\r\n");
-        for (RegisterStore.Stored s : entries) {
+        for (Register.Stored s : entries) {
             RegisterEntry e = s.entry();
             if (e == null) {
                 Csv.row(out, List.of(Long.toString(s.id()), s.register(), "", s.incidentId().toString(),
@@ -138,9 +137,9 @@ public class RegisterService {
         Locale locale = Locale.forLanguageTag(lang);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         RegisterExport export = Transactions.run(dataSource, c -> {
-            RegisterChain.Verdict v = register.verify(c);
+            RegisterChain.Verdict v = register.verify();
             List<RegisterExport.Line> lines = new ArrayList<>();
-            for (RegisterStore.Stored s : register.list(c, blankToNull(reg), null)) {
+            for (Register.Stored s : register.list(blankToNull(reg), null)) {
                 RegisterEntry e = s.entry();
                 if (e == null) {
                     continue;  // unreadable: the chain's verdict above says so

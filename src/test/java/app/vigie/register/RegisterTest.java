@@ -12,6 +12,13 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -126,5 +133,49 @@ class RegisterTest {
                 return rs.getString(1);
             }
         }
+    }
+
+    /** Appends made at once still make one chain: each entry's previous hash is the hash of the entry before it. */
+    @Test
+    void concurrentAppendsMakeOneChain() throws Exception {
+        String p = Api.uniquePrefix();
+        String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
+        int n = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Integer>> answers = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                String body = i % 2 == 0 ? "{\"incident_id\":\"" + id + "\"}"
+                        : "{\"incident_id\":\"" + id + "\",\"tenant\":\"" + p + "-acme\"}";
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return Api.admin().contentType(JSON).body(body).post("/api/register").statusCode();
+                }));
+            }
+            start.countDown();
+            for (Future<Integer> a : answers) {
+                assertThat(a.get(60, TimeUnit.SECONDS)).isEqualTo(201);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        List<String> broken = new ArrayList<>();
+        int mine = 0;
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                select incident_id::text, prev_hash, coalesce(lag(hash) over (order by id), repeat('0', 64))
+                from register_entry order by id""");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                if (id.equals(rs.getString(1))) {
+                    mine++;
+                    if (!rs.getString(2).equals(rs.getString(3))) {
+                        broken.add(rs.getString(2));
+                    }
+                }
+            }
+        }
+        assertThat(mine).isEqualTo(n);
+        assertThat(broken).as("entries chained to something else than the entry before them").isEmpty();
     }
 }

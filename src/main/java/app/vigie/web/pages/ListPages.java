@@ -44,9 +44,9 @@ import app.vigie.notice.Reader;
 import app.vigie.notice.When;
 import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
+import app.vigie.register.Register;
 import app.vigie.register.RegisterChain;
 import app.vigie.register.RegisterService;
-import app.vigie.register.RegisterStore;
 import app.vigie.security.Role;
 import app.vigie.tenant.Tenant;
 import app.vigie.tenant.TenantService;
@@ -92,14 +92,14 @@ public class ListPages {
         ZoneId zone = viewer.zone();
         Locale locale = viewer.locale();
         RegisterChain.Verdict v = register.verify();
-        List<RegisterStore.Stored> all = register.list(null, null);
-        List<String> registers = new ArrayList<>(new TreeSet<>(all.stream().map(RegisterStore.Stored::register)
+        List<Register.Stored> all = register.list(null, null);
+        List<String> registers = new ArrayList<>(new TreeSet<>(all.stream().map(Register.Stored::register)
                 .toList()));
         // the filters applied to the entries read once (the list of registers needs them all)
         String wanted = reg == null || reg.isBlank() ? null : reg.strip();
         UUID incidentId = incident == null || incident.isBlank() ? null
                 : IncidentIds.uuid(incident);
-        List<RegisterStore.Stored> shown = all.stream().filter(s -> wanted == null || s.register().equals(wanted))
+        List<Register.Stored> shown = all.stream().filter(s -> wanted == null || s.register().equals(wanted))
                 .filter(s -> incidentId == null || s.incidentId().equals(incidentId)).toList();
         List<Lists.RegisterLine> lines = shown.stream().map(s -> new Lists.RegisterLine(s.id(), s.register(),
                 s.entry() == null ? null : s.entry().controller(), s.incidentId().toString(),

@@ -1,12 +1,8 @@
 package app.vigie.register;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -34,11 +30,12 @@ import app.vigie.incident.TenantView;
 import app.vigie.notice.NoticeService;
 import app.vigie.notice.Statements;
 
-/** Builds register entries from an incident's facts and appends them to the chain; reads and checks the chain. */
+/**
+ * The violation register: builds an entry from an incident's facts, appends it to the chain ({@link ChainedEntry}),
+ * reads entries back and checks the chain.
+ */
 @ApplicationScoped
-public class RegisterStore {
-    /** One lock for every append: the chain has one head. */
-    private static final long APPEND_LOCK = 0x5649474945524547L;
+public class Register {
 
     @Inject
     ObligationService obligations;
@@ -116,88 +113,39 @@ public class RegisterStore {
     }
 
     /** Appends an entry at the chain's head; the caller's transaction commits it. */
-    public Stored append(Connection c, RegisterEntry entry, String actor, Instant now) throws SQLException {
+    public Stored append(RegisterEntry entry, String actor, Instant now) {
         String body;
         try {
             body = json.writeValueAsString(entry);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        try (PreparedStatement ps = c.prepareStatement("select pg_advisory_xact_lock(?)")) {
-            ps.setLong(1, APPEND_LOCK);
-            ps.execute();
-        }
-        String previous = RegisterChain.GENESIS;
-        try (PreparedStatement ps = c.prepareStatement("select hash from register_entry order by id desc limit 1");
-                ResultSet rs = ps.executeQuery()) {
-            if (rs.next()) {
-                previous = rs.getString(1);
-            }
-        }
-        String hash = RegisterChain.hash(previous, body);
-        try (PreparedStatement ps = c.prepareStatement("""
-                insert into register_entry (controller, incident_id, recorded_at, recorded_by, body, prev_hash, hash)
-                values (?, ?, ?, ?, ?, ?, ?) returning id""")) {
-            ps.setString(1, "provider".equals(entry.register()) ? "" : entry.register());
-            ps.setObject(2, entry.incidentId());
-            ps.setTimestamp(3, Timestamp.from(now));
-            ps.setString(4, actor);
-            ps.setString(5, body);
-            ps.setString(6, previous);
-            ps.setString(7, hash);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return new Stored(rs.getLong(1), entry.register(), entry.incidentId(), now, actor, entry, previous,
-                        hash);
-            }
-        }
+        ChainedEntry e = ChainedEntry.append("provider".equals(entry.register()) ? "" : entry.register(),
+                entry.incidentId(), body, actor, now);
+        return new Stored(e.id, entry.register(), entry.incidentId(), now, actor, entry, e.prevHash, e.hash);
     }
 
     /** Entries, oldest first, of a register ({@code register}: a tenant, "provider", or null for all). */
-    public List<Stored> list(Connection c, String register, UUID incident) throws SQLException {
-        List<Stored> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                select id, controller, incident_id, recorded_at, recorded_by, body, prev_hash, hash
-                from register_entry where (?::text is null or controller = ?) and (?::uuid is null or incident_id = ?)
-                order by id""")) {
-            String controller = register == null ? null : "provider".equals(register) ? "" : register;
-            ps.setString(1, controller);
-            ps.setString(2, controller);
-            ps.setObject(3, incident);
-            ps.setObject(4, incident);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    String r = rs.getString(2);
-                    out.add(new Stored(rs.getLong(1), r.isEmpty() ? "provider" : r, rs.getObject(3, UUID.class),
-                            rs.getTimestamp(4).toInstant(), rs.getString(5), read(rs.getString(6)), rs.getString(7),
-                            rs.getString(8)));
-                }
-            }
-        }
-        return out;
+    public List<Stored> list(String register, UUID incident) {
+        String controller = register == null ? null : "provider".equals(register) ? "" : register;
+        return ChainedEntry.of(controller, incident).stream().map(e -> new Stored(e.id,
+                e.controller.isEmpty() ? "provider" : e.controller, e.incidentId, e.recordedAt, e.recordedBy,
+                read(e.body), e.prevHash, e.hash)).toList();
     }
 
     /** Checks the whole chain from its first entry, reading it in pages. */
-    public RegisterChain.Verdict verify(Connection c) throws SQLException {
+    public RegisterChain.Verdict verify() {
         RegisterChain.Checker checker = new RegisterChain.Checker();
         long after = 0;
         while (true) {
-            int n = 0;
-            try (PreparedStatement ps = c.prepareStatement(
-                    "select id, body, prev_hash, hash from register_entry where id > ? order by id limit 1000")) {
-                ps.setLong(1, after);
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        n++;
-                        after = rs.getLong(1);
-                        if (!checker.accept(new RegisterChain.Link(after, rs.getString(2), rs.getString(3),
-                                rs.getString(4)))) {
-                            return checker.verdict();
-                        }
-                    }
+            List<RegisterChain.Link> page = ChainedEntry.links(after, 1000);
+            for (RegisterChain.Link link : page) {
+                after = link.id();
+                if (!checker.accept(link)) {
+                    return checker.verdict();
                 }
             }
-            if (n < 1000) {
+            if (page.size() < 1000) {
                 return checker.verdict();
             }
         }
