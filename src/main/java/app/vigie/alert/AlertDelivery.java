@@ -288,7 +288,7 @@ public class AlertDelivery {
             // the lease runs from the claim, past the whole attempt (and e-mail's and Kafka's own waits)
             DeliveryStore.hold(c, d.id(), claim, clock.instant().plus(lease()));
             List<String> secrets = d.channel().equals("webhook")
-                    ? WebhookSecretStore.signingSecrets(c, d.tenant(), now) : null;
+                    ? WebhookSecret.signingSecrets(d.tenant(), now) : null;
             return Optional.of(new Due(d.id(), d.alertId(), d.channel(), d.target(), d.attempts(), d.incident(),
                     d.tenant(), d.phase(), d.key(), d.body(), secrets, claim));
         });

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +21,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
+import app.vigie.compliance.service.CaseAwareness;
 import app.vigie.compliance.service.CaseStore;
 import app.vigie.db.Transactions;
 import app.vigie.detection.ExposuresListener;
@@ -66,7 +68,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
         for (AlertPlanner.Written w : written) {
             hashes.put(w.id(), Digests.sha256Hex(ackLinks.ackToken(w.idempotencyKey())));
         }
-        AlertStore.setAckTokenHashes(tx, hashes);
+        OutboxStore.setAckTokenHashes(tx, hashes);
     }
 
     /** A dismissed or closed incident: its FINAL alerts, in the transaction of the change. */
@@ -83,8 +85,13 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
             Instant acknowledgedAt, String acknowledgedBy) {
     }
 
+    private static AlertRef ref(CustomerAlert a) {
+        return new AlertRef(a.id, a.incidentId, a.tenant, a.phase, a.createdAt, a.acknowledgedAt, a.acknowledgedBy);
+    }
+
     public Optional<AlertRef> get(long id) throws SQLException {
-        return Transactions.run(dataSource, c -> AlertStore.find(c, "id = ?", id));
+        return Transactions.run(dataSource, c -> CustomerAlert.byId(id)
+                .map(AlertService::ref));
     }
 
     /**
@@ -96,7 +103,8 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
             return Optional.empty();
         }
         Instant now = clock.instant();
-        return Transactions.run(dataSource, c -> AlertStore.find(c, "ack_token = ?", Digests.sha256Hex(token)))
+        return Transactions.run(dataSource, c -> CustomerAlert.byTokenHash(Digests.sha256Hex(token))
+                .map(AlertService::ref))
                 .filter(a -> a.createdAt().plus(ackLinks.validFor()).isAfter(now));
     }
 
@@ -108,20 +116,20 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
     public AlertRef acknowledge(long alertId, String by, String how) throws SQLException {
         Instant now = clock.instant();
         return Transactions.run(dataSource, c -> {
-            AlertRef a = AlertStore.find(c, "id = ?", alertId).orElseThrow();
-            if (a.acknowledgedAt() != null) {
-                return a;
+            CustomerAlert a = CustomerAlert.byId(alertId).orElseThrow();
+            if (a.acknowledgedAt != null) {
+                return ref(a);
             }
-            AlertStore.acknowledged(c, alertId, by, now);
-            CaseStore.Awareness before = CaseStore.awareness(c, a.incident()).get(a.tenant());
-            Instant delivered = CaseStore.alertsDelivered(c, a.incident()).get(a.tenant());
+            a.acknowledge(by, now);
+            CaseAwareness.Awareness before = CaseAwareness.of(a.incidentId).get(a.tenant);
+            Instant delivered = CaseStore.alertsDelivered(c, a.incidentId).get(a.tenant);
             if (delivered == null && (before == null || before.awareAt().isAfter(now))) {
-                CaseStore.setAwareness(c, a.incident(), a.tenant(), new CaseStore.Awareness(now,
+                CaseAwareness.record(a.incidentId, a.tenant, new CaseAwareness.Awareness(now,
                         "acknowledged alert " + alertId + " (" + how + ")", by, now));
             }
-            AuditTrail.record(by, "alert.acknowledged", "incident:" + a.incident() + "/" + a.tenant(), null,
+            AuditTrail.record(by, "alert.acknowledged", "incident:" + a.incidentId + "/" + a.tenant, null,
                     "{\"alert\":" + alertId + ",\"how\":" + AuditTrail.quote(how) + "}");
-            return AlertStore.find(c, "id = ?", alertId).orElseThrow();
+            return ref(a);
         });
     }
 
@@ -142,7 +150,17 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
             throw new ProblemException(400, "query parameter 'status' must be one of " + DELIVERY_STATUSES
                     + ", got '" + status + "'");
         }
-        return Transactions.run(dataSource, c -> AlertStore.list(c, incident, status, limit));
+        return Transactions.run(dataSource, c -> {
+            List<CustomerAlert> alerts = CustomerAlert.newest(incident, status, limit);
+            Map<Long, List<DeliveryView>> deliveries = new HashMap<>();
+            for (ChannelDelivery d : ChannelDelivery.ofAlerts(alerts.stream().map(a -> a.id).toList())) {
+                deliveries.computeIfAbsent(d.alertId, k -> new ArrayList<>()).add(new DeliveryView(d.id, d.channel,
+                        d.target, d.status, d.attempts, d.nextAttemptAt, d.lastError, d.deliveredAt));
+            }
+            return alerts.stream().map(a -> new AlertView(a.id, a.incidentId, a.tenant, a.phase, a.idempotencyKey,
+                    a.createdAt, a.acknowledgedAt, a.acknowledgedBy, a.escalatedAt,
+                    deliveries.getOrDefault(a.id, List.of()))).toList();
+        });
     }
 
 
@@ -161,7 +179,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
             for (UUID id : IncidentQueries.touching(c, tenant, null)) {
                 IncidentView i = IncidentQueries.get(c, id).orElseThrow();
                 long[] exposure = OutboxStore.exposure(c, id, tenant);
-                out.add(new TenantIncident(i, exposure[0], exposure[1], AlertStore.unacknowledged(c, id, tenant)));
+                out.add(new TenantIncident(i, exposure[0], exposure[1], CustomerAlert.unacknowledged(id, tenant)));
             }
             return out;
         });
@@ -182,7 +200,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
     private boolean retry(long deliveryId, String by) throws SQLException {
         Instant now = clock.instant();
         return Transactions.run(dataSource, c -> {
-            if (!AlertStore.requeue(c, deliveryId, now)) {
+            if (!ChannelDelivery.requeue(deliveryId, now)) {
                 return false;
             }
             AuditTrail.record(by, "alert.retry", "alert-delivery:" + deliveryId, null,

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -137,5 +138,20 @@ public final class OutboxStore {
             }
         }
         return out;
+    }
+
+    /** Each alert's acknowledgement link, as the hash of its token (the token itself is never stored). */
+    static void setAckTokenHashes(Connection tx, Map<Long, String> hashes) throws SQLException {
+        if (hashes.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = tx.prepareStatement("update customer_alert set ack_token = ? where id = ?")) {
+            for (Map.Entry<Long, String> h : hashes.entrySet()) {
+                ps.setString(1, h.getValue());
+                ps.setLong(2, h.getKey());
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
     }
 }

@@ -49,7 +49,7 @@ public class WebhookSecretService {
     public Info info(String tenant) throws SQLException {
         return Transactions.run(dataSource, c -> {
             TenantEntry.byId(tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
-            WebhookSecretStore.SecretInfo i = WebhookSecretStore.secretInfo(c, tenant, clock.instant());
+            WebhookSecret.Info i = WebhookSecret.info(tenant, clock.instant());
             return new Info(tenant, i.exists(), i.createdAt(), i.fingerprint(), i.previousValidUntil());
         });
     }
@@ -66,8 +66,8 @@ public class WebhookSecretService {
         return Transactions.run(dataSource, c -> {
             TenantEntry.byId(tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
             Instant now = clock.instant();
-            boolean had = WebhookSecretStore.secretInfo(c, tenant, now).exists();
-            String secret = WebhookSecretStore.rotate(c, tenant, now, had ? o : Duration.ZERO);
+            boolean had = WebhookSecret.info(tenant, now).exists();
+            String secret = WebhookSecret.rotate(tenant, now, had ? o : Duration.ZERO);
             AuditTrail.record(actor, "tenant.webhook-secret", "tenant:" + tenant,
                     null, "{\"rotated\":true,\"previous_overlap\":" + AuditTrail.quote(o.toString()) + "}");
             return new Secret(tenant, secret, had && !o.isZero() ? now.plus(o) : null);

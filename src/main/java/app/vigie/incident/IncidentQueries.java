@@ -234,34 +234,6 @@ public final class IncidentQueries {
         return IncidentIds.affected(get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id)), tenant);
     }
 
-    /** Changes the status, locking the row; returns the status before, or empty when there is no such incident. */
-    public static Optional<String> setStatus(Connection c, UUID id, IncidentStatus to, String reason, Instant now)
-            throws SQLException {
-        String before;
-        try (PreparedStatement ps = c.prepareStatement("select status from incident where id = ? for update")) {
-            ps.setObject(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return Optional.empty();
-                }
-                before = rs.getString(1);
-            }
-        }
-        if (!IncidentStatus.valueOf(before).next().contains(to)) {
-            throw new IllegalStateException("an incident " + before + " cannot become " + to + "; it can become "
-                    + IncidentStatus.valueOf(before).next());
-        }
-        try (PreparedStatement ps = c.prepareStatement(
-                "update incident set status = ?, status_reason = ?, updated_at = ? where id = ?")) {
-            ps.setString(1, to.name());
-            ps.setString(2, reason);
-            ps.setTimestamp(3, Timestamp.from(now));
-            ps.setObject(4, id);
-            ps.executeUpdate();
-        }
-        return Optional.of(before);
-    }
-
     private static Instant instant(Timestamp t) {
         return t == null ? null : t.toInstant();
     }

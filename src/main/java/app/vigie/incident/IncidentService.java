@@ -104,8 +104,8 @@ public class IncidentService {
             Instant now = Instant.now();
             IncidentStatus before;
             try {
-                before = IncidentStatus.valueOf(IncidentQueries.setStatus(c, incident, to, why, now)
-                        .orElseThrow(() -> IncidentIds.notFound(incident.toString())));
+                before = Incident.changeStatus(incident, to, why, now)
+                        .orElseThrow(() -> IncidentIds.notFound(incident.toString()));
             } catch (IllegalStateException e) {
                 throw new ProblemException(409, e.getMessage());
             }

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 
 import app.vigie.audit.AuditEvent;
-import app.vigie.compliance.service.CaseStore;
+import app.vigie.compliance.service.Escalation;
 import app.vigie.incident.IncidentView;
 
 /**
@@ -48,7 +48,7 @@ public final class Timeline {
                     party(e.target.substring(prefix.length()))));
         }
         // in the order they were planned (by id); the sort below, stable, puts each at its time
-        CaseStore.escalations(c, incident.id(), 0, Integer.MAX_VALUE).stream().filter(x -> x.firedAt() != null)
+        Escalation.after(incident.id(), 0, Integer.MAX_VALUE).stream().filter(x -> x.firedAt() != null)
                 .forEach(x -> out.add(new IncidentReport.Event(When.of(x.firedAt(), zone, lang),
                         "obligation.escalation", "vigie", x.tenant())));
         out.sort(Comparator.comparing(e -> e.at().utc() == null ? Instant.MAX : e.at().utc()));

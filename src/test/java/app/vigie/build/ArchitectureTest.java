@@ -17,6 +17,8 @@ import java.util.stream.Stream;
 
 import javax.xml.parsers.DocumentBuilderFactory;
 
+import jakarta.persistence.EntityManager;
+
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
@@ -166,6 +168,17 @@ class ArchitectureTest {
                     }
                 })
                 .because("entity queries belong to the entity's static finders or its repository")
+                .check(CLASSES);
+        noClasses().that(DescribedPredicate.not(MAY_HOLD_SQL)).and().areNotAssignableTo(PanacheEntityBase.class)
+                .should().callMethodWhere(new DescribedPredicate<JavaMethodCall>("run native SQL through JPA") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        return call.getTargetOwner().isAssignableTo(EntityManager.class)
+                                && call.getName().startsWith("createNative");
+                    }
+                })
+                .because("a native statement (a lock, an insert that does nothing on conflict) belongs to the entity "
+                        + "or store whose table it writes")
                 .check(CLASSES);
     }
 

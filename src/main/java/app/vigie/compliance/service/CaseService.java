@@ -111,9 +111,9 @@ public class CaseService {
             String t = affected(plan, tenant);
             Instant at = CaseInput.time("aware_at", body.awareAt(), true, plan.incident().detectedAt(), now);
             String evidence = CaseInput.text("evidence", body.evidence(), true);
-            CaseStore.Awareness before = plan.awareness().get(t);
-            CaseStore.Awareness after = new CaseStore.Awareness(at, evidence, actor, now);
-            CaseStore.setAwareness(c, plan.incident().id(), t, after);
+            CaseAwareness.Awareness before = plan.awareness().get(t);
+            CaseAwareness.Awareness after = new CaseAwareness.Awareness(at, evidence, actor, now);
+            CaseAwareness.record(plan.incident().id(), t, after);
             AuditTrail.record(actor, "case.awareness", target(plan, t), write(before), write(after));
             return t;
         }, this::view);
@@ -149,11 +149,11 @@ public class CaseService {
         String overrideJustification = justification;
         return write(id, (c, plan, now) -> {
             String t = affected(plan, tenant);
-            CaseStore.SeverityRow row = new CaseStore.SeverityRow(
+            CaseSeverity.Row row = new CaseSeverity.Row(
                     body.inputs() == null ? null : json.writeValueAsString(body.inputs()), overrideLevel,
                     overrideJustification, actor, now);
             ObligationService.SeverityView before = plan.severity().get(t);
-            CaseStore.setSeverity(c, plan.incident().id(), t, row);
+            CaseSeverity.record(plan.incident().id(), t, row);
             AuditTrail.record(actor, "case.severity", target(plan, t), write(before),
                     write(service.severity(row)));
             return t;
@@ -161,13 +161,13 @@ public class CaseService {
     }
 
     /** The escalations sent for the incident's deadlines. */
-    public List<CaseStore.EscalationRow> escalations(String id) throws SQLException {
+    public List<Escalation.Row> escalations(String id) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
         return Transactions.run(dataSource, c -> {
             if (CaseStore.incident(c, uuid, false).isEmpty()) {
                 throw IncidentIds.notFound(id);
             }
-            return CaseStore.escalations(c, uuid, 0, Integer.MAX_VALUE);
+            return Escalation.after(uuid, 0, Integer.MAX_VALUE);
         });
     }
 
@@ -197,8 +197,8 @@ public class CaseService {
     }
 
     /** Every escalation written, oldest first, from after the id {@code after}: at most {@code limit}, as a feed. */
-    public List<CaseStore.EscalationRow> escalations(long after, int limit) throws SQLException {
-        return Transactions.run(dataSource, c -> CaseStore.escalations(c, null, after, limit));
+    public List<Escalation.Row> escalations(long after, int limit) throws SQLException {
+        return Transactions.run(dataSource, c -> Escalation.after(null, after, limit));
     }
 
     /** Records a decision of a tenant's case ({@code tenant} null: the provider's), one the plan allows. */
@@ -220,7 +220,7 @@ public class CaseService {
             Decision d = new Decision(decision, body.value(), at,
                     CaseInput.text("justification", body.justification(), true));
             Decision before = plan.decisions().getOrDefault(t, Map.of()).get(decision);
-            CaseStore.setDecision(c, plan.incident().id(), t, d, actor, now);
+            CaseDecision.record(plan.incident().id(), t, d, actor, now);
             AuditTrail.record(actor, "case.decision", target(plan, t), write(before), write(d));
             return t;
         }, this::view);
@@ -255,7 +255,7 @@ public class CaseService {
                         + "required (" + o.source() + ")");
             }
             Completion completion = new Completion(phase, at, evidence, reasons, actor, now);
-            CaseStore.addCompletion(c, plan.incident().id(), o, completion);
+            ObligationCompletion.add(plan.incident().id(), o, completion);
             AuditTrail.record(actor, "obligation.completion", target(plan, t == null ? "" : t) + "/" + rule + "/"
                     + recipient, write(o.status()), write(completion));
             key[0] = o;
@@ -309,7 +309,7 @@ public class CaseService {
     }
 
     private CaseView view(ObligationService.Plan plan, String tenant) {
-        CaseStore.Awareness a = plan.awareness().get(tenant);
+        CaseAwareness.Awareness a = plan.awareness().get(tenant);
         var profile = plan.profiles().get(tenant);
         Instant delivered = plan.alertsDelivered().get(tenant);
         var exposure = plan.exposure().get(tenant);

@@ -25,7 +25,7 @@ public class EscalationResource {
 
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public List<CaseStore.EscalationRow> feed(@QueryParam("after") @DefaultValue("0") String after,
+    public List<Escalation.Row> feed(@QueryParam("after") @DefaultValue("0") String after,
             @QueryParam("limit") @DefaultValue("100") String limit) throws SQLException {
         long from = Params.number("after", after, 0, Long.MAX_VALUE);
         int max = (int) Params.number("limit", limit, 1, 1000);

@@ -60,7 +60,7 @@ public class EscalationScheduler {
                 int n = 0;
                 for (Obligation o : plan == null ? List.<Obligation>of() : plan.obligations()) {
                     for (Escalations.Step s : rules.escalations().reached(o, now)) {
-                        if (CaseStore.escalate(c, id, o, s.name(), s.dueAt(), s.fireAt(), now)) {
+                        if (Escalation.write(id, o, s.name(), s.dueAt(), s.fireAt(), now)) {
                             n++;
                             AuditTrail.record("system", "obligation.escalation", "incident:" + id + "/"
                                     + (o.tenant() == null ? "provider" : "tenant:" + o.tenant()) + "/" + o.rule()

@@ -126,7 +126,7 @@ public class ObligationResource {
     @GET
     @Path("escalations")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public List<CaseStore.EscalationRow> escalations(@PathParam("id") String id) throws SQLException {
+    public List<Escalation.Row> escalations(@PathParam("id") String id) throws SQLException {
         return cases.escalations(id);
     }
 

@@ -47,7 +47,7 @@ public class ObligationService {
     /** Everything planned for one incident at one time. */
     public record Plan(CaseStore.IncidentRow incident, List<String> tenants, Map<String, ControllerProfile> profiles,
             Map<String, CaseFacts.Exposure> exposure, Map<String, Instant> alertsDelivered,
-            Map<String, CaseStore.Awareness> awareness, Map<String, Map<String, Decision>> decisions,
+            Map<String, CaseAwareness.Awareness> awareness, Map<String, Map<String, Decision>> decisions,
             Map<String, SeverityView> severity, List<Obligation> obligations, Instant asOf) {
 
         /**
@@ -55,7 +55,7 @@ public class ObligationService {
          * recorded otherwise (EDPB Guidelines 9/2022, para. 44); null while neither is known.
          */
         public Instant controllerAwareAt(String tenant) {
-            CaseStore.Awareness a = awareness.get(tenant);
+            CaseAwareness.Awareness a = awareness.get(tenant);
             return new CaseFacts(alertsDelivered.get(tenant), a == null ? null : a.awareAt(), null, Map.of(), null,
                     null, CaseFacts.Exposure.VICTIM).controllerAwareAt();
         }
@@ -63,7 +63,7 @@ public class ObligationService {
         /** How {@link #controllerAwareAt} is known: the alert's delivery, or the recorded evidence. */
         public String awarenessEvidence(String tenant) {
             Instant at = controllerAwareAt(tenant);
-            CaseStore.Awareness a = awareness.get(tenant);
+            CaseAwareness.Awareness a = awareness.get(tenant);
             return at == null ? null : a != null && a.awareAt().equals(at) ? a.evidence() : "alert delivered";
         }
 
@@ -86,10 +86,10 @@ public class ObligationService {
             profiles.put(t, TenantEntry.byId(t).map(ObligationService::profile)
                     .orElse(ControllerProfile.unmapped(t)));
         }
-        Map<String, CaseStore.Awareness> awareness = CaseStore.awareness(c, id);
-        Map<String, Map<String, Decision>> decisions = CaseStore.decisions(c, id);
+        Map<String, CaseAwareness.Awareness> awareness = CaseAwareness.of(id);
+        Map<String, Map<String, Decision>> decisions = CaseDecision.of(id);
         Map<String, SeverityView> severity = new LinkedHashMap<>();
-        CaseStore.severities(c, id).forEach((t, s) -> severity.put(t, severity(s)));
+        CaseSeverity.of(id).forEach((t, s) -> severity.put(t, severity(s)));
 
         List<TenantCase> cases = new ArrayList<>();
         for (String t : tenants) {
@@ -100,7 +100,7 @@ public class ObligationService {
         List<Obligation> obligations = rules.planner().plan(
                 new IncidentFacts(incident.detectedAt(), dismissed, incident.statusReason()), rules.provider(),
                 facts("", null, awareness, decisions, severity, CaseFacts.Exposure.VICTIM), cases,
-                CaseStore.completions(c, id), now);
+                ObligationCompletion.of(id), now);
         return Optional.of(new Plan(incident, tenants, profiles, exposure, delivered, awareness, decisions, severity,
                 obligations, now));
     }
@@ -123,17 +123,17 @@ public class ObligationService {
                 t.alertDelay() == null ? null : Duration.parse(t.alertDelay()), Boolean.TRUE.equals(t.processorIsAgent()));
     }
 
-    private static CaseFacts facts(String tenant, Instant delivered, Map<String, CaseStore.Awareness> awareness,
+    private static CaseFacts facts(String tenant, Instant delivered, Map<String, CaseAwareness.Awareness> awareness,
             Map<String, Map<String, Decision>> decisions, Map<String, SeverityView> severity,
             CaseFacts.Exposure exposure) {
-        CaseStore.Awareness a = awareness.get(tenant);
+        CaseAwareness.Awareness a = awareness.get(tenant);
         SeverityView s = severity.get(tenant);
         return new CaseFacts(delivered, a == null ? null : a.awareAt(), a == null ? null : a.evidence(),
                 decisions.getOrDefault(tenant, Map.of()), s == null ? null : s.level(), s == null ? null : s.basis(),
                 exposure);
     }
 
-    SeverityView severity(CaseStore.SeverityRow s) {
+    SeverityView severity(CaseSeverity.Row s) {
         EnisaSeverity.Inputs inputs = null;
         EnisaSeverity.Assessment suggested = null;
         if (s.inputsJson() != null) {

@@ -1,0 +1,85 @@
+package app.vigie.compliance.service;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+
+import app.vigie.compliance.plan.Obligation;
+
+/**
+ * A deadline reminder written for an obligation (table {@code escalation}): which step (T-24H, T-6H, T-1H, OVERDUE)
+ * of which deadline, when it was due to fire and when it was written, and the obligation's status then. Written
+ * once per (obligation, step, deadline): the schedulers of every instance plan the same reminders, and the insert
+ * that finds one already there does nothing, so that exactly one of them writes (and sends) it.
+ */
+@Entity
+@Table(name = "escalation")
+public class Escalation extends PanacheEntityBase {
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(name = "incident_id", nullable = false)
+    public UUID incidentId;
+
+    /** {@code ''}: the provider's own obligation. */
+    @Column(nullable = false)
+    public String tenant;
+
+    @Column(nullable = false)
+    public String rule;
+
+    @Column(nullable = false)
+    public String recipient;
+
+    @Column(nullable = false)
+    public String step;
+
+    @Column(name = "due_at", nullable = false)
+    public Instant dueAt;
+
+    @Column(name = "fire_at", nullable = false)
+    public Instant fireAt;
+
+    @Column(name = "fired_at", nullable = false)
+    public Instant firedAt;
+
+    /** The obligation's status when it was written: PENDING or LATE. */
+    @Column(nullable = false)
+    public String status;
+
+    /** An escalation as the API and the timeline show it ({@code tenant} null: the provider's). */
+    public record Row(long id, UUID incidentId, String tenant, String rule, String recipient, String step,
+            Instant dueAt, Instant fireAt, Instant firedAt, String status) {
+    }
+
+    /** Writes the escalation unless the same (obligation, step, deadline) is already there; true when written. */
+    public static boolean write(UUID incident, Obligation o, String step, Instant dueAt, Instant fireAt,
+            Instant now) {
+        return getEntityManager().createNativeQuery("""
+                insert into escalation (incident_id, tenant, rule, recipient, step, due_at, fire_at, fired_at, status)
+                values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                on conflict (incident_id, tenant, rule, recipient, step, due_at) do nothing""")
+                .setParameter(1, incident).setParameter(2, o.tenant() == null ? "" : o.tenant())
+                .setParameter(3, o.rule()).setParameter(4, o.recipient()).setParameter(5, step)
+                .setParameter(6, dueAt).setParameter(7, fireAt).setParameter(8, now)
+                .setParameter(9, o.status().name()).executeUpdate() == 1;
+    }
+
+    /** Escalations of one incident ({@code incident} non-null) or of all, after the id {@code after}, oldest first. */
+    public static List<Row> after(UUID incident, long after, int limit) {
+        return (incident == null ? Escalation.<Escalation>find("id > ?1 order by id", after)
+                : Escalation.<Escalation>find("incidentId = ?1 and id > ?2 order by id", incident, after))
+                .page(0, limit).stream().map(e -> new Row(e.id, e.incidentId, e.tenant.isEmpty() ? null : e.tenant,
+                        e.rule, e.recipient, e.step, e.dueAt, e.fireAt, e.firedAt, e.status)).toList();
+    }
+}
