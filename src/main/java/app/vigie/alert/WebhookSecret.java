@@ -12,6 +12,8 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import org.hibernate.query.NativeQuery;
+
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 import app.vigie.platform.Digests;
@@ -55,8 +57,9 @@ public class WebhookSecret extends PanacheEntityBase {
         if (found.isEmpty()) {
             // first use: made unless a rotation or another worker made one meanwhile, which is then kept
             getEntityManager().createNativeQuery("insert into tenant_webhook_secret (tenant, secret, created_at) "
-                    + "values (?1, ?2, ?3) on conflict (tenant) do nothing").setParameter(1, tenant)
-                    .setParameter(2, newSecret()).setParameter(3, now).executeUpdate();
+                    + "values (?1, ?2, ?3) on conflict (tenant) do nothing")
+                    .unwrap(NativeQuery.class).addSynchronizedEntityClass(WebhookSecret.class)
+                    .setParameter(1, tenant).setParameter(2, newSecret()).setParameter(3, now).executeUpdate();
             found = WebhookSecret.findByIdOptional(tenant);
         }
         WebhookSecret s = found.orElseThrow();

@@ -12,6 +12,8 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import org.hibernate.query.NativeQuery;
+
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /**
@@ -57,8 +59,9 @@ public class ChainedEntry extends PanacheEntityBase {
      * append lock, reads the head's hash, chains. The caller's transaction commits it.
      */
     public static ChainedEntry append(String controller, UUID incident, String body, String actor, Instant now) {
-        getEntityManager().createNativeQuery("select pg_advisory_xact_lock(?1)").setParameter(1, APPEND_LOCK)
-                .getSingleResult();
+        getEntityManager().createNativeQuery("select pg_advisory_xact_lock(?1)")
+                .unwrap(NativeQuery.class).addSynchronizedEntityClass(ChainedEntry.class)
+                .setParameter(1, APPEND_LOCK).getSingleResult();
         String previous = ChainedEntry.<ChainedEntry>find("order by id desc").firstResultOptional()
                 .map(e -> e.hash).orElse(RegisterChain.GENESIS);
         ChainedEntry e = new ChainedEntry();

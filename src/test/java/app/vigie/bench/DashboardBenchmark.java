@@ -84,8 +84,10 @@ public final class DashboardBenchmark {
             if (pgPort == null) {
                 throw new IllegalStateException("the service log does not say where its PostgreSQL listens");
             }
+            // the embedded database asks every connection for its role's password, kept in the data directory
+            String owner = Files.readString(tmp.resolve("data").resolve("postgres-owner.password")).strip();
             try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pgPort
-                    + "/postgres", "postgres", ""); Statement s = c.createStatement()) {
+                    + "/postgres", "postgres", owner); Statement s = c.createStatement()) {
                 try (ResultSet rs = s.executeQuery("select (select count(*) from incident), "
                         + "(select count(*) from exposure), (select count(*) from finding)")) {
                     rs.next();

@@ -11,6 +11,8 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import org.hibernate.query.NativeQuery;
+
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 import app.vigie.compliance.plan.Obligation;
@@ -69,6 +71,7 @@ public class Escalation extends PanacheEntityBase {
                 insert into escalation (incident_id, tenant, rule, recipient, step, due_at, fire_at, fired_at, status)
                 values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
                 on conflict (incident_id, tenant, rule, recipient, step, due_at) do nothing""")
+                .unwrap(NativeQuery.class).addSynchronizedEntityClass(Escalation.class)
                 .setParameter(1, incident).setParameter(2, o.tenant() == null ? "" : o.tenant())
                 .setParameter(3, o.rule()).setParameter(4, o.recipient()).setParameter(5, step)
                 .setParameter(6, dueAt).setParameter(7, fireAt).setParameter(8, now)

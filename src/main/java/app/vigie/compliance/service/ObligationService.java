@@ -82,9 +82,10 @@ public class ObligationService {
         List<String> tenants = List.copyOf(exposure.keySet());
         Map<String, Instant> delivered = CaseStore.alertsDelivered(c, id);
         Map<String, ControllerProfile> profiles = new LinkedHashMap<>();
+        Map<String, Tenant> directory = TenantEntry.byIds(tenants);
         for (String t : tenants) {
-            profiles.put(t, TenantEntry.byId(t).map(ObligationService::profile)
-                    .orElse(ControllerProfile.unmapped(t)));
+            Tenant entry = directory.get(t);
+            profiles.put(t, entry == null ? ControllerProfile.unmapped(t) : profile(entry));
         }
         Map<String, CaseAwareness.Awareness> awareness = CaseAwareness.of(id);
         Map<String, Map<String, Decision>> decisions = CaseDecision.of(id);
