@@ -1,8 +1,6 @@
 package app.vigie.notice;
 
-import java.io.Serializable;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -17,6 +15,8 @@ import org.hibernate.type.SqlTypes;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
+import app.vigie.compliance.service.CaseKey;
+
 /**
  * What a controller states of its case in an incident (table {@code case_statement}): the data and persons
  * concerned, the consequences, the measures, which only it knows; a JSON document ({@link Statements}), replaced
@@ -24,7 +24,7 @@ import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
  */
 @Entity
 @Table(name = "case_statement")
-@IdClass(CaseStatement.Key.class)
+@IdClass(CaseKey.class)
 public class CaseStatement extends PanacheEntityBase {
     @Id
     @Column(name = "incident_id")
@@ -43,38 +43,14 @@ public class CaseStatement extends PanacheEntityBase {
     @Column(name = "recorded_at", nullable = false)
     public Instant recordedAt;
 
-    /** The key: an incident and a tenant. */
-    public static class Key implements Serializable {
-        public UUID incidentId;
-        public String tenant;
-
-        public Key() {
-        }
-
-        Key(UUID incidentId, String tenant) {
-            this.incidentId = incidentId;
-            this.tenant = tenant;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Objects.equals(incidentId, k.incidentId) && Objects.equals(tenant, k.tenant);
-        }
-
-        @Override
-        public int hashCode() {
-            return Objects.hash(incidentId, tenant);
-        }
-    }
-
     /** The tenant's statements in the incident as JSON, if it stated any. */
     public static Optional<String> body(UUID incident, String tenant) {
-        return CaseStatement.<CaseStatement>findByIdOptional(new Key(incident, tenant)).map(s -> s.body);
+        return CaseStatement.<CaseStatement>findByIdOptional(new CaseKey(incident, tenant)).map(s -> s.body);
     }
 
     /** Records the tenant's statements (JSON), replacing any before. */
     public static void record(UUID incident, String tenant, String body, String actor, Instant now) {
-        CaseStatement s = CaseStatement.<CaseStatement>findByIdOptional(new Key(incident, tenant)).orElse(null);
+        CaseStatement s = CaseStatement.<CaseStatement>findByIdOptional(new CaseKey(incident, tenant)).orElse(null);
         if (s == null) {
             s = new CaseStatement();
             s.incidentId = incident;

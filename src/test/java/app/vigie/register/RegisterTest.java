@@ -14,11 +14,6 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import jakarta.inject.Inject;
 
@@ -29,6 +24,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
 import app.vigie.testing.Api;
+import app.vigie.testing.AtOnce;
 
 /** The violation register: entries from an incident's facts, append-only, hash-chained, verified, exported. */
 @QuarkusTest
@@ -141,25 +137,10 @@ class RegisterTest {
         String p = Api.uniquePrefix();
         String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
         int n = 8;
-        ExecutorService pool = Executors.newFixedThreadPool(n);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<Integer>> answers = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                String body = i % 2 == 0 ? "{\"incident_id\":\"" + id + "\"}"
-                        : "{\"incident_id\":\"" + id + "\",\"tenant\":\"" + p + "-acme\"}";
-                answers.add(pool.submit(() -> {
-                    start.await();
-                    return Api.admin().contentType(JSON).body(body).post("/api/register").statusCode();
-                }));
-            }
-            start.countDown();
-            for (Future<Integer> a : answers) {
-                assertThat(a.get(60, TimeUnit.SECONDS)).isEqualTo(201);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        List<Integer> statuses = AtOnce.run(n, i -> () -> Api.admin().contentType(JSON).body(i % 2 == 0
+                ? "{\"incident_id\":\"" + id + "\"}"
+                : "{\"incident_id\":\"" + id + "\",\"tenant\":\"" + p + "-acme\"}").post("/api/register").statusCode());
+        assertThat(statuses).containsOnly(201);
         List<String> broken = new ArrayList<>();
         int mine = 0;
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""

@@ -3,15 +3,9 @@ package app.vigie.security;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +14,7 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 
 import app.vigie.testing.Api;
+import app.vigie.testing.AtOnce;
 
 /**
  * {@code /api/accounts} refuses what it cannot store with a 400 saying which field is wrong, stores nothing then, and
@@ -74,25 +69,10 @@ class AccountApiTest {
     void concurrentCreationsOfOneAccountAllSucceed() throws Exception {
         String user = Api.uniquePrefix() + "-twice";
         int n = 6;
-        ExecutorService pool = Executors.newFixedThreadPool(n);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<Integer>> answers = new ArrayList<>();
-            for (int i = 0; i < n; i++) {
-                String password = "long-enough-pw-" + i;
-                answers.add(pool.submit(() -> {
-                    start.await();
-                    return Api.admin().contentType("application/json").body("{\"password\":\"" + password
-                            + "\",\"roles\":[\"analyst\"]}").put("/api/accounts/" + user).statusCode();
-                }));
-            }
-            start.countDown();
-            for (Future<Integer> a : answers) {
-                assertThat(a.get(30, TimeUnit.SECONDS)).isEqualTo(200);
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        List<Integer> statuses = AtOnce.run(n, i -> () -> Api.admin().contentType("application/json")
+                .body("{\"password\":\"long-enough-pw-" + i + "\",\"roles\":[\"analyst\"]}")
+                .put("/api/accounts/" + user).statusCode());
+        assertThat(statuses).containsOnly(200);
         List<String> actions = Api.admin().get("/api/audit-trail?target=account:" + user).then().statusCode(200)
                 .extract().jsonPath().getList("action");
         assertThat(actions).containsOnlyOnce("account.create").hasSize(n);

@@ -4,7 +4,10 @@ import java.io.Serializable;
 import java.util.Objects;
 import java.util.UUID;
 
-/** The key of a case's fact held once per case: an incident and a tenant ({@code ''}: the provider's own case). */
+/**
+ * The key of what a case holds once: an incident and a tenant ({@code ''}: the provider's own case). Used by the
+ * case's facts here and by the controller's statements ({@code notice.CaseStatement}).
+ */
 public class CaseKey implements Serializable {
     public UUID incidentId;
     public String tenant;
@@ -12,7 +15,7 @@ public class CaseKey implements Serializable {
     public CaseKey() {
     }
 
-    CaseKey(UUID incidentId, String tenant) {
+    public CaseKey(UUID incidentId, String tenant) {
         this.incidentId = incidentId;
         this.tenant = tenant;
     }
