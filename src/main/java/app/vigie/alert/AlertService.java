@@ -116,11 +116,11 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
     public AlertRef acknowledge(long alertId, String by, String how) throws SQLException {
         Instant now = clock.instant();
         return Transactions.run(dataSource, c -> {
-            CustomerAlert a = CustomerAlert.byId(alertId).orElseThrow();
-            if (a.acknowledgedAt != null) {
+            boolean first = CustomerAlert.acknowledge(alertId, by, now);
+            CustomerAlert a = CustomerAlert.byId(alertId).orElseThrow();  // as stored, after the update
+            if (!first) {
                 return ref(a);
             }
-            a.acknowledge(by, now);
             CaseAwareness.Awareness before = CaseAwareness.of(a.incidentId).get(a.tenant);
             Instant delivered = CaseStore.alertsDelivered(c, a.incidentId).get(a.tenant);
             if (delivered == null && (before == null || before.awareAt().isAfter(now))) {

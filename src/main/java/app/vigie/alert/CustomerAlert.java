@@ -95,9 +95,13 @@ public class CustomerAlert extends PanacheEntityBase {
                 values.toArray()).page(0, limit).list();
     }
 
-    /** Acknowledged by {@code by} at {@code now}. */
-    public void acknowledge(String by, Instant now) {
-        acknowledgedAt = now;
-        acknowledgedBy = by;
+    /**
+     * Acknowledges the alert {@code id} by {@code by} at {@code now} unless it is already: written at once (its row
+     * locked until the transaction ends, so that the delivery worker does not escalate it meanwhile); false when it
+     * was acknowledged before or does not exist.
+     */
+    public static boolean acknowledge(long id, String by, Instant now) {
+        return CustomerAlert.update("acknowledgedAt = ?1, acknowledgedBy = ?2 where id = ?3 and acknowledgedAt is null",
+                now, by, id) > 0;
     }
 }

@@ -10,6 +10,7 @@ import java.util.Optional;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.Table;
 
 import org.hibernate.query.NativeQuery;
@@ -75,14 +76,20 @@ public class WebhookSecret extends PanacheEntityBase {
                 .orElse(new Info(false, null, null, null));
     }
 
+    /** A new secret, shown once, and until when the one before still signs (null: it does not). */
+    public record Rotated(String secret, Instant previousValidUntil) {
+    }
+
     /**
-     * A new webhook secret for the tenant, returned this once; the one before keeps signing beside it for
-     * {@code overlap} (zero: it stops at once, as after a leak).
+     * A new webhook secret for the tenant, returned this once; the one before, if any, keeps signing beside it for
+     * {@code overlap} (zero: it stops at once, as after a leak). The row is locked first, so that two rotations at once
+     * follow each other: the second one's previous secret is the first one's new one.
      */
-    public static String rotate(String tenant, Instant now, Duration overlap) {
+    public static Rotated rotate(String tenant, Instant now, Duration overlap) {
         String secret = newSecret();
-        WebhookSecret s = WebhookSecret.<WebhookSecret>findByIdOptional(tenant).orElse(null);
-        if (s == null) {
+        WebhookSecret s = WebhookSecret.<WebhookSecret>findById(tenant, LockModeType.PESSIMISTIC_WRITE);
+        boolean had = s != null;
+        if (!had) {
             s = new WebhookSecret();
             s.tenant = tenant;
         } else {
@@ -92,7 +99,7 @@ public class WebhookSecret extends PanacheEntityBase {
         s.secret = secret;
         s.createdAt = now;
         s.persist();
-        return secret;
+        return new Rotated(secret, had && !overlap.isZero() ? now.plus(overlap) : null);
     }
 
     private static String newSecret() {

@@ -65,12 +65,10 @@ public class WebhookSecretService {
         }
         return Transactions.run(dataSource, c -> {
             TenantEntry.byId(tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
-            Instant now = clock.instant();
-            boolean had = WebhookSecret.info(tenant, now).exists();
-            String secret = WebhookSecret.rotate(tenant, now, had ? o : Duration.ZERO);
+            WebhookSecret.Rotated r = WebhookSecret.rotate(tenant, clock.instant(), o);
             AuditTrail.record(actor, "tenant.webhook-secret", "tenant:" + tenant,
                     null, "{\"rotated\":true,\"previous_overlap\":" + AuditTrail.quote(o.toString()) + "}");
-            return new Secret(tenant, secret, had && !o.isZero() ? now.plus(o) : null);
+            return new Secret(tenant, r.secret(), r.previousValidUntil());
         });
     }
 }

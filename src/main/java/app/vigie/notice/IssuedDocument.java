@@ -11,6 +11,8 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import org.hibernate.annotations.Immutable;
+
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 import app.vigie.platform.Digests;
@@ -21,6 +23,7 @@ import app.vigie.platform.Digests;
  * SHA-256. Written once, never changed.
  */
 @Entity
+@Immutable
 @Table(name = "document_version")
 public class IssuedDocument extends PanacheEntityBase {
     @Id

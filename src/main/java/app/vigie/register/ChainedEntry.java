@@ -12,6 +12,7 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
+import org.hibernate.annotations.Immutable;
 import org.hibernate.query.NativeQuery;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
@@ -22,6 +23,7 @@ import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
  * only (the table refuses updates and deletes), one writer at a time.
  */
 @Entity
+@Immutable
 @Table(name = "register_entry")
 public class ChainedEntry extends PanacheEntityBase {
     /** One lock for every append: the chain has one head. */

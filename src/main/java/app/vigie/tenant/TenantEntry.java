@@ -1,9 +1,11 @@
 package app.vigie.tenant;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,6 +34,8 @@ import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 public class TenantEntry extends PanacheEntityBase {
     /** The channels' JSON as it has always been stored: {@code [{"type": ..., "target": ...}]}. */
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Ids per IN list (PostgreSQL takes at most 65,535 parameters in a statement). */
+    private static final int CHUNK = 1000;
 
     @Id
     public String id;
@@ -95,8 +99,8 @@ public class TenantEntry extends PanacheEntityBase {
     /** Those of these tenants that are in the directory, by id, read in one query. */
     public static Map<String, Tenant> byIds(Collection<String> ids) {
         Map<String, Tenant> out = new HashMap<>();
-        if (!ids.isEmpty()) {
-            TenantEntry.<TenantEntry>list("id in ?1", List.copyOf(ids)).forEach(t -> out.put(t.id, t.view()));
+        for (List<String> chunk : chunks(ids)) {
+            TenantEntry.<TenantEntry>list("id in ?1", chunk).forEach(t -> out.put(t.id, t.view()));
         }
         return out;
     }
@@ -104,8 +108,9 @@ public class TenantEntry extends PanacheEntityBase {
     /** Legal names of those of these tenants that are in the directory. */
     public static Map<String, String> legalNames(Collection<String> ids) {
         Map<String, String> out = new HashMap<>();
-        if (!ids.isEmpty()) {
-            TenantEntry.<TenantEntry>list("id in ?1", List.copyOf(ids)).forEach(t -> out.put(t.id, t.legalName));
+        for (List<String> chunk : chunks(ids)) {
+            getEntityManager().createQuery("select id, legalName from TenantEntry where id in ?1", Object[].class)
+                    .setParameter(1, chunk).getResultList().forEach(r -> out.put((String) r[0], (String) r[1]));
         }
         return out;
     }
@@ -166,6 +171,16 @@ public class TenantEntry extends PanacheEntityBase {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The ids in lists of at most {@value #CHUNK}: a statement binds one parameter per id of an IN list. */
+    private static List<List<String>> chunks(Collection<String> ids) {
+        List<String> all = List.copyOf(new LinkedHashSet<>(ids));
+        List<List<String>> out = new ArrayList<>();
+        for (int i = 0; i < all.size(); i += CHUNK) {
+            out.add(all.subList(i, Math.min(all.size(), i + CHUNK)));
+        }
+        return out;
     }
 
     private static String[] strings(List<String> l) {

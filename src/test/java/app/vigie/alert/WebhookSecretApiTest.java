@@ -4,12 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.List;
+
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 
 import app.vigie.testing.Api;
+import app.vigie.testing.AtOnce;
 
 /**
  * {@code /api/tenants/{id}/webhook-secret}: a rotation's overlap is an ISO-8601 duration between none and seven days,
@@ -17,6 +26,8 @@ import app.vigie.testing.Api;
  */
 @QuarkusTest
 class WebhookSecretApiTest {
+    @Inject
+    AgroalDataSource dataSource;
 
     @Test
     void aWebhookSecretsOverlapIsADurationOfAtMostSevenDaysForAKnownTenant() {
@@ -42,5 +53,29 @@ class WebhookSecretApiTest {
         assertThat(second.getString("previous_valid_until")).isNotNull();
         assertThat(Api.admin().get("/api/audit-trail?action=tenant.webhook-secret&target=tenant:" + tenant)
                 .then().statusCode(200).extract().jsonPath().getList("$")).hasSize(2);
+    }
+
+    /** Two rotations at once follow each other: the later one's previous secret is the earlier one's new secret. */
+    @Test
+    void rotationsAtOnceChainTheirSecrets() throws Exception {
+        String tenant = Api.uniquePrefix() + "-globex";
+        String path = "/api/tenants/" + tenant + "/webhook-secret";
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"Globex SA\",\"country\":\"FR\"}")
+                .put("/api/tenants/" + tenant).then().statusCode(200);
+        String first = Api.admin().post(path).then().statusCode(200).extract().path("secret");
+        List<String> made = AtOnce.run(2, i -> () -> Api.admin().queryParam("overlap", "PT1H").post(path).then()
+                .statusCode(200).extract().path("secret"));
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "select secret, previous_secret from tenant_webhook_secret where tenant = ?")) {
+            ps.setString(1, tenant);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                String current = rs.getString(1);
+                assertThat(made).contains(current);
+                String other = made.get(0).equals(current) ? made.get(1) : made.get(0);
+                assertThat(rs.getString(2)).as("the previous secret is the other rotation's, not the first one")
+                        .isEqualTo(other).isNotEqualTo(first);
+            }
+        }
     }
 }
