@@ -99,7 +99,7 @@ public class WebhookSecret extends PanacheEntityBase {
         s.secret = secret;
         s.createdAt = now;
         s.persist();
-        return new Rotated(secret, had && !overlap.isZero() ? now.plus(overlap) : null);
+        return new Rotated(secret, had && !overlap.isZero() ? s.previousUntil : null);
     }
 
     private static String newSecret() {

@@ -43,9 +43,7 @@ public class IncidentService {
 
     /** One incident; 404 when there is none. */
     public IncidentView get(String id) throws SQLException {
-        UUID uuid = IncidentIds.uuid(id);
-        return Transactions.run(dataSource, c -> IncidentQueries.get(c, uuid))
-                .orElseThrow(() -> IncidentIds.notFound(id));
+        return find(IncidentIds.uuid(id)).orElseThrow(() -> IncidentIds.notFound(id));
     }
 
     /** One incident, if there is one. */

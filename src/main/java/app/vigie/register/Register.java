@@ -36,6 +36,8 @@ import app.vigie.notice.Statements;
  */
 @ApplicationScoped
 public class Register {
+    /** Links the chain's check reads at a time. */
+    private static final int VERIFY_PAGE = 1000;
 
     @Inject
     ObligationService obligations;
@@ -138,14 +140,14 @@ public class Register {
         RegisterChain.Checker checker = new RegisterChain.Checker();
         long after = 0;
         while (true) {
-            List<RegisterChain.Link> page = ChainedEntry.links(after, 1000);
+            List<RegisterChain.Link> page = ChainedEntry.links(after, VERIFY_PAGE);
             for (RegisterChain.Link link : page) {
                 after = link.id();
                 if (!checker.accept(link)) {
                     return checker.verdict();
                 }
             }
-            if (page.size() < 1000) {
+            if (page.size() < VERIFY_PAGE) {
                 return checker.verdict();
             }
         }
