@@ -60,8 +60,11 @@ public final class DashboardBenchmark {
         boolean loaded = data != null && Files.exists(tmp.resolve("loaded"));
         Files.createDirectories(tmp);
         String options = System.getenv().getOrDefault("VIGIE_BENCH_JAVA_OPTIONS", "-Xms2g -Xmx2g -XX:+AlwaysPreTouch");
+        // the reminder check's own times are in the log at DEBUG (a category from the environment is lower case:
+        // the package's), printed at the end, beside the pages it runs under
         ServiceProcess service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD", password,
-                "JAVA_TOOL_OPTIONS", options)).start();
+                "JAVA_TOOL_OPTIONS", options,
+                "QUARKUS_LOG_CATEGORY__APP_VIGIE_COMPLIANCE_SERVICE__LEVEL", "DEBUG")).start();
         String base = "http://localhost:" + service.port();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         boolean ok = false;
@@ -141,6 +144,7 @@ public final class DashboardBenchmark {
                         AlertLatencyBenchmark.pct(ms, 99), ms[ms.length - 1]);
             }
             pdfs(http, base, password, ids, Math.max(20, rounds / 4));
+            escalationChecks(service.log(), ids.size());
             ok = true;
         } finally {
             service.stop();
@@ -149,6 +153,23 @@ public final class DashboardBenchmark {
     }
 
     /** Milliseconds per PDF notice (rendered from the incident's state on each request: nothing is cached). */
+    /** The reminder checks that ran during this run (each plans every running incident): their times. */
+    private static void escalationChecks(String log, int incidents) {
+        Matcher m = Pattern.compile("Escalation check: (\\d+) reminders written in ([0-9.]+) ms").matcher(
+                log.substring(log.lastIndexOf("Embedded PostgreSQL started")));
+        List<Double> ms = new ArrayList<>();
+        while (m.find()) {
+            ms.add(Double.parseDouble(m.group(2)));
+        }
+        if (ms.isEmpty()) {
+            System.out.println("no reminder check ran during the run (vigie.compliance.escalation-check-every)");
+            return;
+        }
+        double[] sorted = ms.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        System.out.printf("reminder check of %,d incidents (every 30 s)     %8.1f %8s %8s %8.1f  (ms, %d checks)%n",
+                incidents, AlertLatencyBenchmark.pct(sorted, 50), "", "", sorted[sorted.length - 1], sorted.length);
+    }
+
     private static void pdfs(HttpClient http, String base, String password, List<String> ids, int rounds)
             throws Exception {
         String auth = "Basic " + Base64.getEncoder().encodeToString(("admin:" + password)

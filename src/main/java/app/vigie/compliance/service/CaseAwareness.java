@@ -1,7 +1,9 @@
 package app.vigie.compliance.service;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -46,9 +48,15 @@ public class CaseAwareness extends PanacheEntityBase {
 
     /** The awareness of each tenant of the incident that has one. */
     public static Map<String, Awareness> of(UUID incident) {
-        Map<String, Awareness> out = new HashMap<>();
-        CaseAwareness.<CaseAwareness>list("incidentId", incident).forEach(a -> out.put(a.tenant,
-                new Awareness(a.awareAt, a.evidence, a.recordedBy, a.recordedAt)));
+        return of(List.of(incident)).getOrDefault(incident, Map.of());
+    }
+
+    /** {@link #of(UUID)} for each of these incidents (those with none left out), read by one statement. */
+    public static Map<UUID, Map<String, Awareness>> of(Collection<UUID> incidents) {
+        Map<UUID, Map<String, Awareness>> out = new HashMap<>();
+        CaseAwareness.<CaseAwareness>list("incidentId in ?1", incidents).forEach(a -> out.computeIfAbsent(
+                a.incidentId, i -> new HashMap<>()).put(a.tenant,
+                        new Awareness(a.awareAt, a.evidence, a.recordedBy, a.recordedAt)));
         return out;
     }
 

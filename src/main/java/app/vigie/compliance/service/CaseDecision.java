@@ -2,7 +2,9 @@ package app.vigie.compliance.service;
 
 import java.io.Serializable;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
@@ -79,9 +81,16 @@ public class CaseDecision extends PanacheEntityBase {
 
     /** The incident's decisions by tenant, then by name. */
     public static Map<String, Map<String, Decision>> of(UUID incident) {
-        Map<String, Map<String, Decision>> out = new HashMap<>();
-        CaseDecision.<CaseDecision>list("incidentId", incident).forEach(d -> out.computeIfAbsent(d.tenant,
-                t -> new HashMap<>()).put(d.decision, new Decision(d.decision, d.value, d.decidedAt, d.justification)));
+        return of(List.of(incident)).getOrDefault(incident, Map.of());
+    }
+
+    /** {@link #of(UUID)} for each of these incidents (those with none left out), read by one statement. */
+    public static Map<UUID, Map<String, Map<String, Decision>>> of(Collection<UUID> incidents) {
+        Map<UUID, Map<String, Map<String, Decision>>> out = new HashMap<>();
+        CaseDecision.<CaseDecision>list("incidentId in ?1", incidents).forEach(d -> out.computeIfAbsent(
+                d.incidentId, i -> new HashMap<>())
+                        .computeIfAbsent(d.tenant, t -> new HashMap<>())
+                        .put(d.decision, new Decision(d.decision, d.value, d.decidedAt, d.justification)));
         return out;
     }
 

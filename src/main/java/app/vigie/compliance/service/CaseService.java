@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -188,11 +189,14 @@ public class CaseService {
             int total = IncidentQueries.countOpen(c);
             int pages = Math.max(1, (total + size - 1) / size);
             int shown = Math.min(page, pages);
-            List<OpenIncident> out = new ArrayList<>();
-            for (IncidentView i : IncidentQueries.listOpen(c, size, (shown - 1) * size)) {
-                out.add(new OpenIncident(i, service.plan(c, i.id(), now, false)));
-            }
-            return new OpenIncidents(total, pages, shown, out);
+            List<IncidentView> open = IncidentQueries.listOpen(c, size, (shown - 1) * size);
+            Map<UUID, ObligationService.Plan> plans = new HashMap<>();
+            service.plans(c, open.stream().map(i -> new CaseStore.IncidentRow(i.id(), i.detectedAt(), i.status(),
+                    i.statusReason())).toList(), now, (i, e) -> {
+                        throw e;
+                    }).forEach(p -> plans.put(p.incident().id(), p));
+            return new OpenIncidents(total, pages, shown, open.stream()
+                    .map(i -> new OpenIncident(i, Optional.ofNullable(plans.get(i.id())))).toList());
         });
     }
 

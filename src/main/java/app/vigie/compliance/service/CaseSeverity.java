@@ -1,7 +1,9 @@
 package app.vigie.compliance.service;
 
 import java.time.Instant;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -53,9 +55,15 @@ public class CaseSeverity extends PanacheEntityBase {
 
     /** The assessment of each tenant of the incident that has one. */
     public static Map<String, Row> of(UUID incident) {
-        Map<String, Row> out = new HashMap<>();
-        CaseSeverity.<CaseSeverity>list("incidentId", incident).forEach(s -> out.put(s.tenant,
-                new Row(s.inputs, s.overrideLevel, s.overrideJustification, s.recordedBy, s.recordedAt)));
+        return of(List.of(incident)).getOrDefault(incident, Map.of());
+    }
+
+    /** {@link #of(UUID)} for each of these incidents (those with none left out), read by one statement. */
+    public static Map<UUID, Map<String, Row>> of(Collection<UUID> incidents) {
+        Map<UUID, Map<String, Row>> out = new HashMap<>();
+        CaseSeverity.<CaseSeverity>list("incidentId in ?1", incidents).forEach(s -> out.computeIfAbsent(
+                s.incidentId, i -> new HashMap<>()).put(s.tenant,
+                        new Row(s.inputs, s.overrideLevel, s.overrideJustification, s.recordedBy, s.recordedAt)));
         return out;
     }
 

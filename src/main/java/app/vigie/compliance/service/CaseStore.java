@@ -1,5 +1,6 @@
 package app.vigie.compliance.service;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -7,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,14 +45,15 @@ public final class CaseStore {
         }
     }
 
-    /** Incidents whose clocks still run (not dismissed, not closed). */
-    public static List<UUID> running(Connection c) throws SQLException {
-        List<UUID> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(
-                "select id from incident where status not in ('DISMISSED', 'CLOSED') order by detected_at");
+    /** Incidents whose clocks still run (not dismissed, not closed), oldest first. */
+    public static List<IncidentRow> running(Connection c) throws SQLException {
+        List<IncidentRow> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("select id, detected_at, status, status_reason from incident"
+                + " where status not in ('DISMISSED', 'CLOSED') order by detected_at");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                out.add(rs.getObject(1, UUID.class));
+                out.add(new IncidentRow(rs.getObject(1, UUID.class), instant(rs, 2), rs.getString(3),
+                        rs.getString(4)));
             }
         }
         return out;
@@ -62,21 +65,29 @@ public final class CaseStore {
      * another tenant's tokens), or both.
      */
     public static Map<String, CaseFacts.Exposure> affectedTenants(Connection c, UUID id) throws SQLException {
-        Map<String, CaseFacts.Exposure> out = new LinkedHashMap<>();
+        return affectedTenants(c, List.of(id)).getOrDefault(id, Map.of());
+    }
+
+    /** {@link #affectedTenants(Connection, UUID)} of each of these incidents (those with none left out). */
+    public static Map<UUID, Map<String, CaseFacts.Exposure>> affectedTenants(Connection c, Collection<UUID> ids)
+            throws SQLException {
+        Map<UUID, Map<String, CaseFacts.Exposure>> out = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select t, bool_or(victim), bool_or(recipient) from (
-                  select victim_tenant, true, false from exposure where incident_id = ?
-                  union all select reader_tenant, false, true from exposure
-                    where incident_id = ? and reader_tenant <> victim_tenant) x (t, victim, recipient)
-                group by t order by t collate "C\"""")) {
-            ps.setObject(1, id);
-            ps.setObject(2, id);
+                select i, t, bool_or(victim), bool_or(recipient) from (
+                  select incident_id, victim_tenant, true, false from exposure where incident_id = any(?)
+                  union all select incident_id, reader_tenant, false, true from exposure
+                    where incident_id = any(?) and reader_tenant <> victim_tenant) x (i, t, victim, recipient)
+                group by i, t order by i, t collate "C\"""")) {
+            Array array = c.createArrayOf("uuid", ids.toArray());
+            ps.setArray(1, array);
+            ps.setArray(2, array);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    boolean victim = rs.getBoolean(2);
-                    boolean recipient = rs.getBoolean(3);
-                    out.put(rs.getString(1), victim && recipient ? CaseFacts.Exposure.BOTH
-                            : victim ? CaseFacts.Exposure.VICTIM : CaseFacts.Exposure.RECIPIENT);
+                    boolean victim = rs.getBoolean(3);
+                    boolean recipient = rs.getBoolean(4);
+                    out.computeIfAbsent(rs.getObject(1, UUID.class), i -> new LinkedHashMap<>()).put(rs.getString(2),
+                            victim && recipient ? CaseFacts.Exposure.BOTH
+                                    : victim ? CaseFacts.Exposure.VICTIM : CaseFacts.Exposure.RECIPIENT);
                 }
             }
         }
@@ -89,15 +100,23 @@ public final class CaseStore {
      * 9/2022, para. 44).
      */
     public static Map<String, Instant> alertsDelivered(Connection c, UUID id) throws SQLException {
-        Map<String, Instant> out = new HashMap<>();
+        return alertsDelivered(c, List.of(id)).getOrDefault(id, Map.of());
+    }
+
+    /** {@link #alertsDelivered(Connection, UUID)} of each of these incidents (those with none left out). */
+    public static Map<UUID, Map<String, Instant>> alertsDelivered(Connection c, Collection<UUID> ids)
+            throws SQLException {
+        Map<UUID, Map<String, Instant>> out = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select a.tenant, min(d.delivered_at) from customer_alert a join alert_delivery d on d.alert_id = a.id
-                where a.incident_id = ? and d.status = 'DELIVERED' and d.delivered_at is not null
-                group by a.tenant""")) {
-            ps.setObject(1, id);
+                select a.incident_id, a.tenant, min(d.delivered_at)
+                from customer_alert a join alert_delivery d on d.alert_id = a.id
+                where a.incident_id = any(?) and d.status = 'DELIVERED' and d.delivered_at is not null
+                group by a.incident_id, a.tenant""")) {
+            ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.put(rs.getString(1), instant(rs, 2));
+                    out.computeIfAbsent(rs.getObject(1, UUID.class), i -> new HashMap<>()).put(rs.getString(2),
+                            instant(rs, 3));
                 }
             }
         }

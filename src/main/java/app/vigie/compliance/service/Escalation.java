@@ -1,7 +1,11 @@
 package app.vigie.compliance.service;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import jakarta.persistence.Column;
@@ -62,6 +66,27 @@ public class Escalation extends PanacheEntityBase {
     /** An escalation as the API and the timeline show it ({@code tenant} null: the provider's). */
     public record Row(long id, UUID incidentId, String tenant, String rule, String recipient, String step,
             Instant dueAt, Instant fireAt, Instant firedAt, String status) {
+    }
+
+    /** What makes an escalation one: its obligation ({@code tenant} {@code ''}: the provider's), step and deadline. */
+    public record Key(UUID incident, String tenant, String rule, String recipient, String step, Instant dueAt) {
+        public static Key of(UUID incident, Obligation o, String step, Instant dueAt) {
+            return new Key(incident, o.tenant() == null ? "" : o.tenant(), o.rule(), o.recipient(), step,
+                    dueAt.truncatedTo(ChronoUnit.MICROS));
+        }
+    }
+
+    /**
+     * The escalations already written for these incidents, read by one statement: what a check need not try again
+     * (a key missing here is inserted, and the insert still does nothing if another checker wrote it meanwhile).
+     */
+    public static Set<Key> written(Collection<UUID> incidents) {
+        Set<Key> out = new HashSet<>();
+        getEntityManager().createQuery("select incidentId, tenant, rule, recipient, step, dueAt from Escalation "
+                + "where incidentId in ?1", Object[].class).setParameter(1, incidents).getResultList()
+                .forEach(r -> out.add(new Key((UUID) r[0], (String) r[1], (String) r[2], (String) r[3],
+                        (String) r[4], ((Instant) r[5]).truncatedTo(ChronoUnit.MICROS))));
+        return out;
     }
 
     /** Writes the escalation unless the same (obligation, step, deadline) is already there; true when written. */

@@ -4,6 +4,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -43,38 +44,57 @@ public class EscalationScheduler {
     @Scheduled(every = "${vigie.compliance.escalation-check-every}", delayed = "5s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void check() {
+        long started = System.nanoTime();
         try {
-            tick(clock.instant());
+            int written = tick(clock.instant());
+            LOG.debugf("Escalation check: %d reminders written in %.1f ms", (Object) written,
+                    (Object) ((System.nanoTime() - started) / 1e6));
         } catch (SQLException | RuntimeException e) {
             LOG.error("Escalation check failed; it will be tried again", e);
         }
     }
 
-    /** Writes every escalation reached at {@code now} not written yet; returns how many it wrote. */
+    /**
+     * Writes every escalation reached at {@code now} not written yet; returns how many it wrote. The running incidents
+     * are planned {@value ObligationService#BATCH} at a time, each batch in one transaction with the reminders it
+     * writes; an incident whose plan fails is logged and the others still get theirs.
+     */
     public int tick(Instant now) throws SQLException {
-        List<UUID> running = Transactions.run(dataSource, CaseStore::running);
+        List<CaseStore.IncidentRow> running = Transactions.run(dataSource, CaseStore::running);
         int written = 0;
-        for (UUID id : running) {
+        for (int from = 0; from < running.size(); from += ObligationService.BATCH) {
+            List<CaseStore.IncidentRow> batch = running.subList(from,
+                    Math.min(running.size(), from + ObligationService.BATCH));
             written += Transactions.run(dataSource, c -> {
-                ObligationService.Plan plan = service.plan(c, id, now, false).orElse(null);
+                Set<Escalation.Key> done = Escalation.written(batch.stream().map(CaseStore.IncidentRow::id).toList());
                 int n = 0;
-                for (Obligation o : plan == null ? List.<Obligation>of() : plan.obligations()) {
-                    for (Escalations.Step s : rules.escalations().reached(o, now)) {
-                        if (Escalation.write(id, o, s.name(), s.dueAt(), s.fireAt(), now)) {
-                            n++;
-                            AuditTrail.record("system", "obligation.escalation", "incident:" + id + "/"
-                                    + (o.tenant() == null ? "provider" : "tenant:" + o.tenant()) + "/" + o.rule()
-                                    + "/" + o.recipient(), null, "{\"step\":\"" + s.name() + "\",\"due_at\":\""
-                                    + s.dueAt() + "\",\"status\":\"" + o.status() + "\"}");
-                            LOG.warnf("Escalation %s: %s toward %s (%s) is due %s, %s", s.name(), o.rule(),
-                                    o.recipient(), o.tenant() == null ? "the provider" : "tenant " + o.tenant(),
-                                    s.dueAt(), o.status());
-                        }
-                    }
+                for (ObligationService.Plan plan : service.plans(c, batch, now, (incident, e) -> LOG.errorf(e,
+                        "Incident %s could not be planned: its reminders wait until it can", incident.id()))) {
+                    n += write(plan, done, now);
                 }
                 return n;
             });
         }
         return written;
+    }
+
+    private int write(ObligationService.Plan plan, Set<Escalation.Key> done, Instant now) {
+        UUID id = plan.incident().id();
+        int n = 0;
+        for (Obligation o : plan.obligations()) {
+            for (Escalations.Step s : rules.escalations().reached(o, now)) {
+                if (!done.contains(Escalation.Key.of(id, o, s.name(), s.dueAt()))
+                        && Escalation.write(id, o, s.name(), s.dueAt(), s.fireAt(), now)) {
+                    n++;
+                    AuditTrail.record("system", "obligation.escalation", "incident:" + id + "/"
+                            + (o.tenant() == null ? "provider" : "tenant:" + o.tenant()) + "/" + o.rule() + "/"
+                            + o.recipient(), null, "{\"step\":\"" + s.name() + "\",\"due_at\":\"" + s.dueAt()
+                            + "\",\"status\":\"" + o.status() + "\"}");
+                    LOG.warnf("Escalation %s: %s toward %s (%s) is due %s, %s", s.name(), o.rule(), o.recipient(),
+                            o.tenant() == null ? "the provider" : "tenant " + o.tenant(), s.dueAt(), o.status());
+                }
+            }
+        }
+        return n;
     }
 }

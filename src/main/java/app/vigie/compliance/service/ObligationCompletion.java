@@ -2,6 +2,7 @@ package app.vigie.compliance.service;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,11 +64,18 @@ public class ObligationCompletion extends PanacheEntityBase {
 
     /** The incident's completions by {@link Obligation#key()}, in the order recorded. */
     public static Map<String, List<Completion>> of(UUID incident) {
-        Map<String, List<Completion>> out = new HashMap<>();
-        ObligationCompletion.<ObligationCompletion>list("incidentId = ?1 order by id", incident)
-                .forEach(c -> out.computeIfAbsent(Obligation.key(c.tenant.isEmpty() ? null : c.tenant, c.rule,
-                        c.recipient), k -> new ArrayList<>()).add(new Completion(c.phase, c.doneAt, c.evidence,
-                                c.lateReasons, c.recordedBy, c.recordedAt)));
+        return of(List.of(incident)).getOrDefault(incident, Map.of());
+    }
+
+    /** {@link #of(UUID)} for each of these incidents (those with none left out), read by one statement. */
+    public static Map<UUID, Map<String, List<Completion>>> of(Collection<UUID> incidents) {
+        Map<UUID, Map<String, List<Completion>>> out = new HashMap<>();
+        ObligationCompletion.<ObligationCompletion>list("incidentId in ?1 order by id", incidents)
+                .forEach(c -> out.computeIfAbsent(c.incidentId, i -> new HashMap<>())
+                        .computeIfAbsent(Obligation.key(c.tenant.isEmpty() ? null : c.tenant, c.rule, c.recipient),
+                                k -> new ArrayList<>())
+                        .add(new Completion(c.phase, c.doneAt, c.evidence, c.lateReasons, c.recordedBy,
+                                c.recordedAt)));
         return out;
     }
 

@@ -12,6 +12,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BiConsumer;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -20,6 +22,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import app.vigie.compliance.plan.CaseFacts;
+import app.vigie.compliance.plan.Completion;
 import app.vigie.compliance.plan.ControllerProfile;
 import app.vigie.compliance.plan.Decision;
 import app.vigie.compliance.plan.Obligation;
@@ -32,6 +35,8 @@ import app.vigie.tenant.TenantEntry;
 /** An incident's obligations: its recorded case facts read, the tenants' entries mapped, the planner run. */
 @ApplicationScoped
 public class ObligationService {
+    /** How many incidents' facts one statement reads (one parameter each in the IN lists of the entities). */
+    static final int BATCH = 500;
 
     @Inject
     ComplianceRules rules;
@@ -72,26 +77,65 @@ public class ObligationService {
         }
     }
 
+    /** The incident's plan at {@code now} (empty: no such incident), its row locked first when {@code lock}. */
     public Optional<Plan> plan(Connection c, UUID id, Instant now, boolean lock) throws SQLException {
         Optional<CaseStore.IncidentRow> row = CaseStore.incident(c, id, lock);
-        if (row.isEmpty()) {
-            return Optional.empty();
+        return row.isEmpty() ? Optional.empty() : Optional.of(plans(c, List.of(row.get()), now, (i, e) -> {
+            throw e;
+        }).get(0));
+    }
+
+    /**
+     * The plans of these incidents at {@code now}, in their order: each kind of fact is read for {@value #BATCH}
+     * incidents at a time by one statement, so that planning many (the reminder check, the overview) costs a few
+     * statements rather than a few per incident. An incident whose plan cannot be made (facts stored that no longer
+     * read) is told to {@code failed} and left out, so that it does not hold back the others' plans.
+     */
+    public List<Plan> plans(Connection c, List<CaseStore.IncidentRow> incidents, Instant now,
+            BiConsumer<CaseStore.IncidentRow, RuntimeException> failed) throws SQLException {
+        return plans(c, incidents, now, failed, BATCH);
+    }
+
+    List<Plan> plans(Connection c, List<CaseStore.IncidentRow> incidents, Instant now,
+            BiConsumer<CaseStore.IncidentRow, RuntimeException> failed, int size) throws SQLException {
+        List<Plan> out = new ArrayList<>(incidents.size());
+        for (int from = 0; from < incidents.size(); from += size) {
+            List<CaseStore.IncidentRow> batch = incidents.subList(from, Math.min(incidents.size(), from + size));
+            List<UUID> ids = batch.stream().map(CaseStore.IncidentRow::id).toList();
+            Map<UUID, Map<String, CaseFacts.Exposure>> exposures = CaseStore.affectedTenants(c, ids);
+            Map<UUID, Map<String, Instant>> delivered = CaseStore.alertsDelivered(c, ids);
+            Map<String, Tenant> directory = TenantEntry.byIds(exposures.values().stream()
+                    .flatMap(e -> e.keySet().stream()).collect(Collectors.toSet()));
+            Map<UUID, Map<String, CaseAwareness.Awareness>> awareness = CaseAwareness.of(ids);
+            Map<UUID, Map<String, Map<String, Decision>>> decisions = CaseDecision.of(ids);
+            Map<UUID, Map<String, CaseSeverity.Row>> severities = CaseSeverity.of(ids);
+            Map<UUID, Map<String, List<Completion>>> completions = ObligationCompletion.of(ids);
+            for (CaseStore.IncidentRow incident : batch) {
+                UUID id = incident.id();
+                try {
+                    out.add(plan(incident, exposures.getOrDefault(id, Map.of()), delivered.getOrDefault(id, Map.of()),
+                            directory, awareness.getOrDefault(id, Map.of()), decisions.getOrDefault(id, Map.of()),
+                            severities.getOrDefault(id, Map.of()), completions.getOrDefault(id, Map.of()), now));
+                } catch (RuntimeException e) {
+                    failed.accept(incident, e);
+                }
+            }
         }
-        CaseStore.IncidentRow incident = row.get();
-        Map<String, CaseFacts.Exposure> exposure = CaseStore.affectedTenants(c, id);
+        return out;
+    }
+
+    private Plan plan(CaseStore.IncidentRow incident, Map<String, CaseFacts.Exposure> exposure,
+            Map<String, Instant> delivered, Map<String, Tenant> directory,
+            Map<String, CaseAwareness.Awareness> awareness, Map<String, Map<String, Decision>> decisions,
+            Map<String, CaseSeverity.Row> severities, Map<String, List<Completion>> completions, Instant now) {
         List<String> tenants = List.copyOf(exposure.keySet());
-        Map<String, Instant> delivered = CaseStore.alertsDelivered(c, id);
         Map<String, ControllerProfile> profiles = new LinkedHashMap<>();
-        Map<String, Tenant> directory = TenantEntry.byIds(tenants);
         for (String t : tenants) {
             Tenant entry = directory.get(t);
             profiles.put(t, entry == null ? ControllerProfile.unmapped(t) : profile(entry));
         }
-        Map<String, CaseAwareness.Awareness> awareness = CaseAwareness.of(id);
-        Map<String, Map<String, Decision>> decisions = CaseDecision.of(id);
         Map<String, SeverityView> severity = new LinkedHashMap<>();
-        CaseSeverity.of(id).forEach((t, s) -> severity.put(t, severity(s)));
-
+        severities.forEach((t, s) -> severity.put(t, severity(s)));
         List<TenantCase> cases = new ArrayList<>();
         for (String t : tenants) {
             cases.add(new TenantCase(profiles.get(t), facts(t, delivered.get(t), awareness, decisions, severity,
@@ -100,10 +144,9 @@ public class ObligationService {
         boolean dismissed = "DISMISSED".equals(incident.status());
         List<Obligation> obligations = rules.planner().plan(
                 new IncidentFacts(incident.detectedAt(), dismissed, incident.statusReason()), rules.provider(),
-                facts("", null, awareness, decisions, severity, CaseFacts.Exposure.VICTIM), cases,
-                ObligationCompletion.of(id), now);
-        return Optional.of(new Plan(incident, tenants, profiles, exposure, delivered, awareness, decisions, severity,
-                obligations, now));
+                facts("", null, awareness, decisions, severity, CaseFacts.Exposure.VICTIM), cases, completions, now);
+        return new Plan(incident, tenants, profiles, exposure, delivered, awareness, decisions, severity,
+                obligations, now);
     }
 
     /** Which rules the plans use (see {@link ComplianceRules#version()}). */

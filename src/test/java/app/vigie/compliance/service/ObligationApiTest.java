@@ -30,6 +30,7 @@ import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
 
+import app.vigie.db.Transactions;
 import app.vigie.testing.Api;
 import app.vigie.testing.MovableClock;
 
@@ -43,6 +44,9 @@ class ObligationApiTest {
 
     @Inject
     EscalationScheduler escalations;
+
+    @Inject
+    ObligationService plans;
 
     @AfterEach
     void resetClock() {
@@ -266,6 +270,79 @@ class ObligationApiTest {
         Api.admin().get("/api/escalations?limit=0").then().statusCode(400);
         Api.admin().get("/api/escalations?after=abc").then().statusCode(400)
                 .contentType("application/problem+json").body("detail", containsString("'after' must be"));
+    }
+
+    @Test
+    void plansMadeManyAtOnceEqualPlansMadeOneByOne() throws Exception {
+        String p = Api.uniquePrefix();
+        String bank = p + "-bank";
+        tenant(bank, "FR", "[\"financial\"]", "PT12H");
+        String rich = Api.leakingIncident(p + "r", bank, p + "-ghost");
+        Api.leakingIncident(p + "s", p + "-other", bank);
+        Instant detected = detectedAt(rich);
+        String base = "/api/incidents/" + rich;
+        MovableClock.INSTANCE.set(detected.plus(Duration.ofHours(3)));
+        put("{\"aware_at\":\"" + detected.plus(Duration.ofMinutes(30)) + "\",\"evidence\":\"telephone\"}")
+                .put(base + "/tenants/" + bank + "/awareness").then().statusCode(200);
+        put("{\"value\":true,\"justification\":\"clients' data\"}")
+                .put(base + "/tenants/" + bank + "/decisions/major").then().statusCode(200);
+        put("{\"inputs\":{\"category\":\"financial\",\"adjustment\":0,\"ei\":\"significant\",\"confidentiality\":"
+                + "\"unknown_recipients\",\"integrity\":\"none\",\"availability\":\"none\"}}")
+                .put(base + "/tenants/" + bank + "/severity").then().statusCode(200);
+        put("{\"done_at\":\"" + detected.plus(Duration.ofHours(2)) + "\",\"evidence\":\"CERT-FR 7731\"}")
+                .post(base + "/obligations/nis2-23-4a/csirt:FR/completions").then().statusCode(201);
+
+        // every running incident of the database (the other tests' too), in batches smaller than their number
+        Instant now = detected.plus(Duration.ofHours(5));
+        Transactions.run(dataSource, c -> {
+            List<CaseStore.IncidentRow> running = CaseStore.running(c);
+            List<ObligationService.Plan> many = plans.plans(c, running, now, (i, e) -> {
+                throw e;
+            }, 3);
+            List<ObligationService.Plan> one = new ArrayList<>();
+            for (CaseStore.IncidentRow i : running) {
+                one.add(plans.plan(c, i.id(), now, false).orElseThrow());
+            }
+            assertThat(running).extracting(i -> i.id().toString()).contains(rich);
+            assertThat(many).hasSize(running.size()).isEqualTo(one);
+            ObligationService.Plan planned = many.stream().filter(x -> x.incident().id().toString().equals(rich))
+                    .findFirst().orElseThrow();
+            assertThat(planned.awareness()).containsKey(bank);
+            assertThat(planned.decisions().get(bank)).containsKey("major");
+            assertThat(planned.severity().get(bank).level()).isEqualTo("MEDIUM");
+            assertThat(planned.obligations()).filteredOn(o -> o.rule().equals("nis2-23-4a")).singleElement()
+                    .extracting(o -> o.status().name()).isEqualTo("DONE");
+            return null;
+        });
+    }
+
+    @Test
+    void anIncidentThatCannotBePlannedDoesNotHoldBackTheOthersReminders() throws Exception {
+        String p = Api.uniquePrefix();
+        String broken = Api.leakingIncident(p + "x", p + "-acme", p + "-ghost");
+        String fine = Api.leakingIncident(p + "y", p + "-bank", p + "-ghost");
+        // ENISA inputs stored that no longer read (a number that is not one): this incident's plan fails
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "insert into case_severity (incident_id, tenant, inputs, recorded_by, recorded_at) "
+                        + "values (?, ?, '{\"adjustment\":\"many\"}'::jsonb, 'test', now())")) {
+            ps.setObject(1, UUID.fromString(broken));
+            ps.setString(2, p + "-acme");
+            ps.executeUpdate();
+        }
+        try {
+            Instant at = detectedAt(fine).plus(Duration.ofHours(1));
+            tick(at);
+            assertThat(steps(fine, p + "-bank", "gdpr-33-2")).containsExactly("T-24H");
+            assertThat(steps(broken, p + "-acme", "gdpr-33-2")).isEmpty();
+        } finally {
+            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                    "delete from case_severity where incident_id = ?")) {
+                ps.setObject(1, UUID.fromString(broken));
+                ps.executeUpdate();
+            }
+        }
+        tick(detectedAt(broken).plus(Duration.ofHours(1)));
+        assertThat(steps(broken, p + "-acme", "gdpr-33-2")).containsExactly("T-24H");
     }
 
     private void tick(Instant at) throws Exception {
