@@ -114,7 +114,7 @@ public class IngestService {
         Arrays.fill(sameAs, -1);
         // One key instance per run of records of the same stream: its strings hash once, then every lookup is cheap.
         StreamKey[] keyOf = new StreamKey[n];
-        List<StreamKey> keys = new ArrayList<>();
+        List<StreamKey> keys = new ArrayList<>(n);
         StreamKey previous = null;
         Map<SeqKey, Integer> first = new HashMap<>(n * 2);
         List<Integer> unique = new ArrayList<>(n);

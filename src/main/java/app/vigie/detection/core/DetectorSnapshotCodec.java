@@ -116,6 +116,7 @@ public final class DetectorSnapshotCodec {
         d.pageSize = in.readInt();
         d.poolPages = in.readInt();
         d.slots = readInts(in);
+        d.summarizePages();
         d.owner = readInts(in);
         d.pageFp = new long[d.poolPages];
         for (int i = 0; i < d.poolPages; i++) {

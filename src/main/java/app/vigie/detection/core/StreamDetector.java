@@ -37,6 +37,9 @@ public final class StreamDetector {
     static final int SNAPSHOT_VERSION = 3;
     /** The default memory for freed tables of one detector. */
     public static final long DEFAULT_KEPT_TABLES_BUDGET = 16L << 20;
+    /** {@link #pageWriter} of a page whose slots do not all hold one writer (or may not). */
+    static final int MIXED = -1;
+
     /** What a kept table costs beyond its runs, estimated: its objects, its map entry and its id. */
     static final int KEPT_TABLE_OVERHEAD = 176;
 
@@ -47,6 +50,13 @@ public final class StreamDetector {
     int pageSize;
     int poolPages;
     int[] slots;
+    /**
+     * Per pool page, the writer every one of its slots holds, or {@link #MIXED}: a summary of {@link #slots} that lets
+     * a read of a page its reader wrote whole, and a write of a whole page, cost one step instead of one per slot. A
+     * page may be {@code MIXED} although uniform (a partial write that completed it by several records), never the
+     * other way round.
+     */
+    int[] pageWriter;
     int[] owner;
     long[] pageFp;
     BitSet fpKnown;
@@ -306,6 +316,7 @@ public final class StreamDetector {
         pageSize = c.pageSize();
         poolPages = c.poolPages();
         slots = new int[(int) capacity];
+        pageWriter = new int[poolPages];
         owner = new int[poolPages];
         pageFp = new long[poolPages];
         fpKnown = new BitSet(poolPages);
@@ -403,20 +414,36 @@ public final class StreamDetector {
         int firstPage = w.from() / pageSize;
         int lastPage = (int) ((end - 1) / pageSize);
         for (int lp = firstPage; lp <= lastPage; lp++) {
-            int base = q.table[lp] * pageSize;
+            int page = q.table[lp];
+            int base = page * pageSize;
             int from = Math.max(w.from(), lp * pageSize) - lp * pageSize;
             int to = (int) Math.min(end, (long) (lp + 1) * pageSize) - lp * pageSize;
-            for (int i = base + from; i < base + to; i++) {
-                int old = slots[i];
-                if (old != q.id) {
-                    if (old != 0) {
-                        release(old, 1);
+            int before = pageWriter[page];
+            if (before == q.id) {
+                fpKnown.clear(page);
+                continue;  // every slot is its own already
+            }
+            if (from == 0 && to == pageSize && before != MIXED) {
+                if (before != 0) {
+                    release(before, pageSize);
+                }
+                Arrays.fill(slots, base, base + pageSize, q.id);
+                me.refs += pageSize;
+            } else {
+                for (int i = base + from; i < base + to; i++) {
+                    int old = slots[i];
+                    if (old != q.id) {
+                        if (old != 0) {
+                            release(old, 1);
+                        }
+                        slots[i] = q.id;
+                        me.refs++;
                     }
-                    slots[i] = q.id;
-                    me.refs++;
                 }
             }
-            fpKnown.clear(q.table[lp]);
+            pageWriter[page] = from == 0 && to == pageSize ? q.id
+                    : to == pageSize ? uniform(base, q.id) : MIXED;
+            fpKnown.clear(page);
         }
         if (w.fp() != null) {
             for (PageFingerprint fp : w.fp()) {
@@ -452,6 +479,9 @@ public final class StreamDetector {
         int lastPage = (n - 1) / pageSize;
         for (int lp = 0; lp <= lastPage; lp++) {
             int page = q.table[lp];
+            if (pageWriter[page] == rid) {
+                continue;  // the reader wrote every slot of the page
+            }
             int base = page * pageSize;
             int limit = Math.min(pageSize, n - lp * pageSize);
             int i = 0;
@@ -730,6 +760,24 @@ public final class StreamDetector {
         return id;
     }
 
+    /** {@code id} when every slot of the page at {@code base} holds it, else {@link #MIXED}. */
+    private int uniform(int base, int id) {
+        for (int i = base; i < base + pageSize; i++) {
+            if (slots[i] != id) {
+                return MIXED;
+            }
+        }
+        return id;
+    }
+
+    /** {@link #pageWriter} worked out from {@link #slots} (a restored snapshot). */
+    void summarizePages() {
+        pageWriter = new int[poolPages];
+        for (int page = 0; page < poolPages; page++) {
+            pageWriter[page] = uniform(page * pageSize, slots[page * pageSize]);
+        }
+    }
+
     private void release(int id, long n) {
         Writer w = writers[id];
         w.refs -= n;
@@ -881,7 +929,8 @@ public final class StreamDetector {
         if (!configured) {
             return 0;
         }
-        return (long) slots.length * Integer.BYTES + (long) owner.length * Integer.BYTES
+        return (long) slots.length * Integer.BYTES + (long) pageWriter.length * Integer.BYTES
+                + (long) owner.length * Integer.BYTES
                 + (long) pageFp.length * Long.BYTES + fpKnown.size() / 8;
     }
 

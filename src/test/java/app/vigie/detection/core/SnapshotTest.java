@@ -17,7 +17,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import app.vigie.auditlog.record.AuditRecord;
 
-/** A detector written to a snapshot and restored after any record goes on exactly as the uninterrupted one. */
+/**
+ * A detector written to a snapshot and restored after any record goes on exactly as the uninterrupted one, and its
+ * page summary stays true to its slots in both.
+ */
 class SnapshotTest {
 
     static StreamDetector roundTrip(StreamDetector d) throws IOException {
@@ -27,6 +30,21 @@ class SnapshotTest {
         }
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
             return StreamDetector.restore(in);
+        }
+    }
+
+    /** Every page the summary calls uniform has that writer in every slot (a MIXED page may be anything). */
+    static void summaryHolds(StreamDetector d) {
+        if (!d.configured) {
+            return;
+        }
+        for (int page = 0; page < d.poolPages; page++) {
+            int w = d.pageWriter[page];
+            if (w != StreamDetector.MIXED) {
+                for (int i = page * d.pageSize; i < (page + 1) * d.pageSize; i++) {
+                    assertThat(d.slots[i]).as("slot %d of page %d, summarized as writer %d", i, page, w).isEqualTo(w);
+                }
+            }
         }
     }
 
@@ -44,7 +62,9 @@ class SnapshotTest {
         for (AuditRecord r : records) {
             StreamDetector d = detectors.computeIfAbsent(r.stream(), s -> new StreamDetector(s, r.boot()));
             d.apply(r, restored);
+            summaryHolds(d);
             StreamDetector copy = roundTrip(d);
+            summaryHolds(copy);
             assertThat(copy.nextSeq()).isEqualTo(d.nextSeq());
             assertThat(copy.liveRequests()).isEqualTo(d.liveRequests());
             detectors.put(r.stream(), copy);
