@@ -152,7 +152,6 @@ public final class DashboardBenchmark {
         }
     }
 
-    /** Milliseconds per PDF notice (rendered from the incident's state on each request: nothing is cached). */
     /** The reminder checks that ran during this run (each plans every running incident): their times. */
     private static void escalationChecks(String log, int incidents) {
         Matcher m = Pattern.compile("Escalation check: (\\d+) reminders written in ([0-9.]+) ms").matcher(
@@ -170,6 +169,7 @@ public final class DashboardBenchmark {
                 incidents, AlertLatencyBenchmark.pct(sorted, 50), "", "", sorted[sorted.length - 1], sorted.length);
     }
 
+    /** Milliseconds per PDF notice (rendered from the incident's state on each request: nothing is cached). */
     private static void pdfs(HttpClient http, String base, String password, List<String> ids, int rounds)
             throws Exception {
         String auth = "Basic " + Base64.getEncoder().encodeToString(("admin:" + password)

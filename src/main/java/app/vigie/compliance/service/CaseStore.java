@@ -45,11 +45,33 @@ public final class CaseStore {
         }
     }
 
+    /** Whether an incident of this status has clocks that run. */
+    public static boolean running(String status) {
+        return !"DISMISSED".equals(status) && !"CLOSED".equals(status);
+    }
+
+    /** These incidents (those that exist), read by one statement. */
+    public static Map<UUID, IncidentRow> incidents(Connection c, Collection<UUID> ids) throws SQLException {
+        Map<UUID, IncidentRow> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("select id, detected_at, status, status_reason from incident"
+                + " where id = any(?)")) {
+            ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    IncidentRow row = new IncidentRow(rs.getObject(1, UUID.class), instant(rs, 2), rs.getString(3),
+                            rs.getString(4));
+                    out.put(row.id(), row);
+                }
+            }
+        }
+        return out;
+    }
+
     /** Incidents whose clocks still run (not dismissed, not closed), oldest first. */
     public static List<IncidentRow> running(Connection c) throws SQLException {
         List<IncidentRow> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("select id, detected_at, status, status_reason from incident"
-                + " where status not in ('DISMISSED', 'CLOSED') order by detected_at");
+                + " where status not in ('DISMISSED', 'CLOSED') order by detected_at, id");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.add(new IncidentRow(rs.getObject(1, UUID.class), instant(rs, 2), rs.getString(3),

@@ -1,9 +1,11 @@
 package app.vigie.compliance.service;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -56,26 +58,50 @@ public class EscalationScheduler {
 
     /**
      * Writes every escalation reached at {@code now} not written yet; returns how many it wrote. The running incidents
-     * are planned {@value ObligationService#BATCH} at a time, each batch in one transaction with the reminders it
-     * writes; an incident whose plan fails is logged and the others still get theirs.
+     * are planned {@value ObligationService#BATCH} at a time, each batch in one transaction that reads its incidents
+     * again (one dismissed or closed since the list was made gets nothing) and writes their reminders. An incident
+     * whose plan fails is logged and the others still get theirs; a batch that fails is logged and the next ones are
+     * still checked, and the check then fails with the first error, so that it is retried and seen.
      */
     public int tick(Instant now) throws SQLException {
-        List<CaseStore.IncidentRow> running = Transactions.run(dataSource, CaseStore::running);
+        List<UUID> running = Transactions.run(dataSource, c -> CaseStore.running(c).stream()
+                .map(CaseStore.IncidentRow::id).toList());
         int written = 0;
+        SQLException sqlFailure = null;
+        RuntimeException failure = null;
         for (int from = 0; from < running.size(); from += ObligationService.BATCH) {
-            List<CaseStore.IncidentRow> batch = running.subList(from,
-                    Math.min(running.size(), from + ObligationService.BATCH));
-            written += Transactions.run(dataSource, c -> {
-                Set<Escalation.Key> done = Escalation.written(batch.stream().map(CaseStore.IncidentRow::id).toList());
-                int n = 0;
-                for (ObligationService.Plan plan : service.plans(c, batch, now, (incident, e) -> LOG.errorf(e,
-                        "Incident %s could not be planned: its reminders wait until it can", incident.id()))) {
-                    n += write(plan, done, now);
-                }
-                return n;
-            });
+            List<UUID> batch = running.subList(from, Math.min(running.size(), from + ObligationService.BATCH));
+            try {
+                written += Transactions.run(dataSource, c -> check(c, batch, now));
+            } catch (SQLException e) {
+                LOG.errorf(e, "Escalation check of %d incidents failed; the next ones are checked", batch.size());
+                sqlFailure = sqlFailure == null ? e : sqlFailure;
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "Escalation check of %d incidents failed; the next ones are checked", batch.size());
+                failure = failure == null ? e : failure;
+            }
+        }
+        if (sqlFailure != null) {
+            throw sqlFailure;
+        }
+        if (failure != null) {
+            throw failure;
         }
         return written;
+    }
+
+    /** Writes the reminders due at {@code now} of these incidents, read again here: only those still running. */
+    int check(Connection c, List<UUID> batch, Instant now) throws SQLException {
+        Map<UUID, CaseStore.IncidentRow> rows = CaseStore.incidents(c, batch);
+        List<CaseStore.IncidentRow> still = batch.stream().map(rows::get)
+                .filter(r -> r != null && CaseStore.running(r.status())).toList();
+        Set<Escalation.Key> done = Escalation.written(batch);
+        int n = 0;
+        for (ObligationService.Plan plan : service.plans(c, still, now, (incident, e) -> LOG.errorf(e,
+                "Incident %s could not be planned: its reminders wait until it can", incident.id()))) {
+            n += write(plan, done, now);
+        }
+        return n;
     }
 
     private int write(ObligationService.Plan plan, Set<Escalation.Key> done, Instant now) {

@@ -116,6 +116,10 @@ public final class DetectorSnapshotCodec {
         d.pageSize = in.readInt();
         d.poolPages = in.readInt();
         d.slots = readInts(in);
+        if (d.pageSize <= 0 || d.slots.length != (long) d.pageSize * d.poolPages) {
+            throw new IOException("snapshot of " + d.slots.length + " slots for " + d.poolPages + " pages of "
+                    + d.pageSize);
+        }
         d.summarizePages();
         d.owner = readInts(in);
         d.pageFp = new long[d.poolPages];

@@ -24,7 +24,8 @@ import app.vigie.auditlog.record.RecordType;
  * (one stream is applied by one thread at a time).
  *
  * <p>State per pool slot is one int, the id of its last writer (0: never written), so a pool costs 4 bytes per slot
- * plus 12 bytes per page (owner, fingerprint). Every request keeps its page table for the life of the boot (a table
+ * plus 16 bytes per page (owner, fingerprint, and the summary of its writers that lets whole pages be judged in one
+ * step). Every request keeps its page table for the life of the boot (a table
  * never shrinks: {@code FREE} gives up ownership only, and a step in flight may still write and attend after it); a
  * table that owns no page any more is kept compactly, as page runs, and the oldest of those leave memory when they
  * exceed {@link #keptTablesBudget()}: a later record addressing one raises {@link Rule#TABLE_EVICTED}.
@@ -924,7 +925,7 @@ public final class StreamDetector {
         return DetectorSnapshotCodec.read(in);
     }
 
-    /** Bytes held for the pool model (slots, owners, fingerprints), excluding requests. */
+    /** Bytes held for the pool model (slots, page summaries, owners, fingerprints), excluding requests. */
     public long poolBytes() {
         if (!configured) {
             return 0;

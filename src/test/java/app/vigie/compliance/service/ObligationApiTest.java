@@ -345,6 +345,25 @@ class ObligationApiTest {
         assertThat(steps(broken, p + "-acme", "gdpr-33-2")).containsExactly("T-24H");
     }
 
+    @Test
+    void anIncidentDismissedWhileACheckRunsGetsNoReminder() throws Exception {
+        String p = Api.uniquePrefix();
+        String dismissed = Api.leakingIncident(p + "d", p + "-acme", p + "-ghost");
+        String open = Api.leakingIncident(p + "o", p + "-bank", p + "-ghost");
+        Instant at = detectedAt(open).plus(Duration.ofHours(1));
+        MovableClock.INSTANCE.set(at.minusSeconds(60));
+        // the list of running incidents is made, then one of them is dismissed before its batch is checked
+        List<UUID> listed = List.of(UUID.fromString(dismissed), UUID.fromString(open));
+        Api.admin().contentType(JSON).body("{\"status\":\"DISMISSED\",\"reason\":\"a test harness, no data\"}")
+                .post("/api/incidents/" + dismissed + "/status").then().statusCode(200);
+        MovableClock.INSTANCE.set(at);
+        int written = Transactions.run(dataSource, c -> escalations.check(c, listed, at));
+        assertThat(written).isPositive();
+        assertThat(steps(open, p + "-bank", "gdpr-33-2")).containsExactly("T-24H");
+        assertThat(Api.admin().get("/api/incidents/" + dismissed + "/escalations").then().statusCode(200).extract()
+                .jsonPath().getList("step")).isEmpty();
+    }
+
     private void tick(Instant at) throws Exception {
         MovableClock.INSTANCE.set(at);
         escalations.tick(at);
