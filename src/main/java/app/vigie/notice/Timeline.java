@@ -10,13 +10,12 @@ import java.util.List;
 import java.util.Locale;
 
 import app.vigie.audit.AuditEvent;
-import app.vigie.compliance.service.Escalation;
 import app.vigie.incident.IncidentView;
 
 /**
  * An incident's timeline: its first exposure and detection, then every state change the audit trail holds for it
- * (status changes, customers' awareness, decisions, measures, documents issued, obligations done) and every
- * deadline reminder fired, oldest first.
+ * (status changes, customers' awareness, decisions, measures, documents issued, obligations done, deadline
+ * reminders), oldest first.
  */
 public final class Timeline {
     private Timeline() {
@@ -24,11 +23,14 @@ public final class Timeline {
 
     /**
      * The tenant an audit target names after the incident ({@code /acme}, {@code /tenant:acme/authority-notification}),
-     * or null for the incident itself: documents name the party, not Vigie's internal paths.
+     * or null for the incident itself and for the provider's own case ({@code /provider/nis2-23-4a/csirt:FR}), as for
+     * the incident: documents name the customer concerned, not Vigie's internal paths (nor an English word in a
+     * French document). An alert's target ({@code alert.*}) always names a customer, even one whose id is
+     * "provider".
      */
-    static String party(String rest) {
+    static String party(String action, String rest) {
         String t = rest.startsWith("/") ? rest.substring(1) : rest;
-        if (t.isEmpty()) {
+        if (t.isEmpty() || !action.startsWith("alert.") && (t.equals("provider") || t.startsWith("provider/"))) {
             return null;
         }
         t = t.startsWith("tenant:") ? t.substring("tenant:".length()) : t;
@@ -45,12 +47,9 @@ public final class Timeline {
         String prefix = "incident:" + incident.id();
         for (AuditEvent e : AuditEvent.ofTarget(prefix)) {
             out.add(new IncidentReport.Event(When.of(e.at, zone, lang), e.action, e.actor,
-                    party(e.target.substring(prefix.length()))));
+                    party(e.action, e.target.substring(prefix.length()))));
         }
-        // in the order they were planned (by id); the sort below, stable, puts each at its time
-        Escalation.after(incident.id(), 0, Integer.MAX_VALUE).stream().filter(x -> x.firedAt() != null)
-                .forEach(x -> out.add(new IncidentReport.Event(When.of(x.firedAt(), zone, lang),
-                        "obligation.escalation", "vigie", x.tenant())));
+        // each reminder is in the audit trail already (obligation.escalation, written with its row)
         out.sort(Comparator.comparing(e -> e.at().utc() == null ? Instant.MAX : e.at().utc()));
         return out;
     }

@@ -267,6 +267,10 @@ class ObligationApiTest {
                 .jsonPath().getList("findAll { it.incident_id == '" + id + "' }").size();
         assertThat(feed).isEqualTo(Api.admin().get("/api/incidents/" + id + "/escalations").then().extract()
                 .jsonPath().getList("id").size());
+        // the incident report's timeline shows each reminder once
+        List<Object> reminders = Api.admin().get("/api/incidents/" + id + "/documents/incident-report.json").then()
+                .statusCode(200).extract().jsonPath().getList("timeline.findAll { it.action == 'obligation.escalation' }");
+        assertThat(reminders).hasSize((int) feed);
         Api.admin().get("/api/escalations?limit=0").then().statusCode(400);
         Api.admin().get("/api/escalations?after=abc").then().statusCode(400)
                 .contentType("application/problem+json").body("detail", containsString("'after' must be"));
