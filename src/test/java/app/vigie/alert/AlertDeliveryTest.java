@@ -174,7 +174,10 @@ class AlertDeliveryTest {
                     p + "-dpo-password", "/alerts?status=DEAD");
             String page = dpo.page("/alerts?status=DEAD&lang=en");
             assertThat(page).contains(victim).contains("HTTP 503").contains("Send again")
-                    .contains("action=\"/alerts/deliveries/" + delivery + "/retry\"");
+                    .contains("action=\"/alerts/deliveries/" + delivery + "/retry\"").contains("given up")
+                    .contains("3 attempts");
+            assertThat(dpo.page("/alerts?status=DEAD&lang=fr")).contains("abandonné").contains("3 essais")
+                    .doesNotContain(">DEAD<").doesNotContain("essai(s)");
             dpo.post("/alerts/deliveries/" + delivery + "/retry").then().statusCode(403);  // no CSRF token
             dpo.post("/alerts/deliveries/" + delivery + "/retry", "csrf", dpo.token()).then().statusCode(303);
             await("delivered after the retry", () -> "DELIVERED".equals(Api.admin().get("/api/alerts?incident=" + id)

@@ -89,7 +89,8 @@ class DashboardListsTest {
         }
         assertThat(row.get()).contains("very high").doesNotContain("not assessed").doesNotContain("medium");
         assertThat(b.page("/incidents/" + id + "?lang=fr")).contains("gravité : très élevée")
-                .contains("gravité : moyenne");
+                .contains("gravité : moyenne").contains("<td>ouvert").contains("<td>à faire</td>")
+                .doesNotContain("<td>OPEN").doesNotContain("<td>PENDING</td>");
     }
 
     @Test

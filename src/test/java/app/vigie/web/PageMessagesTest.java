@@ -124,10 +124,45 @@ class PageMessagesTest {
         assertThat(PageWords.category(PageWords.of("fr"), "identity")).isEqualTo("état civil, identité");
         assertThat(PageWords.of("en").portal_unknown_category("x<y")).isEqualTo("unknown data category 'x<y'");
         assertThat(fr.colon()).as("French puts a no-break space before a colon").isEqualTo("\u00a0:");
-        assertThat(fr.incidents_open_newest_first("1", 1, 1))
-                .isEqualTo("1 incidents ouverts, les plus récents d'abord.");
-        assertThat(en.incidents_open_newest_first("12", 2, 3))
+        assertThat(fr.incidents_open_newest_first("12", 12, 2, 3))
+                .isEqualTo("12 incidents ouverts, les plus récents d'abord ; page 2 sur 3.");
+        assertThat(en.incidents_open_newest_first("12", 12, 2, 3))
                 .isEqualTo("12 open incidents, newest first; page 2 of 3.");
+    }
+
+    @Test
+    void countsAgreeWithTheirNounInEachLanguage() throws IOException {
+        assertThat(fr.incidents_open_newest_first("1", 1, 1, 1)).isEqualTo("1 incident ouvert, les plus récents d'abord.");
+        assertThat(fr.incidents_open_newest_first("0", 0, 1, 1)).startsWith("0 incident ouvert,");
+        assertThat(fr.incidents_open_newest_first("10 000", 10_000, 1, 1)).startsWith("10 000 incidents ouverts,");
+        assertThat(en.incidents_open_newest_first("1", 1, 1, 1)).isEqualTo("1 open incident, newest first.");
+        assertThat(en.incidents_open_newest_first("0", 0, 1, 1)).startsWith("0 open incidents,");
+        assertThat(fr.alerts_attempts(1)).isEqualTo("1 essai");
+        assertThat(fr.alerts_attempts(3)).isEqualTo("3 essais");
+        assertThat(en.alerts_attempts(1)).isEqualTo("1 attempt");
+        assertThat(en.alerts_attempts(0)).isEqualTo("0 attempts");
+        assertThat(fr.portal_incident_requests_another_customer(2)).isEqualTo("2 requêtes d'un autre client");
+        assertThat(en.portal_incident_requests_your_own_account(1)).isEqualTo("1 request of your own account");
+        // no "(s)" left for a reader to resolve, in either language
+        for (String file : List.of("msg_en.properties", "msg_fr.properties")) {
+            assertThat(read(file)).as(file).allSatisfy((k, v) -> assertThat(v).as(k).doesNotContain("(s)"));
+        }
+    }
+
+    @Test
+    void statusesAreWordsOfThePagesLanguage() {
+        assertThat(fr.common_incident_status("OPEN")).isEqualTo("ouvert");
+        assertThat(fr.common_incident_status("DISMISSED")).isEqualTo("écarté");
+        assertThat(en.common_incident_status("TRIAGED")).isEqualTo("triaged");
+        assertThat(fr.common_obligation_status("PENDING")).isEqualTo("à faire");
+        assertThat(fr.common_obligation_status("NOT_REQUIRED")).isEqualTo("non requis");
+        assertThat(en.common_obligation_status("LATE")).isEqualTo("late");
+        assertThat(fr.common_delivery_status("DEAD")).isEqualTo("abandonné");
+        assertThat(en.common_delivery_status("DELIVERED")).isEqualTo("delivered");
+        assertThat(fr.common_alert_phase("INITIAL")).isEqualTo("initiale");
+        assertThat(en.common_alert_phase("UPDATE")).isEqualTo("update");
+        // a status the words do not know yet is shown as it is, not as nothing
+        assertThat(fr.common_incident_status("ARCHIVED")).isEqualTo("ARCHIVED");
     }
 
     private static Map<String, String> read(String file) throws IOException {

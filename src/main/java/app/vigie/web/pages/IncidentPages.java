@@ -236,10 +236,11 @@ public class IncidentPages {
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant();
         boolean canAct = who.isUserInRole(Role.R_DPO) || who.isUserInRole(Role.R_ANALYST);
+        PageMessages words = PageWords.of(language);
         List<IncidentPage.AlertLine> alertLines = alerts.list(uuid, null, 200).stream()
                 .map(a -> new IncidentPage.AlertLine(a.tenant(), a.phase(), When.of(a.createdAt(), zone, locale),
                         a.deliveries().isEmpty() ? "" : String.join(", ", a.deliveries().stream()
-                                .map(d -> d.channel() + " " + d.status()).toList()),
+                                .map(d -> d.channel() + " " + words.common_delivery_status(d.status())).toList()),
                         a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale)))
                 .toList();
         CaseFileService.IncidentFile file = files.incident(uuid, now, zone, locale)
@@ -249,7 +250,7 @@ public class IncidentPages {
         List<IncidentPage.CaseLine> cases = new ArrayList<>();
         List<IncidentPage.Choice> open = new ArrayList<>();
         cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), zone, locale), null));
-        addOpen(open, "", PageWords.of(language).the_provider(), plan.of(null));
+        addOpen(open, "", words.the_provider(), plan.of(null));
         for (TenantView t : file.tenants()) {
             ObligationService.SeverityView sev = plan.severity().get(t.tenant());
             cases.add(new IncidentPage.CaseLine(t.tenant(), t.controller(), duties(plan.of(t.tenant()), zone,

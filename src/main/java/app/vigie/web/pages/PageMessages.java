@@ -49,7 +49,7 @@ public interface PageMessages {
     String alerts_alerts_newest_first();
 
     @Message
-    String alerts_attempt_s();
+    String alerts_attempts(int count);
 
     @Message
     String alerts_customer_alerts_vigie();
@@ -161,6 +161,22 @@ public interface PageMessages {
 
     @Message
     String colon();
+
+    /** An alert's phase (INITIAL, UPDATE, FINAL) in words; an unknown one as it is. */
+    @Message
+    String common_alert_phase(String phase);
+
+    /** An incident's status (OPEN, TRIAGED, CONFIRMED, DISMISSED, CLOSED) in words; an unknown one as it is. */
+    @Message
+    String common_incident_status(String status);
+
+    /** An obligation's status (PENDING, DONE, LATE, NOT_REQUIRED) in words; an unknown one as it is. */
+    @Message
+    String common_obligation_status(String status);
+
+    /** A delivery's status (HELD, PENDING, DELIVERED, DEAD) in words; an unknown one as it is. */
+    @Message
+    String common_delivery_status(String status);
 
     @Message
     String common_acknowledged();
@@ -451,7 +467,7 @@ public interface PageMessages {
     String incidents_open_incidents_their_next_deadline();
 
     @Message
-    String incidents_open_newest_first(String total, int page, int pages);
+    String incidents_open_newest_first(String total, int count, int page, int pages);
 
     @Message
     String incidents_open_obligations();
@@ -550,7 +566,7 @@ public interface PageMessages {
     String portal_incident_none();
 
     @Message
-    String portal_incident_not_known_yet();
+    String portal_incident_not_known_yet(int count);
 
     @Message
     String portal_incident_questionnaire_what_only_you_know();
@@ -565,10 +581,10 @@ public interface PageMessages {
     String portal_incident_request();
 
     @Message
-    String portal_incident_request_s_another_customer();
+    String portal_incident_requests_another_customer(int count);
 
     @Message
-    String portal_incident_request_s_your_own_account();
+    String portal_incident_requests_your_own_account(int count);
 
     @Message
     String portal_incident_responses_left_service();
