@@ -197,7 +197,7 @@ public class NoticeService {
                 String l = lang.getLanguage();
                 others.add(new AuthorityNotification.OtherNotification(o.regime(), words.of(l, "regime", o.regime()),
                         o.rule(), words.of(l, "kind", o.kind().name()), recipient(o, l), o.status().name(),
-                        words.of(l, "status", statusWord(o)), When.of(o.dueAt(), zone, lang)));
+                        words.of(l, "status", o.statusWord()), When.of(o.dueAt(), zone, lang)));
             }
         }
         ObligationService.SeverityView sev = plan.severity().get(tenant);
@@ -310,7 +310,7 @@ public class NoticeService {
             Optional<ObligationRule> rule = rules.rules().obligation(o.rule());
             return new ProcessorAlert.Duty(o.rule(), o.regime(), words.of(l, "regime", o.regime()),
                     o.kind().name(), words.of(l, "kind", o.kind().name()), o.recipient(), recipient(o, l),
-                    o.status().name(), words.of(l, "status", statusWord(o)), When.of(o.dueAt(), zone, lang),
+                    o.status().name(), words.of(l, "status", o.statusWord()), When.of(o.dueAt(), zone, lang),
                     o.dueBasis() == null ? null : o.dueBasis().name(),
                     o.dueBasis() == null ? null : words.of(l, "basis", o.dueBasis().name()),
                     When.of(o.outerLimitAt(), zone, lang), o.condition().name(),
@@ -319,15 +319,6 @@ public class NoticeService {
                     o.reasonCode() == null ? null : words.of(l, "reason", o.reasonCode().name()),
                     source(o, rule, l), rule.map(r -> r.notes().get(l)).orElse(null));
         }).toList();
-    }
-
-    /**
-     * The status to say: past a target the law does not bound (no period in law, no outer limit), "target passed",
-     * not "late": nothing tells a DPO the law was broken when it sets no period.
-     */
-    private static String statusWord(Obligation o) {
-        return o.status() == Obligation.Status.LATE && o.dueBasis() == Obligation.DueBasis.TARGET
-                && o.outerLimitAt() == null ? "TARGET_PASSED" : o.status().name();
     }
 
     /** An obligation's recipient in a language: an authority's name there, or the words for a kind of recipient. */

@@ -141,6 +141,9 @@ class PageMessagesTest {
         assertThat(fr.alerts_attempts(3)).isEqualTo("3 essais");
         assertThat(en.alerts_attempts(1)).isEqualTo("1 attempt");
         assertThat(en.alerts_attempts(0)).isEqualTo("0 attempts");
+        assertThat(fr.register_entries_head_hash(1)).isEqualTo("1 inscription, empreinte de tête");
+        assertThat(en.register_entries_head_hash(1)).isEqualTo("1 entry, head hash");
+        assertThat(en.register_entries_head_hash(0)).isEqualTo("0 entries, head hash");
         assertThat(fr.portal_incident_requests_another_customer(2)).isEqualTo("2 requêtes d'un autre client");
         assertThat(en.portal_incident_requests_your_own_account(1)).isEqualTo("1 request of your own account");
         // no "(s)" left for a reader to resolve, in either language
@@ -155,7 +158,10 @@ class PageMessagesTest {
         assertThat(fr.common_incident_status("DISMISSED")).isEqualTo("écarté");
         assertThat(en.common_incident_status("TRIAGED")).isEqualTo("triaged");
         assertThat(fr.common_obligation_status("PENDING")).isEqualTo("à faire");
-        assertThat(fr.common_obligation_status("NOT_REQUIRED")).isEqualTo("non requis");
+        assertThat(fr.common_obligation_status("NOT_REQUIRED")).isEqualTo("non requise");
+        assertThat(fr.common_obligation_status("DONE")).isEqualTo("faite");
+        assertThat(fr.common_obligation_status("TARGET_PASSED")).isEqualTo("objectif dépassé");
+        assertThat(fr.common_incident_status("TRIAGED")).isEqualTo("qualifié");
         assertThat(en.common_obligation_status("LATE")).isEqualTo("late");
         assertThat(fr.common_delivery_status("DEAD")).isEqualTo("abandonné");
         assertThat(en.common_delivery_status("DELIVERED")).isEqualTo("delivered");

@@ -89,6 +89,15 @@ public record Obligation(String tenant, String regime, String rule, ObligationRu
         return basis == DueBasis.TARGET && outer != null ? outer : due;
     }
 
+    /**
+     * The status to say to a person: past a target the law does not bound (no period in law, no outer limit),
+     * {@code TARGET_PASSED}, not {@code LATE}: nothing tells a DPO the law was broken when it sets no period.
+     */
+    public String statusWord() {
+        return status == Status.LATE && dueBasis == DueBasis.TARGET && outerLimitAt == null ? "TARGET_PASSED"
+                : status.name();
+    }
+
     /** When it was last done (a repeatable report's latest), or null. */
     public Instant lastDoneAt() {
         return completions.isEmpty() ? doneAt : completions.get(completions.size() - 1).doneAt();

@@ -291,7 +291,7 @@ public class IncidentPages {
 
     private static List<IncidentPage.Duty> duties(List<Obligation> own, ZoneId zone, Locale locale) {
         return own.stream().map(o -> new IncidentPage.Duty(o.rule(), o.recipientName() != null ? o.recipientName()
-                : o.recipient(), o.status().name(), When.of(o.dueAt(), zone, locale),
+                : o.recipient(), o.statusWord(), When.of(o.dueAt(), zone, locale),
                 o.dueBasis() == null ? null : o.dueBasis().name(), o.completions().isEmpty() ? null
                         : o.completions().get(o.completions().size() - 1).evidence())).toList();
     }

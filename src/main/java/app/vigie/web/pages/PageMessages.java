@@ -170,7 +170,10 @@ public interface PageMessages {
     @Message
     String common_incident_status(String status);
 
-    /** An obligation's status (PENDING, DONE, LATE, NOT_REQUIRED) in words; an unknown one as it is. */
+    /**
+     * An obligation's status as {@code Obligation.statusWord} says it (PENDING, DONE, LATE, TARGET_PASSED,
+     * NOT_REQUIRED) in words; an unknown one as it is.
+     */
     @Message
     String common_obligation_status(String status);
 
@@ -246,6 +249,15 @@ public interface PageMessages {
 
     @Message
     String field_to();
+
+    @Message
+    String incident_seq();
+
+    @Message
+    String incident_stream();
+
+    @Message
+    String incident_vigie_automatic();
 
     @Message
     String incident_act();
@@ -716,7 +728,7 @@ public interface PageMessages {
     String register_controller();
 
     @Message
-    String register_entries_head_hash();
+    String register_entries_head_hash(long count);
 
     @Message
     String register_export();

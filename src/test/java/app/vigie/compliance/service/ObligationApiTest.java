@@ -33,6 +33,7 @@ import io.restassured.specification.RequestSpecification;
 import app.vigie.db.Transactions;
 import app.vigie.testing.Api;
 import app.vigie.testing.MovableClock;
+import app.vigie.web.DashboardActionsTest;
 
 /** Obligations through the API: planned from the directory and the case facts recorded, audited, escalated. */
 @QuarkusTest
@@ -247,6 +248,12 @@ class ObligationApiTest {
 
         MovableClock.INSTANCE.set(detected.plus(Duration.ofHours(25)));
         assertThat(obligations(id).getString(alert + ".status")).isEqualTo("LATE");
+        // past a target the law does not bound (no contract, "without undue delay"), the page does not say "late"
+        assertThat(obligations(id).getString(alert + ".due_basis")).isEqualTo("TARGET");
+        Api.account(p + "-dpo", "dpo", null);
+        String page = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password", "/incidents/" + id)
+                .page("/incidents/" + id + "?lang=fr");
+        assertThat(page).contains("<td>objectif dépassé</td>");
         tick(detected.plus(Duration.ofHours(25)));
         List<Map<String, Object>> rows = Api.admin().get("/api/incidents/" + id + "/escalations").then()
                 .statusCode(200).extract().jsonPath().getList("findAll { it.tenant == '" + acme
