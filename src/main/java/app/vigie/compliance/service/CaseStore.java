@@ -29,18 +29,19 @@ public final class CaseStore {
     private CaseStore() {
     }
 
+    /** The columns of an {@link IncidentRow}, read by {@link #incidentRow}. */
+    private static final String INCIDENT_ROW = "select id, detected_at, status, status_reason from incident";
+
     /** The incident's detection time, status and status reason. */
     public record IncidentRow(UUID id, Instant detectedAt, String status, String statusReason) {
     }
 
     public static Optional<IncidentRow> incident(Connection c, UUID id, boolean lock) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "select id, detected_at, status, status_reason from incident where id = ?"
-                        + (lock ? " for update" : ""))) {
+                INCIDENT_ROW + " where id = ?" + (lock ? " for update" : ""))) {
             ps.setObject(1, id);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? Optional.of(new IncidentRow(rs.getObject(1, UUID.class), instant(rs, 2),
-                        rs.getString(3), rs.getString(4))) : Optional.empty();
+                return rs.next() ? Optional.of(incidentRow(rs)) : Optional.empty();
             }
         }
     }
@@ -53,13 +54,11 @@ public final class CaseStore {
     /** These incidents (those that exist), read by one statement. */
     public static Map<UUID, IncidentRow> incidents(Connection c, Collection<UUID> ids) throws SQLException {
         Map<UUID, IncidentRow> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("select id, detected_at, status, status_reason from incident"
-                + " where id = any(?)")) {
+        try (PreparedStatement ps = c.prepareStatement(INCIDENT_ROW + " where id = any(?)")) {
             ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    IncidentRow row = new IncidentRow(rs.getObject(1, UUID.class), instant(rs, 2), rs.getString(3),
-                            rs.getString(4));
+                    IncidentRow row = incidentRow(rs);
                     out.put(row.id(), row);
                 }
             }
@@ -70,12 +69,11 @@ public final class CaseStore {
     /** Incidents whose clocks still run (not dismissed, not closed), oldest first. */
     public static List<IncidentRow> running(Connection c) throws SQLException {
         List<IncidentRow> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("select id, detected_at, status, status_reason from incident"
+        try (PreparedStatement ps = c.prepareStatement(INCIDENT_ROW
                 + " where status not in ('DISMISSED', 'CLOSED') order by detected_at, id");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                out.add(new IncidentRow(rs.getObject(1, UUID.class), instant(rs, 2), rs.getString(3),
-                        rs.getString(4)));
+                out.add(incidentRow(rs));
             }
         }
         return out;
@@ -143,6 +141,10 @@ public final class CaseStore {
             }
         }
         return out;
+    }
+
+    private static IncidentRow incidentRow(ResultSet rs) throws SQLException {
+        return new IncidentRow(rs.getObject(1, UUID.class), instant(rs, 2), rs.getString(3), rs.getString(4));
     }
 
     private static Instant instant(ResultSet rs, int column) throws SQLException {
