@@ -58,21 +58,21 @@ public final class Ranges {
 
     /** The positions of an ascending list (duplicates allowed). */
     static Ranges ofAscending(Positions ascending) {
-        int n = ascending.size();
+        int n = ascending.runs();
         if (n == 0) {
             return EMPTY;
         }
         int[] out = new int[8];
         int k = 0;
-        int start = ascending.get(0);
-        int end = start + 1;
+        int start = ascending.runStart(0);
+        int end = ascending.runEnd(0);
         for (int i = 1; i < n; i++) {
-            int p = ascending.get(i);
-            if (p < start) {
-                throw new IllegalArgumentException("positions are not ascending at " + p);
+            int s = ascending.runStart(i);
+            if (s < start) {
+                throw new IllegalArgumentException("positions are not ascending at " + s);
             }
-            if (p <= end) {
-                end = Math.max(end, p + 1);
+            if (s <= end) {
+                end = Math.max(end, ascending.runEnd(i));
                 continue;
             }
             if (k + 2 > out.length) {
@@ -80,8 +80,8 @@ public final class Ranges {
             }
             out[k++] = start;
             out[k++] = end;
-            start = p;
-            end = p + 1;
+            start = s;
+            end = ascending.runEnd(i);
         }
         if (k + 2 > out.length) {
             out = Arrays.copyOf(out, k + 2);

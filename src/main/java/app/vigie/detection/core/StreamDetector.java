@@ -421,7 +421,7 @@ public final class StreamDetector {
             int to = (int) Math.min(end, (long) (lp + 1) * pageSize) - lp * pageSize;
             int before = pageWriter[page];
             if (before == q.id) {
-                fpKnown.clear(page);
+                forgetFingerprint(page);
                 continue;  // every slot is its own already
             }
             if (from == 0 && to == pageSize && before != MIXED) {
@@ -444,7 +444,7 @@ public final class StreamDetector {
             }
             pageWriter[page] = from == 0 && to == pageSize ? q.id
                     : to == pageSize ? uniform(base, q.id) : MIXED;
-            fpKnown.clear(page);
+            forgetFingerprint(page);
         }
         if (w.fp() != null) {
             for (PageFingerprint fp : w.fp()) {
@@ -494,28 +494,39 @@ public final class StreamDetector {
             }
             byte k = q.kind[lp];
             boolean fpMatch = k == SHARED_WITH_FP && fpKnown.get(page) && pageFp[page] == q.expected[lp];
-            for (; i < limit; i++) {
+            // slots [i, e) hold one writer: judged once, added as one run
+            while (i < limit) {
                 int w = slots[base + i];
-                if (w == rid) {
-                    continue;
+                int e = i + 1;
+                while (e < limit && slots[base + e] == w) {
+                    e++;
                 }
-                if (fpMatch) {
-                    if (w != 0 && writers[w].tenantId != q.tenantId) {
-                        j.crossShare.add(page);
-                    }
-                    continue;
-                }
-                if (k == SHARED && w != 0 && writers[w].tenantId == q.tenantId) {
-                    continue;
-                }
-                if (w == 0) {
-                    j.uninitialized.add(lp * pageSize + i);
-                    continue;
-                }
-                j.hit(w, lp * pageSize + i, page);
+                judge(j, q, k, fpMatch, w, page, lp * pageSize + i, lp * pageSize + e);
+                i = e;
             }
         }
         report(r, q, j, sink);
+    }
+
+    /** Judges the read of positions [from, to) of one physical page, whose slots all hold writer {@code w}. */
+    private void judge(Judgement j, RequestState q, byte kind, boolean fpMatch, int w, int page, int from, int to) {
+        if (w == q.id) {
+            return;
+        }
+        if (fpMatch) {
+            if (w != 0 && writers[w].tenantId != q.tenantId) {
+                j.crossShare.add(page);
+            }
+            return;
+        }
+        if (kind == SHARED && w != 0 && writers[w].tenantId == q.tenantId) {
+            return;
+        }
+        if (w == 0) {
+            j.uninitialized.addRun(from, to);
+            return;
+        }
+        j.hit(w, from, to, page);
     }
 
     /** What one ATTACH found. */
@@ -530,16 +541,14 @@ public final class StreamDetector {
         Positions lastPositions;
         Positions lastPages;
 
-        void hit(int writer, int position, int page) {
+        void hit(int writer, int from, int to, int page) {
             if (writer != lastWriter) {
                 lastWriter = writer;
                 lastPositions = byWriter.computeIfAbsent(writer, w -> new Positions());
                 lastPages = pagesByWriter.computeIfAbsent(writer, w -> new Positions());
             }
-            lastPositions.add(position);
-            if (lastPages.size() == 0 || lastPages.get(lastPages.size() - 1) != page) {
-                lastPages.add(page);
-            }
+            lastPositions.addRun(from, to);
+            lastPages.add(page);
         }
     }
 
@@ -759,6 +768,16 @@ public final class StreamDetector {
         w.refs = 1;
         writers[id] = w;
         return id;
+    }
+
+    /**
+     * A written page's fingerprint is no longer known. Cleared only when set: {@link BitSet#clear(int)} always looks
+     * for the highest word in use again, a scan down the set that showed in the profile of the leaking workload.
+     */
+    private void forgetFingerprint(int page) {
+        if (fpKnown.get(page)) {
+            fpKnown.clear(page);
+        }
     }
 
     /** {@code id} when every slot of the page at {@code base} holds it, else {@link #MIXED}. */
