@@ -139,19 +139,42 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
             List<DeliveryView> deliveries) {
     }
 
+    /** {@code undelivered} or {@code unacknowledged} as a state; null when blank; a clear 400 otherwise. */
+    static CustomerAlert.State state(String param) {
+        if (param == null || param.isBlank()) {
+            return null;
+        }
+        return switch (param.strip()) {
+            case "undelivered" -> CustomerAlert.State.UNDELIVERED;
+            case "unacknowledged" -> CustomerAlert.State.UNACKNOWLEDGED;
+            default -> throw new ProblemException(400, "query parameter 'state' must be undelivered or "
+                    + "unacknowledged, got '" + param.strip() + "'");
+        };
+    }
+
     public record DeliveryView(long id, String channel, String target, String status, int attempts,
             Instant nextAttemptAt, String lastError, Instant deliveredAt) {
     }
 
     /** Alerts, newest first: of an incident, or those with a delivery in {@code status} (all when blank), or all. */
     public List<AlertView> list(UUID incident, String statusParam, int limit) throws SQLException {
+        return list(incident, statusParam, null, limit);
+    }
+
+    /**
+     * Like {@link #list(UUID, String, int)}, of those in {@code stateParam} too ({@code undelivered},
+     * {@code unacknowledged}: see {@link CustomerAlert.State}; all when blank).
+     */
+    public List<AlertView> list(UUID incident, String statusParam, String stateParam, int limit)
+            throws SQLException {
         String status = statusParam == null || statusParam.isBlank() ? null : statusParam.strip();
         if (status != null && !DELIVERY_STATUSES.contains(status)) {
             throw new ProblemException(400, "query parameter 'status' must be one of " + DELIVERY_STATUSES
                     + ", got '" + status + "'");
         }
+        CustomerAlert.State state = state(stateParam);
         return Transactions.run(dataSource, c -> {
-            List<CustomerAlert> alerts = CustomerAlert.newest(incident, status, limit);
+            List<CustomerAlert> alerts = CustomerAlert.newest(incident, status, state, limit);
             Map<Long, List<DeliveryView>> deliveries = new HashMap<>();
             for (ChannelDelivery d : ChannelDelivery.ofAlerts(alerts.stream().map(a -> a.id).toList())) {
                 deliveries.computeIfAbsent(d.alertId, k -> new ArrayList<>()).add(new DeliveryView(d.id, d.channel,

@@ -75,10 +75,29 @@ public class CustomerAlert extends PanacheEntityBase {
     }
 
     /**
-     * At most {@code limit} alerts, newest first: of an incident ({@code incident} null: of all), with a delivery in
-     * {@code status} ({@code null}: whatever their deliveries).
+     * Where an alert of a running incident (neither dismissed nor closed) stands, as the overview's summary counts it
+     * ({@code DeadlineStore.refresh}, in SQL):
+     * {@code UNDELIVERED}, no channel has delivered it (none known, held, pending or given up);
+     * {@code UNACKNOWLEDGED}, delivered and not acknowledged (a FINAL alert asks for no acknowledgement).
      */
-    public static List<CustomerAlert> newest(UUID incident, String status, int limit) {
+    public enum State {
+        UNDELIVERED("not exists (select 1 from ChannelDelivery d where d.alertId = a.id and d.status = 'DELIVERED')"),
+        UNACKNOWLEDGED("exists (select 1 from ChannelDelivery d where d.alertId = a.id and d.status = 'DELIVERED')"
+                + " and a.acknowledgedAt is null and a.phase <> 'FINAL'");
+
+        private final String where;
+
+        State(String where) {
+            this.where = "a.incidentId in (select i.id from Incident i where i.status not in ('DISMISSED', 'CLOSED'))"
+                    + " and " + where;
+        }
+    }
+
+    /**
+     * At most {@code limit} alerts, newest first: of an incident ({@code incident} null: of all), with a delivery in
+     * {@code status} ({@code null}: whatever their deliveries), in {@code state} ({@code null}: in any).
+     */
+    public static List<CustomerAlert> newest(UUID incident, String status, State state, int limit) {
         List<String> where = new ArrayList<>();
         List<Object> values = new ArrayList<>();
         if (incident != null) {
@@ -89,6 +108,9 @@ public class CustomerAlert extends PanacheEntityBase {
             values.add(status);
             where.add("exists (select 1 from ChannelDelivery d where d.alertId = a.id and d.status = ?"
                     + values.size() + ")");
+        }
+        if (state != null) {
+            where.add(state.where);
         }
         return CustomerAlert.<CustomerAlert>find("from CustomerAlert a "
                 + (where.isEmpty() ? "" : "where " + String.join(" and ", where) + " ") + "order by a.id desc",

@@ -41,6 +41,11 @@ public class IncidentService {
                 : IncidentQueries.list(c, s, limit, offset));
     }
 
+    /** The tenants of open incidents the directory does not know (their controllers are unknown). */
+    public List<String> unmappedTenants() throws SQLException {
+        return Transactions.run(dataSource, IncidentQueries::unmappedTenants);
+    }
+
     /** One incident; 404 when there is none. */
     public IncidentView get(String id) throws SQLException {
         return find(IncidentIds.uuid(id)).orElseThrow(() -> IncidentIds.notFound(id));

@@ -28,7 +28,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import app.vigie.compliance.plan.Decision;
 import app.vigie.compliance.plan.Obligation;
-import app.vigie.compliance.rules.Authorities;
 import app.vigie.compliance.rules.ObligationRule;
 import app.vigie.compliance.service.ComplianceRules;
 import app.vigie.compliance.service.ObligationService;
@@ -50,6 +49,9 @@ public class NoticeService {
 
     @Inject
     Words words;
+
+    @Inject
+    DutyWords dutyWords;
 
     @Inject
     ComplianceRules rules;
@@ -328,14 +330,7 @@ public class NoticeService {
 
     /** A recipient's code ({@code supervisory_authority:FR}, {@code ico}, {@code data_subjects}) in a language. */
     public String recipient(String code, String lang) {
-        int colon = code.indexOf(':');
-        Optional<Authorities.Authority> a = colon < 0 ? rules.rules().authorities().named(code)
-                : rules.rules().authorities().of(code.substring(0, colon), code.substring(colon + 1));
-        if (a.isPresent()) {
-            return a.get().name(lang);
-        }
-        return words.has(lang, "recipient", code) ? words.of(lang, "recipient", code)
-                : words.of(lang, "recipient", "unknown");
+        return dutyWords.recipient(code, lang);
     }
 
     /** The words for a code of a group in a language (templates/notices/words.yaml). */
@@ -345,11 +340,11 @@ public class NoticeService {
 
     /** An obligation's legal citation in a language. */
     String source(Obligation o, String lang) {
-        return source(o, rules.rules().obligation(o.rule()), lang);
+        return dutyWords.reference(o, lang);
     }
 
     private static String source(Obligation o, Optional<ObligationRule> rule, String lang) {
-        return rule.map(r -> r.sources().getOrDefault(lang, r.source())).orElse(o.source());
+        return DutyWords.reference(o, rule, lang);
     }
 
     public static final String AUTHORITY = "authority-notification";

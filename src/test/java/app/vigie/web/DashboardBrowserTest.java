@@ -106,7 +106,9 @@ class DashboardBrowserTest {
             page.waitForCondition(() -> !countdown.textContent().equals(first),
                     new Page.WaitForConditionOptions().setTimeout(15_000));
             assertThat(countdown.textContent()).startsWith("in ");
-            assertThat(row.locator(".due").textContent()).contains("gdpr-33-2");
+            // the next deadline in words: the processor's alert to Acme under its 12-hour contract, with its article
+            assertThat(row.locator(".due").textContent()).contains("Alert to the controller → Acme SAS",
+                    "GDPR Art. 33(2)").doesNotContain("gdpr-33-2");
             page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("overview-en.png")).setFullPage(true));
 
             // the incident page: the exposure matrix drawn, each tenant's obligations ticking, a PDF to download
@@ -206,7 +208,8 @@ class DashboardBrowserTest {
                 login.navigate(root.toString() + "login");
                 Axe.violations(login).forEach(v -> found.add(locale + " /login " + v));
                 Page page = signIn(context, root.toString(), "admin", Api.ADMIN_PASSWORD);
-                for (String path : List.of("", "incidents/" + id, "register", "tenants", "quarantine", "audit", "alerts")) {
+                for (String path : List.of("", "?filter=late", "incidents/" + id, "register", "tenants", "quarantine",
+                        "audit", "alerts", "alerts?state=undelivered")) {
                     page.navigate(root.toString() + path);
                     Axe.violations(page).forEach(v -> found.add(locale + " /" + path + " " + v));
                 }

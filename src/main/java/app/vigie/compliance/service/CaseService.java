@@ -20,6 +20,8 @@ import jakarta.inject.Inject;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import org.jboss.logging.Logger;
+
 import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
@@ -42,6 +44,7 @@ import app.vigie.problem.ProblemException;
  */
 @ApplicationScoped
 public class CaseService {
+    private static final Logger LOG = Logger.getLogger(CaseService.class);
     @Inject
     AgroalDataSource dataSource;
 
@@ -177,26 +180,42 @@ public class CaseService {
     }
 
     /** A page of the open incidents: how many there are, the number of pages, the page given, its incidents. */
-    public record OpenIncidents(int total, int pages, int page, List<OpenIncident> incidents) {
+    /**
+     * A page of open incidents: {@code total} those the filter selects, {@code open} every open incident, and the
+     * summary the last reminder check counted (empty before the first).
+     */
+    public record OpenIncidents(int total, int pages, int page, List<OpenIncident> incidents, int open,
+            Optional<DeadlineStore.Summary> summary) {
     }
 
     /**
-     * The open incidents, newest first, {@code size} a page, with their plans at {@code now}, read in one transaction;
-     * a page past the last gives the last.
+     * The open incidents {@code filter} selects, newest first, {@code size} a page, with their plans at {@code now},
+     * and the last summary, read in one transaction; a page past the last gives the last.
      */
-    public OpenIncidents openIncidents(int page, int size, Instant now) throws SQLException {
+    public OpenIncidents openIncidents(IncidentQueries.OpenFilter filter, int page, int size, Instant now)
+            throws SQLException {
         return Transactions.run(dataSource, c -> {
-            int total = IncidentQueries.countOpen(c);
+            // incidents detected since the last reminder check: planned here, so that the counts include them
+            List<CaseStore.IncidentRow> unplanned = CaseStore.unplanned(c, size);
+            if (!unplanned.isEmpty()) {
+                DeadlineStore.save(c, service.plans(c, unplanned, now, (i, e) -> LOG.errorf(e,
+                        "Incident %s could not be planned for the overview", i.id())), now);
+            }
+            int all = IncidentQueries.countOpen(c);
+            int total = filter == IncidentQueries.OpenFilter.ALL ? all
+                    : IncidentQueries.countOpen(c, filter, now, DeadlineStore.SOON);
             int pages = Math.max(1, (total + size - 1) / size);
             int shown = Math.min(page, pages);
-            List<IncidentView> open = IncidentQueries.listOpen(c, size, (shown - 1) * size);
+            List<IncidentView> open = IncidentQueries.listOpen(c, filter, now, DeadlineStore.SOON, size,
+                    (shown - 1) * size);
             Map<UUID, ObligationService.Plan> plans = new HashMap<>();
             service.plans(c, open.stream().map(i -> new CaseStore.IncidentRow(i.id(), i.detectedAt(), i.status(),
                     i.statusReason())).toList(), now, (i, e) -> {
                         throw e;
                     }).forEach(p -> plans.put(p.incident().id(), p));
             return new OpenIncidents(total, pages, shown, open.stream()
-                    .map(i -> new OpenIncident(i, Optional.ofNullable(plans.get(i.id())))).toList());
+                    .map(i -> new OpenIncident(i, Optional.ofNullable(plans.get(i.id())))).toList(), all,
+                    DeadlineStore.last(c));
         });
     }
 
@@ -308,7 +327,9 @@ public class CaseService {
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
-            return answer.answer(service.plan(c, uuid, now, false).orElseThrow(), tenant);
+            ObligationService.Plan after = service.plan(c, uuid, now, false).orElseThrow();
+            DeadlineStore.save(c, List.of(after), now);  // the overview's counts and filters follow at once
+            return answer.answer(after, tenant);
         });
     }
 

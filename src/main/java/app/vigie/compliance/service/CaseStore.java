@@ -66,6 +66,27 @@ public final class CaseStore {
         return out;
     }
 
+    /**
+     * Running incidents whose deadlines were never saved ({@code incident_deadline}), newest first: at most
+     * {@code limit}. Only those detected since a minute before the last summary are looked at (the check that counted
+     * it planned every incident detected before it started), so that the overview does not pass over every incident.
+     */
+    public static List<IncidentRow> unplanned(Connection c, int limit) throws SQLException {
+        List<IncidentRow> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(INCIDENT_ROW + " i where status not in ('DISMISSED', 'CLOSED')"
+                + " and detected_at >= coalesce((select least(computed_at, now()) - interval '1 minute'"
+                + " from overview_summary), '-infinity') and not exists (select 1 from incident_deadline d where d.incident_id = i.id)"
+                + " order by detected_at desc, id limit ?")) {
+            ps.setInt(1, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(incidentRow(rs));
+                }
+            }
+        }
+        return out;
+    }
+
     /** Incidents whose clocks still run (not dismissed, not closed), oldest first. */
     public static List<IncidentRow> running(Connection c) throws SQLException {
         List<IncidentRow> out = new ArrayList<>();

@@ -81,6 +81,11 @@ public class EscalationScheduler {
                 failure = failure == null ? e : failure;
             }
         }
+        try {
+            Transactions.run(dataSource, c -> DeadlineStore.refresh(c, now));
+        } catch (SQLException | RuntimeException e) {
+            LOG.errorf(e, "The overview's summary could not be counted; it keeps the last one");
+        }
         if (sqlFailure != null) {
             throw sqlFailure;
         }
@@ -97,10 +102,12 @@ public class EscalationScheduler {
                 .filter(r -> r != null && CaseStore.running(r.status())).toList();
         Set<Escalation.Key> done = Escalation.written(batch);
         int n = 0;
-        for (ObligationService.Plan plan : service.plans(c, still, now, (incident, e) -> LOG.errorf(e,
-                "Incident %s could not be planned: its reminders wait until it can", incident.id()))) {
+        List<ObligationService.Plan> plans = service.plans(c, still, now, (incident, e) -> LOG.errorf(e,
+                "Incident %s could not be planned: its reminders wait until it can", incident.id()));
+        for (ObligationService.Plan plan : plans) {
             n += write(plan, done, now);
         }
+        DeadlineStore.save(c, plans, now);  // what the overview counts and filters on
         return n;
     }
 

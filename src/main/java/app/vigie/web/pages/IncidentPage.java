@@ -13,6 +13,7 @@ import app.vigie.notice.When;
 public record IncidentPage(String language, String zone, String user, String id, String deployment, String status,
         String statusReason, String classification, When detectedAt, When firstExposureAt, When lastExposureAt,
         long leakedResponses, Matrix matrix, List<CaseLine> cases, List<FindingLine> findings, int findingsTotal,
+        List<FindingKind> findingKinds,
         List<IncidentReport.Event> timeline, List<MeasureLine> measures, boolean canAct, List<String> nextStatuses,
         List<Choice> openDuties, String now, Notice notice, String formStatus, String formReason,
         String formTakenAt, String formText, String formDuty, String formDoneAt, String formEvidence,
@@ -38,10 +39,18 @@ public record IncidentPage(String language, String zone, String user, String id,
     }
 
     /** An obligation's line; {@code evidence}: the last completion's (a receipt number), null while not done. */
-    public record Duty(String rule, String recipient, String status, When dueAt, String basis, String evidence) {
+    public record Duty(String rule, String title, String reference, String recipient, String status, When dueAt,
+            String basis, String evidence) {
     }
 
-    public record FindingLine(String rule, String subject, String stream, long firstSeq, When seenAt) {
+    /**
+     * The findings of one kind (a detector rule): its name and what it means in the page's language, how many there
+     * are, the first seen.
+     */
+    public record FindingKind(String rule, String name, String meaning, int count, When firstSeen) {
+    }
+
+    public record FindingLine(String rule, String name, String subject, String stream, long firstSeq, When seenAt) {
     }
 
     public record MeasureLine(When takenAt, String text, String by) {

@@ -7,8 +7,12 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
 import java.util.UUID;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -35,6 +39,7 @@ import app.vigie.alert.AlertService;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.service.CaseService;
 import app.vigie.compliance.service.ObligationService;
+import app.vigie.detection.core.Rule;
 import app.vigie.incident.FindingView;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentService;
@@ -44,6 +49,7 @@ import app.vigie.incident.MeasureService;
 import app.vigie.incident.TenantView;
 import app.vigie.notice.CaseFileService;
 import app.vigie.notice.DocumentService;
+import app.vigie.notice.DutyWords;
 import app.vigie.notice.Reader;
 import app.vigie.notice.When;
 import app.vigie.problem.ProblemException;
@@ -86,6 +92,9 @@ public class IncidentPages {
 
     @Inject
     CaseService cases;
+
+    @Inject
+    DutyWords dutyWords;
 
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
@@ -249,18 +258,19 @@ public class IncidentPages {
         ObligationService.Plan plan = file.plan();
         List<IncidentPage.CaseLine> cases = new ArrayList<>();
         List<IncidentPage.Choice> open = new ArrayList<>();
-        cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), zone, locale), null));
-        addOpen(open, "", words.the_provider(), plan.of(null));
+        cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), language, zone, locale), null));
+        addOpen(open, "", words.the_provider(), plan.of(null), language);
         for (TenantView t : file.tenants()) {
             ObligationService.SeverityView sev = plan.severity().get(t.tenant());
-            cases.add(new IncidentPage.CaseLine(t.tenant(), t.controller(), duties(plan.of(t.tenant()), zone,
-                    locale), sev == null ? null : sev.level()));
-            addOpen(open, t.tenant(), t.tenant(), plan.of(t.tenant()));
+            cases.add(new IncidentPage.CaseLine(t.tenant(), t.controller(), duties(plan.of(t.tenant()), language,
+                    zone, locale), sev == null ? null : sev.level()));
+            addOpen(open, t.tenant(), t.tenant(), plan.of(t.tenant()), language);
         }
         List<FindingView> all = file.findings();
         List<IncidentPage.FindingLine> findings = all.stream().limit(FINDINGS_SHOWN)
-                .map(f -> new IncidentPage.FindingLine(f.rule(), f.subject(), f.stream(), f.firstSeq(),
-                        When.of(f.seenAt(), zone, locale))).toList();
+                .map(f -> new IncidentPage.FindingLine(f.rule(), words.finding_name(f.rule()), f.subject(), f.stream(),
+                        f.firstSeq(), When.of(f.seenAt(), zone, locale))).toList();
+        List<IncidentPage.FindingKind> kinds = findingKinds(all, words, language, zone, locale);
         List<IncidentPage.MeasureLine> taken = file.measures().stream()
                 .map(m -> new IncidentPage.MeasureLine(When.of(m.takenAt(), zone, locale), m.text(),
                         m.recordedBy()))
@@ -270,7 +280,7 @@ public class IncidentPages {
                 i.deployment(), i.status(), i.statusReason(), i.classification(), When.of(i.detectedAt(), zone, locale),
                 When.of(i.firstExposureAt(), zone, locale), When.of(i.lastExposureAt(), zone, locale),
                 i.leakedResponses(), ExposureMatrix.of(file.exposures()), cases, findings, all.size(),
-                file.timeline(), taken, canAct,
+                kinds, file.timeline(), taken, canAct,
                 status.next().stream().map(Enum::name).toList(), open, LocalTimes.field(now, zone), notice,
                 form == null ? "" : form.value("status"), form == null ? "" : form.value("reason"),
                 form == null ? "" : form.value("taken_at"), form == null ? "" : form.value("text"),
@@ -280,20 +290,57 @@ public class IncidentPages {
         return engine.getTemplate("pages/incident").instance().setLocale(page.language()).data("page", page).render();
     }
 
-    private static void addOpen(List<IncidentPage.Choice> out, String tenant, String party, List<Obligation> own) {
+    private void addOpen(List<IncidentPage.Choice> out, String tenant, String party, List<Obligation> own,
+            String language) {
         for (Obligation o : own) {
             if (o.open()) {
-                out.add(new IncidentPage.Choice(tenant + "|" + o.rule() + "|" + o.recipient(), party + " · " + o.rule()
-                        + " → " + (o.recipientName() != null ? o.recipientName() : o.recipient())));
+                out.add(new IncidentPage.Choice(tenant + "|" + o.rule() + "|" + o.recipient(), party + " · "
+                        + dutyWords.title(o, language) + " (" + dutyWords.reference(o, language) + ") → "
+                        + dutyWords.recipient(o, language)));
             }
         }
     }
 
-    private static List<IncidentPage.Duty> duties(List<Obligation> own, ZoneId zone, Locale locale) {
-        return own.stream().map(o -> new IncidentPage.Duty(o.rule(), o.recipientName() != null ? o.recipientName()
-                : o.recipient(), o.statusWord(), When.of(o.dueAt(), zone, locale),
-                o.dueBasis() == null ? null : o.dueBasis().name(), o.completions().isEmpty() ? null
+    private List<IncidentPage.Duty> duties(List<Obligation> own, String language, ZoneId zone, Locale locale) {
+        return own.stream().map(o -> new IncidentPage.Duty(o.rule(), dutyWords.title(o, language),
+                dutyWords.reference(o, language), dutyWords.recipient(o, language), o.statusWord(),
+                When.of(o.dueAt(), zone, locale), o.dueBasis() == null ? null : o.dueBasis().name(),
+                o.completions().isEmpty() ? null
                         : o.completions().get(o.completions().size() - 1).evidence())).toList();
+    }
+
+    /** The findings per rule, in the rules' order (the gravest first), each with its count and first sighting. */
+    private List<IncidentPage.FindingKind> findingKinds(List<FindingView> all, PageMessages words, String language,
+            ZoneId zone, Locale locale) {
+        Map<String, List<FindingView>> byRule = new TreeMap<>(Comparator.comparingInt(IncidentPages::ruleOrder)
+                .thenComparing(Comparator.naturalOrder()));
+        for (FindingView f : all) {
+            byRule.computeIfAbsent(f.rule(), r -> new ArrayList<>()).add(f);
+        }
+        List<IncidentPage.FindingKind> out = new ArrayList<>();
+        byRule.forEach((rule, fs) -> {
+            Instant first = fs.stream().map(FindingView::seenAt).filter(Objects::nonNull)
+                    .min(Comparator.naturalOrder()).orElse(null);
+            out.add(new IncidentPage.FindingKind(rule, words.finding_name(rule),
+                    sentence(dutyWords.finding(rule, language), locale), fs.size(), When.of(first, zone, locale)));
+        });
+        return out;
+    }
+
+    /** The documents' words for a finding (written to follow a colon) as a sentence of its own. */
+    static String sentence(String words, Locale locale) {
+        return words == null || words.isEmpty() ? words
+                : words.substring(0, 1).toUpperCase(locale) + words.substring(1) + ".";
+    }
+
+    /** A rule's place in the detector's list of rules (the gravest first); an unknown one after them. */
+    private static int ruleOrder(String rule) {
+        for (Rule r : Rule.values()) {
+            if (r.name().equals(rule)) {
+                return r.ordinal();
+            }
+        }
+        return Integer.MAX_VALUE;
     }
 
     private static String actor(SecurityContext who) {

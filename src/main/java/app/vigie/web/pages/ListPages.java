@@ -40,6 +40,7 @@ import app.vigie.audit.AuditService;
 import app.vigie.auditlog.QuarantineService;
 import app.vigie.export.Csv;
 import app.vigie.incident.IncidentIds;
+import app.vigie.incident.IncidentService;
 import app.vigie.notice.Reader;
 import app.vigie.notice.When;
 import app.vigie.problem.Params;
@@ -80,6 +81,9 @@ public class ListPages {
 
     @Inject
     AlertService alerts;
+
+    @Inject
+    IncidentService incidents;
 
     @GET
     @Path("register")
@@ -151,7 +155,7 @@ public class ListPages {
         }
         return engine.getTemplate("pages/tenants").instance().setLocale(language)
                 .data("page", new Lists.TenantsPage(language, zone.getId(),
-                user(who), lines)).render();
+                user(who), lines, incidents.unmappedTenants())).render();
     }
 
     @GET
@@ -228,13 +232,13 @@ public class ListPages {
     @GET
     @Path("alerts")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public String alerts(@QueryParam("status") String status, @QueryParam("lang") String lang,
-            @QueryParam("zone") String zoneParam, @HeaderParam("Accept-Language") String accept,
-            @Context SecurityContext who) throws SQLException {
+    public String alerts(@QueryParam("status") String status, @QueryParam("state") String state,
+            @QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
+            @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         Viewer viewer = Viewer.of(lang, zoneParam, accept);
         ZoneId zone = viewer.zone();
         Locale locale = viewer.locale();
-        List<Lists.AlertLine> lines = alerts.list(null, status, 200).stream().map(a -> new Lists.AlertLine(
+        List<Lists.AlertLine> lines = alerts.list(null, status, state, 200).stream().map(a -> new Lists.AlertLine(
                 a.id(), a.incidentId().toString(), a.tenant(), a.phase(), When.of(a.createdAt(), zone, locale),
                 a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale),
                 a.escalatedAt() != null && a.acknowledgedAt() == null,
@@ -244,7 +248,7 @@ public class ListPages {
                 .toList();
         return engine.getTemplate("pages/alerts").instance().setLocale(viewer.language())
                 .data("page", new Lists.AlertsPage(viewer.language(), zone.getId(),
-                user(who), nz(status), who.isUserInRole(Role.R_DPO), lines)).render();
+                user(who), nz(status), nz(state).strip(), who.isUserInRole(Role.R_DPO), lines)).render();
     }
 
     /** The DPO sends a DEAD delivery again, or releases a HELD one; back to the alerts page. */

@@ -18,7 +18,9 @@ public final class Lists {
             String recordedBy, String nature, long exposedRequests, String severity, String hash) {
     }
 
-    public record TenantsPage(String language, String zone, String user, List<TenantLine> tenants) {
+    /** The directory, and the affected tenants of open incidents it does not have ({@code missing}). */
+    public record TenantsPage(String language, String zone, String user, List<TenantLine> tenants,
+            List<String> missing) {
     }
 
     public record TenantLine(String id, String legalName, String country, String dpo, String channels,
@@ -41,8 +43,9 @@ public final class Lists {
             String after) {
     }
 
-    public record AlertsPage(String language, String zone, String user, String status, boolean canRetry,
-            List<AlertLine> alerts) {
+    /** The alerts, filtered by a delivery {@code status} and a {@code state} (both blank: all). */
+    public record AlertsPage(String language, String zone, String user, String status, String state,
+            boolean canRetry, List<AlertLine> alerts) {
     }
 
     public record AlertLine(long id, String incidentId, String tenant, String phase, When createdAt,

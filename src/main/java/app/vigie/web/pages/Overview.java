@@ -13,10 +13,32 @@ import app.vigie.notice.When;
  * provider's identity (name, security contact) is not configured, which documents then show as fields to complete.
  */
 public record Overview(String language, String zone, String user, When generatedAt, List<Line> incidents, int page,
-        int pages, int total, boolean providerIdentified) {
+        int pages, int total, boolean providerIdentified, String filter, Summary summary) {
+    // summary: null before the first reminder check has counted
 
     /** Open incidents per page of the overview. */
     public static final int PAGE_SIZE = 50;
+
+    /** The filter of the incidents with an obligation due within 24 hours. */
+    public static final String DUE_SOON = "due-soon";
+
+    /** The filter of the incidents with an obligation late. */
+    public static final String LATE = "late";
+
+    /**
+     * The summary strip, over every open incident, as the last reminder check counted it ({@code countedAt}): how
+     * many are open (now); obligations due within 24 hours and late; alerts not delivered, delivered and not
+     * acknowledged; affected tenants missing from the directory; {@code notCounted}: how many more incidents are
+     * open now than it counted.
+     */
+    public record Summary(long open, long dueSoon, long late, long alertsUndelivered, long alertsUnacknowledged,
+            long unmappedTenants, When countedAt, long notCounted) {
+    }
+
+    /** The query string of this view (filter and page) for links and refreshes, without language and zone. */
+    public String filterQuery() {
+        return filter.isEmpty() ? "" : "&filter=" + filter;
+    }
 
     /** Whether there are newer (lower-numbered) or older pages. */
     public boolean hasNewer() {
@@ -41,12 +63,14 @@ public record Overview(String language, String zone, String user, When generated
     }
 
     /**
-     * An open incident: its next deadline ({@code nextDue} null when none is running) and what it is;
-     * {@code severity} the highest level assessed among its tenants (LOW to VERY_HIGH), null when none is yet.
+     * An open incident: its next deadline ({@code nextDue} null when none is running) in words (the duty's
+     * {@code nextTitle}, its legal {@code nextReference}, to whom, for which tenant) and what it is; {@code severity}
+     * the highest level assessed among its tenants (LOW to VERY_HIGH), null when none is yet.
      */
     public record Line(String id, String deployment, String status, String classification, When detectedAt,
-            long leakedResponses, int affectedTenants, When nextDue, String nextRule, String nextTenant,
-            String nextStatus, int open, int late, String severity) {
+            long leakedResponses, int affectedTenants, When nextDue, String nextRule, String nextTitle,
+            String nextReference, String nextRecipient, String nextTenant, String nextStatus, int open, int late,
+            String severity) {
     }
 
     static final List<String> LEVELS = List.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH");

@@ -181,6 +181,10 @@ public interface PageMessages {
     @Message
     String common_delivery_status(String status);
 
+    /** A detector rule's short name (CROSS_TENANT_READ...); an unknown one as it is. */
+    @Message
+    String finding_name(String rule);
+
     @Message
     String common_acknowledged();
 
@@ -335,6 +339,25 @@ public interface PageMessages {
     String incident_findings();
 
     @Message
+    String incident_findings_by_kind();
+
+    @Message
+    String incident_finding_kind();
+
+    @Message
+    String incident_what_it_means();
+
+    @Message
+    String incident_count();
+
+    @Message
+    String incident_first_seen();
+
+    /** Above the rows of findings: how many are shown of how many. */
+    @Message
+    String incident_findings_rows(int shown, int total);
+
+    @Message
     String incident_first_exposure_2();
 
     @Message
@@ -424,8 +447,6 @@ public interface PageMessages {
     @Message
     String incident_rows_tenants_whose_tokens_were();
 
-    @Message
-    String incident_rule();
 
     @Message
     String incident_seen();
@@ -834,4 +855,55 @@ public interface PageMessages {
 
     @Message
     String the_provider();
+
+    @Message
+    String summary_label();
+
+    @Message
+    String summary_open(long n);
+
+    @Message
+    String summary_due_soon(long n);
+
+    @Message
+    String summary_late(long n);
+
+    @Message
+    String summary_alerts_undelivered(long n);
+
+    @Message
+    String summary_alerts_unacknowledged(long n);
+
+    @Message
+    String summary_unmapped_tenants(long n);
+
+    @Message
+    String summary_as_of(String when);
+
+    @Message
+    String summary_unplanned(long n);
+
+    @Message
+    String incidents_due_soon_only();
+
+    @Message
+    String incidents_late_only();
+
+    @Message
+    String incidents_show_all();
+
+    @Message
+    String alerts_undelivered_only();
+
+    @Message
+    String alerts_unacknowledged_only();
+
+    @Message
+    String alerts_show_all();
+
+    @Message
+    String tenants_missing();
+
+    @Message
+    String tenants_missing_explained();
 }

@@ -41,10 +41,13 @@ import io.smallrye.mutiny.Multi;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.service.CaseService;
 import app.vigie.compliance.service.ObligationService;
+import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
+import app.vigie.notice.DutyWords;
 import app.vigie.notice.NoticeService;
 import app.vigie.notice.When;
 import app.vigie.problem.Params;
+import app.vigie.problem.ProblemException;
 import app.vigie.security.AccountService;
 import app.vigie.security.Role;
 import app.vigie.time.Zones;
@@ -79,6 +82,9 @@ public class PageResource {
 
     @Inject
     NoticeService notices;
+
+    @Inject
+    DutyWords dutyWords;
 
     @ConfigProperty(name = "vigie.dashboard.sign-in")
     String signIn;
@@ -142,15 +148,15 @@ public class PageResource {
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR, Role.R_CUSTOMER})
     public Response overview(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
-            @QueryParam("page") String page, @HeaderParam("Accept-Language") String accept,
-            @Context SecurityContext who) throws SQLException {
+            @QueryParam("page") String page, @QueryParam("filter") String filter,
+            @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         if (!who.isUserInRole(Role.R_DPO) && !who.isUserInRole(Role.R_ANALYST) && !who.isUserInRole(Role.R_AUDITOR)) {
             return Response.seeOther(URI.create("/portal")).build();
         }
         String language = Viewer.language(lang, accept);
         return Response.ok(engine.getTemplate("pages/overview").instance().setLocale(language).data("page",
-                overview(language, Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page)))
-                .render(), MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
+                overview(language, Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page),
+                        filter(filter))).render(), MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
 
     /**
@@ -171,11 +177,25 @@ public class PageResource {
     @Path("incidents")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public String incidents(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
-            @QueryParam("page") String page, @HeaderParam("Accept-Language") String accept,
-            @Context SecurityContext who) throws SQLException {
+            @QueryParam("page") String page, @QueryParam("filter") String filter,
+            @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         String language = Viewer.language(lang, accept);
         return engine.getTemplate("pages/incidents").instance().setLocale(language).data("page", overview(language,
-                Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page))).render();
+                Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page), filter(filter)))
+                .render();
+    }
+
+    /** The overview's filter: all open incidents when absent; {@code due-soon} or {@code late}; a clear 400 else. */
+    static IncidentQueries.OpenFilter filter(String filter) {
+        if (filter == null || filter.isBlank()) {
+            return IncidentQueries.OpenFilter.ALL;
+        }
+        return switch (filter.strip()) {
+            case Overview.DUE_SOON -> IncidentQueries.OpenFilter.DUE_SOON;
+            case Overview.LATE -> IncidentQueries.OpenFilter.LATE;
+            default -> throw new ProblemException(400, "query parameter 'filter' must be " + Overview.DUE_SOON
+                    + " or " + Overview.LATE + ", got '" + filter.strip() + "'");
+        };
     }
 
     /** A page number of the overview: 1 when absent; a clear 400 when not a number from 1. */
@@ -184,10 +204,11 @@ public class PageResource {
                 : (int) Params.number("page", page, 1, Integer.MAX_VALUE);
     }
 
-    Overview overview(String lang, ZoneId zone, String user, int page) throws SQLException {
+    Overview overview(String lang, ZoneId zone, String user, int page, IncidentQueries.OpenFilter filter)
+            throws SQLException {
         Locale locale = Locale.forLanguageTag(lang);
         Instant now = clock.instant();
-        CaseService.OpenIncidents open = cases.openIncidents(page, Overview.PAGE_SIZE, now);
+        CaseService.OpenIncidents open = cases.openIncidents(filter, page, Overview.PAGE_SIZE, now);
         List<Overview.Line> lines = new ArrayList<>();
         for (CaseService.OpenIncident o : open.incidents()) {
             IncidentView i = o.incident();
@@ -203,10 +224,16 @@ public class PageResource {
             lines.add(new Overview.Line(i.id().toString(), i.deployment(), i.status(), i.classification(),
                     When.of(i.detectedAt(), zone, locale), i.leakedResponses(), tenants.size(),
                     When.of(next == null ? null : next.dueAt(), zone, locale), next == null ? null : next.rule(),
+                    next == null ? null : dutyWords.title(next, lang), next == null ? null
+                            : dutyWords.reference(next, lang), next == null ? null : dutyWords.recipient(next, lang),
                     next == null ? null : next.tenant(), next == null ? null : next.status().name(), due.size(),
                     (int) due.stream().filter(x -> x.status() == Obligation.Status.LATE).count(), severity));
         }
-        return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines, open.page(), open.pages(), open.total(),
-                notices.provider().identified());
+        Overview.Summary summary = open.summary().map(d -> new Overview.Summary(open.open(), d.dueSoon(), d.late(),
+                d.alertsUndelivered(), d.alertsUnacknowledged(), d.unmappedTenants(),
+                When.of(d.computedAt(), zone, locale), Math.max(0, open.open() - d.incidents()))).orElse(null);
+        return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines, open.page(), open.pages(),
+                open.total(), notices.provider().identified(), filter == IncidentQueries.OpenFilter.DUE_SOON
+                        ? Overview.DUE_SOON : filter == IncidentQueries.OpenFilter.LATE ? Overview.LATE : "", summary);
     }
 }

@@ -1,0 +1,135 @@
+package app.vigie.compliance.service;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+import app.vigie.compliance.plan.Obligation;
+import app.vigie.incident.IncidentQueries;
+
+/**
+ * The deadlines of each running incident's open obligations as its last plan gave them ({@code incident_deadline}),
+ * and the overview's summary the reminder check counts from them after each check ({@code overview_summary}):
+ * obligations due within a day and late, alerts not delivered or not acknowledged, tenants missing from the
+ * directory. The summary is as old as the last check ({@link Summary#computedAt}); the filters read the deadlines
+ * when asked.
+ */
+public final class DeadlineStore {
+    /** How far ahead "due soon" looks. */
+    public static final Duration SOON = Duration.ofHours(24);
+
+    private DeadlineStore() {
+    }
+
+    /** Saves the open obligations' deadlines of each plan. */
+    public static void save(Connection c, Collection<ObligationService.Plan> plans, Instant now) throws SQLException {
+        if (plans.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into incident_deadline (incident_id, due_at, late_after, planned_at) values (?, ?, ?, ?)
+                on conflict (incident_id) do update set due_at = excluded.due_at, late_after = excluded.late_after,
+                  planned_at = excluded.planned_at""")) {
+            for (ObligationService.Plan plan : plans) {
+                List<Timestamp> due = new ArrayList<>();
+                List<Timestamp> late = new ArrayList<>();
+                for (Obligation o : plan.obligations()) {
+                    if (!o.open()) {
+                        continue;
+                    }
+                    if (o.dueAt() != null) {
+                        due.add(Timestamp.from(o.dueAt()));
+                    }
+                    // past a target the law does not bound, an obligation is not late (Obligation.statusWord)
+                    boolean bounded = o.dueBasis() != Obligation.DueBasis.TARGET || o.outerLimitAt() != null;
+                    if (bounded && o.lateAfter() != null) {
+                        late.add(Timestamp.from(o.lateAfter()));
+                    }
+                }
+                ps.setObject(1, plan.incident().id());
+                ps.setArray(2, c.createArrayOf("timestamptz", due.toArray()));
+                ps.setArray(3, c.createArrayOf("timestamptz", late.toArray()));
+                ps.setTimestamp(4, Timestamp.from(now));
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /**
+     * The overview's summary over the running incidents, as of {@code computedAt}: how many were counted, their open
+     * obligations due within {@link #SOON} and late, their alerts not delivered and delivered but not acknowledged,
+     * and their tenants missing from the directory.
+     */
+    public record Summary(int incidents, long dueSoon, long late, long alertsUndelivered, long alertsUnacknowledged,
+            int unmappedTenants, Instant computedAt) {
+    }
+
+    /**
+     * Counts the summary at {@code now} and saves it (one row). The alerts are counted as {@code CustomerAlert.State}
+     * selects them for the alerts page; the tenants as {@code IncidentQueries.unmappedTenants} lists them.
+     */
+    public static Summary refresh(Connection c, Instant now) throws SQLException {
+        Summary s;
+        try (PreparedStatement ps = c.prepareStatement("""
+                with running as (select id from incident where status not in ('CLOSED', 'DISMISSED')),
+                deadlines as (
+                  select coalesce(sum((select count(*) from unnest(d.due_at) t where t > ? and t <= ?)), 0) due_soon,
+                         coalesce(sum((select count(*) from unnest(d.late_after) t where t < ?)), 0) late
+                  from running r join incident_deadline d on d.incident_id = r.id),
+                alerts as (
+                  select count(*) filter (where delivered is null) undelivered,
+                         count(*) filter (where delivered is not null and a.acknowledged_at is null
+                                          and a.phase <> 'FINAL') unacknowledged
+                  from running r join customer_alert a on a.incident_id = r.id
+                  left join lateral (select 1 delivered from alert_delivery x where x.alert_id = a.id
+                                     and x.status = 'DELIVERED' limit 1) x on true)
+                select (select count(*) from running), d.due_soon, d.late, a.undelivered, a.unacknowledged
+                from deadlines d, alerts a""")) {
+            Timestamp at = Timestamp.from(now);
+            ps.setTimestamp(1, at);
+            ps.setTimestamp(2, Timestamp.from(now.plus(SOON)));
+            ps.setTimestamp(3, at);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                s = new Summary(rs.getInt(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+                        IncidentQueries.unmappedTenants(c).size(), now);
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into overview_summary (id, incidents, due_soon, late, alerts_undelivered, alerts_unacknowledged,
+                  unmapped_tenants, computed_at) values (1, ?, ?, ?, ?, ?, ?, ?)
+                on conflict (id) do update set incidents = excluded.incidents, due_soon = excluded.due_soon,
+                  late = excluded.late, alerts_undelivered = excluded.alerts_undelivered,
+                  alerts_unacknowledged = excluded.alerts_unacknowledged, unmapped_tenants = excluded.unmapped_tenants,
+                  computed_at = excluded.computed_at""")) {
+            ps.setInt(1, s.incidents());
+            ps.setLong(2, s.dueSoon());
+            ps.setLong(3, s.late());
+            ps.setLong(4, s.alertsUndelivered());
+            ps.setLong(5, s.alertsUnacknowledged());
+            ps.setInt(6, s.unmappedTenants());
+            ps.setTimestamp(7, Timestamp.from(now));
+            ps.executeUpdate();
+        }
+        return s;
+    }
+
+    /** The summary the last check saved; empty before the first. */
+    public static Optional<Summary> last(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select incidents, due_soon, late, alerts_undelivered,"
+                + " alerts_unacknowledged, unmapped_tenants, computed_at from overview_summary where id = 1");
+                ResultSet rs = ps.executeQuery()) {
+            return rs.next() ? Optional.of(new Summary(rs.getInt(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
+                    rs.getLong(5), rs.getInt(6), rs.getTimestamp(7).toInstant())) : Optional.empty();
+        }
+    }
+}

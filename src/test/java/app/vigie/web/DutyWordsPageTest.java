@@ -1,0 +1,97 @@
+package app.vigie.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+import app.vigie.testing.Api;
+
+/**
+ * The dashboard names duties and findings in words, as the documents do: a duty by its kind and its legal reference in
+ * the page's language (templates/notices/words.yaml and the compliance rules), a finding by its name and what it
+ * means, counted per kind. No rule id nor detector code is left in the text a reader sees (they stay in attributes
+ * for tools).
+ */
+@QuarkusTest
+public class DutyWordsPageTest {
+    private static final Pattern RULE_ID = Pattern.compile(
+            "\\b(gdpr|nis2|dora|uk-gdpr|ch-nfadp|hipaa|us-ca|tn|eu-ai-act)-[0-9a-z-]+\\b");
+    private static final Pattern DETECTOR_CODE = Pattern.compile("\\b(CROSS_TENANT_READ|INTRA_TENANT_READ|"
+            + "CROSS_TENANT_SHARE|UNINITIALIZED_READ|REJECTED_REQUEST_SERVED|TRANSFER_COVERAGE_GAP|"
+            + "TRANSFER_CHECKSUM_MISMATCH|CONTEXT_EXCEEDS_POOL|DOUBLE_ALLOC|STREAM_GAP|TABLE_EVICTED)\\b");
+
+    @Test
+    void theIncidentPageNamesDutiesAndFindingsInWordsInEachLanguage() {
+        String p = Api.uniquePrefix();
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme SAS\",\"country\":\"FR\"}")
+                .put("/api/tenants/" + p + "-acme").then().statusCode(200);
+        String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
+        Api.account(p + "-dpo", "dpo", null);
+        DashboardActionsTest.Browser dpo = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password",
+                "/incidents/" + id);
+
+        String fr = dpo.page("/incidents/" + id + "?lang=fr");
+        String frText = visibleText(fr);
+        // the CNIL's notification: its kind and its reference in French, as the authority notification says them
+        assertThat(frText).contains("Notification à l'autorité", "RGPD, art. 33, par. 1, 3 et 4",
+                "Alerte au responsable du traitement", "RGPD, art. 33, par. 2");
+        // recipients in French too: the persons concerned, the register (the planner's own names are English)
+        assertThat(frText).contains("les personnes concernées", "le registre des violations")
+                .doesNotContain("the persons concerned", "record of breaches");
+        // findings by kind: the name, what it means (the documents' sentence) and how many
+        Matcher kind = Pattern.compile("<tr data-rule=\"CROSS_TENANT_READ\"><th scope=\"row\">([^<]+)</th><td>([^<]+)"
+                + "</td><td class=\"n\">(\\d+)</td>").matcher(fr);
+        assertThat(kind.find()).as("a row for the cross-tenant reads").isTrue();
+        assertThat(kind.group(1)).isEqualTo("Lecture des données d&#39;un autre client");
+        assertThat(kind.group(2)).startsWith("Une requête a lu des positions du cache écrites en dernier")
+                .endsWith(".");
+        assertThat(Integer.parseInt(kind.group(3))).isEqualTo(1);
+        assertThat(frText).contains("Tous les constats, dans l'ordre où ils ont été vus");
+        assertNoCode(frText);
+
+        String en = dpo.page("/incidents/" + id + "?lang=en");
+        String enText = visibleText(en);
+        assertThat(enText).contains("Notification to the authority", "GDPR Art. 33(1), 33(3), 33(4)",
+                "Alert to the controller", "GDPR Art. 33(2)", "Read of another customer's data",
+                "A request read cache positions last written by another customer's request.");
+        assertNoCode(enText);
+    }
+
+    @Test
+    void theOverviewNamesTheNextDeadlineInWords() {
+        String p = Api.uniquePrefix();
+        // a 12-hour alert delay agreed with acme: the processor's alert to it is the first deadline
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
+                + "\"alert_delay\":\"PT12H\"}").put("/api/tenants/" + p + "-acme").then().statusCode(200);
+        String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
+        Api.account(p + "-dpo", "dpo", null);
+        DashboardActionsTest.Browser dpo = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password", "/");
+        String fr = dpo.page("/incidents?lang=fr");
+        Matcher row = Pattern.compile("<tr class=\"[^\"]*\" data-incident=\"" + id + "\">(.*?)</tr>", Pattern.DOTALL)
+                .matcher(fr);
+        assertThat(row.find()).as("the new incident on the first page of the overview").isTrue();
+        String due = visibleText(row.group(1));
+        assertThat(due).contains("Alerte au responsable du traitement → Acme SAS · " + p + "-acme",
+                "RGPD, art. 33, par. 2");
+        assertNoCode(due);
+    }
+
+    private static void assertNoCode(String text) {
+        Matcher rule = RULE_ID.matcher(text);
+        assertThat(rule.find()).as("a rule id in the text: %s", rule.find(0) ? rule.group() : "").isFalse();
+        Matcher code = DETECTOR_CODE.matcher(text);
+        assertThat(code.find()).as("a detector code in the text: %s", code.find(0) ? code.group() : "").isFalse();
+    }
+
+    /** What a reader sees: no scripts, no tags (so no attributes), entities of quotes read back. */
+    static String visibleText(String html) {
+        return html.replaceAll("(?s)<script.*?</script>", " ").replaceAll("(?s)<style.*?</style>", " ")
+                .replaceAll("<[^>]*>", " ").replace("&#39;", "'").replace("&quot;", "\"").replace("&amp;", "&")
+                .replaceAll("\\s+", " ");
+    }
+}
