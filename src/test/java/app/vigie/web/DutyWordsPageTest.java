@@ -2,6 +2,12 @@ package app.vigie.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -79,6 +85,82 @@ public class DutyWordsPageTest {
         assertThat(due).contains("Alerte au responsable du traitement → Acme SAS · " + p + "-acme",
                 "RGPD, art. 33, par. 2");
         assertNoCode(due);
+    }
+
+    @Test
+    void theIncidentPageSaysWhatToDoNextAndWhereEachCustomerStands() {
+        String p = Api.uniquePrefix();
+        String acme = p + "-acme";
+        String globex = p + "-globex";
+        // acme: in the directory, alerted within 12 hours by contract, no channel; globex: not in the directory
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
+                + "\"alert_delay\":\"PT12H\"}").put("/api/tenants/" + acme).then().statusCode(200);
+        String id = Api.leakingIncident(p, acme, globex);
+        Api.account(p + "-dpo", "dpo", null);
+        DashboardActionsTest.Browser dpo = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password",
+                "/incidents/" + id);
+        String en = dpo.page("/incidents/" + id + "?lang=en");
+
+        // what to do next: every party's open obligations, the soonest first: the 12-hour alert to acme leads
+        String next = section(en, "<table class=\"incidents next\">");
+        List<String> rows = rows(next);
+        assertThat(rows).hasSizeGreaterThan(2);
+        // held by the provider (the processor alerts its controller), sent to Acme
+        String first = visibleText(rows.get(0));
+        assertThat(first).contains("The provider", "Alert to the controller", "GDPR Art. 33(2)", "Acme SAS",
+                "to do", "Record as done");
+        // the controller's own duties are held by Acme: its notification to the CNIL
+        assertThat(rows.stream().map(DutyWordsPageTest::visibleText).filter(r -> r.contains("GDPR Art. 33(1)")))
+                .singleElement().asString().contains("Acme SAS", "Notification to the authority", "(CNIL)")
+                .doesNotContain("The provider");
+        List<String> due = new ArrayList<>();
+        for (String row : rows) {
+            Matcher m = Pattern.compile("datetime=\"([^\"]+)\"").matcher(row);
+            if (m.find()) {
+                due.add(m.group(1));
+            }
+        }
+        assertThat(due).as("due times in order").isSortedAccordingTo(Comparator.comparing(Instant::parse));
+        // its action opens the form with that obligation chosen
+        Matcher action = Pattern.compile("href=\"(/incidents/[^\"]+duty=[^\"#]+)#actions\"").matcher(rows.get(0));
+        assertThat(action.find()).isTrue();
+        // (decoded first: the test client encodes the path it is given once more)
+        String form = dpo.page(URLDecoder.decode(action.group(1).replace("&amp;", "&"), StandardCharsets.UTF_8));
+        assertThat(form).contains("<option value=\"" + acme + "|gdpr-33-2|controller\" selected>");
+
+        // customers: how each was exposed, whether the directory knows it, where its alert stands
+        String customers = section(en, "<table class=\"incidents customers\">");
+        String acmeRow = visibleText(rowOf(customers, acme));
+        assertThat(acmeRow).contains("Acme SAS", "its data read by others", "not delivered", "Alert to the controller");
+        String globexRow = rowOf(customers, globex);
+        assertThat(visibleText(globexRow)).contains("not in the directory", "received others' data");
+        assertThat(globexRow).contains("href=\"/tenants?lang=en#missing\"");
+
+        String fr = visibleText(dpo.page("/incidents/" + id + "?lang=fr"));
+        assertThat(fr).contains("À faire maintenant", "Enregistrer comme faite", "ses données lues par d'autres",
+                "a reçu des données d'autres clients", "absent de l'annuaire");
+        assertNoCode(fr);
+    }
+
+    private static String section(String html, String start) {
+        int from = html.indexOf(start);
+        assertThat(from).as("the page has %s", start).isNotNegative();
+        return html.substring(from, html.indexOf("</table>", from));
+    }
+
+    private static List<String> rows(String table) {
+        List<String> out = new ArrayList<>();
+        Matcher m = Pattern.compile("<tr[ >].*?</tr>", Pattern.DOTALL)
+                .matcher(table.substring(table.indexOf("<tbody>")));
+        while (m.find()) {
+            out.add(m.group());
+        }
+        return out;
+    }
+
+    private static String rowOf(String table, String tenant) {
+        return rows(table).stream().filter(r -> r.contains("data-tenant=\"" + tenant + "\"")).findFirst()
+                .orElseThrow(() -> new AssertionError("no row for " + tenant));
     }
 
     private static void assertNoCode(String text) {

@@ -1,5 +1,7 @@
 package app.vigie.web.pages;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import app.vigie.notice.IncidentReport;
@@ -17,7 +19,30 @@ public record IncidentPage(String language, String zone, String user, String id,
         List<IncidentReport.Event> timeline, List<MeasureLine> measures, boolean canAct, List<String> nextStatuses,
         List<Choice> openDuties, String now, Notice notice, String formStatus, String formReason,
         String formTakenAt, String formText, String formDuty, String formDoneAt, String formEvidence,
-        String formLateReasons, List<AlertLine> alerts) {
+        String formLateReasons, List<AlertLine> alerts, List<NextDuty> next, List<CustomerLine> customers) {
+
+    /**
+     * An open obligation of any party, in the order they fall due (those without a due time last): who holds it
+     * ({@code party}: the provider, or a customer's controller), in whose case ({@code tenant}, null: the provider's), what it is in words, to whom, its status and due time,
+     * and {@code key} the value of the "obligation done" form's choice for it.
+     */
+    public record NextDuty(String tenant, String party, String title, String reference, String recipient,
+            String status, When dueAt, String key) {
+        /** {@link #key} for a query string. */
+        public String keyParam() {
+            return URLEncoder.encode(key, StandardCharsets.UTF_8);
+        }
+    }
+
+    /**
+     * An affected customer: how it was exposed ({@code role}: VICTIM, RECIPIENT or BOTH), its counts, whether the
+     * directory knows it ({@code controller} null when not), its alert (delivered, acknowledged: null when not),
+     * and its own next deadline ({@code nextTitle} null when none runs).
+     */
+    public record CustomerLine(String tenant, String controller, String role, long exposedRequests,
+            long exposedTokens, long receivedTokens, boolean alerted, When alertDeliveredAt, When acknowledgedAt,
+            String nextTitle, When nextDue) {
+    }
 
     /** A customer alert of this incident: to whom, which phase, how its deliveries stand, when acknowledged. */
     public record AlertLine(String tenant, String phase, When createdAt, String deliveries, When acknowledgedAt) {

@@ -8,6 +8,7 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,6 +38,7 @@ import io.quarkus.qute.Engine;
 
 import app.vigie.alert.AlertService;
 import app.vigie.compliance.plan.Obligation;
+import app.vigie.compliance.rules.ObligationRule;
 import app.vigie.compliance.service.CaseService;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.detection.core.Rule;
@@ -99,11 +101,13 @@ public class IncidentPages {
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public String incident(@PathParam("id") String id, @QueryParam("lang") String lang,
-            @QueryParam("zone") String zone, @QueryParam("done") String done,
+            @QueryParam("zone") String zone, @QueryParam("done") String done, @QueryParam("duty") String duty,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         Reader.language(lang, "en");
+        // "record as done" from the list of what to do next: the form's obligation chosen already
         return render(id, Viewer.language(lang, accept), Zones.parse(zone), who,
-                done == null ? null : new IncidentPage.Notice(false, done, null), null);
+                done == null ? null : new IncidentPage.Notice(false, done, null),
+                duty == null || duty.isBlank() ? null : new Form("done", List.of("duty", duty)));
     }
 
     /**
@@ -266,6 +270,9 @@ public class IncidentPages {
                     zone, locale), sev == null ? null : sev.level()));
             addOpen(open, t.tenant(), t.tenant(), plan.of(t.tenant()), language);
         }
+        List<IncidentPage.NextDuty> next = next(plan, file.tenants(), words, language, zone, locale);
+        List<IncidentPage.CustomerLine> customers = customers(plan, file.tenants(), alerts.list(uuid, null, 200),
+                language, zone, locale);
         List<FindingView> all = file.findings();
         List<IncidentPage.FindingLine> findings = all.stream().limit(FINDINGS_SHOWN)
                 .map(f -> new IncidentPage.FindingLine(f.rule(), words.finding_name(f.rule()), f.subject(), f.stream(),
@@ -286,7 +293,7 @@ public class IncidentPages {
                 form == null ? "" : form.value("taken_at"), form == null ? "" : form.value("text"),
                 form == null ? "" : form.value("duty"), form == null ? "" : form.value("done_at"),
                 form == null ? "" : form.value("evidence"), form == null ? "" : form.value("late_reasons"),
-                alertLines);
+                alertLines, next, customers);
         return engine.getTemplate("pages/incident").instance().setLocale(page.language()).data("page", page).render();
     }
 
@@ -307,6 +314,51 @@ public class IncidentPages {
                 When.of(o.dueAt(), zone, locale), o.dueBasis() == null ? null : o.dueBasis().name(),
                 o.completions().isEmpty() ? null
                         : o.completions().get(o.completions().size() - 1).evidence())).toList();
+    }
+
+    /**
+     * Every party's open obligations, the soonest due first (those without a due time last, by case). Who holds one
+     * is its holder: the provider for the processor's duties in a customer's case (its alert to the controller), the
+     * customer's controller for the controller's.
+     */
+    private List<IncidentPage.NextDuty> next(ObligationService.Plan plan, List<TenantView> tenants,
+            PageMessages words, String language, ZoneId zone, Locale locale) {
+        Map<String, String> names = new HashMap<>();
+        tenants.forEach(t -> names.put(t.tenant(), t.controller() != null ? t.controller() : t.tenant()));
+        return plan.obligations().stream().filter(Obligation::open)
+                .sorted(Comparator.comparing(Obligation::dueAt, Comparator.nullsLast(Comparator.naturalOrder()))
+                        .thenComparing(o -> o.tenant() == null ? "" : o.tenant()))
+                .map(o -> new IncidentPage.NextDuty(o.tenant(), o.tenant() == null
+                        || o.holder() == ObligationRule.Party.PROCESSOR ? words.incident_provider()
+                        : names.getOrDefault(o.tenant(), o.tenant()), dutyWords.title(o, language),
+                        dutyWords.reference(o, language), dutyWords.recipient(o, language), o.statusWord(),
+                        When.of(o.dueAt(), zone, locale), (o.tenant() == null ? "" : o.tenant()) + "|" + o.rule()
+                                + "|" + o.recipient()))
+                .toList();
+    }
+
+    /** One line per affected customer: its exposure, its alert (the initial one) and its own next deadline. */
+    private List<IncidentPage.CustomerLine> customers(ObligationService.Plan plan, List<TenantView> tenants,
+            List<AlertService.AlertView> alerts, String language, ZoneId zone, Locale locale) {
+        List<IncidentPage.CustomerLine> out = new ArrayList<>();
+        for (TenantView t : tenants) {
+            Instant acknowledged = alerts.stream().filter(a -> a.tenant().equals(t.tenant())
+                    && a.acknowledgedAt() != null).map(AlertService.AlertView::acknowledgedAt)
+                    .min(Comparator.naturalOrder()).orElse(null);
+            boolean alerted = alerts.stream().anyMatch(a -> a.tenant().equals(t.tenant()));
+            Instant delivered = plan.alertsDelivered().get(t.tenant());
+            Obligation nextDue = plan.of(t.tenant()).stream().filter(o -> o.open() && o.dueAt() != null)
+                    .min(Comparator.comparing(Obligation::dueAt)).orElse(null);
+            String role = t.roles().contains("VICTIM") && t.roles().contains("RECIPIENT") ? "BOTH"
+                    : t.roles().contains("VICTIM") ? "VICTIM" : "RECIPIENT";
+            out.add(new IncidentPage.CustomerLine(t.tenant(), t.mapped() ? t.controller() : null, role,
+                    t.exposedRequests(), t.exposedTokens(), t.receivedTokens(), alerted,
+                    delivered == null ? null : When.of(delivered, zone, locale),
+                    acknowledged == null ? null : When.of(acknowledged, zone, locale),
+                    nextDue == null ? null : dutyWords.title(nextDue, language),
+                    When.of(nextDue == null ? null : nextDue.dueAt(), zone, locale)));
+        }
+        return out;
     }
 
     /** The findings per rule, in the rules' order (the gravest first), each with its count and first sighting. */

@@ -11,6 +11,10 @@ import io.quarkus.qute.i18n.MessageBundle;
  * words several pages share start with {@code common_}, severity levels with {@code severity_}, the menu's with
  * {@code nav_}, data categories with {@code category_}, special categories (GDPR
  * Art. 9 and 10) with {@code special_}, filter fields with {@code field_} (PageMessagesTest checks).
+ *
+ * <p>At most 300 methods: Quarkus 3.33 splits a bundle's generated resolver every 300 messages and the split one fails
+ * bytecode verification at start ({@code VerifyError} in {@code PageMessages_Bundle.resolve_0}). A section's labels
+ * share one message with a key ({@link #incident_next}) where that helps; PageMessagesTest checks the count.
  */
 @MessageBundle(value = "msg", locale = "en")
 public interface PageMessages {
@@ -906,4 +910,27 @@ public interface PageMessages {
 
     @Message
     String tenants_missing_explained();
+
+    @Message
+    String incident_customer_role(String role);
+
+    @Message
+    String incident_alert_delivered(String when);
+
+    @Message
+    String incident_alert_acknowledged(String when);
+
+    /**
+     * The words of the incident page's "what to do next" list, by {@code key}: title, none, caption, who, action,
+     * record. (One message for the section: this bundle must stay within 300 methods, see the class comment.)
+     */
+    @Message
+    String incident_next(String key);
+
+    /**
+     * The words of the incident page's customers table, by {@code key}: title, caption, how, requests, tokens_read,
+     * tokens_received, alert, its_next, not_acknowledged, not_delivered, none, see_alerts.
+     */
+    @Message
+    String incident_customer(String key);
 }
