@@ -70,6 +70,7 @@ import app.vigie.web.csrf.DashboardForm;
 @Produces(MediaType.TEXT_HTML)
 public class IncidentPages {
     private static final int FINDINGS_SHOWN = 50;
+    private static final int ALERTS_SHOWN = 200;
 
     @Inject
     Engine engine;
@@ -250,7 +251,8 @@ public class IncidentPages {
         Instant now = clock.instant();
         boolean canAct = who.isUserInRole(Role.R_DPO) || who.isUserInRole(Role.R_ANALYST);
         PageMessages words = PageWords.of(language);
-        List<IncidentPage.AlertLine> alertLines = alerts.list(uuid, null, 200).stream()
+        List<AlertService.AlertView> alertViews = alerts.list(uuid, null, ALERTS_SHOWN);
+        List<IncidentPage.AlertLine> alertLines = alertViews.stream()
                 .map(a -> new IncidentPage.AlertLine(a.tenant(), a.phase(), When.of(a.createdAt(), zone, locale),
                         a.deliveries().isEmpty() ? "" : String.join(", ", a.deliveries().stream()
                                 .map(d -> d.channel() + " " + words.common_delivery_status(d.status())).toList()),
@@ -271,7 +273,9 @@ public class IncidentPages {
             addOpen(open, t.tenant(), t.tenant(), plan.of(t.tenant()), language);
         }
         List<IncidentPage.NextDuty> next = next(plan, file.tenants(), words, language, zone, locale);
-        List<IncidentPage.CustomerLine> customers = customers(plan, file.tenants(), alerts.list(uuid, null, 200),
+        // every alert for the customers' rows: the alerts table shows the newest 200, a customer's state needs all
+        List<IncidentPage.CustomerLine> customers = customers(plan, file.tenants(), alertViews.size() < ALERTS_SHOWN
+                ? alertViews : alerts.list(uuid, null, Integer.MAX_VALUE),
                 language, zone, locale);
         List<FindingView> all = file.findings();
         List<IncidentPage.FindingLine> findings = all.stream().limit(FINDINGS_SHOWN)
