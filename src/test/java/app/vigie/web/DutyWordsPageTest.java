@@ -72,9 +72,7 @@ public class DutyWordsPageTest {
     void theOverviewNamesTheNextDeadlineInWords() {
         String p = Api.uniquePrefix();
         // a 12-hour alert delay agreed with acme: the processor's alert to it is the first deadline
-        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
-                + "\"alert_delay\":\"PT12H\"}").put("/api/tenants/" + p + "-acme").then().statusCode(200);
-        String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
+        String id = acmeReadByGlobex(p);
         Api.account(p + "-dpo", "dpo", null);
         DashboardActionsTest.Browser dpo = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password", "/");
         String fr = dpo.page("/incidents?lang=fr");
@@ -92,10 +90,7 @@ public class DutyWordsPageTest {
         String p = Api.uniquePrefix();
         String acme = p + "-acme";
         String globex = p + "-globex";
-        // acme: in the directory, alerted within 12 hours by contract, no channel; globex: not in the directory
-        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
-                + "\"alert_delay\":\"PT12H\"}").put("/api/tenants/" + acme).then().statusCode(200);
-        String id = Api.leakingIncident(p, acme, globex);
+        String id = acmeReadByGlobex(p);
         Api.account(p + "-dpo", "dpo", null);
         DashboardActionsTest.Browser dpo = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password",
                 "/incidents/" + id);
@@ -140,6 +135,16 @@ public class DutyWordsPageTest {
         assertThat(fr).contains("À faire maintenant", "Enregistrer comme faite", "ses données lues par d'autres",
                 "a reçu des données d'autres clients", "absent de l'annuaire");
         assertNoCode(fr);
+    }
+
+    /**
+     * An incident where globex's request read acme's tokens. acme (Acme SAS, FR) is in the directory, to be alerted
+     * within 12 hours by contract, with no channel; globex is not in the directory. Returns the incident's id.
+     */
+    static String acmeReadByGlobex(String p) {
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
+                + "\"alert_delay\":\"PT12H\"}").put("/api/tenants/" + p + "-acme").then().statusCode(200);
+        return Api.leakingIncident(p, p + "-acme", p + "-globex");
     }
 
     private static String section(String html, String start) {

@@ -42,9 +42,7 @@ public class OverviewSummaryTest {
         String acme = p + "-acme";
         String globex = p + "-globex";
         // acme agreed to be alerted within 12 hours and gave no channel; globex is not in the directory
-        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
-                + "\"alert_delay\":\"PT12H\"}").put("/api/tenants/" + acme).then().statusCode(200);
-        String id = Api.leakingIncident(p, acme, globex);
+        String id = DutyWordsPageTest.acmeReadByGlobex(p);
         Instant detected = Instant.parse(Api.admin().get("/api/incidents/" + id).then().statusCode(200).extract()
                 .jsonPath().getString("detected_at"));
         Api.account(p + "-dpo", "dpo", null);
