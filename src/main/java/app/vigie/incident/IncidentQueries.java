@@ -38,7 +38,10 @@ public final class IncidentQueries {
             from incident i""";
 
     /** Where the dashboard's overview lists incidents: neither closed nor dismissed. */
-    private static final String OPEN = " where i.status not in ('CLOSED', 'DISMISSED')";
+    /** An incident still open, whose clocks run: neither dismissed nor closed (SQL, on {@code incident}). */
+    public static final String RUNNING = "status not in ('CLOSED', 'DISMISSED')";
+
+    private static final String OPEN = " where i." + RUNNING;
 
     private IncidentQueries() {
     }
@@ -55,11 +58,6 @@ public final class IncidentQueries {
     /** A page of {@link #list(Connection, String)}. */
     public static List<IncidentView> list(Connection c, String status, int limit, int offset) throws SQLException {
         return page(c, " where (?::text is null or i.status = ?)", limit, offset, status, status);
-    }
-
-    /** A page of the incidents still open (neither closed nor dismissed), newest first. */
-    public static List<IncidentView> listOpen(Connection c, int limit, int offset) throws SQLException {
-        return page(c, OPEN, limit, offset);
     }
 
     /**
@@ -112,8 +110,8 @@ public final class IncidentQueries {
                 select t.tenant from t where t.tenant is not null
                   and not exists (select 1 from tenant d where d.id = t.tenant)
                   and exists (select 1 from incident_tenant_exposure x join incident i on i.id = x.incident_id
-                              where x.tenant = t.tenant and i.status not in ('CLOSED', 'DISMISSED'))
-                order by t.tenant collate "C\"""");
+                              where x.tenant = t.tenant and i.%s)
+                order by t.tenant collate "C\"""".formatted(RUNNING));
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.add(rs.getString(1));
@@ -156,14 +154,6 @@ public final class IncidentQueries {
     }
 
     /** How many incidents are still open (neither closed nor dismissed). */
-    public static int countOpen(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select count(*) from incident i" + OPEN);
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getInt(1);
-        }
-    }
-
     public static Optional<IncidentView> get(Connection c, UUID id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(SELECT + " where i.id = ?")) {
             ps.setObject(1, id);

@@ -44,15 +44,8 @@ public class DutyWords {
      * {@code recipientName} of those is English).
      */
     public String recipient(Obligation o, String lang) {
-        String code = o.recipient();
-        int colon = code.indexOf(':');
-        Optional<Authorities.Authority> a = colon < 0 ? rules.rules().authorities().named(code)
-                : rules.rules().authorities().of(code.substring(0, colon), code.substring(colon + 1));
-        if (a.isPresent()) {
-            return a.get().name(lang);
-        }
-        boolean party = "controller".equals(code) || "covered_entity".equals(code);
-        return party && o.recipientName() != null ? o.recipientName() : recipient(code, lang);
+        boolean party = "controller".equals(o.recipient()) || "covered_entity".equals(o.recipient());
+        return party && o.recipientName() != null ? o.recipientName() : recipient(o.recipient(), lang);
     }
 
     /** A recipient's code ({@code supervisory_authority:FR}, {@code ico}, {@code data_subjects}) in a language. */

@@ -319,7 +319,7 @@ public class NoticeService {
                     words.of(l, "condition", o.condition().name()),
                     o.reasonCode() == null ? null : o.reasonCode().name(),
                     o.reasonCode() == null ? null : words.of(l, "reason", o.reasonCode().name()),
-                    source(o, rule, l), rule.map(r -> r.notes().get(l)).orElse(null));
+                    DutyWords.reference(o, rule, l), rule.map(r -> r.notes().get(l)).orElse(null));
         }).toList();
     }
 
@@ -341,10 +341,6 @@ public class NoticeService {
     /** An obligation's legal citation in a language. */
     String source(Obligation o, String lang) {
         return dutyWords.reference(o, lang);
-    }
-
-    private static String source(Obligation o, Optional<ObligationRule> rule, String lang) {
-        return DutyWords.reference(o, rule, lang);
     }
 
     public static final String AUTHORITY = "authority-notification";

@@ -94,8 +94,15 @@ public record Obligation(String tenant, String regime, String rule, ObligationRu
      * {@code TARGET_PASSED}, not {@code LATE}: nothing tells a DPO the law was broken when it sets no period.
      */
     public String statusWord() {
-        return status == Status.LATE && dueBasis == DueBasis.TARGET && outerLimitAt == null ? "TARGET_PASSED"
-                : status.name();
+        return status == Status.LATE && !bound() ? "TARGET_PASSED" : status.name();
+    }
+
+    /**
+     * Whether a period binds it (in law, in a contract, or a target's outer limit), so that past {@link #lateAfter()}
+     * it is late; false for a target the law does not bound.
+     */
+    public boolean bound() {
+        return dueBasis != DueBasis.TARGET || outerLimitAt != null;
     }
 
     /** When it was last done (a repeatable report's latest), or null. */

@@ -179,7 +179,6 @@ public class CaseService {
     public record OpenIncident(IncidentView incident, Optional<ObligationService.Plan> plan) {
     }
 
-    /** A page of the open incidents: how many there are, the number of pages, the page given, its incidents. */
     /**
      * A page of open incidents: {@code total} those the filter selects, {@code open} every open incident, and the
      * summary the last reminder check counted (empty before the first).
@@ -201,7 +200,7 @@ public class CaseService {
                 DeadlineStore.save(c, service.plans(c, unplanned, now, (i, e) -> LOG.errorf(e,
                         "Incident %s could not be planned for the overview", i.id())), now);
             }
-            int all = IncidentQueries.countOpen(c);
+            int all = IncidentQueries.countOpen(c, IncidentQueries.OpenFilter.ALL, now, DeadlineStore.SOON);
             int total = filter == IncidentQueries.OpenFilter.ALL ? all
                     : IncidentQueries.countOpen(c, filter, now, DeadlineStore.SOON);
             int pages = Math.max(1, (total + size - 1) / size);

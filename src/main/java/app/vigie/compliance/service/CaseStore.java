@@ -18,6 +18,7 @@ import java.util.UUID;
 
 import app.vigie.compliance.plan.CaseFacts;
 import app.vigie.compliance.plan.Obligation;
+import app.vigie.incident.IncidentQueries;
 
 /**
  * SQL of the cases of an incident: the incident row the plan starts from (locked by whoever numbers or decides), the
@@ -73,9 +74,10 @@ public final class CaseStore {
      */
     public static List<IncidentRow> unplanned(Connection c, int limit) throws SQLException {
         List<IncidentRow> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(INCIDENT_ROW + " i where status not in ('DISMISSED', 'CLOSED')"
+        try (PreparedStatement ps = c.prepareStatement(INCIDENT_ROW + " i where " + IncidentQueries.RUNNING
                 + " and detected_at >= coalesce((select least(computed_at, now()) - interval '1 minute'"
-                + " from overview_summary), '-infinity') and not exists (select 1 from incident_deadline d where d.incident_id = i.id)"
+                + " from overview_summary), '-infinity')"
+                + " and not exists (select 1 from incident_deadline d where d.incident_id = i.id)"
                 + " order by detected_at desc, id limit ?")) {
             ps.setInt(1, limit);
             try (ResultSet rs = ps.executeQuery()) {
@@ -91,7 +93,7 @@ public final class CaseStore {
     public static List<IncidentRow> running(Connection c) throws SQLException {
         List<IncidentRow> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(INCIDENT_ROW
-                + " where status not in ('DISMISSED', 'CLOSED') order by detected_at, id");
+                + " where " + IncidentQueries.RUNNING + " order by detected_at, id");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
                 out.add(incidentRow(rs));

@@ -49,8 +49,7 @@ public final class DeadlineStore {
                         due.add(Timestamp.from(o.dueAt()));
                     }
                     // past a target the law does not bound, an obligation is not late (Obligation.statusWord)
-                    boolean bounded = o.dueBasis() != Obligation.DueBasis.TARGET || o.outerLimitAt() != null;
-                    if (bounded && o.lateAfter() != null) {
+                    if (o.bound() && o.lateAfter() != null) {
                         late.add(Timestamp.from(o.lateAfter()));
                     }
                 }
@@ -80,7 +79,7 @@ public final class DeadlineStore {
     public static Summary refresh(Connection c, Instant now) throws SQLException {
         Summary s;
         try (PreparedStatement ps = c.prepareStatement("""
-                with running as (select id from incident where status not in ('CLOSED', 'DISMISSED')),
+                with running as (select id from incident where %s),
                 deadlines as (
                   select coalesce(sum((select count(*) from unnest(d.due_at) t where t > ? and t <= ?)), 0) due_soon,
                          coalesce(sum((select count(*) from unnest(d.late_after) t where t < ?)), 0) late
@@ -93,7 +92,7 @@ public final class DeadlineStore {
                   left join lateral (select 1 delivered from alert_delivery x where x.alert_id = a.id
                                      and x.status = 'DELIVERED' limit 1) x on true)
                 select (select count(*) from running), d.due_soon, d.late, a.undelivered, a.unacknowledged
-                from deadlines d, alerts a""")) {
+                from deadlines d, alerts a""".formatted(IncidentQueries.RUNNING))) {
             Timestamp at = Timestamp.from(now);
             ps.setTimestamp(1, at);
             ps.setTimestamp(2, Timestamp.from(now.plus(SOON)));

@@ -56,11 +56,6 @@ final class Positions {
         return ends[i];
     }
 
-    /** The last value added. */
-    int last() {
-        return ends[runs - 1] - 1;
-    }
-
     /** The values as ascending ranges, e.g. {@code 0-15, 32, 40-47}; at most {@code max} ranges then a count. */
     String ranges(int max) {
         Integer[] order = new Integer[runs];

@@ -23,8 +23,9 @@ public record IncidentPage(String language, String zone, String user, String id,
 
     /**
      * An open obligation of any party, in the order they fall due (those without a due time last): who holds it
-     * ({@code party}: the provider, or a customer's controller), in whose case ({@code tenant}, null: the provider's), what it is in words, to whom, its status and due time,
-     * and {@code key} the value of the "obligation done" form's choice for it.
+     * ({@code party}: the provider, or a customer's controller), in whose case ({@code tenant}, null: the
+     * provider's), what it is in words, to whom, its status and due time, and {@code key} the value of the
+     * "obligation done" form's choice for it.
      */
     public record NextDuty(String tenant, String party, String title, String reference, String recipient,
             String status, When dueAt, String key) {

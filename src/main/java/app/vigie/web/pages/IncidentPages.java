@@ -265,12 +265,12 @@ public class IncidentPages {
         List<IncidentPage.CaseLine> cases = new ArrayList<>();
         List<IncidentPage.Choice> open = new ArrayList<>();
         cases.add(new IncidentPage.CaseLine(null, null, duties(plan.of(null), language, zone, locale), null));
-        addOpen(open, "", words.the_provider(), plan.of(null), language);
+        addOpen(open, words.the_provider(), plan.of(null), language);
         for (TenantView t : file.tenants()) {
             ObligationService.SeverityView sev = plan.severity().get(t.tenant());
             cases.add(new IncidentPage.CaseLine(t.tenant(), t.controller(), duties(plan.of(t.tenant()), language,
                     zone, locale), sev == null ? null : sev.level()));
-            addOpen(open, t.tenant(), t.tenant(), plan.of(t.tenant()), language);
+            addOpen(open, t.tenant(), plan.of(t.tenant()), language);
         }
         List<IncidentPage.NextDuty> next = next(plan, file.tenants(), words, language, zone, locale);
         // every alert for the customers' rows: the alerts table shows the newest 200, a customer's state needs all
@@ -301,11 +301,10 @@ public class IncidentPages {
         return engine.getTemplate("pages/incident").instance().setLocale(page.language()).data("page", page).render();
     }
 
-    private void addOpen(List<IncidentPage.Choice> out, String tenant, String party, List<Obligation> own,
-            String language) {
+    private void addOpen(List<IncidentPage.Choice> out, String party, List<Obligation> own, String language) {
         for (Obligation o : own) {
             if (o.open()) {
-                out.add(new IncidentPage.Choice(tenant + "|" + o.rule() + "|" + o.recipient(), party + " · "
+                out.add(new IncidentPage.Choice(Obligation.key(o.tenant(), o.rule(), o.recipient()), party + " · "
                         + dutyWords.title(o, language) + " (" + dutyWords.reference(o, language) + ") → "
                         + dutyWords.recipient(o, language)));
             }
@@ -336,20 +335,21 @@ public class IncidentPages {
                         || o.holder() == ObligationRule.Party.PROCESSOR ? words.incident_provider()
                         : names.getOrDefault(o.tenant(), o.tenant()), dutyWords.title(o, language),
                         dutyWords.reference(o, language), dutyWords.recipient(o, language), o.statusWord(),
-                        When.of(o.dueAt(), zone, locale), (o.tenant() == null ? "" : o.tenant()) + "|" + o.rule()
-                                + "|" + o.recipient()))
+                        When.of(o.dueAt(), zone, locale), Obligation.key(o.tenant(), o.rule(), o.recipient())))
                 .toList();
     }
 
     /** One line per affected customer: its exposure, its alert (the initial one) and its own next deadline. */
     private List<IncidentPage.CustomerLine> customers(ObligationService.Plan plan, List<TenantView> tenants,
             List<AlertService.AlertView> alerts, String language, ZoneId zone, Locale locale) {
+        Map<String, List<AlertService.AlertView>> byTenant = new HashMap<>();
+        alerts.forEach(a -> byTenant.computeIfAbsent(a.tenant(), k -> new ArrayList<>()).add(a));
         List<IncidentPage.CustomerLine> out = new ArrayList<>();
         for (TenantView t : tenants) {
-            Instant acknowledged = alerts.stream().filter(a -> a.tenant().equals(t.tenant())
-                    && a.acknowledgedAt() != null).map(AlertService.AlertView::acknowledgedAt)
+            List<AlertService.AlertView> own = byTenant.getOrDefault(t.tenant(), List.of());
+            Instant acknowledged = own.stream().map(AlertService.AlertView::acknowledgedAt).filter(Objects::nonNull)
                     .min(Comparator.naturalOrder()).orElse(null);
-            boolean alerted = alerts.stream().anyMatch(a -> a.tenant().equals(t.tenant()));
+            boolean alerted = !own.isEmpty();
             Instant delivered = plan.alertsDelivered().get(t.tenant());
             Obligation nextDue = plan.of(t.tenant()).stream().filter(o -> o.open() && o.dueAt() != null)
                     .min(Comparator.comparing(Obligation::dueAt)).orElse(null);

@@ -233,7 +233,10 @@ public class PageResource {
                 d.alertsUndelivered(), d.alertsUnacknowledged(), d.unmappedTenants(),
                 When.of(d.computedAt(), zone, locale), Math.max(0, open.open() - d.incidents()))).orElse(null);
         return new Overview(lang, zone.getId(), user, When.of(now, zone, locale), lines, open.page(), open.pages(),
-                open.total(), notices.provider().identified(), filter == IncidentQueries.OpenFilter.DUE_SOON
-                        ? Overview.DUE_SOON : filter == IncidentQueries.OpenFilter.LATE ? Overview.LATE : "", summary);
+                open.total(), notices.provider().identified(), switch (filter) {
+                    case ALL -> "";
+                    case DUE_SOON -> Overview.DUE_SOON;
+                    case LATE -> Overview.LATE;
+                }, summary);
     }
 }
