@@ -60,6 +60,11 @@ public class DutyWords {
                 : words.of(lang, "recipient", "unknown");
     }
 
+    /** A decision's words in a language ("the incident is significant (NIS2)"). */
+    public String decision(String name, String lang) {
+        return words.of(lang, "decision", name);
+    }
+
     /** What a detector finding's rule means, in a sentence without its first capital. */
     public String finding(String rule, String lang) {
         return words.of(lang, "finding", rule);

@@ -96,9 +96,15 @@ public class RegisterService {
      * {@code zoneName} (Europe/Paris when absent).
      */
     public Csv.Export csv(String reg, String zoneName) throws SQLException {
+        return csv(reg, null, zoneName);
+    }
+
+    /** As {@link #csv(String, String)}, of one incident's entries only ({@code incident} null: every entry). */
+    public Csv.Export csv(String reg, UUID incident, String zoneName) throws SQLException {
         ZoneId zone = Zones.parse(zoneName);
         DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
-        List<Register.Stored> entries = Transactions.run(dataSource, c -> register.list(blankToNull(reg), null));
+        List<Register.Stored> entries = Transactions.run(dataSource, c -> register.list(blankToNull(reg),
+                incident));
         StringBuilder out = new StringBuilder("entry,register,controller,incident_id,recorded_at_utc,recorded_at_local,"
                 + "nature,first_exposure_at_utc,last_exposure_at_utc,exposed_requests,exposed_tokens,received_tokens,"
                 + "responses_received,persons,authorities,data_subjects,measures,severity,hash,findings,"

@@ -12,6 +12,13 @@ public record Tenant(String id, String legalName, String country, String company
         List<AlertChannel> alertChannels, String alertDelay, List<String> jurisdictions, List<String> sectors,
         Boolean processorIsAgent) {
 
+    /** The entry as stored: absent lists empty, {@code processorIsAgent} true or false. */
+    public Tenant withDefaults() {
+        return new Tenant(id, legalName, country, companyId, dpo, alertChannels == null ? List.of() : alertChannels,
+                alertDelay, jurisdictions == null ? List.of() : jurisdictions, sectors == null ? List.of() : sectors,
+                Boolean.TRUE.equals(processorIsAgent));
+    }
+
     /** The controller's data protection officer. */
     public record Dpo(String name, String email, String phone) {
     }

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -93,6 +94,11 @@ public class TenantService {
         return Transactions.run(dataSource, c -> TenantEntry.directory());
     }
 
+    /** One tenant, when the directory has it. */
+    public Optional<Tenant> find(String id) throws SQLException {
+        return Transactions.run(dataSource, c -> TenantEntry.byId(id));
+    }
+
     /** One tenant; 404 when the directory has none of that id. */
     public Tenant get(String id) throws SQLException {
         return Transactions.run(dataSource, c -> TenantEntry.byId(id))
@@ -111,9 +117,8 @@ public class TenantService {
             throw new ProblemException(400, "field 'id' (" + body.id() + ") differs from the path (" + id + ")");
         }
         Tenant t = new Tenant(id, body.legalName(), body.country(), body.companyId(), body.dpo(),
-                body.alertChannels() == null ? List.of() : body.alertChannels(), body.alertDelay(),
-                body.jurisdictions() == null ? List.of() : body.jurisdictions(),
-                body.sectors() == null ? List.of() : body.sectors(), Boolean.TRUE.equals(body.processorIsAgent()));
+                body.alertChannels(), body.alertDelay(), body.jurisdictions(), body.sectors(),
+                body.processorIsAgent()).withDefaults();
         List<String> problems = TenantValidator.problems(t);
         if (!problems.isEmpty()) {
             throw new ProblemException(400, String.join("; ", problems));
@@ -132,6 +137,72 @@ public class TenantService {
             }
             return null;
         });
+    }
+
+    /** An imported entry: its line in the file, its tenant id, the change it makes, why it cannot be saved. */
+    public record ImportLine(int line, String id, String change, List<String> problems) {
+    }
+
+    /** The largest file an import reads. */
+    public static final int IMPORT_MAX_CHARS = 1_000_000;
+
+    /**
+     * What importing a YAML or CSV file would do, line by line: each tenant new, updated or the same as in the
+     * directory, or why it cannot be saved. Nothing is saved.
+     */
+    public List<ImportLine> preview(String name, String text) throws SQLException {
+        List<TenantFile.Entry> entries = entries(name, text);
+        return Transactions.run(dataSource, c -> {
+            List<ImportLine> out = new ArrayList<>();
+            for (TenantFile.Entry e : entries) {
+                String id = e.tenant() == null ? null : e.tenant().id();
+                Optional<Tenant> before = id == null ? Optional.empty() : TenantEntry.byId(id);
+                out.add(new ImportLine(e.line(), id, !e.problems().isEmpty() ? "error" : before.isEmpty() ? "create"
+                        : before.get().equals(e.tenant()) ? "same" : "update", e.problems()));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * Saves every tenant of a YAML or CSV file in one transaction, each change audited ({@code tenant.create},
+     * {@code tenant.update}, source "import"); 400 naming each refused line when any is, and nothing saved.
+     * Answers how many entries changed.
+     */
+    public int importAll(String actor, String name, String text) throws SQLException {
+        List<TenantFile.Entry> entries = entries(name, text);
+        List<String> refused = entries.stream().filter(e -> !e.problems().isEmpty())
+                .map(e -> "line " + e.line() + ": " + String.join("; ", e.problems())).toList();
+        if (!refused.isEmpty()) {
+            throw new ProblemException(400, "nothing was imported: " + String.join(" | ", refused));
+        }
+        if (entries.isEmpty()) {
+            throw new ProblemException(400, "the file holds no tenant");
+        }
+        return Transactions.run(dataSource, c -> {
+            int changed = 0;
+            Instant now = Instant.now();
+            for (TenantFile.Entry e : entries) {
+                Tenant t = e.tenant();
+                Optional<Tenant> before = TenantEntry.put(t, "import", now);
+                if (before.isEmpty() || !before.get().equals(t)) {
+                    AuditTrail.record(actor, before.isPresent() ? "tenant.update" : "tenant.create",
+                            "tenant:" + t.id(), before.map(TenantEntry::json).orElse(null), TenantEntry.json(t));
+                    changed++;
+                }
+            }
+            return changed;
+        });
+    }
+
+    private static List<TenantFile.Entry> entries(String name, String text) {
+        if (text == null || text.isBlank()) {
+            throw new ProblemException(400, "choose a YAML or CSV file of tenants");
+        }
+        if (text.length() > IMPORT_MAX_CHARS) {
+            throw new ProblemException(413, "the file has more than " + IMPORT_MAX_CHARS + " characters: split it");
+        }
+        return TenantFile.read(name, text);
     }
 
     public boolean delete(String actor, String id) throws SQLException {

@@ -27,6 +27,7 @@ import app.vigie.compliance.rules.RuleLoader;
 import app.vigie.compliance.rules.RuleSet;
 import app.vigie.detection.core.Rule;
 import app.vigie.incident.IncidentStatus;
+import app.vigie.pack.RegulatorPackService;
 
 /**
  * templates/notices/words.yaml has words for every code a document can show, in every language: each enum of the
@@ -50,6 +51,7 @@ class NoticeWordsTest {
         codes.put("severity", List.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH"));
         codes.put("incident_status", names(IncidentStatus.values()));
         codes.put("finding", names(Rule.values()));
+        codes.put("pack", names(RegulatorPackService.Part.values()));
         codes.put("regime", rules.regimes().stream().map(Regime::id).toList());
         Set<String> decisions = new TreeSet<>();
         Set<String> recipients = new TreeSet<>(List.of("unknown"));

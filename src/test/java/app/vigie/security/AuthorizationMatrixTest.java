@@ -125,7 +125,7 @@ class AuthorizationMatrixTest {
             putTenant(p + "-del-" + role, "{\"legal_name\":\"To delete SA\",\"country\":\"FR\"}");
         }
         StringBuilder channels = new StringBuilder();
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < 6; i++) {
             channels.append(i == 0 ? "" : ",").append("{\"type\":\"webhook\",\"target\":\"").append(refusing.url())
                     .append('/').append(i).append("\"}");
         }
@@ -169,15 +169,22 @@ class AuthorizationMatrixTest {
         String ackToken = ackToken(Long.parseLong(alert));
         Api.admin().post(t + "/documents/authority-notification/versions").then().statusCode(201);
 
-        // the failing tenant's deliveries, DEAD after their attempts: two for the API, two for the page
-        await("the 4 deliveries of " + deadTenant + " DEAD", () -> {
+        // the failing tenant's deliveries, DEAD after their attempts: two for the API, two for the alerts page, two
+        // for the incident page
+        await("the 6 deliveries of " + deadTenant + " DEAD", () -> {
             List<Map<String, Object>> d = deliveries(deadIncident, deadTenant);
-            return d.size() == 4 && d.stream().allMatch(x -> "DEAD".equals(x.get("status")));
+            return d.size() == 6 && d.stream().allMatch(x -> "DEAD".equals(x.get("status")));
         });
         List<Long> dead = deliveries(deadIncident, deadTenant).stream().map(x -> ((Number) x.get("id")).longValue())
                 .sorted().toList();
         Map<String, Long> apiRetry = Map.of("admin", dead.get(0), "dpo", dead.get(1));
         Map<String, Long> pageRetry = Map.of("admin", dead.get(2), "dpo", dead.get(3));
+        Map<String, Long> incidentRetry = Map.of("admin", dead.get(4), "dpo", dead.get(5));
+        // a customer missing from the directory per DPO, added from its incident's page
+        Map<String, String> unmapped = new HashMap<>();
+        for (String role : DPO) {
+            unmapped.put(role, Api.leakingIncident(p + "-map-" + role, p + "-unmapped-" + role, reader));
+        }
 
         List<Endpoint> endpoints = List.of(
                 // intake
@@ -232,6 +239,8 @@ class AuthorizationMatrixTest {
                 Endpoint.get(t + "/documents/authority-notification/versions", READERS),
                 new Endpoint("POST", r -> t + "/documents/authority-notification/versions", r -> null, WRITERS, 201),
                 Endpoint.get(t + "/documents/authority-notification/versions/1.json", READERS),
+                Endpoint.get(inc + "/regulator-pack.zip", READERS),
+                Endpoint.get(t + "/regulator-pack.zip", READERS),
                 // register
                 Endpoint.get("/api/register", READERS),
                 new Endpoint("POST", r -> "/api/register",
@@ -286,6 +295,9 @@ class AuthorizationMatrixTest {
         Map<String, Set<String>> pages = new LinkedHashMap<>();
         for (String page : List.of("/", "/incidents", "/incidents/" + id, "/incidents/" + id + "/tenants/" + victim
                 + "/documents/processor-alert.json", "/incidents/" + id + "/documents/incident-report.json",
+                "/incidents/" + id + "/regulator-pack.zip", "/incidents/" + id + "/tenants/" + victim
+                + "/regulator-pack.zip", "/incidents/" + id + "/findings.csv", "/incidents/" + id + "/findings.json",
+                "/tenants/export.yaml", "/tenants/export.csv",
                 "/register", "/register/export.csv", "/register/export.pdf?register=" + victim, "/tenants",
                 "/quarantine", "/alerts")) {
             pages.put(page, READERS);
@@ -295,6 +307,7 @@ class AuthorizationMatrixTest {
         pages.put("/portal", CUSTOMER);  // admin holds every role but no tenant: 403 there too
         pages.put("/portal/incidents/" + id, CUSTOMER);
         pages.put("/portal/incidents/" + id + "/documents/processor-alert.html", CUSTOMER);
+        pages.put("/portal/incidents/" + id + "/regulator-pack.zip", CUSTOMER);
         // the forms, each with a valid CSRF token; sign-out last (it ends the browser's session)
         List<Form> forms = List.of(
                 new Form(r -> "/incidents/" + ownOf.apply(r) + "/status",
@@ -306,6 +319,16 @@ class AuthorizationMatrixTest {
                                 at.apply(r), "evidence", "CNIL receipt " + r}, WRITERS, 303),
                 new Form(r -> "/alerts/deliveries/" + pageRetry.getOrDefault(r, pageRetry.get("admin")) + "/retry",
                         r -> new Object[] {"lang", "en"}, DPO, 303),
+                new Form(r -> "/incidents/" + deadIncident + "/deliveries/" + incidentRetry.getOrDefault(r,
+                        incidentRetry.get("admin")) + "/retry", r -> new Object[] {"lang", "en"}, DPO, 303),
+                new Form(r -> "/incidents/" + id + "/decisions", r -> new Object[] {"decision", "|significant",
+                        "value", "yes", "justification", "authorization matrix (page, " + r + ")"}, WRITERS, 303),
+                new Form(r -> "/incidents/" + unmapped.getOrDefault(r, unmapped.get("admin")) + "/tenants/" + p
+                        + "-unmapped-" + (DPO.contains(r) ? r : "admin") + "/directory",
+                        r -> new Object[] {"legal_name", "Unmapped " + r + " SA", "country", "FR"}, DPO, 303),
+                new Form(r -> "/tenants/import/confirm", r -> new Object[] {"name", "t.yaml", "content",
+                        "tenants:\n  - id: " + p + "-imported-" + r + "\n    legal_name: Imported SA\n    country: FR\n"},
+                        DPO, 303),
                 new Form(r -> "/portal/incidents/" + id + "/questionnaire",
                         r -> new Object[] {"personal_data", "no", "lang", "en"}, CUSTOMER, 303),
                 new Form(r -> "/portal/alerts/" + alert + "/acknowledgement", r -> new Object[] {"lang", "en"},

@@ -18,6 +18,7 @@ import com.microsoft.playwright.Download;
 import com.microsoft.playwright.Locator;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Response;
+import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.WaitForSelectorState;
 
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -114,9 +115,12 @@ class DashboardBrowserTest {
             // the incident page: the exposure matrix drawn, each tenant's obligations ticking, a PDF to download
             page.waitForNavigation(() -> row.locator("a").click());
             assertThat(page.textContent("h1")).isEqualTo(p + "/dep");
-            Locator cell = page.locator("svg.matrix rect");
-            assertThat(cell.count()).isEqualTo(1);
-            assertThat(page.locator("svg.matrix title").textContent()).isEqualTo(p + "-acme -> " + p + "-globex: 8");
+            Locator matrix = page.getByRole(AriaRole.TABLE, new Page.GetByRoleOptions()
+                    .setName("Whose tokens reached whom"));
+            assertThat(matrix.getByRole(AriaRole.ROW, new Locator.GetByRoleOptions().setName(p + "-acme"))
+                    .textContent()).contains("Another customer's tokens 8 delivered · 0 contained");
+            assertThat(page.locator("svg.leaks g.bar title").allTextContents()).singleElement().asString()
+                    .startsWith("1 leaking response from ");
             assertThat(page.locator("h3").allTextContents()).anyMatch(h -> h.contains("Acme SAS"));
             // the processor's alerts to both tenants tick; NIS2's wait for the significance decision (recital 31
             // of Implementing Regulation 2024/2690), the CNIL's for the alert's delivery
@@ -138,7 +142,7 @@ class DashboardBrowserTest {
                     .anyMatch(m -> m.contains("KV pool resized") && m.contains("admin"));
             page.check("#status input[value=TRIAGED]");
             page.waitForNavigation(() -> page.click("#status button[type=submit]"));
-            assertThat(page.textContent("table.facts")).contains("triaged").doesNotContain("TRIAGED");
+            assertThat(page.textContent("section.headline")).contains("triaged").doesNotContain("TRIAGED");
             assertThat(page.locator("ol.timeline li").allTextContents())
                     .anyMatch(e -> e.contains("status change") && e.contains("admin"))
                     .anyMatch(e -> e.contains("measure taken"))

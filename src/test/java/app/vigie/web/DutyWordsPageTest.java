@@ -57,7 +57,7 @@ public class DutyWordsPageTest {
         assertThat(kind.group(2)).startsWith("Une requête a lu des positions du cache écrites en dernier")
                 .endsWith(".");
         assertThat(Integer.parseInt(kind.group(3))).isEqualTo(1);
-        assertThat(frText).contains("Tous les constats, dans l'ordre où ils ont été vus");
+        assertThat(frText).contains("Constats 1 à 1 sur 1");
         assertNoCode(frText);
 
         String en = dpo.page("/incidents/" + id + "?lang=en");
@@ -117,7 +117,7 @@ public class DutyWordsPageTest {
         }
         assertThat(due).as("due times in order").isSortedAccordingTo(Comparator.comparing(Instant::parse));
         // its action opens the form with that obligation chosen
-        Matcher action = Pattern.compile("href=\"(/incidents/[^\"]+duty=[^\"#]+)#actions\"").matcher(rows.get(0));
+        Matcher action = Pattern.compile("href=\"(/incidents/[^\"]+duty=[^\"#]+)#completion\"").matcher(rows.get(0));
         assertThat(action.find()).isTrue();
         // (decoded first: the test client encodes the path it is given once more)
         String form = dpo.page(URLDecoder.decode(action.group(1).replace("&amp;", "&"), StandardCharsets.UTF_8));
@@ -129,7 +129,8 @@ public class DutyWordsPageTest {
         assertThat(acmeRow).contains("Acme SAS", "its data read by others", "not delivered", "Alert to the controller");
         String globexRow = rowOf(customers, globex);
         assertThat(visibleText(globexRow)).contains("not in the directory", "received others' data");
-        assertThat(globexRow).contains("href=\"/tenants?lang=en#missing\"");
+        // the DPO adds it to the directory from here
+        assertThat(globexRow).contains("action=\"/incidents/" + id + "/tenants/" + globex + "/directory\"");
 
         String fr = visibleText(dpo.page("/incidents/" + id + "?lang=fr"));
         assertThat(fr).contains("À faire maintenant", "Enregistrer comme faite", "ses données lues par d'autres",

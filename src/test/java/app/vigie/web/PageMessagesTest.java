@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.Reader;
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import io.quarkus.qute.i18n.Localized;
 import io.quarkus.qute.i18n.Message;
 import io.quarkus.test.junit.QuarkusTest;
 
+import app.vigie.web.pages.CockpitMessages;
 import app.vigie.web.pages.PageMessages;
 import app.vigie.web.pages.PageWords;
 
@@ -180,6 +182,71 @@ class PageMessagesTest {
         }
         Map<String, String> out = new LinkedHashMap<>();
         p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
+        return out;
+    }
+
+    /**
+     * The cockpit's bundle (CockpitMessages, {@code {ck:...}}): both languages have every message, every message is
+     * used, and every word a page or the Java asks of a keyed message ({@code {ck:act('resend')}},
+     * {@code ck.happened("measure")}) is one the message has in both languages: a missing one would show its key.
+     */
+    @Test
+    void theCockpitsWordsExistInBothLanguagesForEveryKeyAsked() throws IOException {
+        Map<String, String> english = read("ck_en.properties");
+        Map<String, String> french = read("ck_fr.properties");
+        List<String> methods = Arrays.stream(CockpitMessages.class.getDeclaredMethods())
+                .filter(m -> m.isAnnotationPresent(Message.class)).map(Method::getName).toList();
+        assertThat(english.keySet()).containsExactlyInAnyOrderElementsOf(methods);
+        assertThat(french.keySet()).containsExactlyInAnyOrderElementsOf(methods);
+        Pattern asked = Pattern.compile("\\{ck:(\\w+)(?:\\('(\\w+)'\\))?");
+        Pattern javaAsked = Pattern.compile("(?:cockpit\\([^)]*\\)|ck)\\.(\\w+)\\((?:\"(\\w+)\")?");
+        List<String> used = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        List<Path> sources = new ArrayList<>();
+        try (Stream<Path> pages = Files.list(Path.of("templates/pages"));
+                Stream<Path> java = Files.walk(Path.of("src/main/java/app/vigie/web"))) {
+            sources.addAll(pages.toList());
+            sources.addAll(java.filter(x -> x.toString().endsWith(".java")).toList());
+        }
+        for (Path p : sources) {
+            Matcher m = (p.toString().endsWith(".java") ? javaAsked : asked).matcher(Files.readString(p));
+            while (m.find()) {
+                used.add(m.group(1));
+                if (m.group(2) != null) {
+                    for (Map<String, String> language : List.of(english, french)) {
+                        String message = language.getOrDefault(m.group(1), "");
+                        if (!message.contains("{#is '" + m.group(2) + "'}")) {
+                            missing.add(p.getFileName() + ": " + m.group(1) + "('" + m.group(2) + "') in "
+                                    + (language == english ? "English" : "French"));
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(missing).as("keyed words asked and not there").isEmpty();
+        assertThat(used).as("every cockpit message is used").containsAll(methods);
+        // the same keys in both languages, each with its own words
+        Pattern is = Pattern.compile("\\{#is '(\\w+)'}");
+        for (String method : methods) {
+            assertThat(keys(is, french.get(method))).as(method).isEqualTo(keys(is, english.get(method)));
+        }
+        CockpitMessages ckFr = PageWords.cockpit("fr");
+        CockpitMessages ckEn = PageWords.cockpit("en");
+        assertThat(ckFr.act("resend")).isEqualTo("Renvoyer l'alerte");
+        assertThat(ckEn.act("resend")).isEqualTo("Send the alert again");
+        assertThat(ckFr.happened_bucket("1", "2", 1)).isEqualTo("1 réponse fuyante du 1 au 2");
+        assertThat(ckFr.happened_bucket("1", "2", 3)).isEqualTo("3 réponses fuyantes du 1 au 2");
+        assertThat(ckEn.happened_bucket("1", "2", 1)).isEqualTo("1 leaking response from 1 to 2");
+        assertThat(ckEn.directory_preview(1, 0)).isEqualTo("1 tenant to save, 0 lines refused");
+        assertThat(ckFr.directory_preview(2, 1)).isEqualTo("2 clients à enregistrer, 1 ligne refusée");
+        assertThat(ckEn.header("no-such-word")).as("an unknown key shows as itself").isEqualTo("no-such-word");
+    }
+
+    private static List<String> keys(Pattern is, String message) {
+        List<String> out = new ArrayList<>();
+        for (Matcher m = is.matcher(message); m.find();) {
+            out.add(m.group(1));
+        }
         return out;
     }
 

@@ -25,8 +25,9 @@ import app.vigie.problem.Problem;
  * {@code POST /api/audit-log/flush}, whose bare form the stable API (docs/api.md) promises; browsers' signals guard
  * it.</li>
  * <li><b>Bodies within bounds.</b> A request with a body to any endpoint other than the audit log (which has its own
- * limit, vigie.ingest.max-body-bytes) is at most {@code vigie.http.max-json-body-bytes} (512 KiB by default) and
- * states its length; otherwise 413, or 411 for a body without Content-Length.</li>
+ * limit, vigie.ingest.max-body-bytes) is at most {@code vigie.http.max-json-body-bytes} (512 KiB by default; the
+ * tenant directory's import, {@code vigie.http.max-import-body-bytes}, 12 MiB) and states its length; otherwise 413,
+ * or 411 for a body without Content-Length.</li>
  * </ul>
  */
 public class ApiRequestGuard {
@@ -36,6 +37,10 @@ public class ApiRequestGuard {
 
     @ConfigProperty(name = "vigie.http.max-json-body-bytes", defaultValue = "524288")
     long maxBody;
+
+    /** The tenant directory's import (a file of tenants, then its text posted back to confirm it). */
+    @ConfigProperty(name = "vigie.http.max-import-body-bytes", defaultValue = "12582912")
+    long maxImport;
 
     @ServerRequestFilter
     public Optional<Response> guard(ResteasyReactiveContainerRequestContext request) {
@@ -60,9 +65,12 @@ public class ApiRequestGuard {
                 return Optional.of(problem(411, "a body needs its Content-Length here"));
             }
             try {
-                if (length != null && Long.parseLong(length.strip()) > maxBody) {
-                    return Optional.of(problem(413, "the body is larger than the limit of " + maxBody
-                            + " bytes (vigie.http.max-json-body-bytes)"));
+                boolean tenantImport = path.startsWith("/tenants/import");
+                long limit = tenantImport ? maxImport : maxBody;
+                if (length != null && Long.parseLong(length.strip()) > limit) {
+                    return Optional.of(problem(413, "the body is larger than the limit of " + limit + " bytes ("
+                            + (tenantImport ? "vigie.http.max-import-body-bytes" : "vigie.http.max-json-body-bytes")
+                            + ")"));
                 }
             } catch (NumberFormatException e) {
                 return Optional.of(problem(400, "header Content-Length is not a number"));

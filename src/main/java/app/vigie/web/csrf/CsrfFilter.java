@@ -27,7 +27,8 @@ public class CsrfFilter {
     public Optional<Response> check(ResteasyReactiveContainerRequestContext request) {
         String field = null;
         MediaType type = request.getMediaType();
-        if (type != null && type.isCompatible(MediaType.APPLICATION_FORM_URLENCODED_TYPE)) {
+        if (type != null && (type.isCompatible(MediaType.APPLICATION_FORM_URLENCODED_TYPE)
+                || type.isCompatible(MediaType.MULTIPART_FORM_DATA_TYPE))) {
             Object value = ((ResteasyReactiveRequestContext) request.getServerRequestContext())
                     .getFormParameter(Csrf.FIELD, true, false);
             field = value == null ? null : value.toString();

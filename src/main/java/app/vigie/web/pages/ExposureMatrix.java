@@ -1,54 +1,78 @@
 package app.vigie.web.pages;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 
 import app.vigie.incident.ExposureView;
 
-/** The incident page's picture of who read whose tokens, drawn as an SVG grid. */
+/**
+ * The incident page's table of whose tokens reached whom: the customers whose tokens were read down, the customers
+ * whose requests read them across, the {@value #TOP} with the most tokens on each side named and the rest summed as
+ * "others". Each cell tells another customer's tokens from the same customer's, and tokens delivered in responses
+ * from those contained (never delivered) and those whose delivery is not known yet.
+ */
 final class ExposureMatrix {
+    /** How many customers each side names before summing the rest. */
+    static final int TOP = 8;
+
     private ExposureMatrix() {
     }
 
-    /** Victims down, recipients across; a cell's shade grows with the order of magnitude of its tokens. */
     static IncidentPage.Matrix of(List<ExposureView> exposures) {
-        Map<String, Map<String, Long>> sums = new TreeMap<>();
-        Set<String> readers = new TreeSet<>();
+        Map<String, Long> asVictim = new HashMap<>();
+        Map<String, Long> asReader = new HashMap<>();
         for (ExposureView e : exposures) {
-            sums.computeIfAbsent(e.victimTenant(), v -> new TreeMap<>()).merge(e.readerTenant(), e.tokens(),
-                    Long::sum);
-            readers.add(e.readerTenant());
+            asVictim.merge(e.victimTenant(), e.tokens(), Long::sum);
+            asReader.merge(e.readerTenant(), e.tokens(), Long::sum);
         }
-        int label = 180;
-        int top = 120;
-        int size = 44;
-        List<String> rows = new ArrayList<>(sums.keySet());
-        List<String> cols = new ArrayList<>(readers);
-        List<IncidentPage.Label> rowLabels = new ArrayList<>();
-        List<IncidentPage.Label> colLabels = new ArrayList<>();
-        List<IncidentPage.Cell> cells = new ArrayList<>();
-        for (int r = 0; r < rows.size(); r++) {
-            rowLabels.add(new IncidentPage.Label(label - 8, top + r * size + size / 2 + 5, rows.get(r)));
+        List<String> rows = top(asVictim);
+        List<String> cols = top(asReader);
+        boolean otherRows = asVictim.size() > rows.size();
+        boolean otherCols = asReader.size() > cols.size();
+        int width = cols.size() + (otherCols ? 1 : 0);
+        int height = rows.size() + (otherRows ? 1 : 0);
+        long[][][] sums = new long[height][width][6];
+        Map<String, Integer> rowIndex = index(rows);
+        Map<String, Integer> colIndex = index(cols);
+        for (ExposureView e : exposures) {
+            int r = rowIndex.getOrDefault(e.victimTenant(), rows.size());
+            int c = colIndex.getOrDefault(e.readerTenant(), cols.size());
+            int base = "INTRA_TENANT".equals(e.kind()) || e.victimTenant().equals(e.readerTenant()) ? 3 : 0;
+            int fate = e.delivered() == null ? 2 : e.delivered() ? 0 : 1;
+            sums[r][c][base + fate] += e.tokens();
         }
-        for (int k = 0; k < cols.size(); k++) {
-            colLabels.add(new IncidentPage.Label(label + k * size + size / 2, top - 8, cols.get(k)));
-        }
-        for (int r = 0; r < rows.size(); r++) {
-            for (int k = 0; k < cols.size(); k++) {
-                Long tokens = sums.get(rows.get(r)).get(cols.get(k));
-                if (tokens != null) {
-                    int shade = (int) Math.min(4, Math.max(0, Math.floor(Math.log10(Math.max(1, tokens)))));
-                    cells.add(new IncidentPage.Cell(label + k * size, top + r * size, size - 2, shade, tokens,
-                            rows.get(r) + " -> " + cols.get(k) + ": " + tokens, label + k * size + 4,
-                            top + r * size + 27));
-                }
+        List<IncidentPage.MatrixRow> out = new ArrayList<>();
+        for (int r = 0; r < height; r++) {
+            List<IncidentPage.MatrixCell> cells = new ArrayList<>();
+            for (int c = 0; c < width; c++) {
+                long[] s = sums[r][c];
+                cells.add(new IncidentPage.MatrixCell(s[0], s[1], s[2], s[3], s[4], s[5]));
             }
+            out.add(new IncidentPage.MatrixRow(r < rows.size() ? rows.get(r) : null, cells));
         }
-        return new IncidentPage.Matrix(label + cols.size() * size + 200, top + rows.size() * size + 20, rowLabels,
-                colLabels, cells);
+        List<String> columns = new ArrayList<>(cols);
+        if (otherCols) {
+            columns.add(null);
+        }
+        return new IncidentPage.Matrix(columns, out, asVictim.size(), asReader.size());
+    }
+
+    /** The customers with the most tokens on one side, the most first (by name on a tie), at most {@link #TOP}. */
+    private static List<String> top(Map<String, Long> tokens) {
+        return tokens.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
+                        .thenComparing(Map.Entry.comparingByKey()))
+                .limit(TOP).map(Map.Entry::getKey).toList();
+    }
+
+    private static Map<String, Integer> index(List<String> names) {
+        Map<String, Integer> out = new HashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            out.put(names.get(i), i);
+        }
+        return out;
     }
 }

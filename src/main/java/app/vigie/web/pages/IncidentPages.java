@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -42,7 +43,9 @@ import app.vigie.compliance.rules.ObligationRule;
 import app.vigie.compliance.service.CaseService;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.detection.core.Rule;
+import app.vigie.export.Csv;
 import app.vigie.incident.FindingView;
+import app.vigie.incident.IncidentExports;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentService;
 import app.vigie.incident.IncidentStatus;
@@ -54,8 +57,12 @@ import app.vigie.notice.DocumentService;
 import app.vigie.notice.DutyWords;
 import app.vigie.notice.Reader;
 import app.vigie.notice.When;
+import app.vigie.pack.RegulatorPackService;
+import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
+import app.vigie.tenant.Tenant;
+import app.vigie.tenant.TenantService;
 import app.vigie.time.Zones;
 import app.vigie.web.LocalTimes;
 import app.vigie.web.csrf.DashboardForm;
@@ -99,16 +106,50 @@ public class IncidentPages {
     @Inject
     DutyWords dutyWords;
 
+    @Inject
+    RegulatorPackService packs;
+
+    @Inject
+    ObligationService obligations;
+
+    @Inject
+    TenantService tenantsDirectory;
+
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public String incident(@PathParam("id") String id, @QueryParam("lang") String lang,
             @QueryParam("zone") String zone, @QueryParam("done") String done, @QueryParam("duty") String duty,
+            @QueryParam("decision") String decision, @QueryParam("findings") String findingsPage,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         Reader.language(lang, "en");
-        // "record as done" from the list of what to do next: the form's obligation chosen already
+        // "record as done" or "record a decision" from the list of what to do next: the form's choice made already
+        Form chosen = duty != null && !duty.isBlank() ? new Form("done", List.of("duty", duty))
+                : decision != null && !decision.isBlank() ? new Form("decision", List.of("decision", decision)) : null;
         return render(id, Viewer.language(lang, accept), Zones.parse(zone), who,
-                done == null ? null : new IncidentPage.Notice(false, done, null),
-                duty == null || duty.isBlank() ? null : new Form("done", List.of("duty", duty)));
+                done == null ? null : new IncidentPage.Notice(false, done, null), chosen,
+                findingsPage == null || findingsPage.isBlank() ? 1
+                        : (int) Params.number("findings", findingsPage, 1, Integer.MAX_VALUE));
+    }
+
+    /** Every finding of the incident with its evidence, as CSV (the evidence section's download). */
+    @GET
+    @Path("findings.csv")
+    @Produces("text/csv")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response findingsCsv(@PathParam("id") String id) throws SQLException {
+        return Csv.attachment(new Csv.Export("findings-" + IncidentIds.uuid(id).toString().substring(0, 8) + ".csv",
+                IncidentExports.findingsCsv(incidents.findings(id))));
+    }
+
+    /** Every finding of the incident with its evidence, as JSON (the API's, for the signed-in dashboard). */
+    @GET
+    @Path("findings.json")
+    @Produces(MediaType.APPLICATION_JSON)
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response findingsJson(@PathParam("id") String id) throws SQLException {
+        return Response.ok(incidents.findings(id), MediaType.APPLICATION_JSON_TYPE).header("Content-Disposition",
+                "attachment; filename=\"findings-" + IncidentIds.uuid(id).toString().substring(0, 8) + ".json\"")
+                .build();
     }
 
     /**
@@ -133,6 +174,27 @@ public class IncidentPages {
     public Response report(@PathParam("id") String id, @PathParam("document") String document,
             @QueryParam("lang") String lang, @QueryParam("zone") String zone) throws SQLException {
         return Reader.answer(documents.incidentReport(id, document, lang, zone));
+    }
+
+    /** The regulator pack of the whole incident (a ZIP with its manifest), for the signed-in dashboard. */
+    @GET
+    @Path("regulator-pack.zip")
+    @Produces("application/zip")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response pack(@PathParam("id") String id, @QueryParam("lang") String lang, @QueryParam("zone") String zone,
+            @Context SecurityContext who) throws SQLException {
+        return RegulatorPackService.answer(packs.incident(id, lang, zone, actor(who)));
+    }
+
+    /** One controller's regulator pack, for the signed-in dashboard. */
+    @GET
+    @Path("tenants/{tenant}/regulator-pack.zip")
+    @Produces("application/zip")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response controllerPack(@PathParam("id") String id, @PathParam("tenant") String tenant,
+            @QueryParam("lang") String lang, @QueryParam("zone") String zone, @Context SecurityContext who)
+            throws SQLException {
+        return RegulatorPackService.answer(packs.controller(id, tenant, lang, zone, actor(who)));
     }
 
     /** Triage, confirm, dismiss (with a reason) or close (with a reason). */
@@ -191,6 +253,87 @@ public class IncidentPages {
         });
     }
 
+    /**
+     * A decision of a party's case (whether the incident is significant, unlikely to result in a risk...): yes or
+     * no, with its justification; {@code decision} is tenant|name (tenant empty: the provider's).
+     */
+    @POST
+    @Path("decisions")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST})
+    @DashboardForm
+    public Response decision(@PathParam("id") String id, @RestForm String decision, @RestForm String value,
+            @RestForm String justification, @RestForm String lang, @RestForm String zone,
+            @Context SecurityContext who) throws SQLException {
+        Form form = new Form("decision", List.of("decision", nz(decision), "value", nz(value), "justification",
+                nz(justification)));
+        CockpitMessages ck = PageWords.cockpit(Reader.language(lang, "en"));
+        return act(id, lang, zone, who, form, z -> {
+            String[] key = decision == null ? new String[0] : decision.split("\\|", -1);
+            if (key.length != 2 || key[1].isBlank()) {
+                throw new ProblemException(400, ck.act("choose_decision"));
+            }
+            if (!"yes".equals(value) && !"no".equals(value)) {
+                throw new ProblemException(400, ck.act("answer_yes_no"));
+            }
+            return cases.decide(id, key[0].isEmpty() ? null : key[0], key[1],
+                    new CaseService.DecisionBody("yes".equals(value), null, justification), actor(who));
+        });
+    }
+
+    /**
+     * An affected customer missing from the tenant directory, added from the incident page: its controller's legal
+     * name, country and alert address (the directory's other fields are edited on its page or through the API).
+     */
+    @POST
+    @Path("tenants/{tenant}/directory")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed({Role.R_DPO})
+    @DashboardForm
+    public Response directory(@PathParam("id") String id, @PathParam("tenant") String tenant,
+            @RestForm("legal_name") String legalName, @RestForm String country, @RestForm String email,
+            @RestForm String lang, @RestForm String zone, @Context SecurityContext who) throws SQLException {
+        Form form = new Form("mapped", List.of("tenant", nz(tenant), "legal_name", nz(legalName), "country",
+                nz(country), "email", nz(email)));
+        return act(id, lang, zone, who, form, z -> {
+            if (!incidents.touches(IncidentIds.uuid(id), tenant)) {
+                throw new ProblemException(404, "incident " + id + " does not affect tenant " + tenant);
+            }
+            if (tenantsDirectory.find(tenant).isPresent()) {
+                throw new ProblemException(409, "tenant " + tenant + " is in the directory already: change it on "
+                        + "the tenants page");
+            }
+            List<Tenant.AlertChannel> channels = email == null || email.isBlank() ? List.of()
+                    : List.of(new Tenant.AlertChannel("email", email.strip()));
+            return tenantsDirectory.put(actor(who), tenant, new Tenant(tenant, blankToNull(legalName),
+                    blankToNull(country), null, null, channels, null, null, null, null));
+        });
+    }
+
+    /** A customer's DEAD delivery sent again, or its HELD one released, from the customers' table. */
+    @POST
+    @Path("deliveries/{delivery}/retry")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed({Role.R_DPO})
+    @DashboardForm
+    public Response retry(@PathParam("id") String id, @PathParam("delivery") String delivery, @RestForm String lang,
+            @RestForm String zone, @Context SecurityContext who) throws SQLException {
+        Form form = new Form("resent", List.of());
+        return act(id, lang, zone, who, form, z -> {
+            long d = Params.number("delivery", delivery, 1, Long.MAX_VALUE);
+            if (alerts.list(IncidentIds.uuid(id), null, Integer.MAX_VALUE).stream()
+                    .noneMatch(a -> a.deliveries().stream().anyMatch(x -> x.id() == d))) {
+                throw new ProblemException(404, "no delivery " + d + " of incident " + id);
+            }
+            alerts.resend(d, actor(who));
+            return null;
+        });
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+
     /** What a form posted, kept to show it again when the action is refused (name, value, name, value...). */
     record Form(String name, List<String> values) {
         String value(String field) {
@@ -200,6 +343,15 @@ public class IncidentPages {
                 }
             }
             return "";
+        }
+
+        /** The values by field, for the newer forms of the page ({@link IncidentPage#typed(String)}). */
+        Map<String, String> map() {
+            Map<String, String> out = new HashMap<>();
+            for (int i = 0; i < values.size(); i += 2) {
+                out.put(values.get(i), values.get(i + 1));
+            }
+            return out;
         }
     }
 
@@ -219,11 +371,14 @@ public class IncidentPages {
         } catch (ProblemException e) {
             return Response.status(e.status()).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
                     .entity(render(id, language, zone, who, new IncidentPage.Notice(true, form.name(), e.getMessage()),
-                            form))
+                            form, 1))
                     .build();
         }
         return Response.seeOther(URI.create("/incidents/" + id + "?lang=" + language + "&zone=" + zone.getId()
-                + "&done=" + form.name() + "#" + form.name())).build();
+                + "&done=" + form.name() + "#" + switch (form.name()) {
+                    case "mapped", "resent" -> "customers";
+                    default -> form.name();
+                })).build();
     }
 
     /**
@@ -245,7 +400,7 @@ public class IncidentPages {
     }
 
     String render(String id, String language, ZoneId zone, SecurityContext who, IncidentPage.Notice notice,
-            Form form) throws SQLException {
+            Form form, int findingsPage) throws SQLException {
         Locale locale = Locale.forLanguageTag(language);
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant();
@@ -278,7 +433,12 @@ public class IncidentPages {
                 ? alertViews : alerts.list(uuid, null, Integer.MAX_VALUE),
                 language, zone, locale);
         List<FindingView> all = file.findings();
-        List<IncidentPage.FindingLine> findings = all.stream().limit(FINDINGS_SHOWN)
+        int pages = Math.max(1, (all.size() + FINDINGS_SHOWN - 1) / FINDINGS_SHOWN);
+        int shown = Math.min(findingsPage, pages);
+        IncidentPage.Evidence evidence = new IncidentPage.Evidence(shown, pages,
+                all.isEmpty() ? 0 : (shown - 1) * FINDINGS_SHOWN + 1, Math.min(all.size(), shown * FINDINGS_SHOWN));
+        List<IncidentPage.FindingLine> findings = all.stream().skip((long) (shown - 1) * FINDINGS_SHOWN)
+                .limit(FINDINGS_SHOWN)
                 .map(f -> new IncidentPage.FindingLine(f.rule(), words.finding_name(f.rule()), f.subject(), f.stream(),
                         f.firstSeq(), When.of(f.seenAt(), zone, locale))).toList();
         List<IncidentPage.FindingKind> kinds = findingKinds(all, words, language, zone, locale);
@@ -297,8 +457,54 @@ public class IncidentPages {
                 form == null ? "" : form.value("taken_at"), form == null ? "" : form.value("text"),
                 form == null ? "" : form.value("duty"), form == null ? "" : form.value("done_at"),
                 form == null ? "" : form.value("evidence"), form == null ? "" : form.value("late_reasons"),
-                alertLines, next, customers);
+                alertLines, next, customers, header(next, plan, customers.size()),
+                picture(file, zone, locale, language), evidence, decisions(plan, file.tenants(), words, language),
+                who.isUserInRole(Role.R_DPO), form == null ? Map.of() : form.map());
         return engine.getTemplate("pages/incident").instance().setLocale(page.language()).data("page", page).render();
+    }
+
+    /** The header: the soonest open deadline (the list of what to do next is sorted so), severity, counts. */
+    private static IncidentPage.Header header(List<IncidentPage.NextDuty> next, ObligationService.Plan plan,
+            int customers) {
+        IncidentPage.NextDuty soonest = next.stream().filter(d -> d.dueAt().known()).findFirst().orElse(null);
+        String severity = Overview.highest(plan.severity().values().stream()
+                .map(ObligationService.SeverityView::level).toList());
+        int late = (int) next.stream().filter(d -> "LATE".equals(d.status())).count();
+        return new IncidentPage.Header(soonest, severity, customers, late);
+    }
+
+    /** The picture of leaking responses, the first exposure, the detection and each measure marked. */
+    private static IncidentPage.Picture picture(CaseFileService.IncidentFile file, ZoneId zone, Locale locale,
+            String language) {
+        CockpitMessages ck = PageWords.cockpit(language);
+        List<LeakTimeline.Mark> marks = new ArrayList<>();
+        marks.add(new LeakTimeline.Mark(file.incident().firstExposureAt(), "first_exposure",
+                ck.happened("first_exposure")));
+        marks.add(new LeakTimeline.Mark(file.incident().detectedAt(), "detection", ck.happened("detection")));
+        file.measures().forEach(m -> marks.add(new LeakTimeline.Mark(m.takenAt(), "measure", ck.happened("measure")
+                + PageWords.of(language).colon() + " " + m.text())));
+        return LeakTimeline.of(file.exposures(), marks, zone, locale, ck);
+    }
+
+    /** The decisions each party may record now, with their words and the answer recorded so far. */
+    private List<IncidentPage.DecisionChoice> decisions(ObligationService.Plan plan, List<TenantView> tenants,
+            PageMessages words, String language) {
+        List<IncidentPage.DecisionChoice> out = new ArrayList<>();
+        CockpitMessages ck = PageWords.cockpit(language);
+        List<String> parties = new ArrayList<>();
+        parties.add("");
+        tenants.forEach(t -> parties.add(t.tenant()));
+        Map<String, String> names = new HashMap<>();
+        tenants.forEach(t -> names.put(t.tenant(), t.controller() != null ? t.controller() : t.tenant()));
+        for (String party : parties) {
+            for (String d : new TreeSet<>(obligations.decisionsAllowed(plan, party))) {
+                var recorded = plan.decisions().getOrDefault(party, Map.of()).get(d);
+                out.add(new IncidentPage.DecisionChoice(party + "|" + d, (party.isEmpty() ? words.the_provider()
+                        : names.getOrDefault(party, party)) + " · " + dutyWords.decision(d, language)
+                        + (recorded == null ? "" : " (" + ck.act(recorded.value() ? "yes" : "no") + ")")));
+            }
+        }
+        return out;
     }
 
     private void addOpen(List<IncidentPage.Choice> out, String party, List<Obligation> own, String language) {
@@ -335,7 +541,8 @@ public class IncidentPages {
                         || o.holder() == ObligationRule.Party.PROCESSOR ? words.incident_provider()
                         : names.getOrDefault(o.tenant(), o.tenant()), dutyWords.title(o, language),
                         dutyWords.reference(o, language), dutyWords.recipient(o, language), o.statusWord(),
-                        When.of(o.dueAt(), zone, locale), Obligation.key(o.tenant(), o.rule(), o.recipient())))
+                        When.of(o.dueAt(), zone, locale), Obligation.key(o.tenant(), o.rule(), o.recipient()),
+                        o.condition() == Obligation.Condition.UNDECIDED))
                 .toList();
     }
 
@@ -360,7 +567,10 @@ public class IncidentPages {
                     delivered == null ? null : When.of(delivered, zone, locale),
                     acknowledged == null ? null : When.of(acknowledged, zone, locale),
                     nextDue == null ? null : dutyWords.title(nextDue, language),
-                    When.of(nextDue == null ? null : nextDue.dueAt(), zone, locale)));
+                    When.of(nextDue == null ? null : nextDue.dueAt(), zone, locale),
+                    own.stream().flatMap(a -> a.deliveries().stream())
+                            .filter(d -> "DEAD".equals(d.status()) || "HELD".equals(d.status()))
+                            .map(d -> new IncidentPage.Retry(d.id(), d.channel(), d.status())).toList()));
         }
         return out;
     }

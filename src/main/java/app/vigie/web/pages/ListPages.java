@@ -1,8 +1,10 @@
 package app.vigie.web.pages;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -30,6 +32,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
 import org.jboss.resteasy.reactive.RestForm;
+import org.jboss.resteasy.reactive.multipart.FileUpload;
 
 import io.quarkus.qute.Engine;
 
@@ -50,6 +53,7 @@ import app.vigie.register.RegisterChain;
 import app.vigie.register.RegisterService;
 import app.vigie.security.Role;
 import app.vigie.tenant.Tenant;
+import app.vigie.tenant.TenantFile;
 import app.vigie.tenant.TenantService;
 import app.vigie.time.Zones;
 import app.vigie.web.LocalTimes;
@@ -140,10 +144,14 @@ public class ListPages {
     @Path("tenants")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public String tenants(@QueryParam("lang") String lang, @QueryParam("zone") String zoneParam,
-            @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
+            @QueryParam("done") String done, @HeaderParam("Accept-Language") String accept,
+            @Context SecurityContext who) throws SQLException {
         Viewer viewer = Viewer.of(lang, zoneParam, accept);
-        String language = viewer.language();
-        ZoneId zone = viewer.zone();
+        return tenantsPage(viewer, who, done == null ? null : new Lists.Import(null, null, List.of(), 0, 0, null,
+                true));
+    }
+
+    private String tenantsPage(Viewer viewer, SecurityContext who, Lists.Import imported) throws SQLException {
         List<Lists.TenantLine> lines = new ArrayList<>();
         for (Tenant t : tenants.list()) {
             lines.add(new Lists.TenantLine(t.id(), t.legalName(), t.country(), t.dpo() == null ? null
@@ -153,9 +161,95 @@ public class ListPages {
                     t.alertDelay(), t.jurisdictions() == null ? "" : String.join(", ", t.jurisdictions()),
                     t.sectors() == null ? "" : String.join(", ", t.sectors())));
         }
-        return engine.getTemplate("pages/tenants").instance().setLocale(language)
-                .data("page", new Lists.TenantsPage(language, zone.getId(),
-                user(who), lines, incidents.unmappedTenants())).render();
+        return engine.getTemplate("pages/tenants").instance().setLocale(viewer.language())
+                .data("page", new Lists.TenantsPage(viewer.language(), viewer.zone().getId(),
+                user(who), lines, incidents.unmappedTenants(), who.isUserInRole(Role.R_DPO), imported)).render();
+    }
+
+    /** The directory as YAML: the format of the file loaded at start (vigie.tenants.file), to edit and import. */
+    @GET
+    @Path("tenants/export.yaml")
+    @Produces("application/yaml")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response tenantsYaml() throws SQLException {
+        return Response.ok(TenantFile.yaml(tenants.list()), "application/yaml; charset=UTF-8")
+                .header("Content-Disposition", "attachment; filename=\"tenants.yaml\"").build();
+    }
+
+    /** The directory as CSV, one tenant per row (lists joined with "; "), to edit in a spreadsheet and import. */
+    @GET
+    @Path("tenants/export.csv")
+    @Produces("text/csv")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public Response tenantsCsv() throws SQLException {
+        return Csv.attachment(new Csv.Export("tenants.csv", TenantFile.csv(tenants.list())));
+    }
+
+    /**
+     * A YAML or CSV file of tenants, uploaded: the page shows what importing it would do, line by line, and the
+     * errors of each line; nothing is saved until the preview is confirmed.
+     */
+    @POST
+    @Path("tenants/import")
+    @Consumes(MediaType.MULTIPART_FORM_DATA)
+    @RolesAllowed({Role.R_DPO})
+    @DashboardForm
+    public Response importPreview(@RestForm("file") FileUpload file, @RestForm String lang,
+            @Context SecurityContext who) throws SQLException, IOException {
+        Viewer viewer = Viewer.of(lang, null, null);
+        String name = file == null ? null : file.fileName();
+        String text;
+        if (file == null || file.size() == 0) {
+            text = "";
+        } else if (file.size() > TenantService.IMPORT_MAX_CHARS * 4L) {
+            text = null;
+        } else {
+            text = Files.readString(file.uploadedFile(), StandardCharsets.UTF_8);
+        }
+        return preview(viewer, who, name, text);
+    }
+
+    /** The import confirmed: the file's text, posted back from the preview, saved whole or not at all. */
+    @POST
+    @Path("tenants/import/confirm")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @RolesAllowed({Role.R_DPO})
+    @DashboardForm
+    public Response importConfirm(@RestForm String name, @RestForm String content, @RestForm String lang,
+            @Context SecurityContext who) throws SQLException {
+        Viewer viewer = Viewer.of(lang, null, null);
+        try {
+            int changed = tenants.importAll(user(who), name, content);
+            return Response.seeOther(URI.create("/tenants?lang=" + viewer.language() + "&done=" + changed
+                    + "#import")).build();
+        } catch (ProblemException e) {
+            return preview(viewer, who, name, content, e);
+        }
+    }
+
+    private Response preview(Viewer viewer, SecurityContext who, String name, String text) throws SQLException {
+        try {
+            if (text == null) {
+                throw new ProblemException(413, "the file has more than " + TenantService.IMPORT_MAX_CHARS
+                        + " characters: split it");
+            }
+            List<TenantService.ImportLine> lines = tenants.preview(name, text);
+            int errors = (int) lines.stream().filter(l -> !l.problems().isEmpty()).count();
+            return Response.ok(tenantsPage(viewer, who, new Lists.Import(name, text, lines, lines.size() - errors,
+                    errors, null, false)), MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
+        } catch (ProblemException e) {
+            return preview(viewer, who, name, null, e);
+        }
+    }
+
+    private Response preview(Viewer viewer, SecurityContext who, String name, String text, ProblemException e)
+            throws SQLException {
+        List<TenantService.ImportLine> lines = text == null || text.isBlank() || text.length()
+                > TenantService.IMPORT_MAX_CHARS ? List.of() : tenants.preview(name, text);
+        int errors = (int) lines.stream().filter(l -> !l.problems().isEmpty()).count();
+        return Response.status(e.status()).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+                .entity(tenantsPage(viewer, who, new Lists.Import(name, text, lines, lines.size() - errors, errors,
+                        e.getMessage(), false))).build();
     }
 
     @GET

@@ -3,6 +3,7 @@ package app.vigie.web.pages;
 import java.util.List;
 
 import app.vigie.notice.When;
+import app.vigie.tenant.TenantService;
 
 /** The dashboard's list pages: the violation register, the tenants directory, the quarantine, the audit trail. */
 public final class Lists {
@@ -19,8 +20,21 @@ public final class Lists {
     }
 
     /** The directory, and the affected tenants of open incidents it does not have ({@code missing}). */
+    /**
+     * The tenants page: the directory, the affected tenants missing from it, and ({@code canImport}: the DPO) an
+     * import's preview or outcome ({@code imported} null: none).
+     */
     public record TenantsPage(String language, String zone, String user, List<TenantLine> tenants,
-            List<String> missing) {
+            List<String> missing, boolean canImport, Import imported) {
+    }
+
+    /**
+     * An import: the file ({@code name}, its {@code text} posted back to confirm), each line's change or problems,
+     * how many can be saved and how many are refused, the reason it was refused whole ({@code error}), or
+     * {@code saved} after it was.
+     */
+    public record Import(String name, String text, List<TenantService.ImportLine> lines, int valid, int errors,
+            String error, boolean saved) {
     }
 
     public record TenantLine(String id, String legalName, String country, String dpo, String channels,

@@ -337,9 +337,6 @@ public interface PageMessages {
     String incident_evidence_receipt_no();
 
     @Message
-    String incident_exposure_matrix_victim_tenants_rows();
-
-    @Message
     String incident_findings();
 
     @Message
@@ -358,8 +355,6 @@ public interface PageMessages {
     String incident_first_seen();
 
     /** Above the rows of findings: how many are shown of how many. */
-    @Message
-    String incident_findings_rows(int shown, int total);
 
     @Message
     String incident_first_exposure_2();
@@ -449,10 +444,6 @@ public interface PageMessages {
     String incident_report_regulator();
 
     @Message
-    String incident_rows_tenants_whose_tokens_were();
-
-
-    @Message
     String incident_seen();
 
     @Message
@@ -475,9 +466,6 @@ public interface PageMessages {
 
     @Message
     String incident_triaged_being_analysed();
-
-    @Message
-    String incident_whose_tokens_reached_whom();
 
     @Message
     String incident_yyyy_mm_dd_hh_mm();

@@ -13,6 +13,11 @@ public final class PageWords {
         return MessageBundles.get(PageMessages.class, Localized.Literal.of("fr".equals(language) ? "fr" : "en"));
     }
 
+    /** The cockpit's words ({@link CockpitMessages}) of {@code language} (fr or en). */
+    public static CockpitMessages cockpit(String language) {
+        return MessageBundles.get(CockpitMessages.class, Localized.Literal.of("fr".equals(language) ? "fr" : "en"));
+    }
+
     /** The label of a data category (identity, contact, ...); null for a code not offered. */
     public static String category(PageMessages words, String code) {
         return switch (code) {

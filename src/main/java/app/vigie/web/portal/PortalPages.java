@@ -43,6 +43,7 @@ import app.vigie.notice.Reader;
 import app.vigie.notice.StatementService;
 import app.vigie.notice.Statements;
 import app.vigie.notice.When;
+import app.vigie.pack.RegulatorPackService;
 import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.AccountService;
@@ -88,6 +89,9 @@ public class PortalPages {
 
     @Inject
     StatementService statements;
+
+    @Inject
+    RegulatorPackService packs;
 
     public record Home(String language, String zone, String user, String tenant, List<Line> incidents) {
     }
@@ -284,6 +288,18 @@ public class PortalPages {
             throw new ProblemException(404, "no document '" + document + "' here");
         }
         return Reader.answer(documents.controllerDocument(id, tenant, document, lang, zone));
+    }
+
+    /** The customer's own regulator pack of an incident: its documents, its register's entries, its exposures. */
+    @GET
+    @Path("incidents/{id}/regulator-pack.zip")
+    @Produces("application/zip")
+    @RolesAllowed(Role.R_CUSTOMER)
+    public Response pack(@PathParam("id") String id, @QueryParam("lang") String lang, @QueryParam("zone") String zone,
+            @Context SecurityContext who) throws SQLException {
+        String tenant = tenant(who);
+        own(id, tenant);
+        return RegulatorPackService.answer(packs.controller(id, tenant, lang, zone, who.getUserPrincipal().getName()));
     }
 
     /** The incident's id when it touches the tenant; 404 otherwise (another tenant's incident does not exist here). */

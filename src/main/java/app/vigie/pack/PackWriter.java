@@ -1,0 +1,82 @@
+package app.vigie.pack;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * A ZIP written as its files come (nothing held but the file at hand), each file's size and SHA-256 kept for the
+ * manifest, {@value #MANIFEST}, written last: a reader checks every file against it. Plain Java.
+ */
+public final class PackWriter implements AutoCloseable {
+    /** The manifest's name inside the pack. */
+    public static final String MANIFEST = "manifest.json";
+
+    /** A file of the pack as the manifest lists it. */
+    public record FileLine(String name, String mediaType, long bytes, String sha256, String description) {
+    }
+
+    private final ZipOutputStream zip;
+    private final FileTime time;
+    private final List<FileLine> files = new ArrayList<>();
+    private final Set<String> names = new HashSet<>();
+
+    /** A pack written to {@code out}, its files dated {@code at} (when the pack was made). */
+    public PackWriter(OutputStream out, Instant at) {
+        this.zip = new ZipOutputStream(out);
+        this.time = FileTime.from(at);
+    }
+
+    /** Adds a file; a name given twice, or the manifest's, is a programming error. */
+    public void add(String name, String mediaType, byte[] body, String description) throws IOException {
+        if (MANIFEST.equals(name) || !names.add(name)) {
+            throw new IllegalArgumentException("the pack already has a file named " + name);
+        }
+        write(name, body);
+        files.add(new FileLine(name, mediaType, body.length, sha256(body), description));
+    }
+
+    /** The files added so far, in order. */
+    public List<FileLine> files() {
+        return List.copyOf(files);
+    }
+
+    /** Writes the manifest (its bytes made by the caller from {@link #files()}) and ends the ZIP. */
+    public void finish(byte[] manifest) throws IOException {
+        write(MANIFEST, manifest);
+        zip.finish();
+        zip.flush();
+    }
+
+    private void write(String name, byte[] body) throws IOException {
+        ZipEntry e = new ZipEntry(name);
+        e.setLastModifiedTime(time);
+        zip.putNextEntry(e);
+        zip.write(body);
+        zip.closeEntry();
+    }
+
+    /** The SHA-256 of {@code body}, lower-case hex (as {@code sha256sum} prints it). */
+    public static String sha256(byte[] body) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java has SHA-256", e);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        zip.close();
+    }
+}

@@ -1,0 +1,54 @@
+package app.vigie.web.pages;
+
+import io.quarkus.qute.i18n.Message;
+import io.quarkus.qute.i18n.MessageBundle;
+
+/**
+ * The words of the DPO's cockpit (the incident page's header, its pictures, its evidence and inline actions; the
+ * regulator pack's links; the tenant directory's import), {@code {ck:key}} in templates/pages/: English in
+ * messages/ck_en.properties, French in messages/ck_fr.properties. A second bundle beside {@link PageMessages}, which
+ * is at Quarkus's limit of 300 messages; the same rules hold (PageMessagesTest checks both). Each message is one
+ * section's words, chosen by {@code key}, a word the bundle does not know shown as its key.
+ */
+@MessageBundle(value = "ck", locale = "en")
+public interface CockpitMessages {
+
+    /** The incident page's header: next, none, severity, classification, customers, late. */
+    @Message
+    String header(String key);
+
+    /** The regulator pack's links and their help: incident, controller, help, portal_help. */
+    @Message
+    String pack(String key);
+
+    /**
+     * "What happened": the timeline picture and the matrix (title, caption, cross, same, delivered, contained,
+     * unknown, others, first_exposure, detection, measure, responses, axis).
+     */
+    @Message
+    String happened(String key);
+
+    /** The evidence section: download, previous, next, page. */
+    @Message
+    String evidence(String key);
+
+    /** The findings' rows shown: {@code from} to {@code to} of {@code total}. */
+    @Message
+    String evidence_rows(int from, int to, int total);
+
+    /** Leaking responses in a time bucket of the timeline picture, for its tooltip. */
+    @Message
+    String happened_bucket(String from, String to, int responses);
+
+    /** Inline actions: decision, resend, map, and their fields and buttons. */
+    @Message
+    String act(String key);
+
+    /** The tenant directory's import and export. */
+    @Message
+    String directory(String key);
+
+    /** The import's preview: {@code valid} tenants to save, {@code errors} lines refused. */
+    @Message
+    String directory_preview(int valid, int errors);
+}

@@ -1,0 +1,110 @@
+package app.vigie.web.pages;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import app.vigie.incident.ExposureView;
+import app.vigie.notice.When;
+
+/**
+ * The incident page's picture of leaking responses over time, drawn on the server as an SVG: the responses that
+ * carried another customer's tokens, per period, delivered (dark) over contained or not known yet (light), from the
+ * first exposure to the detection (or the last event shown, when later), the detection and each measure marked.
+ */
+final class LeakTimeline {
+    static final int BUCKETS = 48;
+    static final int LEFT = 48;
+    static final int TOP = 16;
+    static final int PLOT_WIDTH = 720;
+    static final int PLOT_HEIGHT = 140;
+
+    private LeakTimeline() {
+    }
+
+    /** A time marked on the picture: {@code kind} first_exposure, detection or measure; its x and its words. */
+    record Mark(Instant at, String kind, String text) {
+    }
+
+    static IncidentPage.Picture of(List<ExposureView> exposures, List<Mark> marks, ZoneId zone, Locale locale,
+            CockpitMessages ck) {
+        // a response leaks at the first time one of its reads of another customer's tokens was seen
+        Map<String, Instant> first = new HashMap<>();
+        Map<String, Boolean> delivered = new HashMap<>();
+        for (ExposureView e : exposures) {
+            if (!"CROSS_TENANT".equals(e.kind()) || e.firstSeenAt() == null) {
+                continue;
+            }
+            first.merge(e.readerRequest(), e.firstSeenAt(), (a, b) -> a.isBefore(b) ? a : b);
+            delivered.put(e.readerRequest(), e.delivered());
+        }
+        if (first.isEmpty()) {
+            return null;
+        }
+        Instant start = first.values().stream().min(Instant::compareTo).orElseThrow();
+        Instant end = first.values().stream().max(Instant::compareTo).orElseThrow();
+        for (Mark m : marks) {
+            if (m.at() != null && m.at().isAfter(end)) {
+                end = m.at();
+            }
+        }
+        long span = Math.max(Duration.between(start, end).toMillis() + 1, BUCKETS);
+        double perBucket = (double) span / BUCKETS;
+        int[] dark = new int[BUCKETS];
+        int[] light = new int[BUCKETS];
+        for (Map.Entry<String, Instant> r : first.entrySet()) {
+            int b = bucket(r.getValue(), start, perBucket);
+            if (Boolean.TRUE.equals(delivered.get(r.getKey()))) {
+                dark[b]++;
+            } else {
+                light[b]++;
+            }
+        }
+        int max = 1;
+        for (int b = 0; b < BUCKETS; b++) {
+            max = Math.max(max, dark[b] + light[b]);
+        }
+        double barWidth = (double) PLOT_WIDTH / BUCKETS;
+        List<IncidentPage.Bar> bars = new ArrayList<>();
+        for (int b = 0; b < BUCKETS; b++) {
+            int n = dark[b] + light[b];
+            if (n == 0) {
+                continue;
+            }
+            int x = LEFT + (int) Math.round(b * barWidth);
+            int hDark = (int) Math.round((double) dark[b] * PLOT_HEIGHT / max);
+            int hLight = (int) Math.round((double) light[b] * PLOT_HEIGHT / max);
+            Instant from = start.plusMillis(Math.round(b * perBucket));
+            Instant to = start.plusMillis(Math.round((b + 1) * perBucket));
+            bars.add(new IncidentPage.Bar(x, Math.max(1, (int) Math.floor(barWidth) - 1), TOP + PLOT_HEIGHT - hDark,
+                    hDark, TOP + PLOT_HEIGHT - hDark - hLight, hLight, ck.happened_bucket(
+                            When.of(from, zone, locale).local(), When.of(to, zone, locale).local(), n)));
+        }
+        List<IncidentPage.Marker> markers = new ArrayList<>();
+        for (Mark m : marks) {
+            if (m.at() == null || m.at().isBefore(start)) {
+                continue;
+            }
+            int x = LEFT + (int) Math.round(Math.min(PLOT_WIDTH, Duration.between(start, m.at()).toMillis()
+                    / perBucket * barWidth));
+            markers.add(new IncidentPage.Marker(x, m.kind(), m.text() + " · " + When.of(m.at(), zone, locale)
+                    .local()));
+        }
+        int delivereds = 0;
+        for (int d : dark) {
+            delivereds += d;
+        }
+        return new IncidentPage.Picture(LEFT + PLOT_WIDTH + 16, TOP + PLOT_HEIGHT + 40, LEFT, TOP, PLOT_WIDTH,
+                PLOT_HEIGHT, max, bars, markers, When.of(start, zone, locale), When.of(end, zone, locale),
+                first.size(), delivereds);
+    }
+
+    private static int bucket(Instant at, Instant start, double perBucket) {
+        return (int) Math.min(BUCKETS - 1, Math.max(0, Duration.between(start, at).toMillis() / perBucket));
+    }
+}
