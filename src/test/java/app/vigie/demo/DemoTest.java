@@ -19,8 +19,8 @@ import app.vigie.testing.Api;
 /** With the demo on, the reference runtime runs inside the service and an incident opens on its own. */
 @QuarkusTest
 @TestProfile(DemoTest.Demo.class)
-class DemoTest {
-    static final String DEPLOYMENT = "demo-test/" + Long.toString(System.nanoTime(), 36);
+public class DemoTest {
+    public static final String DEPLOYMENT = "demo-test/" + Long.toString(System.nanoTime(), 36);
 
     public static class Demo implements QuarkusTestProfile {
         @Override

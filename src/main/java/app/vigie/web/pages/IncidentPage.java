@@ -91,11 +91,14 @@ public record IncidentPage(String language, String zone, String user, String id,
 
     /**
      * The picture of leaking responses over time (an SVG of {@code width} x {@code height}, the plot at
-     * {@code left}, {@code top}), its bars, its marks, from {@code start} to {@code end}; {@code responses} leaking
-     * responses in all, {@code delivered} of them delivered; {@code max} the tallest bar's count.
+     * {@code left}, {@code top}), its bars, its marks, from {@code start} to {@code end} (their short labels under
+     * the axis); {@code broken}: a time marked far after the leaks stands past a break at the right;
+     * {@code responses} leaking responses in all, {@code delivered} of them delivered; {@code max} the tallest bar's
+     * count.
      */
     public record Picture(int width, int height, int left, int top, int plotWidth, int plotHeight, int max,
-            List<Bar> bars, List<Marker> markers, When start, When end, int responses, int delivered) {
+            List<Bar> bars, List<Marker> markers, When start, When end, String startLabel, String endLabel,
+            boolean broken, int responses, int delivered) {
         public int bottom() {
             return top + plotHeight;
         }
@@ -115,6 +118,11 @@ public record IncidentPage(String language, String zone, String user, String id,
 
         public int markTop() {
             return Math.max(0, top - 8);
+        }
+
+        /** Where the break before the times marked far after the leaks is drawn. */
+        public int breakX() {
+            return left + plotWidth + 12;
         }
 
         /** The baseline of the first and last times under the axis. */

@@ -3,6 +3,8 @@ package app.vigie.web.pages;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.format.FormatStyle;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,6 +25,8 @@ final class LeakTimeline {
     static final int TOP = 16;
     static final int PLOT_WIDTH = 720;
     static final int PLOT_HEIGHT = 140;
+    /** The room past the plot's right edge where a time far after the leaks is marked, beyond a break. */
+    static final int BREAK = 40;
 
     private LeakTimeline() {
     }
@@ -47,12 +51,12 @@ final class LeakTimeline {
             return null;
         }
         Instant start = first.values().stream().min(Instant::compareTo).orElseThrow();
-        Instant end = first.values().stream().max(Instant::compareTo).orElseThrow();
-        for (Mark m : marks) {
-            if (m.at() != null && m.at().isAfter(end)) {
-                end = m.at();
-            }
-        }
+        Instant last = first.values().stream().max(Instant::compareTo).orElseThrow();
+        // the period drawn runs to the detection and the measures, unless they come so long after the last leak
+        // (more than the leaks' own span, and more than a day) that the leaks would shrink to one bar: those are
+        // then marked past a break at the right
+        Instant end = end(start, last, marks);
+        boolean broken = marks.stream().anyMatch(m -> m.at() != null && m.at().isAfter(end));
         long span = Math.max(Duration.between(start, end).toMillis() + 1, BUCKETS);
         double perBucket = (double) span / BUCKETS;
         int[] dark = new int[BUCKETS];
@@ -90,8 +94,9 @@ final class LeakTimeline {
             if (m.at() == null || m.at().isBefore(start)) {
                 continue;
             }
-            int x = LEFT + (int) Math.round(Math.min(PLOT_WIDTH, Duration.between(start, m.at()).toMillis()
-                    / perBucket * barWidth));
+            int x = m.at().isAfter(end) ? LEFT + PLOT_WIDTH + BREAK
+                    : LEFT + (int) Math.round(Math.min(PLOT_WIDTH, Duration.between(start, m.at()).toMillis()
+                            / perBucket * barWidth));
             markers.add(new IncidentPage.Marker(x, m.kind(), m.text() + " · " + When.of(m.at(), zone, locale)
                     .local()));
         }
@@ -99,9 +104,30 @@ final class LeakTimeline {
         for (int d : dark) {
             delivereds += d;
         }
-        return new IncidentPage.Picture(LEFT + PLOT_WIDTH + 16, TOP + PLOT_HEIGHT + 40, LEFT, TOP, PLOT_WIDTH,
-                PLOT_HEIGHT, max, bars, markers, When.of(start, zone, locale), When.of(end, zone, locale),
-                first.size(), delivereds);
+        // short labels under the axis; with the seconds when the whole period is shorter than a day
+        DateTimeFormatter label = DateTimeFormatter.ofLocalizedDateTime(FormatStyle.SHORT,
+                Duration.between(start, end).compareTo(Duration.ofDays(1)) < 0 ? FormatStyle.MEDIUM : FormatStyle.SHORT)
+                .withLocale(locale).withZone(zone);
+        return new IncidentPage.Picture(LEFT + PLOT_WIDTH + (broken ? BREAK + 16 : 16), TOP + PLOT_HEIGHT + 40,
+                LEFT, TOP, PLOT_WIDTH, PLOT_HEIGHT, max, bars, markers, When.of(start, zone, locale),
+                When.of(end, zone, locale), label.format(start), label.format(end), broken, first.size(),
+                delivereds);
+    }
+
+    /** Whether {@code at} is so long after the leaks that drawing up to it would crush them into one bar. */
+    private static boolean far(Instant start, Instant last, Instant at) {
+        Duration after = Duration.between(last, at);
+        return after.compareTo(Duration.ofDays(1)) > 0 && after.compareTo(Duration.between(start, last)) > 0;
+    }
+
+    private static Instant end(Instant start, Instant last, List<Mark> marks) {
+        Instant end = last;
+        for (Mark m : marks) {
+            if (m.at() != null && m.at().isAfter(end) && !far(start, last, m.at())) {
+                end = m.at();
+            }
+        }
+        return end;
     }
 
     private static int bucket(Instant at, Instant start, double perBucket) {
