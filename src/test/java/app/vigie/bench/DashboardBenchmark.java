@@ -169,7 +169,10 @@ public final class DashboardBenchmark {
                 incidents, AlertLatencyBenchmark.pct(sorted, 50), "", "", sorted[sorted.length - 1], sorted.length);
     }
 
-    /** Milliseconds per PDF notice (rendered from the incident's state on each request: nothing is cached). */
+    /**
+     * Milliseconds per PDF notice (rendered from the incident's state on each request: nothing is cached), and per
+     * regulator pack (every document of the incident rendered into one ZIP).
+     */
     private static void pdfs(HttpClient http, String base, String password, List<String> ids, int rounds)
             throws Exception {
         String auth = "Basic " + Base64.getEncoder().encodeToString(("admin:" + password)
@@ -186,6 +189,8 @@ public final class DashboardBenchmark {
         docs.put("authority notification PDF", "/tenants/" + tenant + "/documents/authority-notification.pdf");
         docs.put("data subject communication PDF", "/tenants/" + tenant + "/documents/data-subject-communication.pdf");
         docs.put("incident report PDF", "/documents/incident-report.pdf");
+        docs.put("regulator pack ZIP (whole incident)", "/regulator-pack.zip");
+        docs.put("regulator pack ZIP (one controller)", "/tenants/" + tenant + "/regulator-pack.zip");
         for (Map.Entry<String, String> d : docs.entrySet()) {
             double[] ms = new double[rounds];
             long bytes = 0;
@@ -195,7 +200,8 @@ public final class DashboardBenchmark {
                 HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(base + "/api/incidents/" + id
                         + d.getValue())).header("Authorization", auth).timeout(Duration.ofMinutes(2)).build(),
                         HttpResponse.BodyHandlers.ofByteArray());
-                if (r.statusCode() != 200 || r.body().length < 4 || r.body()[0] != '%') {
+                if (r.statusCode() != 200 || r.body().length < 4 || r.body()[0] != (d.getKey().contains("ZIP")
+                        ? 'P' : '%')) {
                     throw new IllegalStateException(d.getKey() + " answered " + r.statusCode());
                 }
                 if (i >= 0) {

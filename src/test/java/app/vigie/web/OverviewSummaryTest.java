@@ -3,6 +3,9 @@ package app.vigie.web;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.regex.Matcher;
@@ -13,6 +16,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 
 import app.vigie.compliance.service.EscalationScheduler;
@@ -30,6 +34,9 @@ public class OverviewSummaryTest {
 
     @Inject
     EscalationScheduler escalations;
+
+    @Inject
+    AgroalDataSource dataSource;
 
     @AfterEach
     void resetClock() {
@@ -87,6 +94,28 @@ public class OverviewSummaryTest {
         // a filter that is not one is a clear 400, not a page of everything
         given().cookies(dpo.cookies()).get("/?filter=soon").then().statusCode(400);
         given().cookies(dpo.cookies()).get("/alerts?state=lost").then().statusCode(400);
+    }
+
+    /**
+     * A service just started, before its first reminder check (no summary saved): the overview counts the strip
+     * itself, once, rather than showing none.
+     */
+    @Test
+    void beforeTheFirstCheckTheOverviewCountsTheStripItself() throws Exception {
+        String p = Api.uniquePrefix();
+        DutyWordsPageTest.acmeReadByGlobex(p);
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+            st.executeUpdate("delete from overview_summary");
+        }
+        DashboardActionsTest.Browser dpo = DashboardActionsTest.signIn("admin", Api.ADMIN_PASSWORD, "/");
+        String overview = dpo.page("/?lang=en");
+        assertThat(overview).contains("<nav class=\"summary\"");
+        assertThat(count(overview, "customers? missing from the directory")).isPositive();
+        try (Connection c = dataSource.getConnection(); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery("select count(*) from overview_summary")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getInt(1)).as("saved for the next views").isEqualTo(1);
+        }
     }
 
     private void tick(Instant at) throws Exception {

@@ -181,7 +181,7 @@ public class CaseService {
 
     /**
      * A page of open incidents: {@code total} those the filter selects, {@code open} every open incident, and the
-     * summary the last reminder check counted (empty before the first).
+     * summary the last reminder check counted (counted by the overview itself before the first check).
      */
     public record OpenIncidents(int total, int pages, int page, List<OpenIncident> incidents, int open,
             Optional<DeadlineStore.Summary> summary) {
@@ -212,9 +212,14 @@ public class CaseService {
                     i.statusReason())).toList(), now, (i, e) -> {
                         throw e;
                     }).forEach(p -> plans.put(p.incident().id(), p));
+            // before the first reminder check (a service just started), the summary is counted here, once
+            Optional<DeadlineStore.Summary> summary = DeadlineStore.last(c);
+            if (summary.isEmpty()) {
+                summary = Optional.of(DeadlineStore.refresh(c, now));
+            }
             return new OpenIncidents(total, pages, shown, open.stream()
                     .map(i -> new OpenIncident(i, Optional.ofNullable(plans.get(i.id())))).toList(), all,
-                    DeadlineStore.last(c));
+                    summary);
         });
     }
 
