@@ -15,15 +15,17 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
 /**
- * A ZIP written as its files come (nothing held but the file at hand), each file's size and SHA-256 kept for the
- * manifest, {@value #MANIFEST}, written last: a reader checks every file against it. Plain Java.
+ * A ZIP written as its files come, each file's size and SHA-256 kept for the manifest, {@value #MANIFEST}, written
+ * last: a reader checks every file against it. Only {@link #finish} ends the ZIP: a pack whose making failed is left
+ * without its central directory, which no reader opens as whole. Plain Java.
  */
-public final class PackWriter implements AutoCloseable {
+public final class PackWriter {
     /** The manifest's name inside the pack. */
     public static final String MANIFEST = "manifest.json";
 
-    /** A file of the pack as the manifest lists it. */
-    public record FileLine(String name, String mediaType, long bytes, String sha256, String description) {
+    /** A file of the pack as the manifest lists it; {@code tenant}: the customer it is about (null: none). */
+    public record FileLine(String name, String tenant, String mediaType, long bytes, String sha256,
+            String description) {
     }
 
     private final ZipOutputStream zip;
@@ -37,13 +39,19 @@ public final class PackWriter implements AutoCloseable {
         this.time = FileTime.from(at);
     }
 
-    /** Adds a file; a name given twice, or the manifest's, is a programming error. */
+    /** Adds a file about no one customer; a name given twice, or the manifest's, is a programming error. */
     public void add(String name, String mediaType, byte[] body, String description) throws IOException {
+        add(name, null, mediaType, body, description);
+    }
+
+    /** Adds a file about {@code tenant}'s case. */
+    public void add(String name, String tenant, String mediaType, byte[] body, String description)
+            throws IOException {
         if (MANIFEST.equals(name) || !names.add(name)) {
             throw new IllegalArgumentException("the pack already has a file named " + name);
         }
         write(name, body);
-        files.add(new FileLine(name, mediaType, body.length, sha256(body), description));
+        files.add(new FileLine(name, tenant, mediaType, body.length, sha256(body), description));
     }
 
     /** The files added so far, in order. */
@@ -73,10 +81,5 @@ public final class PackWriter implements AutoCloseable {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java has SHA-256", e);
         }
-    }
-
-    @Override
-    public void close() throws IOException {
-        zip.close();
     }
 }

@@ -8,10 +8,12 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,9 +21,12 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 
+import org.jboss.logging.Logger;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import app.vigie.alert.AlertService;
 import app.vigie.export.Csv;
 import app.vigie.incident.ExposureView;
 import app.vigie.incident.FindingView;
@@ -57,11 +62,17 @@ public class RegulatorPackService {
 
     /** What a pack holds, each with its description in templates/notices/words.yaml (group {@code pack}). */
     public enum Part {
-        TITLE_INCIDENT, TITLE_CONTROLLER, INCIDENT_REPORT_PDF, INCIDENT_REPORT_JSON, PROCESSOR_ALERT,
-        AUTHORITY_NOTIFICATION, DATA_SUBJECT_COMMUNICATION, ISSUED_AUTHORITY_NOTIFICATION, REGISTER_JSON,
-        REGISTER_CSV, FINDINGS_CSV, FINDINGS_JSON, EXPOSURES_CSV, EXPOSURES_JSON, OWN_EXPOSURES_CSV,
+        TITLE_BREACH, TITLE_EVENT, TITLE_CONTROLLER_BREACH, TITLE_CONTROLLER_EVENT, INCIDENT_REPORT_PDF,
+        INCIDENT_REPORT_JSON, PROCESSOR_ALERT, AUTHORITY_NOTIFICATION, DATA_SUBJECT_COMMUNICATION,
+        ISSUED_AUTHORITY_NOTIFICATION, REGISTER_JSON, REGISTER_CSV, OWN_REGISTER_JSON, OWN_REGISTER_CSV, ALERTS_CSV,
+        OWN_ALERTS_CSV, FINDINGS_CSV, FINDINGS_JSON, EXPOSURES_CSV, EXPOSURES_JSON, OWN_EXPOSURES_CSV,
         OWN_EXPOSURES_JSON
     }
+
+    /** Packs made at once at most: each renders every document of its incident (the rest wait: 503). */
+    static final int AT_ONCE = 2;
+    private static final Logger LOG = Logger.getLogger(RegulatorPackService.class);
+    private final AtomicInteger making = new AtomicInteger();
 
     /**
      * The manifest: what the pack is ({@code controller} null: the provider's whole incident), in which language and
@@ -72,8 +83,20 @@ public class RegulatorPackService {
             List<PackWriter.FileLine> files) {
     }
 
-    /** The register entries of the pack and the verdict on the whole chain they belong to. */
+    /** The register entries of the provider's pack and the verdict on the whole chain they belong to. */
     public record RegisterExtract(RegisterChain.Verdict chain, List<Register.Stored> entries) {
+    }
+
+    /**
+     * A controller's own register entries: each with its hash and its link to the one before (so that each can be
+     * checked), whether the whole chain holds, and nothing of the chain's other registers (no count, no head, no
+     * name of who recorded them).
+     */
+    public record OwnRegisterExtract(boolean chainValid, List<OwnEntry> entries) {
+    }
+
+    public record OwnEntry(long id, String register, UUID incidentId, Instant recordedAt, Object entry,
+            String prevHash, String hash) {
     }
 
     /**
@@ -104,6 +127,9 @@ public class RegulatorPackService {
     RegisterService registers;
 
     @Inject
+    AlertService alerts;
+
+    @Inject
     NoticeService notices;
 
     @Inject
@@ -122,31 +148,33 @@ public class RegulatorPackService {
         UUID uuid = IncidentIds.uuid(id);
         IncidentView incident = incidents.find(uuid).orElseThrow(() -> IncidentIds.notFound(id));
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        return new Pack("regulator-pack-" + short8(uuid) + "-" + lang + ".zip", out -> {
-            try (PackWriter w = new PackWriter(out, now)) {
-                w.add("incident-report.pdf", PDF, documents.incidentReport(id, "incident-report.pdf", lang,
-                        zone.getId()).body(), word(lang, Part.INCIDENT_REPORT_PDF));
-                w.add("incident-report.json", JSON, documents.incidentReport(id, "incident-report.json", lang,
-                        zone.getId()).body(), word(lang, Part.INCIDENT_REPORT_JSON));
-                Set<String> folders = new HashSet<>();
-                for (TenantView t : incidents.tenants(id)) {
-                    controllerDocuments(w, "controllers/" + folder(folders, t.tenant()) + "/", id, t.tenant(), lang,
-                            zone);
-                }
-                registerExtract(w, null, uuid, lang, zone);
-                List<FindingView> findings = incidents.findings(id);
-                w.add("findings.csv", CSV, utf8(IncidentExports.findingsCsv(findings)),
-                        word(lang, Part.FINDINGS_CSV));
-                w.add("findings.json", JSON, json.writeValueAsBytes(findings), word(lang, Part.FINDINGS_JSON));
-                List<ExposureView> exposures = incidents.exposures(id);
-                w.add("exposures.csv", CSV, utf8(IncidentExports.exposuresCsv(exposures)),
-                        word(lang, Part.EXPOSURES_CSV));
-                w.add("exposures.json", JSON, json.writeValueAsBytes(exposures), word(lang, Part.EXPOSURES_JSON));
-                w.finish(manifest(w, word(lang, Part.TITLE_INCIDENT), incident, null, lang, zone, now, user));
-            } catch (SQLException e) {
-                throw new IOException("the regulator pack of incident " + id + " could not be read", e);
+        busy();
+        Part title = "PERSONAL_DATA_BREACH".equals(incident.classification()) ? Part.TITLE_BREACH : Part.TITLE_EVENT;
+        return new Pack("regulator-pack-" + short8(uuid) + "-" + lang + ".zip", out -> make(out, id, w -> {
+            w.add("incident-report.pdf", PDF, documents.incidentReport(id, "incident-report.pdf", lang,
+                    zone.getId()).body(), word(lang, Part.INCIDENT_REPORT_PDF));
+            w.add("incident-report.json", JSON, documents.incidentReport(id, "incident-report.json", lang,
+                    zone.getId()).body(), word(lang, Part.INCIDENT_REPORT_JSON));
+            Set<String> folders = new HashSet<>();
+            for (TenantView t : incidents.tenants(id)) {
+                controllerDocuments(w, "controllers/" + folder(folders, t.tenant()) + "/", id, t.tenant(), lang,
+                        zone);
             }
-        });
+            w.add("register/entries.json", JSON, json.writeValueAsBytes(new RegisterExtract(registers.verify(),
+                    registers.list(null, id))), word(lang, Part.REGISTER_JSON));
+            w.add("register/entries.csv", CSV, utf8(registers.csv(null, uuid, zone.getId()).text()),
+                    word(lang, Part.REGISTER_CSV));
+            w.add("alerts.csv", CSV, utf8(alertsCsv(alerts.list(uuid, null, Integer.MAX_VALUE))),
+                    word(lang, Part.ALERTS_CSV));
+            List<FindingView> findings = incidents.findings(id);
+            w.add("findings.csv", CSV, utf8(IncidentExports.findingsCsv(findings)), word(lang, Part.FINDINGS_CSV));
+            w.add("findings.json", JSON, json.writeValueAsBytes(findings), word(lang, Part.FINDINGS_JSON));
+            List<ExposureView> exposures = incidents.exposures(id);
+            w.add("exposures.csv", CSV, utf8(IncidentExports.exposuresCsv(exposures)),
+                    word(lang, Part.EXPOSURES_CSV));
+            w.add("exposures.json", JSON, json.writeValueAsBytes(exposures), word(lang, Part.EXPOSURES_JSON));
+            return manifest(w, word(lang, title), incident, null, lang, zone, now, user);
+        }));
     }
 
     /**
@@ -163,19 +191,58 @@ public class RegulatorPackService {
             throw new ProblemException(404, "incident " + id + " does not affect tenant " + tenant);
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        return new Pack("regulator-pack-" + short8(uuid) + "-" + safe(tenant) + "-" + lang + ".zip", out -> {
-            try (PackWriter w = new PackWriter(out, now)) {
-                controllerDocuments(w, "", id, tenant, lang, zone);
-                registerExtract(w, tenant, uuid, lang, zone);
-                List<OwnExposure> own = own(incidents.exposures(id), tenant);
-                w.add("exposures.csv", CSV, utf8(ownCsv(own)), word(lang, Part.OWN_EXPOSURES_CSV));
-                w.add("exposures.json", JSON, json.writeValueAsBytes(own), word(lang, Part.OWN_EXPOSURES_JSON));
-                w.finish(manifest(w, word(lang, Part.TITLE_CONTROLLER), incident, tenant, lang, zone, now, user));
-            } catch (SQLException e) {
-                throw new IOException("the regulator pack of incident " + id + " for " + tenant
-                        + " could not be read", e);
-            }
-        });
+        busy();
+        Part title = "PERSONAL_DATA_BREACH".equals(incident.classification()) ? Part.TITLE_CONTROLLER_BREACH
+                : Part.TITLE_CONTROLLER_EVENT;
+        return new Pack("regulator-pack-" + short8(uuid) + "-" + safe(tenant) + "-" + lang + ".zip",
+                out -> make(out, id, w -> {
+                    controllerDocuments(w, "", id, tenant, lang, zone);
+                    List<OwnEntry> own = registers.list(tenant, id).stream().map(e -> new OwnEntry(e.id(),
+                            e.register(), e.incidentId(), e.recordedAt(), e.entry(), e.prevHash(), e.hash())).toList();
+                    w.add("register/entries.json", tenant, JSON, json.writeValueAsBytes(new OwnRegisterExtract(
+                            registers.verify().valid(), own)), word(lang, Part.OWN_REGISTER_JSON));
+                    w.add("register/entries.csv", tenant, CSV, utf8(registers.csv(tenant, uuid, zone.getId())
+                            .text()), word(lang, Part.OWN_REGISTER_CSV));
+                    w.add("alerts.csv", tenant, CSV, utf8(alertsCsv(alerts.list(uuid, null, Integer.MAX_VALUE)
+                            .stream().filter(a -> a.tenant().equals(tenant)).toList())), word(lang,
+                            Part.OWN_ALERTS_CSV));
+                    List<OwnExposure> exposures = own(incidents.exposures(id), tenant);
+                    w.add("exposures.csv", tenant, CSV, utf8(ownCsv(exposures)), word(lang, Part.OWN_EXPOSURES_CSV));
+                    w.add("exposures.json", tenant, JSON, json.writeValueAsBytes(exposures),
+                            word(lang, Part.OWN_EXPOSURES_JSON));
+                    return manifest(w, word(lang, title), incident, tenant, lang, zone, now, user);
+                }));
+    }
+
+    /** What goes into a pack; answers the manifest's bytes. */
+    @FunctionalInterface
+    private interface Contents {
+        byte[] write(PackWriter w) throws IOException, SQLException;
+    }
+
+    /** 503 while {@value #AT_ONCE} packs are being made (each renders every document of its incident). */
+    private void busy() {
+        if (making.get() >= AT_ONCE) {
+            throw new ProblemException(503, "regulator packs are being made already (" + AT_ONCE + " at once): try "
+                    + "again in a minute");
+        }
+    }
+
+    /**
+     * Writes a pack to {@code out}: its files, then its manifest, then the ZIP's end. On a failure the ZIP is left
+     * unfinished (no central directory: no reader opens it as whole) and the answer breaks off.
+     */
+    private void make(OutputStream out, String id, Contents contents) throws IOException {
+        making.incrementAndGet();
+        try {
+            PackWriter w = new PackWriter(out, clock.instant().truncatedTo(ChronoUnit.SECONDS));
+            w.finish(contents.write(w));
+        } catch (SQLException | RuntimeException e) {
+            LOG.errorf(e, "The regulator pack of incident %s could not be made: its download is left unfinished", id);
+            throw new IOException("the regulator pack of incident " + id + " could not be made", e);
+        } finally {
+            making.decrementAndGet();
+        }
     }
 
     /** A controller's documents as they stand, and every version of its authority notification as issued. */
@@ -187,25 +254,14 @@ public class RegulatorPackService {
                 case NoticeService.AUTHORITY -> Part.AUTHORITY_NOTIFICATION;
                 default -> Part.DATA_SUBJECT_COMMUNICATION;
             };
-            w.add(dir + kind + ".pdf", PDF, documents.controllerDocument(id, tenant, kind + ".pdf", lang,
+            w.add(dir + kind + ".pdf", tenant, PDF, documents.controllerDocument(id, tenant, kind + ".pdf", lang,
                     zone.getId()).body(), word(lang, part));
         }
         for (DocumentService.VersionView v : documents.versions(id, tenant)) {
-            w.add(dir + NoticeService.AUTHORITY + "-v" + v.version() + ".pdf", PDF,
+            w.add(dir + NoticeService.AUTHORITY + "-v" + v.version() + ".pdf", tenant, PDF,
                     documents.version(id, tenant, v.version() + ".pdf").body(),
                     word(lang, Part.ISSUED_AUTHORITY_NOTIFICATION) + " " + v.version());
         }
-    }
-
-    /** The register entries of the incident ({@code tenant}: its register only; null: every register). */
-    private void registerExtract(PackWriter w, String tenant, UUID incident, String lang, ZoneId zone)
-            throws SQLException, IOException {
-        RegisterExtract extract = new RegisterExtract(registers.verify(),
-                registers.list(tenant, incident.toString()));
-        w.add("register/entries.json", JSON, json.writeValueAsBytes(extract),
-                word(lang, Part.REGISTER_JSON));
-        w.add("register/entries.csv", CSV, utf8(registers.csv(tenant, incident, zone.getId()).text()),
-                word(lang, Part.REGISTER_CSV));
     }
 
     private byte[] manifest(PackWriter w, String title, IncidentView incident, String tenant, String lang,
@@ -234,6 +290,28 @@ public class RegulatorPackService {
             }
             return Stream.empty();
         }).toList();
+    }
+
+    /** Each alert and each of its deliveries, one row per delivery (an alert without a channel: one row). */
+    static String alertsCsv(List<AlertService.AlertView> alerts) {
+        StringBuilder out = new StringBuilder();
+        Csv.row(out, List.of("alert", "tenant", "phase", "created_at_utc", "channel", "delivery_status", "attempts",
+                "delivered_at_utc", "acknowledged_at_utc"));
+        for (AlertService.AlertView a : alerts) {
+            List<AlertService.DeliveryView> ds = a.deliveries().isEmpty() ? Collections.singletonList(null)
+                    : a.deliveries();
+            for (AlertService.DeliveryView d : ds) {
+                Csv.row(out, List.of(Long.toString(a.id()), a.tenant(), a.phase(), text(a.createdAt()),
+                        d == null ? "" : d.channel(), d == null ? "NO_CHANNEL" : d.status(),
+                        d == null ? "" : Integer.toString(d.attempts()), d == null ? "" : text(d.deliveredAt()),
+                        text(a.acknowledgedAt())));
+            }
+        }
+        return out.toString();
+    }
+
+    private static String text(Instant t) {
+        return t == null ? "" : t.toString();
     }
 
     private static String ownCsv(List<OwnExposure> own) {

@@ -8,6 +8,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonParser;
@@ -43,9 +46,20 @@ public final class TenantFile {
     private TenantFile() {
     }
 
-    /** An entry of the file: where it starts ({@code line}, from 1), the tenant read (null when unreadable), why not. */
-    public record Entry(int line, Tenant tenant, List<String> problems) {
+    /**
+     * An entry of the file: where it starts ({@code line}, from 1), the tenant read (null when unreadable), why it
+     * cannot be saved, what it changes in the directory's entry ({@code changed}: the fields, empty for a new or
+     * unchanged one), whether the directory had it ({@code existed}).
+     */
+    public record Entry(int line, Tenant tenant, List<String> problems, List<String> changed, boolean existed) {
+        Entry(int line, Tenant tenant, List<String> problems) {
+            this(line, tenant, problems, List.of(), false);
+        }
     }
+
+    /** The fields of an entry, as the CSV's columns name them (the DPO's three as one, {@code dpo}). */
+    public static final List<String> FIELDS = List.of("legal_name", "country", "company_id", "dpo", "alert_channels",
+            "alert_delay", "jurisdictions", "sectors", "processor_is_agent");
 
     /** Whether a file is CSV: by its name, else by its first line naming the id column. */
     public static boolean isCsv(String name, String text) {
@@ -59,9 +73,15 @@ public final class TenantFile {
         return text.stripLeading().startsWith("id,") || text.stripLeading().startsWith("\"id\"");
     }
 
-    /** Reads a YAML or CSV file's entries, each with its line and its problems (none: it can be saved). */
-    public static List<Entry> read(String name, String text) {
-        List<Entry> entries = isCsv(name, text) ? readCsv(text) : readYaml(text);
+    /**
+     * Reads a YAML or CSV file's entries, each with its line, its problems (none: it can be saved) and what it
+     * changes in {@code directory}'s entry of that id. A YAML entry is a whole entry; a CSV row sets the columns its
+     * header names and keeps the directory's values of the others (a file of ids and delays changes only delays).
+     */
+    public static List<Entry> read(String name, String text, Function<String, Optional<Tenant>> directory) {
+        boolean csv = isCsv(name, text);
+        List<Entry> entries = csv ? readCsv(text) : readYaml(text);
+        Set<String> given = csv ? csvColumns(text) : Set.copyOf(FIELDS);
         List<Entry> out = new ArrayList<>();
         Map<String, Integer> seen = new LinkedHashMap<>();
         for (Entry e : entries) {
@@ -69,16 +89,63 @@ public final class TenantFile {
                 out.add(e);
                 continue;
             }
-            Tenant t = e.tenant().withDefaults();
+            Optional<Tenant> before = e.tenant().id() == null ? Optional.empty() : directory.apply(e.tenant().id());
+            Tenant t = before.map(b -> merge(b, e.tenant(), given)).orElse(e.tenant()).withDefaults();
             List<String> problems = new ArrayList<>(e.problems());
             problems.addAll(TenantValidator.problems(t));
             Integer first = t.id() == null ? null : seen.putIfAbsent(t.id(), e.line());
             if (first != null) {
                 problems.add("tenant '" + t.id() + "' is already on line " + first);
             }
-            out.add(new Entry(e.line(), t, List.copyOf(problems)));
+            out.add(new Entry(e.line(), t, List.copyOf(problems), before.map(b -> changed(b, t)).orElse(List.of()),
+                    before.isPresent()));
         }
         return out;
+    }
+
+    /** {@code read}'s entry, its fields the file does not give taken from the directory's. */
+    private static Tenant merge(Tenant before, Tenant read, Set<String> given) {
+        return new Tenant(read.id(), pick(given, "legal_name", read.legalName(), before.legalName()),
+                pick(given, "country", read.country(), before.country()),
+                pick(given, "company_id", read.companyId(), before.companyId()),
+                given.contains("dpo_name") || given.contains("dpo_email") || given.contains("dpo_phone")
+                        || given.contains("dpo") ? read.dpo() : before.dpo(),
+                pick(given, "alert_channels", read.alertChannels(), before.alertChannels()),
+                pick(given, "alert_delay", read.alertDelay(), before.alertDelay()),
+                pick(given, "jurisdictions", read.jurisdictions(), before.jurisdictions()),
+                pick(given, "sectors", read.sectors(), before.sectors()),
+                pick(given, "processor_is_agent", read.processorIsAgent(), before.processorIsAgent()));
+    }
+
+    private static <T> T pick(Set<String> given, String field, T read, T before) {
+        return given.contains(field) ? read : before;
+    }
+
+    /** The fields whose values differ between the directory's entry and the file's. */
+    static List<String> changed(Tenant a, Tenant b) {
+        Tenant x = a.withDefaults();
+        Tenant y = b.withDefaults();
+        List<Object> left = List.of(o(x.legalName()), o(x.country()), o(x.companyId()), o(x.dpo()),
+                x.alertChannels(), o(x.alertDelay()), x.jurisdictions(), x.sectors(), x.processorIsAgent());
+        List<Object> right = List.of(o(y.legalName()), o(y.country()), o(y.companyId()), o(y.dpo()),
+                y.alertChannels(), o(y.alertDelay()), y.jurisdictions(), y.sectors(), y.processorIsAgent());
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < FIELDS.size(); i++) {
+            if (!left.get(i).equals(right.get(i))) {
+                out.add(FIELDS.get(i));
+            }
+        }
+        return out;
+    }
+
+    private static Object o(Object v) {
+        return v == null ? "" : v;
+    }
+
+    /** The columns a CSV's first line names. */
+    private static Set<String> csvColumns(String text) {
+        List<Row> rows = rows(text);
+        return rows.isEmpty() ? Set.of() : Set.copyOf(rows.get(0).cells().stream().map(String::strip).toList());
     }
 
     /** The directory as YAML, the format of the file loaded at start. */
@@ -211,8 +278,13 @@ public final class TenantFile {
     private record Row(int line, List<String> cells) {
     }
 
-    /** RFC 4180: cells split on commas, quoted cells with doubled quotes and line breaks inside. */
+    /**
+     * RFC 4180: cells split on commas, quoted cells with doubled quotes and line breaks inside. A first line with
+     * semicolons and no comma (a spreadsheet set for French saves so) splits on semicolons.
+     */
     private static List<Row> rows(String text) {
+        String firstLine = text.lines().findFirst().orElse("");
+        char separator = firstLine.indexOf(',') < 0 && firstLine.indexOf(';') >= 0 ? ';' : ',';
         List<Row> out = new ArrayList<>();
         List<String> cells = new ArrayList<>();
         StringBuilder cell = new StringBuilder();
@@ -236,7 +308,7 @@ public final class TenantFile {
                 }
             } else if (c == '"' && cell.isEmpty()) {
                 quoted = true;
-            } else if (c == ',') {
+            } else if (c == separator) {
                 cells.add(cell.toString());
                 cell.setLength(0);
             } else if (c == '\n' || c == '\r') {

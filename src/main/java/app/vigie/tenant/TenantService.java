@@ -129,18 +129,14 @@ public class TenantService {
 
     /** Creates or replaces an entry already checked, audited when it changed. */
     public void save(String actor, Tenant t, String source) throws SQLException {
-        Transactions.run(dataSource, c -> {
-            Optional<Tenant> before = TenantEntry.put(t, source, Instant.now());
-            if (before.isEmpty() || !before.get().equals(t)) {
-                AuditTrail.record(actor, before.isPresent() ? "tenant.update" : "tenant.create",
-                        "tenant:" + t.id(), before.map(TenantEntry::json).orElse(null), TenantEntry.json(t));
-            }
-            return null;
-        });
+        Transactions.run(dataSource, c -> write(actor, t, source, Instant.now()));
     }
 
-    /** An imported entry: its line in the file, its tenant id, the change it makes, why it cannot be saved. */
-    public record ImportLine(int line, String id, String change, List<String> problems) {
+    /**
+     * An imported entry: its line in the file, its tenant id, the change it makes (create, update, same, error), the
+     * fields it changes (TenantFile.FIELDS), why it cannot be saved.
+     */
+    public record ImportLine(int line, String id, String change, List<String> fields, List<String> problems) {
     }
 
     /** The largest file an import reads. */
@@ -151,17 +147,12 @@ public class TenantService {
      * directory, or why it cannot be saved. Nothing is saved.
      */
     public List<ImportLine> preview(String name, String text) throws SQLException {
-        List<TenantFile.Entry> entries = entries(name, text);
-        return Transactions.run(dataSource, c -> {
-            List<ImportLine> out = new ArrayList<>();
-            for (TenantFile.Entry e : entries) {
-                String id = e.tenant() == null ? null : e.tenant().id();
-                Optional<Tenant> before = id == null ? Optional.empty() : TenantEntry.byId(id);
-                out.add(new ImportLine(e.line(), id, !e.problems().isEmpty() ? "error" : before.isEmpty() ? "create"
-                        : before.get().equals(e.tenant()) ? "same" : "update", e.problems()));
-            }
-            return out;
-        });
+        checkSize(text);
+        return Transactions.run(dataSource, c -> TenantFile.read(name, text, TenantEntry::byId).stream()
+                .map(e -> new ImportLine(e.line(), e.tenant() == null ? null : e.tenant().id(),
+                        !e.problems().isEmpty() ? "error" : !e.existed() ? "create" : e.changed().isEmpty() ? "same"
+                                : "update", e.changed(), e.problems()))
+                .toList());
     }
 
     /**
@@ -170,39 +161,44 @@ public class TenantService {
      * Answers how many entries changed.
      */
     public int importAll(String actor, String name, String text) throws SQLException {
-        List<TenantFile.Entry> entries = entries(name, text);
-        List<String> refused = entries.stream().filter(e -> !e.problems().isEmpty())
-                .map(e -> "line " + e.line() + ": " + String.join("; ", e.problems())).toList();
-        if (!refused.isEmpty()) {
-            throw new ProblemException(400, "nothing was imported: " + String.join(" | ", refused));
-        }
-        if (entries.isEmpty()) {
-            throw new ProblemException(400, "the file holds no tenant");
-        }
+        checkSize(text);
         return Transactions.run(dataSource, c -> {
+            List<TenantFile.Entry> entries = TenantFile.read(name, text, TenantEntry::byId);
+            List<String> refused = entries.stream().filter(e -> !e.problems().isEmpty())
+                    .map(e -> "line " + e.line() + ": " + String.join("; ", e.problems())).toList();
+            if (!refused.isEmpty()) {
+                throw new ProblemException(400, "nothing was imported: " + String.join(" | ", refused));
+            }
+            if (entries.isEmpty()) {
+                throw new ProblemException(400, "the file holds no tenant");
+            }
             int changed = 0;
             Instant now = Instant.now();
             for (TenantFile.Entry e : entries) {
-                Tenant t = e.tenant();
-                Optional<Tenant> before = TenantEntry.put(t, "import", now);
-                if (before.isEmpty() || !before.get().equals(t)) {
-                    AuditTrail.record(actor, before.isPresent() ? "tenant.update" : "tenant.create",
-                            "tenant:" + t.id(), before.map(TenantEntry::json).orElse(null), TenantEntry.json(t));
-                    changed++;
-                }
+                changed += write(actor, e.tenant(), "import", now) ? 1 : 0;
             }
             return changed;
         });
     }
 
-    private static List<TenantFile.Entry> entries(String name, String text) {
+    private static void checkSize(String text) {
         if (text == null || text.isBlank()) {
             throw new ProblemException(400, "choose a YAML or CSV file of tenants");
         }
         if (text.length() > IMPORT_MAX_CHARS) {
             throw new ProblemException(413, "the file has more than " + IMPORT_MAX_CHARS + " characters: split it");
         }
-        return TenantFile.read(name, text);
+    }
+
+    /** Creates or replaces an entry in the transaction at hand, audited when it changed; whether it did. */
+    private static boolean write(String actor, Tenant t, String source, Instant now) {
+        Optional<Tenant> before = TenantEntry.put(t, source, now);
+        if (before.isEmpty() || !before.get().equals(t)) {
+            AuditTrail.record(actor, before.isPresent() ? "tenant.update" : "tenant.create", "tenant:" + t.id(),
+                    before.map(TenantEntry::json).orElse(null), TenantEntry.json(t));
+            return true;
+        }
+        return false;
     }
 
     public boolean delete(String actor, String id) throws SQLException {

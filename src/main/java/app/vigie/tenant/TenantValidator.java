@@ -11,6 +11,8 @@ import java.util.regex.Pattern;
 /** Checks a tenant entry field by field; every problem is named, none is silently fixed. */
 public final class TenantValidator {
     private static final Pattern ID = Pattern.compile("[^\\p{Cntrl}]{1,256}");
+    /** The name the registers give the provider's own (Register.list): no tenant takes it. */
+    static final String RESERVED = "provider";
     private static final Pattern COUNTRY = Pattern.compile("[A-Z]{2}");
     private static final Pattern CONTROL = Pattern.compile("\\p{Cntrl}");
     private static final Pattern CODE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,49}");
@@ -53,6 +55,8 @@ public final class TenantValidator {
         List<String> p = new ArrayList<>();
         if (t.id() == null || !ID.matcher(t.id()).matches()) {
             p.add("'id' must be the tenant name of the logs: 1 to 256 characters, no control character");
+        } else if (RESERVED.equals(t.id())) {
+            p.add("'id' cannot be '" + RESERVED + "': the name of the provider's own register of breaches");
         }
         if (t.legalName() == null || t.legalName().isBlank() || t.legalName().length() > 300) {
             p.add("'legal_name' is required (at most 300 characters)");

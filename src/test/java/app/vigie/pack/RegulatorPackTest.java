@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
@@ -56,13 +58,24 @@ class RegulatorPackTest {
         assertThat(manifest.get("incident_id").asText()).isEqualTo(id);
         assertThat(manifest.get("language").asText()).isEqualTo("fr");
         assertThat(manifest.get("generated_by").asText()).isEqualTo("admin");
-        assertThat(manifest.get("title").asText()).startsWith("Dossier pour l'autorité");
+        assertThat(manifest.get("title").asText()).isEqualTo("Dossier du sous-traitant pour l'autorité de contrôle, "
+                + "relatif à une violation de données à caractère personnel");
         assertThat(files.keySet()).contains("incident-report.pdf", "incident-report.json",
                 "controllers/" + acme + "/processor-alert.pdf", "controllers/" + acme + "/authority-notification.pdf",
                 "controllers/" + acme + "/data-subject-communication.pdf",
                 "controllers/" + acme + "/authority-notification-v1.pdf",
                 "controllers/" + globex + "/processor-alert.pdf", "register/entries.json", "register/entries.csv",
-                "findings.csv", "findings.json", "exposures.csv", "exposures.json");
+                "alerts.csv", "findings.csv", "findings.json", "exposures.csv", "exposures.json");
+        // each file about one customer names it
+        for (JsonNode f : manifest.get("files")) {
+            String name = f.get("name").asText();
+            assertThat(f.get("tenant").isNull() ? null : f.get("tenant").asText()).as(name)
+                    .isEqualTo(name.startsWith("controllers/" + acme + "/") ? acme
+                            : name.startsWith("controllers/" + globex + "/") ? globex : null);
+        }
+        // every alert, one row per delivery or one for an alert without a channel
+        assertThat(new String(files.get("alerts.csv"), StandardCharsets.UTF_8)).contains("," + acme + ",INITIAL,",
+                "," + globex + ",INITIAL,");
         // every description in the pack's language: the words of templates/notices/words.yaml, no English
         for (JsonNode f : manifest.get("files")) {
             assertThat(f.get("description").asText()).as(f.get("name").asText()).isNotBlank()
@@ -107,6 +120,8 @@ class RegulatorPackTest {
         String other = Api.leakingIncident(p + "x", p + "x-initech", p + "x-umbrella");
         Api.admin().contentType("application/json").body("{\"incident_id\":\"" + id + "\",\"tenant\":\"" + globex
                 + "\"}").post("/api/register").then().statusCode(201);
+        String acmeHash = Api.admin().contentType("application/json").body("{\"incident_id\":\"" + id
+                + "\",\"tenant\":\"" + acme + "\"}").post("/api/register").then().statusCode(201).extract().path("hash");
         Api.account(p + "-acme-user", "customer", acme);
         DashboardActionsTest.Browser a = DashboardActionsTest.signIn(p + "-acme-user", p + "-acme-user-password",
                 "/portal");
@@ -117,8 +132,9 @@ class RegulatorPackTest {
         JsonNode manifest = checkedManifest(files);
         assertThat(manifest.get("controller").asText()).isEqualTo(acme);
         assertThat(files.keySet()).containsExactlyInAnyOrder("processor-alert.pdf", "authority-notification.pdf",
-                "data-subject-communication.pdf", "register/entries.json", "register/entries.csv", "exposures.csv",
-                "exposures.json", "manifest.json");
+                "data-subject-communication.pdf", "register/entries.json", "register/entries.csv", "alerts.csv",
+                "exposures.csv", "exposures.json", "manifest.json");
+        assertThat(manifest.get("files")).allSatisfy(f -> assertThat(f.get("tenant").asText()).isEqualTo(acme));
         JsonNode own = JSON.readTree(files.get("exposures.json"));
         assertThat(own).isNotEmpty();
         for (JsonNode e : own) {
@@ -127,8 +143,17 @@ class RegulatorPackTest {
             assertThat(e.get("counterpart").asText()).isEqualTo("ANOTHER_CUSTOMER");
             assertThat(e.get("counterpart_request").isNull()).isTrue();
         }
-        // globex's register entry is globex's: not in acme's pack; nor globex, nor its request, in any data file
-        assertThat(JSON.readTree(files.get("register/entries.json")).get("entries")).isEmpty();
+        // acme's own register entry, with its hash; globex's is globex's: not in acme's pack; nothing of the chain's
+        // other registers (its count, its head) nor who recorded an entry
+        JsonNode register = JSON.readTree(files.get("register/entries.json"));
+        assertThat(register.get("chain_valid").asBoolean()).isTrue();
+        assertThat(register.get("entries")).singleElement().satisfies(e -> {
+            assertThat(e.get("register").asText()).isEqualTo(acme);
+            assertThat(e.get("hash").asText()).isEqualTo(acmeHash);
+            assertThat(e.has("recorded_by")).isFalse();
+        });
+        assertThat(register.has("chain")).isFalse();
+        // nor globex, nor its request, in any file
         for (Map.Entry<String, byte[]> f : files.entrySet()) {
             String text = f.getKey().endsWith(".pdf") ? PdfChecks.text(f.getValue())
                     : new String(f.getValue(), StandardCharsets.UTF_8);
@@ -137,6 +162,40 @@ class RegulatorPackTest {
         // another tenant's incident: as if it did not exist
         given().cookies(a.cookies()).get("/portal/incidents/" + other + "/regulator-pack.zip").then()
                 .statusCode(404);
+
+        // the reader's side: globex's pack holds what its request received, never acme's name or request
+        Api.account(p + "-globex-user", "customer", globex);
+        DashboardActionsTest.Browser g = DashboardActionsTest.signIn(p + "-globex-user",
+                p + "-globex-user-password", "/portal");
+        Map<String, byte[]> theirs = unzip(given().cookies(g.cookies()).get("/portal/incidents/" + id
+                + "/regulator-pack.zip?lang=fr").then().statusCode(200).extract().asByteArray());
+        checkedManifest(theirs);
+        assertThat(JSON.readTree(theirs.get("exposures.json"))).isNotEmpty().allSatisfy(e -> {
+            assertThat(e.get("direction").asText()).isEqualTo("RECEIVED");
+            assertThat(e.get("own_request").asText()).isEqualTo(p + "b");
+        });
+        for (Map.Entry<String, byte[]> f : theirs.entrySet()) {
+            String text = f.getKey().endsWith(".pdf") ? PdfChecks.text(f.getValue())
+                    : new String(f.getValue(), StandardCharsets.UTF_8);
+            assertThat(text).as(f.getKey()).doesNotContain(acme).doesNotContain(p + "a\"").doesNotContain(p + "a,");
+        }
+    }
+
+    /** A tenant name of the logs may hold a slash or a space: its pack's link on the incident page still reaches it. */
+    @Test
+    void aTenantNamedWithASlashHasItsPackAndItsDocuments() throws Exception {
+        String p = Api.uniquePrefix();
+        String odd = p + "/acme eu";
+        String id = Api.leakingIncident(p, odd, p + "-globex");
+        DashboardActionsTest.Browser dpo = DashboardActionsTest.signIn("admin", Api.ADMIN_PASSWORD, "/");
+        String page = dpo.page("/incidents/" + id + "?lang=en");
+        // the name as one segment of the path: its slash and its space percent-encoded
+        Matcher link = Pattern.compile("href=\"(/incidents/" + id + "/tenants/" + p
+                + "%2Facme%20eu/regulator-pack.zip)[^\"]*\"").matcher(page);
+        assertThat(link.find()).as("the pack's link of %s", odd).isTrue();
+        byte[] zip = given().urlEncodingEnabled(false).cookies(dpo.cookies()).get(link.group(1)).then()
+                .statusCode(200).extract().asByteArray();
+        assertThat(checkedManifest(unzip(zip)).get("controller").asText()).isEqualTo(odd);
     }
 
     /** The manifest, after checking that it lists every other file of the ZIP once, with its size and SHA-256. */

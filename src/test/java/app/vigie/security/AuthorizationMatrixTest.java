@@ -323,9 +323,9 @@ class AuthorizationMatrixTest {
                         incidentRetry.get("admin")) + "/retry", r -> new Object[] {"lang", "en"}, DPO, 303),
                 new Form(r -> "/incidents/" + id + "/decisions", r -> new Object[] {"decision", "|significant",
                         "value", "yes", "justification", "authorization matrix (page, " + r + ")"}, WRITERS, 303),
-                new Form(r -> "/incidents/" + unmapped.getOrDefault(r, unmapped.get("admin")) + "/tenants/" + p
-                        + "-unmapped-" + (DPO.contains(r) ? r : "admin") + "/directory",
-                        r -> new Object[] {"legal_name", "Unmapped " + r + " SA", "country", "FR"}, DPO, 303),
+                new Form(r -> "/incidents/" + unmapped.getOrDefault(r, unmapped.get("admin")) + "/directory",
+                        r -> new Object[] {"tenant", p + "-unmapped-" + (DPO.contains(r) ? r : "admin"), "legal_name",
+                                "Unmapped " + r + " SA", "country", "FR"}, DPO, 303),
                 new Form(r -> "/tenants/import/confirm", r -> new Object[] {"name", "t.yaml", "content",
                         "tenants:\n  - id: " + p + "-imported-" + r + "\n    legal_name: Imported SA\n    country: FR\n"},
                         DPO, 303),

@@ -120,7 +120,7 @@ class DashboardBrowserTest {
             assertThat(matrix.getByRole(AriaRole.ROW, new Locator.GetByRoleOptions().setName(p + "-acme"))
                     .textContent()).contains("Another customer's tokens 8 delivered · 0 contained");
             assertThat(page.locator("svg.leaks g.bar title").allTextContents()).singleElement().asString()
-                    .startsWith("1 leaking response from ");
+                    .startsWith("1 response with another customer's tokens from ");
             assertThat(page.locator("h3").allTextContents()).anyMatch(h -> h.contains("Acme SAS"));
             // the processor's alerts to both tenants tick; NIS2's wait for the significance decision (recital 31
             // of Implementing Regulation 2024/2690), the CNIL's for the alert's delivery

@@ -130,7 +130,8 @@ public class DutyWordsPageTest {
         String globexRow = rowOf(customers, globex);
         assertThat(visibleText(globexRow)).contains("not in the directory", "received others' data");
         // the DPO adds it to the directory from here
-        assertThat(globexRow).contains("action=\"/incidents/" + id + "/tenants/" + globex + "/directory\"");
+        assertThat(globexRow).contains("action=\"/incidents/" + id + "/directory\"",
+                "name=\"tenant\" value=\"" + globex + "\"");
 
         String fr = visibleText(dpo.page("/incidents/" + id + "?lang=fr"));
         assertThat(fr).contains("À faire maintenant", "Enregistrer comme faite", "ses données lues par d'autres",

@@ -234,9 +234,12 @@ class PageMessagesTest {
         CockpitMessages ckEn = PageWords.cockpit("en");
         assertThat(ckFr.act("resend")).isEqualTo("Renvoyer l'alerte");
         assertThat(ckEn.act("resend")).isEqualTo("Send the alert again");
-        assertThat(ckFr.happened_bucket("1", "2", 1)).isEqualTo("1 réponse fuyante du 1 au 2");
-        assertThat(ckFr.happened_bucket("1", "2", 3)).isEqualTo("3 réponses fuyantes du 1 au 2");
-        assertThat(ckEn.happened_bucket("1", "2", 1)).isEqualTo("1 leaking response from 1 to 2");
+        assertThat(ckFr.happened_bucket("1", "2", 1)).isEqualTo("1 réponse portant des jetons d'un autre client du 1 au 2");
+        assertThat(ckFr.happened_bucket("1", "2", 3)).isEqualTo("3 réponses portant des jetons d'un autre client du 1 au 2");
+        assertThat(ckEn.happened_bucket("1", "2", 1)).isEqualTo("1 response with another customer's tokens from 1 to 2");
+        assertThat(ckEn.happened_bucket("1", "2", 2)).startsWith("2 responses with");
+        assertThat(ckFr.directory_saved(1)).isEqualTo("1 client créé ou modifié.");
+        assertThat(ckFr.directory_saved(2)).isEqualTo("2 clients créés ou modifiés.");
         assertThat(ckEn.directory_preview(1, 0)).isEqualTo("1 tenant to save, 0 lines refused");
         assertThat(ckFr.directory_preview(2, 1)).isEqualTo("2 clients à enregistrer, 1 ligne refusée");
         assertThat(ckEn.header("no-such-word")).as("an unknown key shows as itself").isEqualTo("no-such-word");

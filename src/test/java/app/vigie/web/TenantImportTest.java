@@ -3,8 +3,10 @@ package app.vigie.web;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
@@ -97,8 +99,40 @@ class TenantImportTest {
         }
         // the phone's "+" came back without the quote the CSV put before it (a spreadsheet formula guard)
         List<TenantFile.Entry> read = TenantFile.read("t.csv", TenantFile.csv(List.of(new Tenant(p, "A", "FR",
-                null, new Tenant.Dpo(null, null, "+33 1"), List.of(), null, List.of(), List.of(), false))));
+                null, new Tenant.Dpo(null, null, "+33 1"), List.of(), null, List.of(), List.of(), false))),
+                id -> Optional.empty());
         assertThat(read).singleElement().satisfies(e -> assertThat(e.tenant().dpo().phone()).isEqualTo("+33 1"));
+    }
+
+    /**
+     * A CSV of some columns changes those only: the directory's alert channels and DPO stay when the file does not
+     * name them (a spreadsheet of delays must not silence anyone's alerts); the preview names the fields changed. A
+     * file saved with semicolons reads; one that is not UTF-8 is a clear 400.
+     */
+    @Test
+    void aCsvOfSomeColumnsChangesThoseOnlyAndSaysWhich() {
+        String p = Api.uniquePrefix();
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme SAS\",\"country\":\"FR\","
+                + "\"alert_channels\":[{\"type\":\"email\",\"target\":\"alerts@acme.example\"}]}")
+                .put("/api/tenants/" + p + "-acme").then().statusCode(200);
+        DashboardActionsTest.Browser dpo = DashboardActionsTest.signIn("admin", Api.ADMIN_PASSWORD, "/tenants");
+        String csv = "id;alert_delay\r\n" + p + "-acme;PT12H\r\n";
+        String page = upload(dpo, "delays.csv", csv).then().statusCode(200).extract().asString();
+        assertThat(rowOf(page, 2)).contains("updated: Contract delay").doesNotContain("Alert channels");
+        dpo.post("/tenants/import/confirm", "csrf", dpo.token(), "name", "delays.csv", "content", csv, "lang", "en")
+                .then().statusCode(303);
+        var stored = Api.admin().get("/api/tenants/" + p + "-acme").then().statusCode(200).extract().jsonPath();
+        assertThat(stored.getString("alert_delay")).isEqualTo("PT12H");
+        assertThat(stored.getString("alert_channels[0].target")).isEqualTo("alerts@acme.example");
+        assertThat(stored.getString("legal_name")).isEqualTo("Acme SAS");
+        // Latin-1 bytes (a spreadsheet's default "CSV"): refused with the reason, not a 500
+        byte[] latin1 = ("id,legal_name,country\r\n" + p + "-b,Soci\u00e9t\u00e9 B,FR\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1);
+        Response refused = given().cookies(dpo.cookies()).contentType("multipart/form-data; boundary=" + BOUNDARY)
+                .body(concat(multipartHead(dpo.token(), "b.csv"), latin1, ("\r\n--" + BOUNDARY + "--\r\n")
+                        .getBytes(StandardCharsets.UTF_8))).post("/tenants/import");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.asString()).contains("not UTF-8");
     }
 
     @Test
@@ -111,6 +145,9 @@ class TenantImportTest {
         assertThat(rowOf(page, 2)).contains("new");
         assertThat(rowOf(page, 3)).contains("type:target");     // the channel without its type
         assertThat(rowOf(page, 5)).contains("expected 4 cells"); // the quoted cell's line break counted
+        // "provider" names the provider's own register: no tenant takes it
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"P SA\",\"country\":\"FR\"}")
+                .put("/api/tenants/provider").then().statusCode(400);
         // an analyst sees the page, not the import
         Api.account(p + "-analyst", "analyst", null);
         DashboardActionsTest.Browser analyst = DashboardActionsTest.signIn(p + "-analyst", p + "-analyst-password",
@@ -129,6 +166,19 @@ class TenantImportTest {
     }
 
     private static final String BOUNDARY = "vigie-test-boundary-7MA4YWxkTrZu0gW";
+
+    private static byte[] multipartHead(String token, String name) {
+        String full = new String(multipart(token, name, ""), StandardCharsets.UTF_8);
+        return full.substring(0, full.lastIndexOf("\r\n--" + BOUNDARY + "--")).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
+    }
 
     static byte[] multipart(String token, String name, String text) {
         StringBuilder out = new StringBuilder();

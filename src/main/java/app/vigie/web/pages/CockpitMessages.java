@@ -13,22 +13,27 @@ import io.quarkus.qute.i18n.MessageBundle;
 @MessageBundle(value = "ck", locale = "en")
 public interface CockpitMessages {
 
-    /** The incident page's header: next, none, severity, classification, customers, late. */
+    /** The incident page's header: next, none, severity, customers, late. */
     @Message
     String header(String key);
 
-    /** The regulator pack's links and their help: incident, controller, help, portal_help. */
+    /** The regulator pack's links and their help: incident, portal, help, portal_help. */
     @Message
     String pack(String key);
 
+    /** The link to one controller's regulator pack, named after it. */
+    @Message
+    String pack_of(String controller);
+
     /**
-     * "What happened": the timeline picture and the matrix (title, caption, cross, same, delivered, contained,
-     * unknown, others, first_exposure, detection, measure, responses, axis).
+     * "What happened": the picture of responses over time and the matrix (title, timeline, timeline_caption,
+     * first_exposure, detection, measure, matrix, cross, same, delivered, contained, unknown, others, victim,
+     * reader, none, matrix_help).
      */
     @Message
     String happened(String key);
 
-    /** The evidence section: download, previous, next, page. */
+    /** The evidence section: download_csv, download_json, previous, next, pages. */
     @Message
     String evidence(String key);
 
@@ -40,13 +45,17 @@ public interface CockpitMessages {
     @Message
     String happened_bucket(String from, String to, int responses);
 
-    /** Inline actions: decision, resend, map, and their fields and buttons. */
+    /** Inline actions: a decision, a delivery resent or released, a customer added; their fields and buttons. */
     @Message
     String act(String key);
 
     /** The tenant directory's import and export. */
     @Message
     String directory(String key);
+
+    /** An import saved: {@code changed} tenants created or changed. */
+    @Message
+    String directory_saved(int changed);
 
     /** The import's preview: {@code valid} tenants to save, {@code errors} lines refused. */
     @Message

@@ -53,6 +53,10 @@ public record IncidentPage(String language, String zone, String user, String id,
     public record CustomerLine(String tenant, String controller, String role, long exposedRequests,
             long exposedTokens, long receivedTokens, boolean alerted, When alertDeliveredAt, When acknowledgedAt,
             String nextTitle, When nextDue, List<Retry> retries) {
+        /** {@link #tenant} as one segment of a path (a tenant name of the logs may hold any character). */
+        public String tenantParam() {
+            return IncidentPage.segment(tenant);
+        }
     }
 
     /** A customer alert of this incident: to whom, which phase, how its deliveries stand, when acknowledged. */
@@ -66,8 +70,17 @@ public record IncidentPage(String language, String zone, String user, String id,
      */
     public record Matrix(List<String> columns, List<MatrixRow> rows, int victims, int readers) {
         public boolean summed() {
-            return rows.size() < victims || columns.size() < readers
-                    || columns.contains(null) || rows.stream().anyMatch(r -> r.victim() == null);
+            return otherVictims() > 0 || otherReaders() > 0;
+        }
+
+        /** How many victims' tenants the "others" row sums (0: none). */
+        public int otherVictims() {
+            return victims - (int) rows.stream().filter(r -> r.victim() != null).count();
+        }
+
+        /** How many readers' tenants the "others" column sums (0: none). */
+        public int otherReaders() {
+            return readers - (int) columns.stream().filter(c -> c != null).count();
         }
     }
 
@@ -175,6 +188,15 @@ public record IncidentPage(String language, String zone, String user, String id,
 
     /** A party's case; {@code severity} the level that counts for a tenant (null: not assessed; the provider). */
     public record CaseLine(String tenant, String controller, List<Duty> obligations, String severity) {
+        /** {@link #tenant} as one segment of a path. */
+        public String tenantParam() {
+            return tenant == null ? null : IncidentPage.segment(tenant);
+        }
+    }
+
+    /** A value as one segment of a URL's path: every character but the unreserved ones percent-encoded. */
+    static String segment(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
     /** An obligation's line; {@code evidence}: the last completion's (a receipt number), null while not done. */

@@ -119,12 +119,11 @@ public class IncidentPages {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public String incident(@PathParam("id") String id, @QueryParam("lang") String lang,
             @QueryParam("zone") String zone, @QueryParam("done") String done, @QueryParam("duty") String duty,
-            @QueryParam("decision") String decision, @QueryParam("findings") String findingsPage,
+            @QueryParam("findings") String findingsPage,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         Reader.language(lang, "en");
-        // "record as done" or "record a decision" from the list of what to do next: the form's choice made already
-        Form chosen = duty != null && !duty.isBlank() ? new Form("done", List.of("duty", duty))
-                : decision != null && !decision.isBlank() ? new Form("decision", List.of("decision", decision)) : null;
+        // "record as done" from the list of what to do next: the form's obligation chosen already
+        Form chosen = duty != null && !duty.isBlank() ? new Form("done", List.of("duty", duty)) : null;
         return render(id, Viewer.language(lang, accept), Zones.parse(zone), who,
                 done == null ? null : new IncidentPage.Notice(false, done, null), chosen,
                 findingsPage == null || findingsPage.isBlank() ? 1
@@ -269,10 +268,12 @@ public class IncidentPages {
                 nz(justification)));
         CockpitMessages ck = PageWords.cockpit(Reader.language(lang, "en"));
         return act(id, lang, zone, who, form, z -> {
-            String[] key = decision == null ? new String[0] : decision.split("\\|", -1);
-            if (key.length != 2 || key[1].isBlank()) {
+            // tenant|decision: a tenant name may hold a bar, a decision's name does not
+            int bar = decision == null ? -1 : decision.lastIndexOf('|');
+            if (bar < 0 || bar == decision.length() - 1) {
                 throw new ProblemException(400, ck.act("choose_decision"));
             }
+            String[] key = {decision.substring(0, bar), decision.substring(bar + 1)};
             if (!"yes".equals(value) && !"no".equals(value)) {
                 throw new ProblemException(400, ck.act("answer_yes_no"));
             }
@@ -286,17 +287,17 @@ public class IncidentPages {
      * name, country and alert address (the directory's other fields are edited on its page or through the API).
      */
     @POST
-    @Path("tenants/{tenant}/directory")
+    @Path("directory")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @RolesAllowed({Role.R_DPO})
     @DashboardForm
-    public Response directory(@PathParam("id") String id, @PathParam("tenant") String tenant,
+    public Response directory(@PathParam("id") String id, @RestForm String tenant,
             @RestForm("legal_name") String legalName, @RestForm String country, @RestForm String email,
             @RestForm String lang, @RestForm String zone, @Context SecurityContext who) throws SQLException {
         Form form = new Form("mapped", List.of("tenant", nz(tenant), "legal_name", nz(legalName), "country",
                 nz(country), "email", nz(email)));
         return act(id, lang, zone, who, form, z -> {
-            if (!incidents.touches(IncidentIds.uuid(id), tenant)) {
+            if (tenant == null || tenant.isEmpty() || !incidents.touches(IncidentIds.uuid(id), tenant)) {
                 throw new ProblemException(404, "incident " + id + " does not affect tenant " + tenant);
             }
             if (tenantsDirectory.find(tenant).isPresent()) {

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
-import java.time.format.FormatStyle;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -50,7 +49,10 @@ final class LeakTimeline {
         if (first.isEmpty()) {
             return null;
         }
-        Instant start = first.values().stream().min(Instant::compareTo).orElseThrow();
+        Instant firstLeak = first.values().stream().min(Instant::compareTo).orElseThrow();
+        // a time marked before the first leak (the first exposure, a read of the same customer's tokens) opens it
+        Instant start = marks.stream().map(Mark::at).filter(t -> t != null && t.isBefore(firstLeak))
+                .min(Instant::compareTo).orElse(firstLeak);
         Instant last = first.values().stream().max(Instant::compareTo).orElseThrow();
         // the period drawn runs to the detection and the measures, unless they come so long after the last leak
         // (more than the leaks' own span, and more than a day) that the leaks would shrink to one bar: those are
@@ -104,10 +106,10 @@ final class LeakTimeline {
         for (int d : dark) {
             delivereds += d;
         }
-        // short labels under the axis; with the seconds when the whole period is shorter than a day
-        DateTimeFormatter label = DateTimeFormatter.ofLocalizedDateTime(FormatStyle.SHORT,
-                Duration.between(start, end).compareTo(Duration.ofDays(1)) < 0 ? FormatStyle.MEDIUM : FormatStyle.SHORT)
-                .withLocale(locale).withZone(zone);
+        // short labels under the axis, with their offset; with the seconds when the period is shorter than a day
+        DateTimeFormatter label = DateTimeFormatter.ofPattern(Duration.between(start, end)
+                .compareTo(Duration.ofDays(1)) < 0 ? "d MMM yyyy HH:mm:ss xxx" : "d MMM yyyy HH:mm xxx", locale)
+                .withZone(zone);
         return new IncidentPage.Picture(LEFT + PLOT_WIDTH + (broken ? BREAK + 16 : 16), TOP + PLOT_HEIGHT + 40,
                 LEFT, TOP, PLOT_WIDTH, PLOT_HEIGHT, max, bars, markers, When.of(start, zone, locale),
                 When.of(end, zone, locale), label.format(start), label.format(end), broken, first.size(),

@@ -3,6 +3,9 @@ package app.vigie.web.pages;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.sql.SQLException;
@@ -147,8 +150,8 @@ public class ListPages {
             @QueryParam("done") String done, @HeaderParam("Accept-Language") String accept,
             @Context SecurityContext who) throws SQLException {
         Viewer viewer = Viewer.of(lang, zoneParam, accept);
-        return tenantsPage(viewer, who, done == null ? null : new Lists.Import(null, null, List.of(), 0, 0, null,
-                true));
+        return tenantsPage(viewer, who, done == null ? null : new Lists.Import(null, null, List.of(),
+                (int) Params.number("done", done, 0, Integer.MAX_VALUE), 0, null, true));
     }
 
     private String tenantsPage(Viewer viewer, SecurityContext who, Lists.Import imported) throws SQLException {
@@ -204,7 +207,14 @@ public class ListPages {
         } else if (file.size() > TenantService.IMPORT_MAX_CHARS * 4L) {
             text = null;
         } else {
-            text = Files.readString(file.uploadedFile(), StandardCharsets.UTF_8);
+            try {
+                text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(Files.readAllBytes(file.uploadedFile()))).toString();
+            } catch (CharacterCodingException e) {
+                return preview(viewer, who, name, null, new ProblemException(400, "the file is not UTF-8 text: "
+                        + "save it as UTF-8 (a spreadsheet's \"CSV UTF-8\")"));
+            }
         }
         return preview(viewer, who, name, text);
     }

@@ -19,9 +19,8 @@ public final class Lists {
             String recordedBy, String nature, long exposedRequests, String severity, String hash) {
     }
 
-    /** The directory, and the affected tenants of open incidents it does not have ({@code missing}). */
     /**
-     * The tenants page: the directory, the affected tenants missing from it, and ({@code canImport}: the DPO) an
+     * The tenants page: the directory, the affected tenants of open incidents it does not have ({@code missing}), and ({@code canImport}: the DPO) an
      * import's preview or outcome ({@code imported} null: none).
      */
     public record TenantsPage(String language, String zone, String user, List<TenantLine> tenants,

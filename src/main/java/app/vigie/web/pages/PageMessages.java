@@ -354,8 +354,6 @@ public interface PageMessages {
     @Message
     String incident_first_seen();
 
-    /** Above the rows of findings: how many are shown of how many. */
-
     @Message
     String incident_first_exposure_2();
 

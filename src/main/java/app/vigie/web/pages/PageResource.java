@@ -227,7 +227,7 @@ public class PageResource {
                     next == null ? null : dutyWords.title(next, lang), next == null ? null
                             : dutyWords.reference(next, lang), next == null ? null : dutyWords.recipient(next, lang),
                     next == null ? null : next.tenant(), next == null ? null : next.status().name(), due.size(),
-                    (int) due.stream().filter(x -> x.status() == Obligation.Status.LATE).count(), severity));
+                    (int) due.stream().filter(x -> "LATE".equals(x.statusWord())).count(), severity));
         }
         Overview.Summary summary = open.summary().map(d -> new Overview.Summary(open.open(), d.dueSoon(), d.late(),
                 d.alertsUndelivered(), d.alertsUnacknowledged(), d.unmappedTenants(),

@@ -2,6 +2,7 @@ package app.vigie.web.pages;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -21,53 +22,14 @@ import app.vigie.incident.ExposureView;
 class LeakTimelineTest {
     private static final ZoneId PARIS = ZoneId.of("Europe/Paris");
 
-    /** The words, as the bundle would give them in English (a plain implementation: no container here). */
-    static final CockpitMessages WORDS = new CockpitMessages() {
-        @Override
-        public String header(String key) {
-            return key;
-        }
-
-        @Override
-        public String pack(String key) {
-            return key;
-        }
-
-        @Override
-        public String happened(String key) {
-            return key;
-        }
-
-        @Override
-        public String evidence(String key) {
-            return key;
-        }
-
-        @Override
-        public String evidence_rows(int from, int to, int total) {
-            return from + "-" + to + "/" + total;
-        }
-
-        @Override
-        public String happened_bucket(String from, String to, int responses) {
-            return responses + " from " + from + " to " + to;
-        }
-
-        @Override
-        public String act(String key) {
-            return key;
-        }
-
-        @Override
-        public String directory(String key) {
-            return key;
-        }
-
-        @Override
-        public String directory_preview(int valid, int errors) {
-            return valid + "/" + errors;
-        }
-    };
+    /**
+     * The words, outside the container: a bucket's title as the English bundle says it, any other word its key (a
+     * plain proxy: the picture only composes the bucket titles).
+     */
+    static final CockpitMessages WORDS = (CockpitMessages) Proxy.newProxyInstance(
+            CockpitMessages.class.getClassLoader(), new Class<?>[] {CockpitMessages.class},
+            (proxy, method, args) -> method.getName().equals("happened_bucket")
+                    ? args[2] + " from " + args[0] + " to " + args[1] : String.valueOf(args[0]));
 
     private static ExposureView leak(String reader, Instant at, Boolean delivered) {
         return new ExposureView("CROSS_TENANT", "acme", "v-" + reader, "globex", reader, 8, at, delivered);
