@@ -78,6 +78,28 @@ public final class AlertPlanner {
         return out;
     }
 
+    /**
+     * A tenant's channels now known (it was added to the directory, or given channels): each of its alerts on a
+     * running incident that no channel could take (none known then) and that has not gone out gets one delivery per
+     * channel. Answers those alerts' ids.
+     */
+    public static List<Long> channelsKnown(Connection c, Tenant tenant, boolean hold, Instant now)
+            throws SQLException {
+        if (tenant.alertChannels() == null || tenant.alertChannels().isEmpty()) {
+            return List.of();
+        }
+        List<Long> waiting = new ArrayList<>();
+        for (Map.Entry<Long, UUID> alert : OutboxStore.waitingForChannel(c, tenant.id()).entrySet()) {
+            long id = alert.getKey();
+            waiting.add(id);
+            OutboxStore.insertDeliveries(c, id, tenant.alertChannels(), hold ? "HELD" : "PENDING", now);
+            AuditTrail.record("vigie", "alert.planned", "incident:" + alert.getValue() + "/" + tenant.id(), null,
+                    "{\"alert\":" + id + ",\"channels\":" + tenant.alertChannels().size() + ",\"held\":" + hold
+                            + "}");
+        }
+        return waiting;
+    }
+
     private static Optional<Written> write(Connection c, UUID incident, String tenant, String phase, long[] exposure,
             boolean hold, Instant now) throws SQLException {
         int n = OutboxStore.count(c, incident, tenant, phase) + 1;

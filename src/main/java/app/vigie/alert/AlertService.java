@@ -31,6 +31,8 @@ import app.vigie.incident.IncidentStatusListener;
 import app.vigie.incident.IncidentView;
 import app.vigie.platform.Digests;
 import app.vigie.problem.ProblemException;
+import app.vigie.tenant.DirectoryListener;
+import app.vigie.tenant.Tenant;
 
 /**
  * Customer alerts as the features and people see them: planned in the transaction of the change that calls for them
@@ -39,7 +41,7 @@ import app.vigie.problem.ProblemException;
  * delivery sent again. {@link AlertDelivery} delivers them.
  */
 @ApplicationScoped
-public class AlertService implements ExposuresListener, IncidentStatusListener {
+public class AlertService implements ExposuresListener, IncidentStatusListener, DirectoryListener {
     /** The states of a delivery a list may be filtered by. */
     static final List<String> DELIVERY_STATUSES = List.of("HELD", "PENDING", "DELIVERED", "DEAD");
 
@@ -69,6 +71,12 @@ public class AlertService implements ExposuresListener, IncidentStatusListener {
             hashes.put(w.id(), Digests.sha256Hex(ackLinks.ackToken(w.idempotencyKey())));
         }
         OutboxStore.setAckTokenHashes(tx, hashes);
+    }
+
+    /** A customer now in the directory with channels: its alerts that waited for one go out. */
+    @Override
+    public void entryWritten(Connection tx, Tenant before, Tenant after, Instant now) throws SQLException {
+        AlertPlanner.channelsKnown(tx, after, holdInitial, now);
     }
 
     /** A dismissed or closed incident: its FINAL alerts, in the transaction of the change. */

@@ -8,11 +8,13 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import app.vigie.incident.IncidentQueries;
 import app.vigie.tenant.Tenant;
 
 /**
@@ -43,6 +45,26 @@ public final class OutboxStore {
                 return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
             }
         }
+    }
+
+    /**
+     * The tenant's alerts on running incidents that no channel took (none was known) and that have not gone out:
+     * alert id to incident, oldest first.
+     */
+    static Map<Long, UUID> waitingForChannel(Connection c, String tenant) throws SQLException {
+        Map<Long, UUID> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select a.id, a.incident_id from customer_alert a join incident i on i.id = a.incident_id
+                where a.tenant = ? and a.body is null and i.""" + IncidentQueries.RUNNING + """
+                 and not exists (select 1 from alert_delivery d where d.alert_id = a.id) order by a.id""")) {
+            ps.setString(1, tenant);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getLong(1), rs.getObject(2, UUID.class));
+                }
+            }
+        }
+        return out;
     }
 
     /** One delivery of the alert per channel of its tenant, in {@code status} (PENDING, or HELD for approval). */

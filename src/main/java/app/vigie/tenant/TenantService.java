@@ -3,6 +3,7 @@ package app.vigie.tenant;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -35,6 +37,9 @@ public class TenantService {
 
     @Inject
     AgroalDataSource dataSource;
+
+    @Inject
+    Instance<DirectoryListener> listeners;
 
     @ConfigProperty(name = "vigie.tenants.file")
     Optional<String> file;
@@ -129,7 +134,7 @@ public class TenantService {
 
     /** Creates or replaces an entry already checked, audited when it changed. */
     public void save(String actor, Tenant t, String source) throws SQLException {
-        Transactions.run(dataSource, c -> write(actor, t, source, Instant.now()));
+        Transactions.run(dataSource, c -> write(c, actor, t, source, Instant.now()));
     }
 
     /**
@@ -175,7 +180,7 @@ public class TenantService {
             int changed = 0;
             Instant now = Instant.now();
             for (TenantFile.Entry e : entries) {
-                changed += write(actor, e.tenant(), "import", now) ? 1 : 0;
+                changed += write(c, actor, e.tenant(), "import", now) ? 1 : 0;
             }
             return changed;
         });
@@ -190,12 +195,18 @@ public class TenantService {
         }
     }
 
-    /** Creates or replaces an entry in the transaction at hand, audited when it changed; whether it did. */
-    private static boolean write(String actor, Tenant t, String source, Instant now) {
+    /**
+     * Creates or replaces an entry in the transaction at hand, audited and told to the listeners when it changed;
+     * whether it did.
+     */
+    private boolean write(Connection c, String actor, Tenant t, String source, Instant now) throws SQLException {
         Optional<Tenant> before = TenantEntry.put(t, source, now);
         if (before.isEmpty() || !before.get().equals(t)) {
             AuditTrail.record(actor, before.isPresent() ? "tenant.update" : "tenant.create", "tenant:" + t.id(),
                     before.map(TenantEntry::json).orElse(null), TenantEntry.json(t));
+            for (DirectoryListener l : listeners) {
+                l.entryWritten(c, before.orElse(null), t, now);
+            }
             return true;
         }
         return false;

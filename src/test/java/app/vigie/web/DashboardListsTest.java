@@ -89,7 +89,7 @@ class DashboardListsTest {
         }
         assertThat(row.get()).contains("very high").doesNotContain("not assessed").doesNotContain("medium");
         assertThat(b.page("/incidents/" + id + "?lang=fr")).contains("gravité : très élevée")
-                .contains("gravité : moyenne").contains("<td>ouvert").contains("<td>à faire</td>")
+                .contains("gravité : moyenne").contains("<dd>ouvert").contains("<td>à faire</td>")
                 .doesNotContain("<td>OPEN").doesNotContain("<td>PENDING</td>");
     }
 

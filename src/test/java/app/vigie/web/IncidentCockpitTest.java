@@ -143,6 +143,10 @@ class IncidentCockpitTest {
         String page = dpo.page("/incidents/" + id + "?lang=en");
         assertThat(DutyWordsPageTest.visibleText(rowOf(page, "<tr data-tenant=\"" + globex + "\">")))
                 .contains("Globex GmbH").doesNotContain("not in the directory");
+        // its alert, which had no channel, now goes out on the channel just given
+        assertThat(Api.admin().get("/api/alerts?incident=" + id).then().statusCode(200).extract().jsonPath()
+                .getList("find { it.tenant == '" + globex + "' }.deliveries.channel", String.class))
+                .containsExactly("email");
         // a second time: it is in the directory, changed on its own page
         assertThat(dpo.post("/incidents/" + id + "/directory", "csrf", dpo.token(), "tenant", globex,
                 "legal_name", "Other", "country", "DE", "lang", "en").statusCode()).isEqualTo(409);
