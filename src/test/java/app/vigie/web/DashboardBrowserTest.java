@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.microsoft.playwright.Browser;
@@ -28,6 +26,7 @@ import io.restassured.RestAssured;
 import app.vigie.testing.Api;
 import app.vigie.testing.Axe;
 import app.vigie.testing.Chromium;
+import app.vigie.testing.InChromium;
 import app.vigie.testing.PdfChecks;
 
 /**
@@ -36,26 +35,10 @@ import app.vigie.testing.PdfChecks;
  * target/screenshots.
  */
 @QuarkusTest
-class DashboardBrowserTest {
+class DashboardBrowserTest extends InChromium {
     static final Path SHOTS = Chromium.SHOTS;
-    static Chromium chromium;
-    static Browser browser;
-
     @TestHTTPResource("/")
     URL root;
-
-    @BeforeAll
-    static void browser() throws Exception {
-        chromium = Chromium.launch();
-        browser = chromium.browser();
-    }
-
-    @AfterAll
-    static void close() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     /** A leaking incident of tenants p-acme and p-globex in the provider's register, and a rejected record naming p. */
     static String incidentRegisteredWithARejectedRecord(String p) {

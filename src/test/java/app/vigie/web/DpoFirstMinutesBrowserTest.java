@@ -18,8 +18,6 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
 import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -40,6 +38,7 @@ import app.vigie.demo.DemoTest;
 import app.vigie.testing.Api;
 import app.vigie.testing.Axe;
 import app.vigie.testing.Chromium;
+import app.vigie.testing.InChromium;
 
 /**
  * The DPO's first five minutes on the demo incident (the reference runtime's 2026 incident running inside the
@@ -50,25 +49,9 @@ import app.vigie.testing.Chromium;
  */
 @QuarkusTest
 @TestProfile(DemoTest.Demo.class)
-class DpoFirstMinutesBrowserTest {
-    static Chromium chromium;
-    static Browser browser;
-
+class DpoFirstMinutesBrowserTest extends InChromium {
     @TestHTTPResource("/")
     URL root;
-
-    @BeforeAll
-    static void browser() throws Exception {
-        chromium = Chromium.launch();
-        browser = chromium.browser();
-    }
-
-    @AfterAll
-    static void close() {
-        if (chromium != null) {
-            chromium.close();
-        }
-    }
 
     /** The words a DPO reads, per language. */
     record Words(String locale, String openIncidents, String nextDeadline, String customers, String late,

@@ -63,9 +63,16 @@ public class Escalation extends PanacheEntityBase {
     @Column(nullable = false)
     public String status;
 
+    /**
+     * Recorded, not sent: the step was reached while no check ran (the service down), and a later step of the same
+     * deadline was reached too, which alone was sent.
+     */
+    @Column(nullable = false)
+    public boolean skipped;
+
     /** An escalation as the API and the timeline show it ({@code tenant} null: the provider's). */
     public record Row(long id, UUID incidentId, String tenant, String rule, String recipient, String step,
-            Instant dueAt, Instant fireAt, Instant firedAt, String status) {
+            Instant dueAt, Instant fireAt, Instant firedAt, String status, boolean skipped) {
     }
 
     /** What makes an escalation one: its obligation ({@code tenant} {@code ''}: the provider's), step and deadline. */
@@ -89,18 +96,22 @@ public class Escalation extends PanacheEntityBase {
         return out;
     }
 
-    /** Writes the escalation unless the same (obligation, step, deadline) is already there; true when written. */
+    /**
+     * Writes the escalation unless the same (obligation, step, deadline) is already there; true when written.
+     * {@code skipped}: recorded, not sent (a later step of the deadline is).
+     */
     public static boolean write(UUID incident, Obligation o, String step, Instant dueAt, Instant fireAt,
-            Instant now) {
+            Instant now, boolean skipped) {
         return getEntityManager().createNativeQuery("""
-                insert into escalation (incident_id, tenant, rule, recipient, step, due_at, fire_at, fired_at, status)
-                values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                insert into escalation (incident_id, tenant, rule, recipient, step, due_at, fire_at, fired_at, status,
+                  skipped)
+                values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
                 on conflict (incident_id, tenant, rule, recipient, step, due_at) do nothing""")
                 .unwrap(NativeQuery.class).addSynchronizedEntityClass(Escalation.class)
                 .setParameter(1, incident).setParameter(2, o.tenant() == null ? "" : o.tenant())
                 .setParameter(3, o.rule()).setParameter(4, o.recipient()).setParameter(5, step)
                 .setParameter(6, dueAt).setParameter(7, fireAt).setParameter(8, now)
-                .setParameter(9, o.status().name()).executeUpdate() == 1;
+                .setParameter(9, o.status().name()).setParameter(10, skipped).executeUpdate() == 1;
     }
 
     /** Escalations of one incident ({@code incident} non-null) or of all, after the id {@code after}, oldest first. */
@@ -108,6 +119,6 @@ public class Escalation extends PanacheEntityBase {
         return (incident == null ? Escalation.<Escalation>find("id > ?1 order by id", after)
                 : Escalation.<Escalation>find("incidentId = ?1 and id > ?2 order by id", incident, after))
                 .page(0, limit).stream().map(e -> new Row(e.id, e.incidentId, e.tenant.isEmpty() ? null : e.tenant,
-                        e.rule, e.recipient, e.step, e.dueAt, e.fireAt, e.firedAt, e.status)).toList();
+                        e.rule, e.recipient, e.step, e.dueAt, e.fireAt, e.firedAt, e.status, e.skipped)).toList();
     }
 }

@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -111,21 +113,38 @@ public class EscalationScheduler {
         return n;
     }
 
+    /**
+     * Writes each obligation's steps reached and not written yet. When several are (the service was down across
+     * them, or an incident is first planned late in its clock), only the latest is sent, that is logged and in the
+     * audit trail as a reminder; the earlier ones are recorded as skipped, named in its audit event.
+     */
     private int write(ObligationService.Plan plan, Set<Escalation.Key> done, Instant now) {
         UUID id = plan.incident().id();
         int n = 0;
         for (Obligation o : plan.obligations()) {
-            for (Escalations.Step s : rules.escalations().reached(o, now)) {
-                if (!done.contains(Escalation.Key.of(id, o, s.name(), s.dueAt()))
-                        && Escalation.write(id, o, s.name(), s.dueAt(), s.fireAt(), now)) {
-                    n++;
-                    AuditTrail.record("system", "obligation.escalation", "incident:" + id + "/"
-                            + (o.tenant() == null ? "provider" : "tenant:" + o.tenant()) + "/" + o.rule() + "/"
-                            + o.recipient(), null, "{\"step\":\"" + s.name() + "\",\"due_at\":\"" + s.dueAt()
-                            + "\",\"status\":\"" + o.status() + "\"}");
-                    LOG.warnf("Escalation %s: %s toward %s (%s) is due %s, %s", s.name(), o.rule(), o.recipient(),
-                            o.tenant() == null ? "the provider" : "tenant " + o.tenant(), s.dueAt(), o.status());
+            List<Escalations.Step> missing = rules.escalations().reached(o, now).stream()
+                    .filter(s -> !done.contains(Escalation.Key.of(id, o, s.name(), s.dueAt()))).toList();
+            if (missing.isEmpty()) {
+                continue;
+            }
+            Escalations.Step latest = missing.stream().max(Comparator.comparing(Escalations.Step::fireAt))
+                    .orElseThrow();
+            List<String> skipped = new ArrayList<>();
+            for (Escalations.Step s : missing) {
+                if (s != latest && Escalation.write(id, o, s.name(), s.dueAt(), s.fireAt(), now, true)) {
+                    skipped.add(s.name());
                 }
+            }
+            if (Escalation.write(id, o, latest.name(), latest.dueAt(), latest.fireAt(), now, false)) {
+                n++;
+                AuditTrail.record("system", "obligation.escalation", "incident:" + id + "/"
+                        + (o.tenant() == null ? "provider" : "tenant:" + o.tenant()) + "/" + o.rule() + "/"
+                        + o.recipient(), null, "{\"step\":\"" + latest.name() + "\",\"due_at\":\"" + latest.dueAt()
+                        + "\",\"status\":\"" + o.status() + "\"" + (skipped.isEmpty() ? "" : ",\"skipped\":[\""
+                        + String.join("\",\"", skipped) + "\"]") + "}");
+                LOG.warnf("Escalation %s: %s toward %s (%s) is due %s, %s%s", latest.name(), o.rule(), o.recipient(),
+                        o.tenant() == null ? "the provider" : "tenant " + o.tenant(), latest.dueAt(), o.status(),
+                        skipped.isEmpty() ? "" : " (" + String.join(", ", skipped) + " passed unsent: no check ran)");
             }
         }
         return n;

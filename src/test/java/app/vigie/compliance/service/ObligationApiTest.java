@@ -274,10 +274,14 @@ class ObligationApiTest {
                 .jsonPath().getList("findAll { it.incident_id == '" + id + "' }").size();
         assertThat(feed).isEqualTo(Api.admin().get("/api/incidents/" + id + "/escalations").then().extract()
                 .jsonPath().getList("id").size());
-        // the incident report's timeline shows each reminder once
+        // the incident report's timeline shows each reminder sent once (a step skipped at a check that sent a later
+        // one of its deadline is named in that one's event)
+        long sent = Api.admin().get("/api/incidents/" + id + "/escalations").then().extract().jsonPath()
+                .getList("findAll { !it.skipped }").size();
+        assertThat(sent).isPositive().isLessThan(feed);
         List<Object> reminders = Api.admin().get("/api/incidents/" + id + "/documents/incident-report.json").then()
                 .statusCode(200).extract().jsonPath().getList("timeline.findAll { it.action == 'obligation.escalation' }");
-        assertThat(reminders).hasSize((int) feed);
+        assertThat(reminders).hasSize((int) sent);
         Api.admin().get("/api/escalations?limit=0").then().statusCode(400);
         Api.admin().get("/api/escalations?after=abc").then().statusCode(400)
                 .contentType("application/problem+json").body("detail", containsString("'after' must be"));
@@ -373,6 +377,43 @@ class ObligationApiTest {
         assertThat(steps(open, p + "-bank", "gdpr-33-2")).containsExactly("T-24H");
         assertThat(Api.admin().get("/api/incidents/" + dismissed + "/escalations").then().statusCode(200).extract()
                 .jsonPath().getList("step")).isEmpty();
+    }
+
+    /**
+     * The service down across several steps of one deadline: at the next check only the latest step reached is sent
+     * (a reminder in the audit trail naming the steps passed); the earlier ones are recorded as skipped, once.
+     */
+    @Test
+    void afterDowntimeOnlyTheLatestStepIsSentAndTheOthersAreRecordedSkipped() throws Exception {
+        String p = Api.uniquePrefix();
+        String acme = p + "-acme";
+        tenant(acme, "FR", "[]", null);
+        String id = Api.leakingIncident(p, acme, p + "-ghost");
+        Instant detected = detectedAt(id);
+        tick(detected.plus(Duration.ofHours(1)));
+        assertThat(steps(id, acme, "gdpr-33-2")).containsExactly("T-24H");
+        // no check from 1 h to 25 h after the detection: T-6H, T-1H and the deadline itself passed meanwhile
+        tick(detected.plus(Duration.ofHours(25)));
+        List<Map<String, Object>> rows = Api.admin().get("/api/incidents/" + id + "/escalations").then()
+                .statusCode(200).extract().jsonPath().getList("findAll { it.tenant == '" + acme
+                        + "' && it.rule == 'gdpr-33-2' }");
+        assertThat(rows).extracting(r -> r.get("step") + (Boolean.TRUE.equals(r.get("skipped")) ? " skipped" : ""))
+                .containsExactly("T-24H", "T-6H skipped", "T-1H skipped", "OVERDUE");
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "select after::text from audit_event where action = 'obligation.escalation' and target like ?")) {
+            ps.setString(1, "incident:" + id + "/tenant:" + acme + "/gdpr-33-2/%");
+            List<String> events = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    events.add(rs.getString(1));
+                }
+            }
+            assertThat(events).as("one reminder per check that sent one").hasSize(2);
+            assertThat(events).anySatisfy(e -> assertThat(e).contains("OVERDUE").contains("T-6H").contains("T-1H"));
+        }
+        // a check again: nothing more, the skipped steps are not sent later
+        tick(detected.plus(Duration.ofHours(26)));
+        assertThat(steps(id, acme, "gdpr-33-2")).hasSize(4);
     }
 
     private void tick(Instant at) throws Exception {
