@@ -239,6 +239,8 @@ class PageMessagesTest {
         assertThat(ckEn.happened_bucket("1", "2", 1)).isEqualTo("1 response with another customer's tokens from 1 to 2");
         assertThat(ckEn.happened_bucket("1", "2", 2)).startsWith("2 responses with");
         assertThat(ckFr.directory_saved(1)).isEqualTo("1 client créé ou modifié.");
+        assertThat(ckFr.happened_delivered(1)).isEqualTo("1 remise");
+        assertThat(ckFr.happened_delivered(67)).isEqualTo("67 remises");
         assertThat(ckFr.directory_saved(2)).isEqualTo("2 clients créés ou modifiés.");
         assertThat(ckEn.directory_preview(1, 0)).isEqualTo("1 tenant to save, 0 lines refused");
         assertThat(ckFr.directory_preview(2, 1)).isEqualTo("2 clients à enregistrer, 1 ligne refusée");

@@ -33,6 +33,10 @@ public interface CockpitMessages {
     @Message
     String happened(String key);
 
+    /** How many of the responses drawn were delivered. */
+    @Message
+    String happened_delivered(int delivered);
+
     /** The evidence section: download_csv, download_json, previous, next, pages. */
     @Message
     String evidence(String key);
