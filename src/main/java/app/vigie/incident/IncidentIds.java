@@ -25,6 +25,11 @@ public final class IncidentIds {
         return incident;
     }
 
+    /** An incident's id as download names carry it: its first 8 hexadecimal digits. */
+    public static String shortId(UUID id) {
+        return id.toString().substring(0, 8);
+    }
+
     public static ProblemException notFound(String id) {
         return new ProblemException(404, "no incident " + id);
     }

@@ -64,7 +64,7 @@ public class DocumentService {
             String lang = lang(c, langParam, tenant);
             return build(c, kindAndFormat[0], incident, tenant, Locale.forLanguageTag(lang), zone, now);
         });
-        return Download.of(renderer, r, kindAndFormat[1], kindAndFormat[0] + "-" + uuid.toString().substring(0, 8)
+        return Download.of(renderer, r, kindAndFormat[1], kindAndFormat[0] + "-" + IncidentIds.shortId(uuid)
                 + "-" + tenant);
     }
 
@@ -128,7 +128,7 @@ public class DocumentService {
         });
         DocumentRenderer.Rendered r = renderer.renderIssued(v.body());
         return Download.of(renderer, r, numberAndFormat[1], NoticeService.AUTHORITY + "-"
-                + uuid.toString().substring(0, 8) + "-"
+                + IncidentIds.shortId(uuid) + "-"
                 + tenant + "-v" + number);
     }
 
@@ -151,7 +151,7 @@ public class DocumentService {
             IncidentReport report = notices.incidentReport(c, incident, Locale.forLanguageTag(lang), z, now);
             return renderer.render(NoticeService.REPORT, lang, report, "r");
         });
-        return Download.of(renderer, r, format, NoticeService.REPORT + "-" + uuid.toString().substring(0, 8));
+        return Download.of(renderer, r, format, NoticeService.REPORT + "-" + IncidentIds.shortId(uuid));
     }
 
     /** A version as listed. */

@@ -10,7 +10,9 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,6 +38,7 @@ import app.vigie.incident.IncidentService;
 import app.vigie.incident.IncidentView;
 import app.vigie.incident.TenantView;
 import app.vigie.notice.DocumentService;
+import app.vigie.notice.Download;
 import app.vigie.notice.NoticeService;
 import app.vigie.notice.Reader;
 import app.vigie.problem.ProblemException;
@@ -57,8 +60,8 @@ public class RegulatorPackService {
     private static final String PDF = "application/pdf";
     private static final String JSON = "application/json";
     private static final String CSV = "text/csv; charset=UTF-8";
-    private static final List<String> CONTROLLER_DOCUMENTS = List.of("processor-alert",
-            NoticeService.AUTHORITY, NoticeService.DATA_SUBJECTS);
+    /** A controller's documents (their names in the document paths) and what each is. */
+    private static final Map<String, Part> CONTROLLER_DOCUMENTS = new LinkedHashMap<>();
 
     /** What a pack holds, each with its description in templates/notices/words.yaml (group {@code pack}). */
     public enum Part {
@@ -67,6 +70,12 @@ public class RegulatorPackService {
         ISSUED_AUTHORITY_NOTIFICATION, REGISTER_JSON, REGISTER_CSV, OWN_REGISTER_JSON, OWN_REGISTER_CSV, ALERTS_CSV,
         OWN_ALERTS_CSV, FINDINGS_CSV, FINDINGS_JSON, EXPOSURES_CSV, EXPOSURES_JSON, OWN_EXPOSURES_CSV,
         OWN_EXPOSURES_JSON
+    }
+
+    static {
+        CONTROLLER_DOCUMENTS.put("processor-alert", Part.PROCESSOR_ALERT);
+        CONTROLLER_DOCUMENTS.put(NoticeService.AUTHORITY, Part.AUTHORITY_NOTIFICATION);
+        CONTROLLER_DOCUMENTS.put(NoticeService.DATA_SUBJECTS, Part.DATA_SUBJECT_COMMUNICATION);
     }
 
     /** Packs made at once at most: each renders every document of its incident (the rest wait: 503). */
@@ -109,12 +118,7 @@ public class RegulatorPackService {
     }
 
     /** A pack ready to write: its file name and the writing, done as the bytes go out. */
-    public record Pack(String fileName, Body body) {
-    }
-
-    @FunctionalInterface
-    public interface Body {
-        void write(OutputStream out) throws IOException;
+    public record Pack(String fileName, StreamingOutput body) {
     }
 
     @Inject
@@ -150,7 +154,7 @@ public class RegulatorPackService {
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         busy();
         Part title = "PERSONAL_DATA_BREACH".equals(incident.classification()) ? Part.TITLE_BREACH : Part.TITLE_EVENT;
-        return new Pack("regulator-pack-" + short8(uuid) + "-" + lang + ".zip", out -> make(out, id, w -> {
+        return new Pack("regulator-pack-" + IncidentIds.shortId(uuid) + "-" + lang + ".zip", out -> make(out, id, now, w -> {
             w.add("incident-report.pdf", PDF, documents.incidentReport(id, "incident-report.pdf", lang,
                     zone.getId()).body(), word(lang, Part.INCIDENT_REPORT_PDF));
             w.add("incident-report.json", JSON, documents.incidentReport(id, "incident-report.json", lang,
@@ -194,8 +198,8 @@ public class RegulatorPackService {
         busy();
         Part title = "PERSONAL_DATA_BREACH".equals(incident.classification()) ? Part.TITLE_CONTROLLER_BREACH
                 : Part.TITLE_CONTROLLER_EVENT;
-        return new Pack("regulator-pack-" + short8(uuid) + "-" + safe(tenant) + "-" + lang + ".zip",
-                out -> make(out, id, w -> {
+        return new Pack("regulator-pack-" + IncidentIds.shortId(uuid) + "-" + Download.safeName(tenant) + "-" + lang + ".zip",
+                out -> make(out, id, now, w -> {
                     controllerDocuments(w, "", id, tenant, lang, zone);
                     List<OwnEntry> own = registers.list(tenant, id).stream().map(e -> new OwnEntry(e.id(),
                             e.register(), e.incidentId(), e.recordedAt(), e.entry(), e.prevHash(), e.hash())).toList();
@@ -232,10 +236,10 @@ public class RegulatorPackService {
      * Writes a pack to {@code out}: its files, then its manifest, then the ZIP's end. On a failure the ZIP is left
      * unfinished (no central directory: no reader opens it as whole) and the answer breaks off.
      */
-    private void make(OutputStream out, String id, Contents contents) throws IOException {
+    private void make(OutputStream out, String id, Instant now, Contents contents) throws IOException {
         making.incrementAndGet();
         try {
-            PackWriter w = new PackWriter(out, clock.instant().truncatedTo(ChronoUnit.SECONDS));
+            PackWriter w = new PackWriter(out, now);
             w.finish(contents.write(w));
         } catch (SQLException | RuntimeException e) {
             LOG.errorf(e, "The regulator pack of incident %s could not be made: its download is left unfinished", id);
@@ -248,14 +252,9 @@ public class RegulatorPackService {
     /** A controller's documents as they stand, and every version of its authority notification as issued. */
     private void controllerDocuments(PackWriter w, String dir, String id, String tenant, String lang, ZoneId zone)
             throws SQLException, IOException {
-        for (String kind : CONTROLLER_DOCUMENTS) {
-            Part part = switch (kind) {
-                case "processor-alert" -> Part.PROCESSOR_ALERT;
-                case NoticeService.AUTHORITY -> Part.AUTHORITY_NOTIFICATION;
-                default -> Part.DATA_SUBJECT_COMMUNICATION;
-            };
-            w.add(dir + kind + ".pdf", tenant, PDF, documents.controllerDocument(id, tenant, kind + ".pdf", lang,
-                    zone.getId()).body(), word(lang, part));
+        for (Map.Entry<String, Part> kind : CONTROLLER_DOCUMENTS.entrySet()) {
+            w.add(dir + kind.getKey() + ".pdf", tenant, PDF, documents.controllerDocument(id, tenant,
+                    kind.getKey() + ".pdf", lang, zone.getId()).body(), word(lang, kind.getValue()));
         }
         for (DocumentService.VersionView v : documents.versions(id, tenant)) {
             w.add(dir + NoticeService.AUTHORITY + "-v" + v.version() + ".pdf", tenant, PDF,
@@ -276,13 +275,9 @@ public class RegulatorPackService {
         return exposures.stream().flatMap(e -> {
             boolean same = e.victimTenant().equals(e.readerTenant());
             String counterpart = same ? "SAME_CUSTOMER" : "ANOTHER_CUSTOMER";
-            if (same && e.victimTenant().equals(tenant)) {
-                return Stream.of(new OwnExposure("EXPOSED", e.victimRequest(), counterpart,
-                        e.readerRequest(), e.tokens(), e.firstSeenAt(), e.delivered()));
-            }
             if (e.victimTenant().equals(tenant)) {
-                return Stream.of(new OwnExposure("EXPOSED", e.victimRequest(), counterpart, null,
-                        e.tokens(), e.firstSeenAt(), e.delivered()));
+                return Stream.of(new OwnExposure("EXPOSED", e.victimRequest(), counterpart,
+                        same ? e.readerRequest() : null, e.tokens(), e.firstSeenAt(), e.delivered()));
             }
             if (e.readerTenant().equals(tenant)) {
                 return Stream.of(new OwnExposure("RECEIVED", e.readerRequest(), counterpart, null,
@@ -321,7 +316,7 @@ public class RegulatorPackService {
         for (OwnExposure o : own) {
             Csv.row(out, List.of(o.direction(), o.ownRequest(), o.counterpart(),
                     o.counterpartRequest() == null ? "" : o.counterpartRequest(), Long.toString(o.tokens()),
-                    o.firstSeenAt() == null ? "" : o.firstSeenAt().toString(),
+                    text(o.firstSeenAt()),
                     IncidentExports.delivered(o.delivered())));
         }
         return out.toString();
@@ -329,8 +324,7 @@ public class RegulatorPackService {
 
     /** A pack as the HTTP answer: a ZIP download, written as it is made. */
     public static Response answer(Pack pack) {
-        StreamingOutput body = out -> pack.body().write(out);
-        return Response.ok(body, "application/zip")
+        return Response.ok(pack.body(), "application/zip")
                 .header("Content-Disposition", "attachment; filename=\"" + pack.fileName() + "\"").build();
     }
 
@@ -340,20 +334,12 @@ public class RegulatorPackService {
 
     /** A tenant's folder name: its id made safe for a file name, told apart from another that reads the same. */
     private static String folder(Set<String> used, String tenant) {
-        String base = safe(tenant);
+        String base = Download.safeName(tenant);
         String name = base;
         for (int n = 2; !used.add(name); n++) {
             name = base + "-" + n;
         }
         return name;
-    }
-
-    private static String safe(String s) {
-        return s.replaceAll("[^A-Za-z0-9._-]", "_");
-    }
-
-    private static String short8(UUID id) {
-        return id.toString().substring(0, 8);
     }
 
     private static byte[] utf8(String s) {
