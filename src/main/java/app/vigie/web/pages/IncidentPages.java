@@ -9,6 +9,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -136,7 +137,7 @@ public class IncidentPages {
     @Produces("text/csv")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response findingsCsv(@PathParam("id") String id) throws SQLException {
-        return Csv.attachment(new Csv.Export("findings-" + IncidentIds.uuid(id).toString().substring(0, 8) + ".csv",
+        return Csv.attachment(new Csv.Export("findings-" + IncidentIds.shortId(IncidentIds.uuid(id)) + ".csv",
                 IncidentExports.findingsCsv(incidents.findings(id))));
     }
 
@@ -147,7 +148,7 @@ public class IncidentPages {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response findingsJson(@PathParam("id") String id) throws SQLException {
         return Response.ok(incidents.findings(id), MediaType.APPLICATION_JSON_TYPE).header("Content-Disposition",
-                "attachment; filename=\"findings-" + IncidentIds.uuid(id).toString().substring(0, 8) + ".json\"")
+                "attachment; filename=\"findings-" + IncidentIds.shortId(IncidentIds.uuid(id)) + ".json\"")
                 .build();
     }
 
@@ -428,7 +429,10 @@ public class IncidentPages {
                     zone, locale), sev == null ? null : sev.level()));
             addOpen(open, t.tenant(), plan.of(t.tenant()), language);
         }
-        List<IncidentPage.NextDuty> next = next(plan, file.tenants(), words, language, zone, locale);
+        // each affected customer's name on the page: its controller's, or its tenant name when not in the directory
+        Map<String, String> names = new LinkedHashMap<>();
+        file.tenants().forEach(t -> names.put(t.tenant(), t.controller() != null ? t.controller() : t.tenant()));
+        List<IncidentPage.NextDuty> next = next(plan, names, words, language, zone, locale);
         // every alert for the customers' rows: the alerts table shows the newest 200, a customer's state needs all
         List<IncidentPage.CustomerLine> customers = customers(plan, file.tenants(), alertViews.size() < ALERTS_SHOWN
                 ? alertViews : alerts.list(uuid, null, Integer.MAX_VALUE),
@@ -459,7 +463,7 @@ public class IncidentPages {
                 form == null ? "" : form.value("duty"), form == null ? "" : form.value("done_at"),
                 form == null ? "" : form.value("evidence"), form == null ? "" : form.value("late_reasons"),
                 alertLines, next, customers, header(next, plan, customers.size()),
-                picture(file, zone, locale, language), evidence, decisions(plan, file.tenants(), words, language),
+                picture(file, zone, locale, language), evidence, decisions(plan, names, words, language),
                 who.isUserInRole(Role.R_DPO), form == null ? Map.of() : form.map());
         return engine.getTemplate("pages/incident").instance().setLocale(page.language()).data("page", page).render();
     }
@@ -488,15 +492,13 @@ public class IncidentPages {
     }
 
     /** The decisions each party may record now, with their words and the answer recorded so far. */
-    private List<IncidentPage.DecisionChoice> decisions(ObligationService.Plan plan, List<TenantView> tenants,
+    private List<IncidentPage.DecisionChoice> decisions(ObligationService.Plan plan, Map<String, String> names,
             PageMessages words, String language) {
         List<IncidentPage.DecisionChoice> out = new ArrayList<>();
         CockpitMessages ck = PageWords.cockpit(language);
         List<String> parties = new ArrayList<>();
         parties.add("");
-        tenants.forEach(t -> parties.add(t.tenant()));
-        Map<String, String> names = new HashMap<>();
-        tenants.forEach(t -> names.put(t.tenant(), t.controller() != null ? t.controller() : t.tenant()));
+        parties.addAll(names.keySet());
         for (String party : parties) {
             for (String d : new TreeSet<>(obligations.decisionsAllowed(plan, party))) {
                 var recorded = plan.decisions().getOrDefault(party, Map.of()).get(d);
@@ -531,10 +533,8 @@ public class IncidentPages {
      * is its holder: the provider for the processor's duties in a customer's case (its alert to the controller), the
      * customer's controller for the controller's.
      */
-    private List<IncidentPage.NextDuty> next(ObligationService.Plan plan, List<TenantView> tenants,
+    private List<IncidentPage.NextDuty> next(ObligationService.Plan plan, Map<String, String> names,
             PageMessages words, String language, ZoneId zone, Locale locale) {
-        Map<String, String> names = new HashMap<>();
-        tenants.forEach(t -> names.put(t.tenant(), t.controller() != null ? t.controller() : t.tenant()));
         return plan.obligations().stream().filter(Obligation::open)
                 .sorted(Comparator.comparing(Obligation::dueAt, Comparator.nullsLast(Comparator.naturalOrder()))
                         .thenComparing(o -> o.tenant() == null ? "" : o.tenant()))
