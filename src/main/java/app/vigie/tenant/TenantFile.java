@@ -36,7 +36,8 @@ public final class TenantFile {
             "dpo_email", "dpo_phone", "alert_channels", "alert_delay", "jurisdictions", "sectors",
             "processor_is_agent");
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
+    /** YAML as the directory's files are written: snake_case, an unknown field refused (the start file's too). */
+    static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES))
             .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)

@@ -18,10 +18,6 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.runtime.StartupEvent;
@@ -69,12 +65,9 @@ public class TenantService {
 
     /** Reads and validates the whole file; nothing is saved when any entry is wrong. */
     public static List<Tenant> read(Path path) {
-        ObjectMapper yaml = new ObjectMapper(new YAMLFactory())
-                .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
         TenantsFile parsed;
         try {
-            parsed = yaml.readValue(Files.readAllBytes(path), TenantsFile.class);
+            parsed = TenantFile.YAML.readValue(Files.readAllBytes(path), TenantsFile.class);
         } catch (IOException e) {
             throw new InvalidTenantsFile("tenants file " + path + ": " + e.getMessage().lines().findFirst()
                     .orElse("unreadable"), e);
@@ -191,8 +184,13 @@ public class TenantService {
             throw new ProblemException(400, "choose a YAML or CSV file of tenants");
         }
         if (text.length() > IMPORT_MAX_CHARS) {
-            throw new ProblemException(413, "the file has more than " + IMPORT_MAX_CHARS + " characters: split it");
+            throw tooLarge();
         }
+    }
+
+    /** The refusal of a file of tenants longer than {@link #IMPORT_MAX_CHARS}. */
+    public static ProblemException tooLarge() {
+        return new ProblemException(413, "the file has more than " + IMPORT_MAX_CHARS + " characters: split it");
     }
 
     /**

@@ -212,11 +212,11 @@ public class ListPages {
                         .onUnmappableCharacter(CodingErrorAction.REPORT)
                         .decode(ByteBuffer.wrap(Files.readAllBytes(file.uploadedFile()))).toString();
             } catch (CharacterCodingException e) {
-                return preview(viewer, who, name, null, new ProblemException(400, "the file is not UTF-8 text: "
+                return importPage(viewer, who, name, null, new ProblemException(400, "the file is not UTF-8 text: "
                         + "save it as UTF-8 (a spreadsheet's \"CSV UTF-8\")"));
             }
         }
-        return preview(viewer, who, name, text);
+        return importPage(viewer, who, name, text, null);
     }
 
     /** The import confirmed: the file's text, posted back from the preview, saved whole or not at all. */
@@ -233,33 +233,30 @@ public class ListPages {
             return Response.seeOther(URI.create("/tenants?lang=" + viewer.language() + "&done=" + changed
                     + "#import")).build();
         } catch (ProblemException e) {
-            return preview(viewer, who, name, content, e);
+            return importPage(viewer, who, name, content, e);
         }
     }
 
-    private Response preview(Viewer viewer, SecurityContext who, String name, String text) throws SQLException {
-        try {
-            if (text == null) {
-                throw new ProblemException(413, "the file has more than " + TenantService.IMPORT_MAX_CHARS
-                        + " characters: split it");
+    /**
+     * The tenants page with an import: each line of the file read ({@code text} null: too large to read), and the
+     * reason the file or its confirmation was refused ({@code refused}), answered with that reason's status.
+     */
+    private Response importPage(Viewer viewer, SecurityContext who, String name, String text,
+            ProblemException refused) throws SQLException {
+        ProblemException problem = text == null && refused == null ? TenantService.tooLarge() : refused;
+        List<TenantService.ImportLine> lines = List.of();
+        if (text != null) {
+            try {
+                lines = tenants.preview(name, text);
+            } catch (ProblemException e) {
+                problem = problem == null ? e : problem;
             }
-            List<TenantService.ImportLine> lines = tenants.preview(name, text);
-            int errors = (int) lines.stream().filter(l -> !l.problems().isEmpty()).count();
-            return Response.ok(tenantsPage(viewer, who, new Lists.Import(name, text, lines, lines.size() - errors,
-                    errors, null, false)), MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
-        } catch (ProblemException e) {
-            return preview(viewer, who, name, null, e);
         }
-    }
-
-    private Response preview(Viewer viewer, SecurityContext who, String name, String text, ProblemException e)
-            throws SQLException {
-        List<TenantService.ImportLine> lines = text == null || text.isBlank() || text.length()
-                > TenantService.IMPORT_MAX_CHARS ? List.of() : tenants.preview(name, text);
         int errors = (int) lines.stream().filter(l -> !l.problems().isEmpty()).count();
-        return Response.status(e.status()).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
+        return Response.status(problem == null ? 200 : problem.status())
+                .type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
                 .entity(tenantsPage(viewer, who, new Lists.Import(name, text, lines, lines.size() - errors, errors,
-                        e.getMessage(), false))).build();
+                        problem == null ? null : problem.getMessage(), false))).build();
     }
 
     @GET
