@@ -11,15 +11,18 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import app.vigie.export.Csv;
-import app.vigie.problem.Params;
+import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
+import app.vigie.web.api.Keyset;
 import app.vigie.time.Zones;
 
 /**
@@ -30,7 +33,7 @@ import app.vigie.time.Zones;
 @Path("/api/audit-trail")
 @Produces(MediaType.APPLICATION_JSON)
 public class AuditResource {
-    public static final int PAGE_MAX = 1000;
+    public static final int PAGE_MAX = Keyset.MAX_LIMIT;
 
     @Inject
     AuditService audit;
@@ -43,15 +46,27 @@ public class AuditResource {
             JsonNode before, JsonNode after) {
     }
 
+    /**
+     * A page of events, newest first: from the newest, or older than {@code before} or {@code after} (the same cursor:
+     * the id of the last event of the page before). A page that is not the last carries
+     * {@code Link: <…>; rel="next"}.
+     */
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_AUDITOR})
-    public List<EventView> list(@QueryParam("actor") String actor, @QueryParam("action") String action,
+    public Response list(@QueryParam("actor") String actor, @QueryParam("action") String action,
             @QueryParam("target") String target, @QueryParam("from") String from, @QueryParam("to") String to,
-            @QueryParam("before") String before, @QueryParam("limit") String limit) {
-        AuditFilter f = AuditFilter.parse(actor, action, target, from, to, before);
-        int n = limit == null || limit.isBlank() ? 100 : (int) Params.number("limit", limit, 1, PAGE_MAX);
+            @QueryParam("before") String before, @QueryParam("after") String after,
+            @QueryParam("limit") String limit, @Context UriInfo uri) {
+        if (before != null && after != null) {
+            throw new ProblemException(400, "query parameters 'before' and 'after' cannot be combined: both give the"
+                    + " event the page starts after");
+        }
+        Keyset page = Keyset.of(after, limit);
+        int n = page == null ? Keyset.DEFAULT_LIMIT : page.limit();
+        String older = after == null ? before : Long.toString(Keyset.id(page.after()));
+        AuditFilter f = AuditFilter.parse(actor, action, target, from, to, older);
         List<EventView> out = new ArrayList<>();
-        for (AuditEvent e : audit.find(f, n)) {
+        for (AuditEvent e : audit.find(f, n + 1)) {
             try {
                 out.add(new EventView(e.id, e.at, e.actor, e.action, e.target,
                         e.before == null ? null : json.readTree(e.before),
@@ -60,7 +75,9 @@ public class AuditResource {
                 throw new IllegalStateException("audit event " + e.id + " holds invalid JSON", ex);
             }
         }
-        return out;
+        // the next page's link says after=, whichever of before and after this one was asked with
+        return new Keyset(null, n).answer(out, v -> Long.toString(v.id()),
+                uri.getRequestUriBuilder().replaceQueryParam("before"));
     }
 
     @GET

@@ -24,18 +24,15 @@ import app.vigie.tenant.TenantEntry;
 
 /** Reads of incidents, their exposures, tenants and findings, counted exactly as api.md defines. */
 public final class IncidentQueries {
+    /**
+     * An incident with its counts, read from the counters the intake keeps (V23) rather than recounted over its
+     * exposures: one row per incident.
+     */
     private static final String SELECT = """
             select i.id, i.deployment, i.status, i.status_reason, i.detected_at, i.first_exposure_at,
-              i.last_exposure_at,
-              exists (select 1 from exposure e where e.incident_id = i.id),
-              (select count(distinct e.reader_request) from exposure e join request_fact f
-                 on f.request = e.reader_request
-               where e.incident_id = i.id and e.kind = 'CROSS_TENANT' and f.delivered),
-              (select coalesce(array_agg(distinct e.victim_tenant order by e.victim_tenant), '{}')
-                 from exposure e where e.incident_id = i.id),
-              (select coalesce(array_agg(distinct e.reader_tenant order by e.reader_tenant), '{}')
-                 from exposure e where e.incident_id = i.id)
-            from incident i""";
+              i.last_exposure_at, coalesce(cardinality(n.victim_tenants) > 0, false),
+              coalesce(n.leaked_responses, 0), coalesce(n.victim_tenants, '{}'), coalesce(n.recipient_tenants, '{}')
+            from incident i left join incident_counter n on n.incident_id = i.id""";
 
     /** Where the dashboard's overview lists incidents: neither closed nor dismissed. */
     /** An incident still open, whose clocks run: neither dismissed nor closed (SQL, on {@code incident}). */
@@ -58,6 +55,20 @@ public final class IncidentQueries {
     /** A page of {@link #list(Connection, String)}. */
     public static List<IncidentView> list(Connection c, String status, int limit, int offset) throws SQLException {
         return page(c, " where (?::text is null or i.status = ?)", limit, offset, status, status);
+    }
+
+    /**
+     * A page of {@link #list(Connection, String)} in keyset form: at most {@code limit} incidents that come after the
+     * incident {@code after} in the list's order (null: from the first). Empty when {@code after} is no incident.
+     */
+    public static Optional<List<IncidentView>> listAfter(Connection c, String status, UUID after, int limit)
+            throws SQLException {
+        if (after != null && !exists(c, after)) {
+            return Optional.empty();
+        }
+        return Optional.of(page(c, " where (?::text is null or i.status = ?) and (?::uuid is null or exists (select 1"
+                + " from incident a where a.id = ? and (i.detected_at < a.detected_at or (i.detected_at ="
+                + " a.detected_at and i.id > a.id))))", limit, 0, status, status, after, after));
     }
 
     /**
@@ -210,8 +221,8 @@ public final class IncidentQueries {
             return counts;
         }
         try (PreparedStatement ps = c.prepareStatement("""
-                select incident_id, rule, count(*) from finding where incident_id = any(?)
-                group by incident_id, rule""")) {
+                select incident_id, rule, findings from incident_finding_count
+                where incident_id = any(?) and findings > 0""")) {
             ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -224,14 +235,30 @@ public final class IncidentQueries {
     }
 
     public static List<ExposureView> exposures(Connection c, UUID id) throws SQLException {
+        return exposures(c, id, null, null, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The incident's exposures in their order (reader, then victim request, by code point), from the first after the
+     * pair ({@code afterReader}, {@code afterVictim}) (null: from the first), at most {@code limit}: a walk of the
+     * index exposure_pair (V23).
+     */
+    public static List<ExposureView> exposures(Connection c, UUID id, String afterReader, String afterVictim,
+            int limit) throws SQLException {
         List<ExposureView> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, e.tokens,
                   e.first_seen_at, case when f.finished then f.delivered end
                 from exposure e left join request_fact f on f.request = e.reader_request
-                where e.incident_id = ?
-                order by e.reader_request collate "C", e.victim_request collate "C\"""")) {
+                where e.incident_id = ? and (?::text is null
+                  or (e.reader_request collate "C", e.victim_request collate "C") > (?::text, ?::text))
+                order by e.reader_request collate "C", e.victim_request collate "C"
+                limit ?""")) {
             ps.setObject(1, id);
+            ps.setString(2, afterReader);
+            ps.setString(3, afterReader);
+            ps.setString(4, afterVictim);
+            ps.setInt(5, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     // unknown until a FINISH of the reader is applied: null, never false (read before wasNull)
@@ -278,11 +305,21 @@ public final class IncidentQueries {
     }
 
     public static List<FindingView> findings(Connection c, UUID id) throws SQLException {
+        return findings(c, id, 0, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The incident's findings in their order (by id), from the first after the finding {@code after} (0: from the
+     * first), at most {@code limit}.
+     */
+    public static List<FindingView> findings(Connection c, UUID id, long after, int limit) throws SQLException {
         List<FindingView> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 select id, rule, subject, deployment, stream, boot, first_seq, last_seq, detail, seen_at, recorded_at
-                from finding where incident_id = ? order by id""")) {
+                from finding where incident_id = ? and id > ? order by id limit ?""")) {
             ps.setObject(1, id);
+            ps.setLong(2, after);
+            ps.setInt(3, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(new FindingView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),

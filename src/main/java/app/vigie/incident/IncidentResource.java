@@ -15,10 +15,14 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.UriInfo;
 
 import app.vigie.problem.Params;
+import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
+import app.vigie.web.api.Keyset;
 
 /** {@code /api/incidents}: incidents per deployment, their exposures, affected tenants and findings; the lifecycle. */
 @Path("/api/incidents")
@@ -32,17 +36,41 @@ public class IncidentResource {
     public record StatusChange(String status, String reason) {
     }
 
+    /**
+     * The incidents, newest first: all of them; a page by keyset ({@code after}, {@code limit}); or a page by
+     * {@code offset}. A page that is not the last carries {@code Link: <…>; rel="next"}.
+     */
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public List<IncidentView> list(@QueryParam("status") String status, @QueryParam("limit") String limit,
-            @QueryParam("offset") String offset) throws SQLException {
+    public Response list(@QueryParam("status") String status, @QueryParam("limit") String limit,
+            @QueryParam("offset") String offset, @QueryParam("after") String after, @Context UriInfo uri)
+            throws SQLException {
         IncidentStatus s = status == null ? null : IncidentStatus.parse(status);
-        if (limit == null && offset == null) {
-            return incidents.list(s, null, 0);
+        if (offset != null) {
+            if (after != null) {
+                throw new ProblemException(400, "query parameters 'after' and 'offset' cannot be combined: 'after'"
+                        + " pages by the last incident seen, 'offset' by position");
+            }
+            int l = limit == null ? Keyset.DEFAULT_LIMIT : (int) Params.number("limit", limit, 1, Keyset.MAX_LIMIT);
+            int o = (int) Params.number("offset", offset, 0, Integer.MAX_VALUE - Keyset.MAX_LIMIT - 1);
+            return Keyset.byOffset(incidents.list(s, l + 1, o), l, o, uri);
         }
-        int l = limit == null ? 100 : (int) Params.number("limit", limit, 1, 1000);
-        int o = offset == null ? 0 : (int) Params.number("offset", offset, 0, Integer.MAX_VALUE);
-        return incidents.list(s, l, o);
+        Keyset page = Keyset.of(after, limit);
+        if (page == null) {
+            return Response.ok(incidents.list(s, null, 0)).build();
+        }
+        UUID from = page.after() == null ? null : cursor(page.after());
+        List<IncidentView> rows = incidents.listAfter(s, from, page.fetch())
+                .orElseThrow(() -> Keyset.badCursor(page.after()));
+        return page.answer(rows, v -> v.id().toString(), uri);
+    }
+
+    private static UUID cursor(String after) {
+        try {
+            return UUID.fromString(after);
+        } catch (IllegalArgumentException e) {
+            throw Keyset.badCursor(after);
+        }
     }
 
     @GET
@@ -55,8 +83,15 @@ public class IncidentResource {
     @GET
     @Path("{id}/exposures")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public List<ExposureView> exposures(@PathParam("id") String id) throws SQLException {
-        return incidents.exposures(id);
+    public Response exposures(@PathParam("id") String id, @QueryParam("after") String after,
+            @QueryParam("limit") String limit, @Context UriInfo uri) throws SQLException {
+        Keyset page = Keyset.of(after, limit);
+        if (page == null) {
+            return Response.ok(incidents.exposures(id)).build();
+        }
+        String[] pair = page.after() == null ? new String[2] : Keyset.keys(page.after(), 2);
+        return page.answer(incidents.exposures(id, pair[0], pair[1], page.fetch()),
+                e -> Keyset.cursor(e.readerRequest(), e.victimRequest()), uri);
     }
 
     @GET
@@ -69,8 +104,14 @@ public class IncidentResource {
     @GET
     @Path("{id}/findings")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
-    public List<FindingView> findings(@PathParam("id") String id) throws SQLException {
-        return incidents.findings(id);
+    public Response findings(@PathParam("id") String id, @QueryParam("after") String after,
+            @QueryParam("limit") String limit, @Context UriInfo uri) throws SQLException {
+        Keyset page = Keyset.of(after, limit);
+        if (page == null) {
+            return Response.ok(incidents.findings(id)).build();
+        }
+        long from = page.after() == null ? 0 : Keyset.id(page.after());
+        return page.answer(incidents.findings(id, from, page.fetch()), f -> Long.toString(f.id()), uri);
     }
 
     @POST

@@ -41,6 +41,15 @@ public class IncidentService {
                 : IncidentQueries.list(c, s, limit, offset));
     }
 
+    /**
+     * At most {@code limit} incidents of {@code list(status, ...)} that come after the incident {@code after} (null:
+     * from the first); empty when {@code after} is no incident.
+     */
+    public Optional<List<IncidentView>> listAfter(IncidentStatus status, UUID after, int limit) throws SQLException {
+        String s = status == null ? null : status.name();
+        return Transactions.run(dataSource, c -> IncidentQueries.listAfter(c, s, after, limit));
+    }
+
     /** The tenants of open incidents the directory does not know (their controllers are unknown). */
     public List<String> unmappedTenants() throws SQLException {
         return Transactions.run(dataSource, IncidentQueries::unmappedTenants);
@@ -63,6 +72,17 @@ public class IncidentService {
 
     public List<ExposureView> exposures(String id) throws SQLException {
         return ofIncident(id, IncidentQueries::exposures);
+    }
+
+    /** At most {@code limit} exposures of the incident after the pair (reader, victim) (null: from the first). */
+    public List<ExposureView> exposures(String id, String afterReader, String afterVictim, int limit)
+            throws SQLException {
+        return ofIncident(id, (c, uuid) -> IncidentQueries.exposures(c, uuid, afterReader, afterVictim, limit));
+    }
+
+    /** At most {@code limit} findings of the incident after the finding {@code after} (0: from the first). */
+    public List<FindingView> findings(String id, long after, int limit) throws SQLException {
+        return ofIncident(id, (c, uuid) -> IncidentQueries.findings(c, uuid, after, limit));
     }
 
     public List<TenantView> tenants(String id) throws SQLException {

@@ -21,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -81,6 +83,7 @@ public final class DashboardBenchmark {
             List<String> ids = new ArrayList<>();
             Matcher port = Pattern.compile("Embedded PostgreSQL started on 127.0.0.1:(\\d+)").matcher(service.log());
             String pgPort = null;
+            String owner;
             while (port.find()) {
                 pgPort = port.group(1);  // the log grows over runs: this run's is the last
             }
@@ -88,7 +91,7 @@ public final class DashboardBenchmark {
                 throw new IllegalStateException("the service log does not say where its PostgreSQL listens");
             }
             // the embedded database asks every connection for its role's password, kept in the data directory
-            String owner = Files.readString(tmp.resolve("data").resolve("postgres-owner.password")).strip();
+            owner = Files.readString(tmp.resolve("data").resolve("postgres-owner.password")).strip();
             try (Connection c = DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + pgPort
                     + "/postgres", "postgres", owner); Statement s = c.createStatement()) {
                 try (ResultSet rs = s.executeQuery("select (select count(*) from incident), "
@@ -143,6 +146,8 @@ public final class DashboardBenchmark {
                 System.out.printf("%-45s %8.1f %8.1f %8.1f %8.1f%n", p.getKey(), AlertLatencyBenchmark.pct(ms, 50), AlertLatencyBenchmark.pct(ms, 90),
                         AlertLatencyBenchmark.pct(ms, 99), ms[ms.length - 1]);
             }
+            api(http, base, password, "jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres", owner,
+                    Math.max(20, rounds / 4));
             pdfs(http, base, password, ids, Math.max(20, rounds / 4));
             escalationChecks(service.log(), ids.size());
             ok = true;
@@ -150,6 +155,77 @@ public final class DashboardBenchmark {
             service.stop();
             System.out.println(ok ? "done; data in " + tmp : "the service log is in " + tmp);
         }
+    }
+
+    /**
+     * The API's lists (HTTP Basic, one request at a time), each beside its references measured in the same run: the
+     * same rows read by a bare SQL query over JDBC, and an empty answer through the same authentication and filters.
+     */
+    private static void api(HttpClient http, String base, String password, String jdbc, String owner, int rounds)
+            throws Exception {
+        String auth = "Basic " + Base64.getEncoder().encodeToString(("admin:" + password)
+                .getBytes(StandardCharsets.UTF_8));
+        Map<String, Long> sizes = new LinkedHashMap<>();
+        Function<String, Callable<Void>> call = path -> () -> {
+            HttpResponse<byte[]> r = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                    .header("Authorization", auth).timeout(Duration.ofMinutes(2)).build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException(path + " answered " + r.statusCode());
+            }
+            sizes.put(path, (long) r.body().length);
+            return null;
+        };
+        String middle;
+        String incident;
+        try (Connection c = DriverManager.getConnection(jdbc, "postgres", owner); Statement st = c.createStatement()) {
+            try (ResultSet rs = st.executeQuery("select id from incident order by detected_at desc, id offset 4999 limit 1")) {
+                rs.next();
+                middle = rs.getString(1);
+            }
+            try (ResultSet rs = st.executeQuery("select incident_id from exposure group by 1 order by count(*) desc limit 1")) {
+                rs.next();
+                incident = rs.getString(1);
+            }
+            timed("reference: SQL select * from incident (JDBC)", rounds, () -> {
+                try (ResultSet rs = st.executeQuery("select * from incident order by detected_at desc, id")) {
+                    while (rs.next()) {
+                        rs.getString(1);
+                    }
+                }
+                return null;
+            }, "");
+        }
+        timed("reference: empty list GET /api/incidents?status=CLOSED", rounds,
+                call.apply("/api/incidents?status=CLOSED"), "");
+        Map<String, String> lists = new LinkedHashMap<>();
+        lists.put("API incidents, whole (GET /api/incidents)", "/api/incidents");
+        lists.put("API incidents ?limit=100&offset=5000", "/api/incidents?limit=100&offset=5000");
+        lists.put("API incidents ?limit=100&after=(the 5000th)", "/api/incidents?limit=100&after=" + middle);
+        lists.put("API exposures ?limit=100 (largest incident)", "/api/incidents/" + incident + "/exposures?limit=100");
+        lists.put("API findings ?limit=100 (largest incident)", "/api/incidents/" + incident + "/findings?limit=100");
+        lists.put("API audit trail ?limit=100", "/api/audit-trail?limit=100");
+        for (Map.Entry<String, String> l : lists.entrySet()) {
+            Callable<Void> work = call.apply(l.getValue());
+            work.call();
+            timed(l.getKey(), rounds, work, String.format("  (%,d bytes)", sizes.get(l.getValue())));
+        }
+    }
+
+    /** Runs {@code work} 3 times unmeasured then {@code rounds} times, and prints its times in ms. */
+    private static void timed(String label, int rounds, Callable<Void> work, String note) throws Exception {
+        for (int i = 0; i < 3; i++) {
+            work.call();
+        }
+        double[] ms = new double[rounds];
+        for (int i = 0; i < rounds; i++) {
+            long t = System.nanoTime();
+            work.call();
+            ms[i] = (System.nanoTime() - t) / 1e6;
+        }
+        Arrays.sort(ms);
+        System.out.printf("%-45s %8.1f %8.1f %8.1f %8.1f%s%n", label, AlertLatencyBenchmark.pct(ms, 50),
+                AlertLatencyBenchmark.pct(ms, 90), AlertLatencyBenchmark.pct(ms, 99), ms[ms.length - 1], note);
     }
 
     /** The reminder checks that ran during this run (each plans every running incident): their times. */

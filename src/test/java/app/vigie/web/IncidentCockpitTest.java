@@ -28,14 +28,14 @@ import app.vigie.testing.Logs;
  * decision recorded from the page itself, a refusal showing why with what was typed kept.
  */
 @QuarkusTest
-class IncidentCockpitTest {
+public class IncidentCockpitTest {
 
     /**
      * A log where each of {@code readers} requests of {@code reader} reads 8 positions of a request of
      * {@code victim}, one a minute (every other one not delivered), and one request of the victim reads another of
      * its own; returns the incident's id.
      */
-    static String incidentWithManyLeaks(String p, String victim, String reader, int readers) {
+    public static String incidentWithManyLeaks(String p, String victim, String reader, int readers) {
         Instant t = Instant.parse("2026-08-27T09:00:00Z");
         List<String> lines = new ArrayList<>();
         AuditLogWriter w = new AuditLogWriter(p + "/s", p + "/dep", "b1", lines::add);

@@ -20,6 +20,7 @@ import java.util.UUID;
 
 import app.vigie.auditlog.intake.CanonicalJson;
 import app.vigie.auditlog.store.QuarantineStore;
+import app.vigie.detection.core.ExposureKind;
 import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Finding;
 import app.vigie.detection.core.Ranges;
@@ -37,7 +38,16 @@ public final class DetectionStore {
         if (b.isEmpty()) {
             return Map.of();
         }
-        Map<String, Detail> later = rejectedServed(c, b);
+        // every cross-tenant reader's facts are written (so its request_fact row is locked) before its exposures:
+        // see countLeaked
+        for (ExposureRead e : b.exposures.values()) {
+            if (e.kind() == ExposureKind.CROSS_TENANT && !b.facts.containsKey(e.readerRequest())) {
+                b.facts.put(e.readerRequest(), new RequestFacts(e.readerRequest(), e.readerTenant(), false, null,
+                        false, false, null, false));
+            }
+        }
+        Set<String> delivered = new TreeSet<>();
+        Map<String, Detail> later = rejectedServed(c, b, delivered);
         Map<String, String> moving = later.isEmpty() ? Map.of() : moving(c, later);
         // every incident row this transaction writes is locked here, in one sorted pass: no two transactions
         // wait for each other's incidents
@@ -56,6 +66,7 @@ public final class DetectionStore {
         insertFindings(c, b, incidents, now);
         Map<UUID, Set<String>> touched = countNewRequests(c, b, incidents);
         upsertExposures(c, b, incidents);
+        countLeaked(c, delivered);
         for (Map.Entry<String, DetectionBuffer.ExposureSpan> e : b.spans.entrySet()) {
             try (PreparedStatement ps = c.prepareStatement("""
                     update incident set first_exposure_at = least(coalesce(first_exposure_at, ?), ?),
@@ -82,6 +93,28 @@ public final class DetectionStore {
     }
 
     /**
+     * The delivered requests of the transaction that read another tenant's tokens join the leaked responses of each
+     * incident where they did ({@code incident_leaked_response}, V23). Exact under concurrency: a transaction writing a
+     * cross-tenant exposure of a reader and one writing the reader's delivered FINISH both hold the reader's
+     * {@code request_fact} row from their facts' upsert to their commit, so whichever comes second sees the other's
+     * rows here (a new snapshot per statement) and adds the reader.
+     */
+    private static void countLeaked(Connection c, Set<String> delivered) throws SQLException {
+        if (delivered.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into incident_leaked_response (incident_id, reader_request)
+                select distinct e.incident_id, e.reader_request from exposure e
+                where e.reader_request = any(?) and e.kind = 'CROSS_TENANT'
+                order by 1, 2
+                on conflict do nothing""")) {
+            ps.setArray(1, c.createArrayOf("text", delivered.toArray()));
+            ps.executeUpdate();
+        }
+    }
+
+    /**
      * Before the exposures are written: the requests they bring that the incident did not have yet, per tenant (as
      * victim, or as cross-tenant reader), added to {@code incident_tenant_exposure}. Returns the tenants whose count
      * grew, per incident: only they can need a customer alert. The incident rows are locked (openIncident), so no
@@ -94,46 +127,55 @@ public final class DetectionStore {
         }
         Set<TenantRequest> victims = new LinkedHashSet<>();
         Set<TenantRequest> readers = new LinkedHashSet<>();
+        // sorted: the counters' rows are then locked in one order by every writer. [exposed, received, recipient]
+        Map<IncidentTenant, long[]> added = new TreeMap<>();
         for (ExposureRead e : b.exposures.values()) {
             UUID incident = incidents.get(e.deployment());
             victims.add(new TenantRequest(incident, e.victimTenant(), e.victimRequest()));
-            if (e.kind().name().equals("CROSS_TENANT")) {
+            if (e.kind() == ExposureKind.CROSS_TENANT) {
                 readers.add(new TenantRequest(incident, e.readerTenant(), e.readerRequest()));
             }
+            // a reader of either kind is one of the incident's recipient tenants
+            added.computeIfAbsent(new IncidentTenant(incident, e.readerTenant()), k -> new long[3])[2] = 1;
         }
-        // sorted: the counters' rows are then locked in one order by every writer
-        Map<IncidentTenant, long[]> added = new TreeMap<>();
         countAbsent(c, victims, "e.victim_tenant = u.t and e.victim_request = u.r", added, 0);
         countAbsent(c, readers, "e.reader_tenant = u.t and e.reader_request = u.r and e.kind = 'CROSS_TENANT'",
                 added, 1);
         Map<UUID, Set<String>> touched = new HashMap<>();
-        if (added.isEmpty()) {
-            return touched;
-        }
         int n = added.size();
         UUID[] incident = new UUID[n];
         String[] tenant = new String[n];
         Long[] exposed = new Long[n];
         Long[] received = new Long[n];
+        Boolean[] recipient = new Boolean[n];
         int i = 0;
         for (Map.Entry<IncidentTenant, long[]> e : added.entrySet()) {
             incident[i] = e.getKey().incident();
             tenant[i] = e.getKey().tenant();
             exposed[i] = e.getValue()[0];
             received[i] = e.getValue()[1];
-            touched.computeIfAbsent(incident[i], k -> new TreeSet<>()).add(tenant[i]);
+            recipient[i] = e.getValue()[2] == 1;
+            if (exposed[i] > 0 || received[i] > 0) {
+                touched.computeIfAbsent(incident[i], k -> new TreeSet<>()).add(tenant[i]);
+            }
             i++;
         }
+        // a row is written only when a count grows or the tenant reads for the first time
         try (PreparedStatement ps = c.prepareStatement("""
-                insert into incident_tenant_exposure as x (incident_id, tenant, exposed_requests, received_requests)
-                select * from unnest(?::uuid[], ?::text[], ?::bigint[], ?::bigint[])
+                insert into incident_tenant_exposure as x (incident_id, tenant, exposed_requests, received_requests,
+                  recipient)
+                select * from unnest(?::uuid[], ?::text[], ?::bigint[], ?::bigint[], ?::boolean[])
                 on conflict (incident_id, tenant) do update set
                   exposed_requests = x.exposed_requests + excluded.exposed_requests,
-                  received_requests = x.received_requests + excluded.received_requests""")) {
+                  received_requests = x.received_requests + excluded.received_requests,
+                  recipient = x.recipient or excluded.recipient
+                where excluded.exposed_requests > 0 or excluded.received_requests > 0
+                  or (excluded.recipient and not x.recipient)""")) {
             ps.setArray(1, c.createArrayOf("uuid", incident));
             ps.setArray(2, c.createArrayOf("text", tenant));
             ps.setArray(3, c.createArrayOf("bigint", exposed));
             ps.setArray(4, c.createArrayOf("bigint", received));
+            ps.setArray(5, c.createArrayOf("boolean", recipient));
             ps.executeUpdate();
         }
         return touched;
@@ -154,7 +196,7 @@ public final class DetectionStore {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     added.computeIfAbsent(new IncidentTenant(rs.getObject(1, UUID.class), rs.getString(2)),
-                            k -> new long[2])[side]++;
+                            k -> new long[3])[side]++;
                 }
             }
         }
@@ -424,9 +466,10 @@ public final class DetectionStore {
      * Keeps the request facts of the transaction merged with those of earlier ones (the union {@link RequestFacts}
      * defines, done by the upsert so that concurrent transactions on other streams or instances merge too), and has
      * the core judge each merged request: a new {@code REJECTED_REQUEST_SERVED} is raised, one raised earlier is
-     * returned to be brought up to date.
+     * returned to be brought up to date. {@code leakable} receives the requests whose merged facts say delivered.
      */
-    private static Map<String, Detail> rejectedServed(Connection c, DetectionBuffer b) throws SQLException {
+    private static Map<String, Detail> rejectedServed(Connection c, DetectionBuffer b, Set<String> leakable)
+            throws SQLException {
         if (b.facts.isEmpty()) {
             return Map.of();
         }
@@ -501,6 +544,9 @@ public final class DetectionStore {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     RequestFacts merged = stored(rs);
+                    if (Boolean.TRUE.equals(merged.delivered())) {
+                        leakable.add(merged.request());
+                    }
                     boolean raisedBefore = rs.getBoolean(13);
                     merged.finding().ifPresent(f -> {
                         if (raisedBefore) {

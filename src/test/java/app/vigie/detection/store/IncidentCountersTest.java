@@ -1,0 +1,184 @@
+package app.vigie.detection.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import io.agroal.api.AgroalDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+
+import app.vigie.detection.core.ExposureKind;
+import app.vigie.detection.core.ExposureRead;
+import app.vigie.detection.core.Ranges;
+import app.vigie.detection.core.RequestFact;
+import app.vigie.testing.Api;
+
+/**
+ * The incident counters the list reads (V23) against the same counts made over the rows, when the two halves of a
+ * leaked response (the reader's cross-tenant exposure and its delivered FINISH) are written by two transactions at
+ * once, in both orders: the second must wait for the first and count the response; without the reader's facts row
+ * held by both, each would miss the other's uncommitted row and the response would never be counted.
+ */
+@QuarkusTest
+class IncidentCountersTest {
+    private static final Instant AT = Instant.parse("2026-08-03T10:00:00Z");
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    private final ExecutorService second = Executors.newSingleThreadExecutor();
+
+    @AfterEach
+    void stop() {
+        second.shutdownNow();
+    }
+
+    @Test
+    void aFinishWrittenWhileTheExposureCommitsIsCounted() throws Exception {
+        String p = Api.uniquePrefix();
+        String deployment = p + "/prod";
+        String reader = p + "-reader";
+        assertCountedOnce(deployment, exposureOf(deployment, reader, p), finishOf(deployment, reader), reader);
+    }
+
+    @Test
+    void anExposureWrittenWhileTheFinishCommitsIsCounted() throws Exception {
+        String p = Api.uniquePrefix();
+        String deployment = p + "/prod";
+        String reader = p + "-reader";
+        // an exposure whose reader's ATTACH fact is not in the same transaction (judged later than the ATTACH was
+        // applied): the store holds the reader's facts row all the same
+        DetectionBuffer exposure = exposureOf(deployment, reader, p);
+        exposure.facts.clear();
+        assertCountedOnce(deployment, finishOf(deployment, reader), exposure, reader);
+    }
+
+    @Test
+    void findingsMovedOrDeletedStayCounted() throws Exception {
+        String p = Api.uniquePrefix();
+        String deployment = p + "/prod";
+        write(exposureOf(deployment, p + "-reader", p));
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                insert into finding (incident_id, rule, deployment, subject, stream, boot, first_seq, last_seq, detail,
+                  seen_at, recorded_at)
+                select id, r, deployment, ? || k, 's', 'b', 1, 1, 'd', now(), now()
+                from incident, unnest(array['CROSS_TENANT_READ', 'STREAM_GAP', 'STREAM_GAP']) with ordinality u(r, k)
+                where deployment = ?""")) {
+            ps.setString(1, p + "-subject");
+            ps.setString(2, deployment);
+            assertThat(ps.executeUpdate()).isEqualTo(3);
+        }
+        assertThat(findingCounts(deployment)).isEqualTo("CROSS_TENANT_READ=1,STREAM_GAP=2");
+        sql("update finding set rule = 'CROSS_TENANT_READ' where subject = ? || 2", p + "-subject");
+        assertThat(findingCounts(deployment)).isEqualTo("CROSS_TENANT_READ=2,STREAM_GAP=1");
+        sql("delete from finding where subject = ? || 1", p + "-subject");
+        assertThat(findingCounts(deployment)).isEqualTo("CROSS_TENANT_READ=1,STREAM_GAP=1");
+    }
+
+    private void assertCountedOnce(String deployment, DetectionBuffer first, DetectionBuffer then, String reader)
+            throws Exception {
+        Future<?> late;
+        try (Connection a = dataSource.getConnection()) {
+            a.setAutoCommit(false);
+            DetectionStore.write(a, first, AT);
+            late = second.submit(() -> {
+                write(then);
+                return null;
+            });
+            // the second transaction waits on a lock the first holds (the reader's facts row)
+            awaitLockWait();
+            assertThat(late.isDone()).isFalse();
+            a.commit();
+        }
+        late.get(30, TimeUnit.SECONDS);
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                select (select count(*) from incident_leaked_response l where l.incident_id = i.id),
+                  (select count(distinct e.reader_request) from exposure e join request_fact f
+                     on f.request = e.reader_request
+                   where e.incident_id = i.id and e.kind = 'CROSS_TENANT' and f.delivered)
+                from incident i where i.deployment = ?""")) {
+            ps.setString(1, deployment);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(2)).as("recounted over the rows").isEqualTo(1);
+                assertThat(rs.getLong(1)).as("the counter of " + reader).isEqualTo(1);
+            }
+        }
+    }
+
+    private void awaitLockWait() throws Exception {
+        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "select count(*) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()")) {
+            while (System.nanoTime() < until) {
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    if (rs.getLong(1) > 0) {
+                        return;
+                    }
+                }
+                Thread.sleep(20);
+            }
+        }
+        throw new AssertionError("the second transaction never waited for the first");
+    }
+
+    private static DetectionBuffer exposureOf(String deployment, String reader, String p) {
+        DetectionBuffer b = new DetectionBuffer();
+        // the reader's ATTACH: served, and it read 4 of another tenant's tokens
+        b.requestFact(new RequestFact(RequestFact.Kind.SERVED, reader, p + "-globex", deployment, AT, "decode-0",
+                "b1", 7, false, 0));
+        b.exposure(new ExposureRead(deployment, ExposureKind.CROSS_TENANT, reader, p + "-globex", p + "-victim",
+                p + "-acme", Ranges.of(0, 4), AT, AT, "decode-0", "b1", 7));
+        return b;
+    }
+
+    private static DetectionBuffer finishOf(String deployment, String reader) {
+        DetectionBuffer b = new DetectionBuffer();
+        b.requestFact(new RequestFact(RequestFact.Kind.FINISHED, reader, null, deployment, AT.plusSeconds(1),
+                "decode-1", "b1", 9, true, 12));
+        return b;
+    }
+
+    private void write(DetectionBuffer b) throws SQLException {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            DetectionStore.write(c, b, AT);
+            c.commit();
+        }
+    }
+
+    private void sql(String statement, String param) throws SQLException {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(statement)) {
+            ps.setString(1, param);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The counters of the deployment's incident, rule=count sorted, those at zero left out. */
+    private String findingCounts(String deployment) throws SQLException {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                select string_agg(n.rule || '=' || n.findings, ',' order by n.rule) from incident_finding_count n
+                join incident i on i.id = n.incident_id where i.deployment = ? and n.findings > 0""")) {
+            ps.setString(1, deployment);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }
+    }
+}
