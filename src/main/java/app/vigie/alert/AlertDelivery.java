@@ -33,6 +33,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quarkus.mailer.Mail;
 import io.quarkus.mailer.Mailer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -126,6 +128,9 @@ public class AlertDelivery {
     @Inject
     Vertx vertx;
 
+    @Inject
+    MeterRegistry meters;
+
     private Webhook webhook;
 
     /** How often due deliveries are looked for (Quarkus's scheduler does not go below a second: a thread of ours). */
@@ -135,6 +140,12 @@ public class AlertDelivery {
     private ScheduledExecutorService worker;
 
     void start(@Observes StartupEvent event) {
+        // at zero from the start, so that a rule on their increase sees the first one
+        for (String channel : new String[] {"webhook", "email", "kafka"}) {
+            for (String outcome : new String[] {"delivered", "retry", "dead"}) {
+                sendTimer(channel, outcome);
+            }
+        }
         boolean production = Mode.current() == Mode.PRODUCTION;
         webhook = new Webhook(vertx, new WebhookTargets(allowedNetworks.orElse(List.of()), production && !allowHttp),
                 attemptDeadline);
@@ -314,10 +325,13 @@ public class AlertDelivery {
 
     /** Sends a claimed delivery, then records what came of it. */
     private void attempt(Due d) throws SQLException {
+        long started = System.nanoTime();
         String error = send(d, clock.instant());
         if (Thread.currentThread().isInterrupted() || "interrupted".equals(error)) {
             return;  // stopping: no outcome is known; the claim lapses and the delivery is attempted again
         }
+        sendTimer(d.channel(), error == null ? "delivered" : d.attempts() + 1 >= maxAttempts ? "dead" : "retry")
+                .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         Transactions.run(dataSource, c -> {
             if (error == null) {
                 // delivered: the controller is aware from now (EDPB Guidelines 9/2022, para. 44)
@@ -340,6 +354,13 @@ public class AlertDelivery {
             }
             return null;
         });
+    }
+
+    /** {@code vigie_alert_send_seconds{channel, outcome}}: one attempt, by what came of it. */
+    private Timer sendTimer(String channel, String outcome) {
+        return Timer.builder("vigie.alert.send").tag("channel", channel).tag("outcome", outcome)
+                .description("One attempt to deliver a customer alert on one channel, by what came of it")
+                .publishPercentileHistogram().register(meters);
     }
 
     /** base x 2^(attempts-1), at most {@code retry-max}. */

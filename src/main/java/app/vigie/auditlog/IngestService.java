@@ -5,16 +5,25 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.annotation.PostConstruct;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.IngestResult;
@@ -37,6 +46,7 @@ import app.vigie.db.Transactions;
  * (idempotent on (stream, boot, seq)) and applied in seq order, rejected lines go to the quarantine. A chunk of
  * lines is one transaction: when this returns, its outcomes are committed.
  */
+@Startup  // its meters exist from the start, at zero
 @ApplicationScoped
 public class IngestService {
     private final LineParser parser = new LineParser();
@@ -50,7 +60,27 @@ public class IngestService {
     @Inject
     IngestConfig config;
 
+    @Inject
+    MeterRegistry meters;
+
     private volatile Sequencer sequencer;
+
+    /** Records taken in, per outcome ({@code vigie_intake_records_total{outcome}}). */
+    private final Map<Status, Counter> taken = new EnumMap<>(Status.class);
+
+    /** One chunk's transaction: parse, store, apply, detect, commit ({@code vigie_intake_chunk_seconds}). */
+    private Timer chunks;
+
+    @PostConstruct
+    void meters() {
+        for (Status s : Status.values()) {
+            taken.put(s, Counter.builder("vigie.intake.records").tag("outcome", s.name().toLowerCase(Locale.ROOT))
+                    .description("Audit records taken in (HTTP and Kafka), by what came of them").register(meters));
+        }
+        chunks = Timer.builder("vigie.intake.chunk")
+                .description("One chunk of records stored, applied, judged and committed, in one transaction")
+                .publishPercentileHistogram().register(meters);
+    }
 
     public IngestResult ingest(List<IncomingLine> lines, int blank) throws SQLException {
         LineOutcome[] outcomes = new LineOutcome[lines.size()];
@@ -62,15 +92,26 @@ public class IngestService {
                 parsed.add(parser.parse(lines.get(i)));
             }
             Sequencer seq = sequencer();
+            long started = System.nanoTime();
             LineOutcome[] done = Transactions.run(dataSource, c -> {
                 LineOutcome[] out = write(c, parsed);
                 seq.beforeCommit(c);
                 return out;
             }, seq::rolledBack);
+            chunks.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             System.arraycopy(done, 0, outcomes, from, done.length);
         }
         if (lines.size() > chunk) {
             settlePending(outcomes);
+        }
+        long[] counts = new long[Status.values().length];
+        for (LineOutcome o : outcomes) {
+            counts[o.status().ordinal()]++;
+        }
+        for (Status s : Status.values()) {
+            if (counts[s.ordinal()] > 0) {
+                taken.get(s).increment(counts[s.ordinal()]);
+            }
         }
         return new IngestResult(Arrays.asList(outcomes), blank);
     }

@@ -12,6 +12,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.annotation.PostConstruct;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
@@ -21,6 +24,10 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.scheduler.Scheduled;
 
@@ -40,6 +47,7 @@ import app.vigie.detection.store.DetectionStore;
  * in the same transaction. A detector missing from memory (after a restart, a rollback, or an eviction) is rebuilt
  * by replaying the records already applied, silently, so that later records are judged as if nothing happened.
  */
+@Startup  // its meters exist from the start, at zero
 @ApplicationScoped
 public class DetectionService implements AppliedRecordListener {
     private static final Logger LOG = Logger.getLogger(DetectionService.class);
@@ -73,6 +81,22 @@ public class DetectionService implements AppliedRecordListener {
     /** The memory detectors may take; a quarter of the heap when unset. */
     @ConfigProperty(name = "vigie.detection.memory-budget")
     Optional<MemorySize> memoryBudget;
+
+    @Inject
+    MeterRegistry meters;
+
+    /** What the detectors concluded in one transaction written, alerts planned ({@code vigie_detection_store_seconds}). */
+    private Timer stored;
+
+    @PostConstruct
+    void meters() {
+        stored = Timer.builder("vigie.detection.store")
+                .description("Per transaction: the findings, exposures and facts the detectors concluded, written,"
+                        + " and the alerts they call for planned")
+                .publishPercentileHistogram().register(meters);
+        Gauge.builder("vigie.detection.detectors", live, Map::size)
+                .description("(stream, boot) detectors in memory").register(meters);
+    }
 
     /** A detector in memory, with the records applied since its last snapshot and when it was last used. */
     private static final class Live {
@@ -111,6 +135,7 @@ public class DetectionService implements AppliedRecordListener {
         touched.remove(tx);
         DetectionBuffer b = buffers.remove(tx);
         if (b != null) {
+            long started = System.nanoTime();
             Instant now = Instant.now();
             Map<UUID, Set<String>> changed = DetectionStore.write(tx, b, now);
             if (!changed.isEmpty()) {
@@ -118,6 +143,7 @@ public class DetectionService implements AppliedRecordListener {
                     l.exposuresChanged(tx, changed, now);
                 }
             }
+            stored.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
     }
 

@@ -94,6 +94,13 @@ public class AccountService {
                 System::nanoTime);
         addressTries = new LoginThrottle(addressFreeTries, lockBase, lockMax, Duration.ofHours(1), 100_000,
                 System::nanoTime);
+        // at zero from the start, so that a rule on their increase sees the first one
+        for (String key : new String[] {"account", "address"}) {
+            meters.counter("vigie.signin.locks", "key", key);
+        }
+        for (String reason : new String[] {"locked", "wrong"}) {
+            meters.counter("vigie.signin.refused", "reason", reason);
+        }
     }
 
     /** A sign-in refused without checking the password: the account or the address is locked for a while. */

@@ -28,7 +28,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  */
 class DeployFilesTest {
     private static final Path DEPLOY = Path.of("deploy");
-    private static final Pattern PINNED = Pattern.compile("^[^:@\\s]+(?::[0-9][\\w.\\-]*|@sha256:[0-9a-f]{64})$");
+    private static final Pattern PINNED = Pattern.compile("^[^:@\\s]+(?::v?[0-9][\\w.\\-]*|@sha256:[0-9a-f]{64})$");
 
     /** Every document of every YAML file under deploy/, with its file. */
     record Doc(Path file, Map<String, Object> body) {

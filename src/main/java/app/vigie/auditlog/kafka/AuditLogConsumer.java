@@ -7,11 +7,14 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -39,6 +42,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
@@ -84,6 +89,12 @@ public class AuditLogConsumer {
     /** Since when storing has been failing (the intake is paused), or null. */
     private volatile Instant pausedSince;
     private volatile Set<TopicPartition> assigned = Set.of();
+
+    @Inject
+    MeterRegistry meters;
+
+    /** Per partition this instance reads: how many records lie past its position, as of the last poll. */
+    private final Map<Integer, Long> lags = new ConcurrentHashMap<>();
     private Thread thread;
     /** Stores a poll's partitions side by side; null with one worker. */
     private ExecutorService workers;
@@ -173,6 +184,7 @@ public class AuditLogConsumer {
                                 failures + 1);
                     }
                     ConsumerRecords<byte[], byte[]> records = c.poll(Duration.ofMillis(500));
+                    measureLag(c);
                     if (!records.isEmpty()) {
                         handle(c, dlq, records);
                         lastSuccess = Instant.now();
@@ -190,6 +202,30 @@ public class AuditLogConsumer {
                 assigned = Set.of();
             }
         }
+    }
+
+    /**
+     * Each assigned partition's lag as the consumer last learned it from a fetch (no request to the broker), for
+     * {@code vigie_kafka_lag{partition}}; a partition no longer read has none (NaN).
+     */
+    private void measureLag(KafkaConsumer<byte[], byte[]> c) {
+        Set<Integer> mine = new HashSet<>();
+        for (TopicPartition tp : c.assignment()) {
+            mine.add(tp.partition());
+            OptionalLong lag = c.currentLag(tp);
+            if (lag.isPresent()) {
+                if (lags.put(tp.partition(), lag.getAsLong()) == null) {
+                    int partition = tp.partition();
+                    Gauge.builder("vigie.kafka.lag", lags, m -> {
+                        Long v = m.get(partition);
+                        return v == null ? Double.NaN : v;
+                    })
+                            .tag("partition", Integer.toString(partition)).strongReference(true)
+                            .description("Records of the partition not yet read by this instance").register(meters);
+                }
+            }
+        }
+        lags.keySet().retainAll(mine);
     }
 
     private void handle(KafkaConsumer<byte[], byte[]> c, KafkaProducer<byte[], byte[]> dlq,

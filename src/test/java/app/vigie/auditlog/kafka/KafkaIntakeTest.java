@@ -69,6 +69,9 @@ class KafkaIntakeTest {
     @Inject
     RecordingListener recorder;
 
+    @Inject
+    AuditLogConsumer consumer;
+
     /** A tenant whose alerts go to Kafka: its INITIAL alert on vigie.customer-alerts.v1, keyed by the tenant. */
     @Test
     void customerAlertsArePublishedKeyedByTenant() throws Exception {
@@ -159,6 +162,12 @@ class KafkaIntakeTest {
                 committed.forEach((tp, o) -> assertThat(o.offset()).isEqualTo(ends.get(tp).offset()));
             });
         }
+        // every partition read is measured, and nothing lies past what was read
+        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(Api.admin()
+                .get("/q/metrics").then().statusCode(200).extract().asString().lines()
+                .filter(l -> l.startsWith("vigie_kafka_lag{")).toList())
+                .hasSize(consumer.assigned().size())
+                .allSatisfy(l -> assertThat(l).endsWith(" 0.0")));
         Api.admin().get("/q/health/ready").then().statusCode(200);
     }
 

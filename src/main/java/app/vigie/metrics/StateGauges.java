@@ -1,0 +1,133 @@
+package app.vigie.metrics;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+
+import io.agroal.api.AgroalDataSource;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
+import io.quarkus.scheduler.Scheduled;
+
+import app.vigie.auditlog.store.RecordStore;
+import app.vigie.compliance.service.DeadlineStore;
+import app.vigie.db.Transactions;
+import app.vigie.incident.IncidentQueries;
+import app.vigie.incident.IncidentStatus;
+
+/**
+ * Gauges of what the database holds (docs/operations.md, "Metrics"): incidents by status, exposures, leaked responses
+ * of running incidents, records held behind gaps, the quarantine, and the obligations and alerts the last reminder
+ * check counted ({@code overview_summary}). Read every {@code vigie.metrics.refresh-every} (15 s) by one query, so
+ * that a scrape reads memory, never the database: every instance shows the same values, as they are the whole
+ * service's, not the instance's (aggregate them with max, not sum).
+ */
+@Startup
+@ApplicationScoped
+public class StateGauges {
+    private static final Logger LOG = Logger.getLogger(StateGauges.class);
+
+    @Inject
+    AgroalDataSource dataSource;
+
+    @Inject
+    MeterRegistry meters;
+
+    @Inject
+    Clock clock;
+
+    private final Map<String, Double> values = new ConcurrentHashMap<>();
+
+    @PostConstruct
+    void register() {
+        for (IncidentStatus s : IncidentStatus.values()) {
+            gauge("vigie.incidents", "Incidents by status", "status", s.name().toLowerCase(Locale.ROOT));
+        }
+        gauge("vigie.exposures", "Exposures (one per reader and victim request) of every incident", null, null);
+        gauge("vigie.leaked.responses", "Responses that carried another tenant's tokens and were delivered, of"
+                + " running incidents", null, null);
+        gauge("vigie.intake.held", "Records stored but held back behind a missing seq", null, null);
+        gauge("vigie.quarantine.records", "Rejected records kept with their reason", null, null);
+        gauge("vigie.obligations.due.soon", "Open obligations of running incidents due within 24 hours (as of the"
+                + " last reminder check)", null, null);
+        gauge("vigie.obligations.overdue", "Open obligations of running incidents past their period (as of the last"
+                + " reminder check)", null, null);
+        gauge("vigie.alerts.undelivered", "Customer alerts of running incidents that no channel has delivered",
+                null, null);
+        gauge("vigie.alerts.unacknowledged", "Delivered customer alerts not acknowledged", null, null);
+        gauge("vigie.obligations.checked.age", "Seconds since the reminder check last counted the obligations",
+                null, null);
+    }
+
+    private void gauge(String name, String description, String tag, String value) {
+        String key = tag == null ? name : name + "|" + value;
+        Gauge.Builder<Map<String, Double>> b = Gauge.builder(name, values, m -> m.getOrDefault(key, Double.NaN))
+                .description(description).strongReference(true);
+        if (tag != null) {
+            b.tag(tag, value);
+        }
+        b.register(meters);
+    }
+
+    /** Reads the values again; a failure leaves the last ones and is logged (the next period tries again). */
+    @Scheduled(every = "${vigie.metrics.refresh-every:15s}", delayed = "2s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    public void refresh() {
+        try {
+            Transactions.run(dataSource, c -> {
+                read(c);
+                return null;
+            });
+        } catch (SQLException | RuntimeException e) {
+            LOG.warnf("Metrics: the state gauges could not be read (%s); they keep their last values", e.toString());
+        }
+    }
+
+    private void read(Connection c) throws SQLException {
+        Map<String, Double> next = new java.util.HashMap<>();
+        for (IncidentStatus s : IncidentStatus.values()) {
+            next.put("vigie.incidents|" + s.name().toLowerCase(Locale.ROOT), 0.0);
+        }
+        try (PreparedStatement ps = c.prepareStatement("select status, count(*) from incident group by status");
+                ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                next.put("vigie.incidents|" + rs.getString(1).toLowerCase(Locale.ROOT), (double) rs.getLong(2));
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                select (select count(*) from exposure),
+                  (select coalesce(sum(n.leaked_responses), 0) from incident_counter n join incident i
+                     on i.id = n.incident_id where i.%s),
+                  (select coalesce(sum(%s), 0) from stream_boot s),
+                  (select count(*) from quarantine)""".formatted(IncidentQueries.RUNNING,
+                RecordStore.HELD_BACK_OF_S));
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            next.put("vigie.exposures", (double) rs.getLong(1));
+            next.put("vigie.leaked.responses", (double) rs.getLong(2));
+            next.put("vigie.intake.held", (double) rs.getLong(3));
+            next.put("vigie.quarantine.records", (double) rs.getLong(4));
+        }
+        DeadlineStore.last(c).ifPresent(s -> {
+            next.put("vigie.obligations.due.soon", (double) s.dueSoon());
+            next.put("vigie.obligations.overdue", (double) s.late());
+            next.put("vigie.alerts.undelivered", (double) s.alertsUndelivered());
+            next.put("vigie.alerts.unacknowledged", (double) s.alertsUnacknowledged());
+            next.put("vigie.obligations.checked.age",
+                    (clock.millis() - s.computedAt().toEpochMilli()) / 1000.0);
+        });
+        values.putAll(next);
+    }
+}
