@@ -20,9 +20,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import app.vigie.export.Csv;
+import app.vigie.platform.Keyset;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
-import app.vigie.web.api.Keyset;
 import app.vigie.time.Zones;
 
 /**

@@ -19,10 +19,10 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 
+import app.vigie.platform.Keyset;
 import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
-import app.vigie.web.api.Keyset;
 
 /** {@code /api/incidents}: incidents per deployment, their exposures, affected tenants and findings; the lifecycle. */
 @Path("/api/incidents")

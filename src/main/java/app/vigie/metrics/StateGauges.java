@@ -1,8 +1,6 @@
 package app.vigie.metrics;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.util.Locale;
@@ -21,10 +19,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 
-import app.vigie.auditlog.store.RecordStore;
-import app.vigie.compliance.service.DeadlineStore;
 import app.vigie.db.Transactions;
-import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentStatus;
 
 /**
@@ -96,38 +91,6 @@ public class StateGauges {
     }
 
     private void read(Connection c) throws SQLException {
-        Map<String, Double> next = new java.util.HashMap<>();
-        for (IncidentStatus s : IncidentStatus.values()) {
-            next.put("vigie.incidents|" + s.name().toLowerCase(Locale.ROOT), 0.0);
-        }
-        try (PreparedStatement ps = c.prepareStatement("select status, count(*) from incident group by status");
-                ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                next.put("vigie.incidents|" + rs.getString(1).toLowerCase(Locale.ROOT), (double) rs.getLong(2));
-            }
-        }
-        try (PreparedStatement ps = c.prepareStatement("""
-                select (select count(*) from exposure),
-                  (select coalesce(sum(n.leaked_responses), 0) from incident_counter n join incident i
-                     on i.id = n.incident_id where i.%s),
-                  (select coalesce(sum(%s), 0) from stream_boot s),
-                  (select count(*) from quarantine)""".formatted(IncidentQueries.RUNNING,
-                RecordStore.HELD_BACK_OF_S));
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            next.put("vigie.exposures", (double) rs.getLong(1));
-            next.put("vigie.leaked.responses", (double) rs.getLong(2));
-            next.put("vigie.intake.held", (double) rs.getLong(3));
-            next.put("vigie.quarantine.records", (double) rs.getLong(4));
-        }
-        DeadlineStore.last(c).ifPresent(s -> {
-            next.put("vigie.obligations.due.soon", (double) s.dueSoon());
-            next.put("vigie.obligations.overdue", (double) s.late());
-            next.put("vigie.alerts.undelivered", (double) s.alertsUndelivered());
-            next.put("vigie.alerts.unacknowledged", (double) s.alertsUnacknowledged());
-            next.put("vigie.obligations.checked.age",
-                    (clock.millis() - s.computedAt().toEpochMilli()) / 1000.0);
-        });
-        values.putAll(next);
+        values.putAll(StateQueries.read(c, clock.instant()));
     }
 }

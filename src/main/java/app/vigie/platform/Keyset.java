@@ -1,4 +1,4 @@
-package app.vigie.web.api;
+package app.vigie.platform;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
