@@ -330,30 +330,38 @@ public class AlertDelivery {
         if (Thread.currentThread().isInterrupted() || "interrupted".equals(error)) {
             return;  // stopping: no outcome is known; the claim lapses and the delivery is attempted again
         }
-        sendTimer(d.channel(), error == null ? "delivered" : d.attempts() + 1 >= maxAttempts ? "dead" : "retry")
-                .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-        Transactions.run(dataSource, c -> {
+        long took = System.nanoTime() - started;
+        boolean recorded = Transactions.run(dataSource, c -> {
             if (error == null) {
                 // delivered: the controller is aware from now (EDPB Guidelines 9/2022, para. 44)
                 Instant delivered = clock.instant();
-                if (DeliveryStore.record(c, d, "DELIVERED", d.attempts() + 1, delivered, null, delivered)) {
-                    AuditTrail.record("vigie", "alert.delivered", "incident:" + d.incident() + "/" + d.tenant(),
-                            null, "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"channel\":"
-                                    + AuditTrail.quote(d.channel()) + ",\"attempt\":" + (d.attempts() + 1) + "}");
+                if (!DeliveryStore.record(c, d, "DELIVERED", d.attempts() + 1, delivered, null, delivered)) {
+                    return false;
                 }
+                AuditTrail.record("vigie", "alert.delivered", "incident:" + d.incident() + "/" + d.tenant(),
+                        null, "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"channel\":"
+                                + AuditTrail.quote(d.channel()) + ",\"attempt\":" + (d.attempts() + 1) + "}");
             } else {
                 Instant now = clock.instant();
                 int attempts = d.attempts() + 1;
                 boolean dead = attempts >= maxAttempts;
                 Instant next = dead ? now : now.plus(backoff(attempts));
-                if (DeliveryStore.record(c, d, dead ? "DEAD" : "PENDING", attempts, next, error, null) && dead) {
+                if (!DeliveryStore.record(c, d, dead ? "DEAD" : "PENDING", attempts, next, error, null)) {
+                    return false;
+                }
+                if (dead) {
                     AuditTrail.record("vigie", "alert.dead", "incident:" + d.incident() + "/" + d.tenant(), null,
                             "{\"alert\":" + d.alertId() + ",\"delivery\":" + d.id() + ",\"error\":"
                                     + AuditTrail.quote(error) + "}");
                 }
             }
-            return null;
+            return true;
         });
+        // counted only when recorded: an outcome after the claim lapsed is not this delivery's
+        if (recorded) {
+            sendTimer(d.channel(), error == null ? "delivered" : d.attempts() + 1 >= maxAttempts ? "dead" : "retry")
+                    .record(took, TimeUnit.NANOSECONDS);
+        }
     }
 
     /** {@code vigie_alert_send_seconds{channel, outcome}}: one attempt, by what came of it. */

@@ -10,10 +10,16 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -51,6 +57,7 @@ public class AuditResource {
      * the id of the last event of the page before). A page that is not the last carries
      * {@code Link: <…>; rel="next"}.
      */
+    @APIResponse(responseCode = "200", description = "A page of the list (docs/api.md, Paging); a Link header with rel=\"next\" when another follows", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = EventView.class)), headers = @Header(name = "Link", description = "<URL>; rel=\"next\": the next page"))
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_AUDITOR})
     public Response list(@QueryParam("actor") String actor, @QueryParam("action") String action,

@@ -246,19 +246,22 @@ public final class IncidentQueries {
     public static List<ExposureView> exposures(Connection c, UUID id, String afterReader, String afterVictim,
             int limit) throws SQLException {
         List<ExposureView> out = new ArrayList<>();
+        // the pair's condition only when there is one: a plan made for "null or ..." would not walk the index
         try (PreparedStatement ps = c.prepareStatement("""
                 select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, e.tokens,
                   e.first_seen_at, case when f.finished then f.delivered end
                 from exposure e left join request_fact f on f.request = e.reader_request
-                where e.incident_id = ? and (?::text is null
-                  or (e.reader_request collate "C", e.victim_request collate "C") > (?::text, ?::text))
+                where e.incident_id = ? %s
                 order by e.reader_request collate "C", e.victim_request collate "C"
-                limit ?""")) {
-            ps.setObject(1, id);
-            ps.setString(2, afterReader);
-            ps.setString(3, afterReader);
-            ps.setString(4, afterVictim);
-            ps.setInt(5, limit);
+                limit ?""".formatted(afterReader == null ? ""
+                : "and (e.reader_request collate \"C\", e.victim_request collate \"C\") > (?::text, ?::text)"))) {
+            int k = 1;
+            ps.setObject(k++, id);
+            if (afterReader != null) {
+                ps.setString(k++, afterReader);
+                ps.setString(k++, afterVictim);
+            }
+            ps.setInt(k, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     // unknown until a FINISH of the reader is applied: null, never false (read before wasNull)
@@ -363,6 +366,16 @@ public final class IncidentQueries {
             }
         }
         return out;
+    }
+
+    /** The channel V24's triggers notify when what the dashboard shows changed. */
+    public static final String CHANGES = "vigie_dashboard";
+
+    /** Makes {@code c} (in autocommit) receive the notifications on {@link #CHANGES}. */
+    public static void listenToChanges(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("listen " + CHANGES)) {
+            ps.execute();
+        }
     }
 
     /**

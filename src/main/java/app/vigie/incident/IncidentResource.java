@@ -19,6 +19,12 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
 import app.vigie.platform.Keyset;
 import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
@@ -40,6 +46,7 @@ public class IncidentResource {
      * The incidents, newest first: all of them; a page by keyset ({@code after}, {@code limit}); or a page by
      * {@code offset}. A page that is not the last carries {@code Link: <…>; rel="next"}.
      */
+    @APIResponse(responseCode = "200", description = "A page of the list (docs/api.md, Paging); a Link header with rel=\"next\" when another follows", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = IncidentView.class)), headers = @Header(name = "Link", description = "<URL>; rel=\"next\": the next page"))
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response list(@QueryParam("status") String status, @QueryParam("limit") String limit,
@@ -80,6 +87,7 @@ public class IncidentResource {
         return incidents.get(id);
     }
 
+    @APIResponse(responseCode = "200", description = "A page of the list (docs/api.md, Paging); a Link header with rel=\"next\" when another follows", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = ExposureView.class)), headers = @Header(name = "Link", description = "<URL>; rel=\"next\": the next page"))
     @GET
     @Path("{id}/exposures")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
@@ -101,6 +109,7 @@ public class IncidentResource {
         return incidents.tenants(id);
     }
 
+    @APIResponse(responseCode = "200", description = "A page of the list (docs/api.md, Paging); a Link header with rel=\"next\" when another follows", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = FindingView.class)), headers = @Header(name = "Link", description = "<URL>; rel=\"next\": the next page"))
     @GET
     @Path("{id}/findings")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})

@@ -111,6 +111,11 @@ public class AuditLogConsumer {
             return;
         }
         running = true;
+        Gauge.builder("vigie.kafka.paused", this, consumer -> {
+            Instant since = consumer.pausedSince;
+            return since == null ? 0 : Duration.between(since, Instant.now()).toMillis() / 1000.0;
+        }).baseUnit("seconds").description("How long the Kafka intake has been paused because storing fails (0: it"
+                + " reads)").register(meters);
         if (config.workers() > 1) {
             AtomicInteger n = new AtomicInteger();
             workers = Executors.newFixedThreadPool(config.workers(), r -> {

@@ -1,6 +1,7 @@
 package app.vigie.detection.store;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,6 +10,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +62,7 @@ public final class DetectionStore {
         for (String deployment : deployments) {
             incidents.put(deployment, openIncident(c, deployment, now));
         }
+        lockCounters(c, b, incidents, delivered);
         if (!later.isEmpty()) {
             completeRaised(c, later, moving, incidents, now);
         }
@@ -90,6 +93,48 @@ public final class DetectionStore {
         }
         QuarantineStore.keep(c, kept, QuarantineStore.APPLY);
         return touched;
+    }
+
+    /**
+     * Locks, in one sorted pass, the {@code incident_counter} rows this transaction's triggers will write (V23): those
+     * of the incidents its exposures go to, and those where one of its delivered requests read another tenant's
+     * tokens before (countLeaked adds to them, whatever incident they are). Taken after the incident rows and before
+     * any counter is written, so that two transactions never hold each other's counters (the rows are created
+     * first when missing; an existing row is locked without being rewritten).
+     */
+    private static void lockCounters(Connection c, DetectionBuffer b, Map<String, UUID> incidents,
+            Set<String> delivered) throws SQLException {
+        if (b.exposures.isEmpty() && delivered.isEmpty()) {
+            return;
+        }
+        Set<UUID> counted = new HashSet<>();
+        b.exposures.values().forEach(e -> counted.add(incidents.get(e.deployment())));
+        if (!delivered.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement("select distinct incident_id from exposure"
+                    + " where reader_request = any(?) and kind = 'CROSS_TENANT'")) {
+                ps.setArray(1, c.createArrayOf("text", delivered.toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        counted.add(rs.getObject(1, UUID.class));
+                    }
+                }
+            }
+        }
+        if (counted.isEmpty()) {
+            return;
+        }
+        Array ids = c.createArrayOf("uuid", counted.toArray());
+        try (PreparedStatement ps = c.prepareStatement("insert into incident_counter (incident_id)"
+                + " select x from unnest(?::uuid[]) as u(x) order by x on conflict do nothing")) {
+            ps.setArray(1, ids);
+            ps.executeUpdate();
+        }
+        // ORDER BY before FOR UPDATE: PostgreSQL locks the rows in that order
+        try (PreparedStatement ps = c.prepareStatement("select incident_id from incident_counter"
+                + " where incident_id = any(?) order by incident_id for no key update")) {
+            ps.setArray(1, ids);
+            ps.executeQuery().close();
+        }
     }
 
     /**

@@ -1,14 +1,26 @@
 package app.vigie.web.pages;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
 
 import io.agroal.api.AgroalDataSource;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
@@ -18,11 +30,12 @@ import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentQueries;
 
 /**
- * Tells the open dashboards when incidents change. One check for the whole instance (not one per browser) reads a
- * fingerprint of what the overview shows (incidents, findings, exposures, audit events, reminders: counts and
- * highest ids, all from indexes) every {@code vigie.dashboard.push-check-every}; when it moves, every subscriber
- * gets an {@code incidents} event and reloads its table. The database is the source, so a change made through
- * another instance is seen too; no coordination between instances is needed.
+ * Tells the open dashboards when incidents change. Each instance listens on PostgreSQL's channel
+ * {@code vigie_dashboard}, which every transaction that changes what the overview shows notifies at its commit
+ * (V24's triggers), whichever instance wrote it; every subscriber then gets an {@code incidents} event and reloads
+ * its table, at most one event per {@code vigie.dashboard.push-min-gap} (a burst of commits is one reload). While the
+ * listening connection is down, the fallback is the check of before: a fingerprint of what the overview shows
+ * (counts and highest ids, from indexes) read every {@code vigie.dashboard.push-check-every}.
  */
 @ApplicationScoped
 public class DashboardEvents {
@@ -30,15 +43,100 @@ public class DashboardEvents {
     private final FailureLog checkLog = new FailureLog(LOG, "Dashboard change check");
     static final String CHANGED = "incidents";
     static final String PING = "ping";
+    static final String CHANNEL = IncidentQueries.CHANGES;
 
     @Inject
     AgroalDataSource dataSource;
 
+    @ConfigProperty(name = "vigie.dashboard.push-min-gap", defaultValue = "PT0.2S")
+    Duration minGap;
+
+    /** Whether to listen for notifications; false leaves only the periodic check (to compare them). */
+    @ConfigProperty(name = "vigie.dashboard.listen", defaultValue = "true")
+    boolean listen;
+
     private final BroadcastProcessor<String> changes = BroadcastProcessor.create();
     private volatile String last;
+    private volatile boolean running;
+    private volatile boolean listening;
+    private final AtomicLong notifications = new AtomicLong();
+    private final AtomicBoolean pending = new AtomicBoolean();
+    private volatile long lastSent;
+    private Thread listener;
+    private ScheduledExecutorService sender;
 
+    void start(@Observes StartupEvent event) {
+        running = true;
+        sender = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "vigie-dashboard-events");
+            t.setDaemon(true);
+            return t;
+        });
+        if (listen) {
+            listener = new Thread(this::listen, "vigie-dashboard-listen");
+            listener.setDaemon(true);
+            listener.start();
+        }
+    }
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        running = false;
+        if (listener != null) {
+            listener.join(3000);
+        }
+        if (sender != null) {
+            sender.shutdownNow();
+        }
+    }
+
+    /** Holds one connection listening on the channel; on a failure, tries again after a pause (the check covers). */
+    private void listen() {
+        while (running) {
+            try (Connection c = dataSource.getConnection()) {
+                c.setAutoCommit(true);
+                IncidentQueries.listenToChanges(c);
+                PGConnection pg = c.unwrap(PGConnection.class);
+                listening = true;
+                changed();  // what changed while nobody listened
+                LOG.debug("Dashboard events: listening on " + CHANNEL);
+                while (running) {
+                    PGNotification[] n = pg.getNotifications(1000);
+                    if (n != null && n.length > 0) {
+                        notifications.addAndGet(n.length);
+                        changed();
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (running) {
+                    LOG.warnf("Dashboard events: listening on %s failed (%s); the periodic check covers until it"
+                            + " listens again", CHANNEL, e.toString());
+                }
+            } finally {
+                listening = false;
+            }
+            sleep(Duration.ofSeconds(5));
+        }
+    }
+
+    /** An event for the subscribers, at most one per {@code minGap}: changes during the gap share the next one. */
+    void changed() {
+        if (pending.compareAndSet(false, true)) {
+            long wait = Math.max(0, lastSent + minGap.toMillis() - System.currentTimeMillis());
+            sender.schedule(() -> {
+                pending.set(false);
+                lastSent = System.currentTimeMillis();
+                changes.onNext(CHANGED);
+            }, wait, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** The fallback while nobody listens: a change of the fingerprint is a change. */
     @Scheduled(every = "${vigie.dashboard.push-check-every:2s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void check() {
+        if (listening) {
+            last = null;  // read afresh when listening stops
+            return;
+        }
         try {
             String now = Transactions.run(dataSource, IncidentQueries::changeMark);
             if (last != null && !last.equals(now)) {
@@ -52,9 +150,27 @@ public class DashboardEvents {
         }
     }
 
+    /** Whether this instance listens on the channel now. */
+    public boolean listening() {
+        return listening;
+    }
+
+    /** How many notifications this instance has received. */
+    public long notifications() {
+        return notifications.get();
+    }
+
     /** {@value #CHANGED} when the incidents change, {@value #PING} every {@code keepAlive} to hold the connection. */
     public Multi<String> stream(Duration keepAlive) {
         return Multi.createBy().merging().streams(changes, Multi.createFrom().ticks().every(keepAlive)
                 .map(tick -> PING));
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -168,6 +168,7 @@ class KafkaIntakeTest {
                 .filter(l -> l.startsWith("vigie_kafka_lag{")).toList())
                 .hasSize(consumer.assigned().size())
                 .allSatisfy(l -> assertThat(l).endsWith(" 0.0")));
+        assertThat(Api.admin().get("/q/metrics").then().extract().asString()).contains("\nvigie_kafka_paused_seconds 0.0");
         Api.admin().get("/q/health/ready").then().statusCode(200);
     }
 

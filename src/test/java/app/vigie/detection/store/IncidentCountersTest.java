@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.inject.Inject;
 
@@ -95,12 +96,18 @@ class IncidentCountersTest {
         try (Connection a = dataSource.getConnection()) {
             a.setAutoCommit(false);
             DetectionStore.write(a, first, AT);
+            AtomicInteger pid = new AtomicInteger();
             late = second.submit(() -> {
-                write(then);
+                try (Connection c = dataSource.getConnection()) {
+                    pid.set(backend(c));
+                    c.setAutoCommit(false);
+                    DetectionStore.write(c, then, AT);
+                    c.commit();
+                }
                 return null;
             });
             // the second transaction waits on a lock the first holds (the reader's facts row)
-            awaitLockWait();
+            awaitLockWait(pid);
             assertThat(late.isDone()).isFalse();
             a.commit();
         }
@@ -120,11 +127,20 @@ class IncidentCountersTest {
         }
     }
 
-    private void awaitLockWait() throws Exception {
+    private static int backend(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select pg_backend_pid()"); ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    /** Until the second transaction's own connection waits on a lock. */
+    private void awaitLockWait(AtomicInteger pid) throws Exception {
         long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "select count(*) from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()")) {
+                "select count(*) from pg_stat_activity where wait_event_type = 'Lock' and pid = ?")) {
             while (System.nanoTime() < until) {
+                ps.setInt(1, pid.get());
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     if (rs.getLong(1) > 0) {

@@ -32,6 +32,14 @@ class OpenApiTest {
         List<String> listParameters = d.getList("paths.'/api/incidents'.get.parameters.name");
         assertThat(listParameters).contains("after", "limit", "offset", "status");
         assertThat(d.getString("components.securitySchemes.basic.scheme")).isEqualTo("basic");
+        // the paged lists keep their item schema and describe their Link header
+        for (String list : List.of("/api/incidents", "/api/incidents/{id}/exposures", "/api/incidents/{id}/findings",
+                "/api/audit-trail")) {
+            String ok = "paths.'" + list + "'.get.responses.'200'";
+            assertThat(d.getString(ok + ".content.'application/json'.schema.type")).as(list).isEqualTo("array");
+            assertThat(d.getString(ok + ".content.'application/json'.schema.items.'$ref'")).as(list).isNotBlank();
+            assertThat(d.getMap(ok + ".headers")).as(list).containsKey("Link");
+        }
     }
 
     @Test
