@@ -25,6 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
+import app.vigie.detection.store.CounterStore;
 import app.vigie.platform.Keyset;
 import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
@@ -78,6 +79,17 @@ public class IncidentResource {
         } catch (IllegalArgumentException e) {
             throw Keyset.badCursor(after);
         }
+    }
+
+    /**
+     * {@code POST /api/incidents/counters/recount} (admin): the counters the list reads brought back to what the rows
+     * say; answers what was corrected. Writers wait while it runs.
+     */
+    @POST
+    @Path("counters/recount")
+    @RolesAllowed(Role.R_ADMIN)
+    public CounterStore.Recount recount(@Context SecurityContext who) throws SQLException {
+        return incidents.recountCounters(who.getUserPrincipal().getName());
     }
 
     @GET

@@ -16,6 +16,7 @@ import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.detection.store.CounterStore;
 import app.vigie.problem.ProblemException;
 
 /**
@@ -48,6 +49,21 @@ public class IncidentService {
     public Optional<List<IncidentView>> listAfter(IncidentStatus status, UUID after, int limit) throws SQLException {
         String s = status == null ? null : status.name();
         return Transactions.run(dataSource, c -> IncidentQueries.listAfter(c, s, after, limit));
+    }
+
+    /**
+     * Brings the incidents' counters back to what their rows say (after a rolling upgrade to V23, or rows changed by
+     * hand), audited as done by {@code actor}; returns what was corrected.
+     */
+    public CounterStore.Recount recountCounters(String actor) throws SQLException {
+        return Transactions.run(dataSource, c -> {
+            CounterStore.Recount r = CounterStore.recount(c);
+            AuditTrail.record(actor, "incident.counters-recount", "incidents", null, "{\"leaked_responses_added\":"
+                    + r.leakedResponsesAdded() + ",\"recipients_marked\":" + r.recipientsMarked()
+                    + ",\"counters_corrected\":" + r.countersCorrected() + ",\"finding_counts_corrected\":"
+                    + r.findingCountsCorrected() + "}");
+            return r;
+        });
     }
 
     /** The tenants of open incidents the directory does not know (their controllers are unknown). */

@@ -1,6 +1,7 @@
 package app.vigie.detection.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,6 +19,8 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -88,6 +91,48 @@ class IncidentCountersTest {
         assertThat(findingCounts(deployment)).isEqualTo("CROSS_TENANT_READ=2,STREAM_GAP=1");
         sql("delete from finding where subject = ? || 1", p + "-subject");
         assertThat(findingCounts(deployment)).isEqualTo("CROSS_TENANT_READ=1,STREAM_GAP=1");
+    }
+
+    @Test
+    void aRecountBringsCountersChangedByHandBackToTheRows() throws Exception {
+        String p = Api.uniquePrefix();
+        String id = Api.leakingIncident(p, p + "-acme", p + "-globex");
+        String before = Api.admin().get("/api/incidents/" + id).then().statusCode(200).extract().asString();
+        assertThat(before).contains("\"leaked_responses\":1");
+        Api.account(p + "-dpo", "dpo", null);
+        Api.as(p + "-dpo", p + "-dpo-password").post("/api/incidents/counters/recount").then().statusCode(403);
+
+        // the counters alone changed by hand
+        sql("update incident_counter set leaked_responses = 5, victim_tenants = '{}' where incident_id = ?::uuid", id);
+        sql("update incident_finding_count set findings = 99 where incident_id = ?::uuid", id);
+        assertThat(Api.admin().get("/api/incidents/" + id).then().extract().asString()).isNotEqualTo(before)
+                .contains("\"leaked_responses\":5");
+        JsonNode fixed = recount();
+        assertThat(fixed.get("counters_corrected").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(fixed.get("finding_counts_corrected").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(Api.admin().get("/api/incidents/" + id).then().extract().asString()).isEqualTo(before);
+
+        // as if an instance without the counters had written the incident: its rows missing
+        sql("delete from incident_leaked_response where incident_id = ?::uuid", id);
+        sql("update incident_tenant_exposure set recipient = false where incident_id = ?::uuid", id);
+        sql("update incident_counter set leaked_responses = 0, recipient_tenants = '{}' where incident_id = ?::uuid",
+                id);
+        assertThat(Api.admin().get("/api/incidents/" + id).then().extract().asString())
+                .contains("\"leaked_responses\":0");
+        fixed = recount();
+        assertThat(fixed.get("leaked_responses_added").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(fixed.get("recipients_marked").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(Api.admin().get("/api/incidents/" + id).then().extract().asString()).isEqualTo(before);
+        // nothing left to correct; the recount is in the audit trail
+        JsonNode again = recount();
+        assertThat(again.get("counters_corrected").asLong()).isZero();
+        assertThat(again.get("finding_counts_corrected").asLong()).isZero();
+        Api.admin().get("/api/audit-trail?action=incident.counters-recount&limit=1").then().statusCode(200)
+                .body("[0].after.leaked_responses_added", equalTo(0));
+    }
+
+    private static JsonNode recount() {
+        return Api.admin().post("/api/incidents/counters/recount").then().statusCode(200).extract().as(JsonNode.class);
     }
 
     private void assertCountedOnce(String deployment, DetectionBuffer first, DetectionBuffer then, String reader)
