@@ -143,7 +143,7 @@ public final class AlertLatencyBenchmark {
         return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
     }
 
-    private static void check(int status) {
+    static void check(int status) {
         if (status / 100 != 2) {
             throw new IllegalStateException("HTTP " + status);
         }

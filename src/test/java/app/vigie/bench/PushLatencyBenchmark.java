@@ -67,7 +67,7 @@ public final class PushLatencyBenchmark {
                 String deployment = "push/" + (i < 0 ? "warm" + -i : "d" + i);
                 String body = Logs.body(AlertLatencyBenchmark.leak(deployment));
                 long t0 = System.nanoTime();
-                check(service.postNdjson(body, admin).statusCode());
+                AlertLatencyBenchmark.check(service.postNdjson(body, admin).statusCode());
                 long posted = System.nanoTime();
                 while (!new String(service.getBytes("/api/incidents?limit=1", admin).body(), StandardCharsets.UTF_8)
                         .contains("\"" + deployment + "\"")) {
@@ -78,7 +78,7 @@ public final class PushLatencyBenchmark {
                         new Page.WaitForFunctionOptions().setPollingInterval(5).setTimeout(30_000));
                 long onScreen = System.nanoTime();
                 long t = System.nanoTime();
-                check(service.getBytes("/api/incidents?limit=50", admin).statusCode());
+                AlertLatencyBenchmark.check(service.getBytes("/api/incidents?limit=50", admin).statusCode());
                 long fetched = System.nanoTime() - t;
                 if (i >= 0) {
                     post[i] = (posted - t0) / 1e6;
@@ -103,11 +103,5 @@ public final class PushLatencyBenchmark {
         System.out.printf("%-62s %8.1f %8.1f %8.1f %8.1f%n", label, AlertLatencyBenchmark.pct(sorted, 50),
                 AlertLatencyBenchmark.pct(sorted, 90), AlertLatencyBenchmark.pct(sorted, 99),
                 sorted[sorted.length - 1]);
-    }
-
-    private static void check(int status) {
-        if (status / 100 != 2) {
-            throw new IllegalStateException("HTTP " + status);
-        }
     }
 }
