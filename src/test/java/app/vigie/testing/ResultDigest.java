@@ -98,6 +98,44 @@ public final class ResultDigest {
     }
 
     /** How many records are stored. */
+    /**
+     * The incident counters of V23 as kept (first list) and as recounted from the rows with api.md's definitions
+     * (second): per incident its leaked responses, victim and recipient tenants, and findings per rule.
+     */
+    public static List<List<String>> incidentCounters(Connection c) throws SQLException {
+        String[][] queries = {{"""
+                select i.id, coalesce(n.leaked_responses, 0), coalesce(n.victim_tenants, '{}'),
+                  coalesce(n.recipient_tenants, '{}'),
+                  (select coalesce(string_agg(x.rule || '=' || x.findings, ',' order by x.rule), '')
+                   from incident_finding_count x where x.incident_id = i.id and x.findings > 0)
+                from incident i left join incident_counter n on n.incident_id = i.id order by 1""", """
+                select i.id,
+                  (select count(distinct e.reader_request) from exposure e join request_fact f
+                     on f.request = e.reader_request
+                   where e.incident_id = i.id and e.kind = 'CROSS_TENANT' and f.delivered),
+                  (select coalesce(array_agg(distinct e.victim_tenant order by e.victim_tenant), '{}')
+                   from exposure e where e.incident_id = i.id),
+                  (select coalesce(array_agg(distinct e.reader_tenant order by e.reader_tenant), '{}')
+                   from exposure e where e.incident_id = i.id),
+                  (select coalesce(string_agg(r.rule || '=' || r.n, ',' order by r.rule), '')
+                   from (select rule, count(*) as n from finding f where f.incident_id = i.id group by rule) r)
+                from incident i order by 1"""}};
+        List<List<String>> out = new ArrayList<>();
+        try (Statement s = c.createStatement()) {
+            for (String q : queries[0]) {
+                List<String> rows = new ArrayList<>();
+                try (ResultSet rs = s.executeQuery(q)) {
+                    while (rs.next()) {
+                        rows.add(rs.getString(1) + " " + rs.getLong(2) + " " + rs.getString(3) + " "
+                                + rs.getString(4) + " " + rs.getString(5));
+                    }
+                }
+                out.add(rows);
+            }
+        }
+        return out;
+    }
+
     public static long records(Connection c) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("select coalesce(sum(records), 0) from record_segment")) {
             rs.next();

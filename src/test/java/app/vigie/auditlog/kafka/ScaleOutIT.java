@@ -28,6 +28,7 @@ import app.vigie.testing.Fleet;
 import app.vigie.testing.KafkaResource;
 import app.vigie.testing.PgServer;
 import app.vigie.testing.ResultDigest;
+import app.vigie.testing.EventStream;
 import app.vigie.testing.ServiceProcess;
 
 /**
@@ -99,6 +100,9 @@ class ScaleOutIT {
                 List<List<String>> counts = ResultDigest.exposureCounts(p);
                 assertThat(counts.get(0)).as("exposure counters kept by concurrent writers").isNotEmpty()
                         .isEqualTo(counts.get(1));
+                List<List<String>> incidents = ResultDigest.incidentCounters(p);
+                assertThat(incidents.get(0)).as("incident counters (V23) kept by concurrent writers, one killed")
+                        .isNotEmpty().isEqualTo(incidents.get(1));
             }
             assertThat(alone.get("records").stream().mapToLong(r -> Long.parseLong(r.split(" \\| ")[2])).sum())
                     .as("every record stored once").isEqualTo(total);
@@ -121,6 +125,15 @@ class ScaleOutIT {
             }
             assertThat(leaked).as("leaked responses against the runtime's ground truth")
                     .isEqualTo(fleet.leakingResponses());
+            // a change made through A reaches a dashboard open on B: PostgreSQL's notifications (V24)
+            String id = JSON.readTree(b.get("/api/incidents?limit=1", "admin:" + PASSWORD).body()).get(0).path("id")
+                    .asText();
+            try (EventStream onB = EventStream.open("http://localhost:" + b.port(), "admin", PASSWORD)) {
+                onB.settle(500);
+                assertThat(a.send("POST", "/api/incidents/" + id + "/status", "{\"status\":\"TRIAGED\"}",
+                        "admin:" + PASSWORD).statusCode()).isEqualTo(200);
+                assertThat(onB.next(10)).as("B's dashboards told of A's change").isEqualTo("incidents");
+            }
             // B went on with A's streams from their stored state (snapshot and records), not from scratch
             assertThat(b.log()).contains("Kafka intake: reading partitions [0, 1, 2, 3, 4, 5]")
                     .contains("Rebuilt the detector of");
@@ -151,6 +164,8 @@ class ScaleOutIT {
         // snapshots often, so a taken-over detector starts from one
         env.put("VIGIE_DETECTION_SNAPSHOT_EVERY", "1000");
         env.put("JAVA_TOOL_OPTIONS", "-Xmx640m");
+        // dashboards hear of changes through PostgreSQL's notifications only: the fallback check waits an hour
+        env.put("VIGIE_DASHBOARD_PUSH_CHECK_EVERY", "1h");
         return env;
     }
 
