@@ -41,7 +41,7 @@ public final class DetectionStore {
             return Map.of();
         }
         // every cross-tenant reader's facts are written (so its request_fact row is locked) before its exposures:
-        // see countLeaked
+        // see leakedPairs
         for (ExposureRead e : b.exposures.values()) {
             if (e.kind() == ExposureKind.CROSS_TENANT && !b.facts.containsKey(e.readerRequest())) {
                 b.facts.put(e.readerRequest(), new RequestFacts(e.readerRequest(), e.readerTenant(), false, null,
@@ -62,14 +62,15 @@ public final class DetectionStore {
         for (String deployment : deployments) {
             incidents.put(deployment, openIncident(c, deployment, now));
         }
-        lockCounters(c, b, incidents, delivered);
+        Map<UUID, Set<String>> leaked = leakedPairs(c, b, incidents, delivered);
+        lockCounters(c, b, incidents, leaked);
         if (!later.isEmpty()) {
             completeRaised(c, later, moving, incidents, now);
         }
         insertFindings(c, b, incidents, now);
         Map<UUID, Set<String>> touched = countNewRequests(c, b, incidents);
         upsertExposures(c, b, incidents);
-        countLeaked(c, delivered);
+        countLeaked(c, leaked);
         for (Map.Entry<String, DetectionBuffer.ExposureSpan> e : b.spans.entrySet()) {
             try (PreparedStatement ps = c.prepareStatement("""
                     update incident set first_exposure_at = least(coalesce(first_exposure_at, ?), ?),
@@ -96,30 +97,45 @@ public final class DetectionStore {
     }
 
     /**
-     * Locks, in one sorted pass, the {@code incident_counter} rows this transaction's triggers will write (V23): those
-     * of the incidents its exposures go to, and those where one of its delivered requests read another tenant's
-     * tokens before (countLeaked adds to them, whatever incident they are). Taken after the incident rows and before
-     * any counter is written, so that two transactions never hold each other's counters (the rows are created
-     * first when missing; an existing row is locked without being rewritten).
+     * The (incident, reader) pairs this transaction makes leaked responses: each of its delivered requests with a
+     * cross-tenant exposure, stored before or written now. Exact under concurrency: a transaction writing a cross-tenant
+     * exposure of a reader and one writing the reader's delivered FINISH both hold the reader's {@code request_fact}
+     * row from their facts' upsert (done before this is called) to their commit, so whichever comes second sees the
+     * other's exposures here (a new snapshot per statement), and no other can add one meanwhile.
      */
-    private static void lockCounters(Connection c, DetectionBuffer b, Map<String, UUID> incidents,
+    private static Map<UUID, Set<String>> leakedPairs(Connection c, DetectionBuffer b, Map<String, UUID> incidents,
             Set<String> delivered) throws SQLException {
-        if (b.exposures.isEmpty() && delivered.isEmpty()) {
-            return;
+        Map<UUID, Set<String>> pairs = new HashMap<>();
+        if (delivered.isEmpty()) {
+            return pairs;
         }
-        Set<UUID> counted = new HashSet<>();
-        b.exposures.values().forEach(e -> counted.add(incidents.get(e.deployment())));
-        if (!delivered.isEmpty()) {
-            try (PreparedStatement ps = c.prepareStatement("select distinct incident_id from exposure"
-                    + " where reader_request = any(?) and kind = 'CROSS_TENANT'")) {
-                ps.setArray(1, c.createArrayOf("text", delivered.toArray()));
-                try (ResultSet rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        counted.add(rs.getObject(1, UUID.class));
-                    }
+        try (PreparedStatement ps = c.prepareStatement("select distinct incident_id, reader_request from exposure"
+                + " where reader_request = any(?) and kind = 'CROSS_TENANT'")) {
+            ps.setArray(1, c.createArrayOf("text", delivered.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    pairs.computeIfAbsent(rs.getObject(1, UUID.class), k -> new HashSet<>()).add(rs.getString(2));
                 }
             }
         }
+        for (ExposureRead e : b.exposures.values()) {
+            if (e.kind() == ExposureKind.CROSS_TENANT && delivered.contains(e.readerRequest())) {
+                pairs.computeIfAbsent(incidents.get(e.deployment()), k -> new HashSet<>()).add(e.readerRequest());
+            }
+        }
+        return pairs;
+    }
+
+    /**
+     * Locks, in one sorted pass, the {@code incident_counter} rows this transaction's triggers will write (V23): those
+     * of the incidents its exposures go to, and those its leaked responses are added to (whatever incident they are).
+     * Taken after the incident rows and before any counter is written, so that two transactions never hold each
+     * other's counters (the rows are created first when missing; an existing row is locked without being rewritten).
+     */
+    private static void lockCounters(Connection c, DetectionBuffer b, Map<String, UUID> incidents,
+            Map<UUID, Set<String>> leaked) throws SQLException {
+        Set<UUID> counted = new HashSet<>(leaked.keySet());
+        b.exposures.values().forEach(e -> counted.add(incidents.get(e.deployment())));
         if (counted.isEmpty()) {
             return;
         }
@@ -137,24 +153,23 @@ public final class DetectionStore {
         }
     }
 
-    /**
-     * The delivered requests of the transaction that read another tenant's tokens join the leaked responses of each
-     * incident where they did ({@code incident_leaked_response}, V23). Exact under concurrency: a transaction writing a
-     * cross-tenant exposure of a reader and one writing the reader's delivered FINISH both hold the reader's
-     * {@code request_fact} row from their facts' upsert to their commit, so whichever comes second sees the other's
-     * rows here (a new snapshot per statement) and adds the reader.
-     */
-    private static void countLeaked(Connection c, Set<String> delivered) throws SQLException {
-        if (delivered.isEmpty()) {
+    /** The leaked responses of {@link #leakedPairs} added to {@code incident_leaked_response} (V23). */
+    private static void countLeaked(Connection c, Map<UUID, Set<String>> leaked) throws SQLException {
+        if (leaked.isEmpty()) {
             return;
         }
+        List<UUID> incident = new ArrayList<>();
+        List<String> reader = new ArrayList<>();
+        leaked.forEach((i, readers) -> readers.forEach(r -> {
+            incident.add(i);
+            reader.add(r);
+        }));
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into incident_leaked_response (incident_id, reader_request)
-                select distinct e.incident_id, e.reader_request from exposure e
-                where e.reader_request = any(?) and e.kind = 'CROSS_TENANT'
-                order by 1, 2
+                select * from unnest(?::uuid[], ?::text[]) order by 1, 2
                 on conflict do nothing""")) {
-            ps.setArray(1, c.createArrayOf("text", delivered.toArray()));
+            ps.setArray(1, c.createArrayOf("uuid", incident.toArray()));
+            ps.setArray(2, c.createArrayOf("text", reader.toArray()));
             ps.executeUpdate();
         }
     }
