@@ -57,7 +57,9 @@ public class AuditResource {
      * the id of the last event of the page before). A page that is not the last carries
      * {@code Link: <…>; rel="next"}.
      */
-    @APIResponse(responseCode = "200", description = "A page of the list (docs/api.md, Paging); a Link header with rel=\"next\" when another follows", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = EventView.class)), headers = @Header(name = "Link", description = "<URL>; rel=\"next\": the next page"))
+    @APIResponse(responseCode = "200", description = Keyset.PAGE_DESCRIPTION, content = @Content(mediaType =
+            MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = EventView.class)),
+            headers = @Header(name = "Link", description = Keyset.LINK_DESCRIPTION))
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_AUDITOR})
     public Response list(@QueryParam("actor") String actor, @QueryParam("action") String action,
@@ -68,12 +70,11 @@ public class AuditResource {
             throw new ProblemException(400, "query parameters 'before' and 'after' cannot be combined: both give the"
                     + " event the page starts after");
         }
-        Keyset page = Keyset.of(after, limit);
-        int n = page == null ? Keyset.DEFAULT_LIMIT : page.limit();
-        String older = after == null ? before : Long.toString(Keyset.id(page.after()));
+        Keyset page = new Keyset(after, Keyset.limit(limit));
+        String older = after == null ? before : Long.toString(Keyset.id(after.strip()));
         AuditFilter f = AuditFilter.parse(actor, action, target, from, to, older);
         List<EventView> out = new ArrayList<>();
-        for (AuditEvent e : audit.find(f, n + 1)) {
+        for (AuditEvent e : audit.find(f, page.fetch())) {
             try {
                 out.add(new EventView(e.id, e.at, e.actor, e.action, e.target,
                         e.before == null ? null : json.readTree(e.before),
@@ -83,7 +84,7 @@ public class AuditResource {
             }
         }
         // the next page's link says after=, whichever of before and after this one was asked with
-        return new Keyset(null, n).answer(out, v -> Long.toString(v.id()),
+        return page.answer(out, v -> Long.toString(v.id()),
                 uri.getRequestUriBuilder().replaceQueryParam("before"));
     }
 

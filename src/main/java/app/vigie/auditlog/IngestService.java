@@ -14,7 +14,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PostConstruct;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;

@@ -47,7 +47,9 @@ public class IncidentResource {
      * The incidents, newest first: all of them; a page by keyset ({@code after}, {@code limit}); or a page by
      * {@code offset}. A page that is not the last carries {@code Link: <…>; rel="next"}.
      */
-    @APIResponse(responseCode = "200", description = "A page of the list (docs/api.md, Paging); a Link header with rel=\"next\" when another follows", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = IncidentView.class)), headers = @Header(name = "Link", description = "<URL>; rel=\"next\": the next page"))
+    @APIResponse(responseCode = "200", description = Keyset.PAGE_DESCRIPTION, content = @Content(mediaType =
+            MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = IncidentView.class)),
+            headers = @Header(name = "Link", description = Keyset.LINK_DESCRIPTION))
     @GET
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response list(@QueryParam("status") String status, @QueryParam("limit") String limit,
@@ -59,7 +61,7 @@ public class IncidentResource {
                 throw new ProblemException(400, "query parameters 'after' and 'offset' cannot be combined: 'after'"
                         + " pages by the last incident seen, 'offset' by position");
             }
-            int l = limit == null ? Keyset.DEFAULT_LIMIT : (int) Params.number("limit", limit, 1, Keyset.MAX_LIMIT);
+            int l = Keyset.limit(limit);
             int o = (int) Params.number("offset", offset, 0, Integer.MAX_VALUE - Keyset.MAX_LIMIT - 1);
             return Keyset.byOffset(incidents.list(s, l + 1, o), l, o, uri);
         }
@@ -99,7 +101,9 @@ public class IncidentResource {
         return incidents.get(id);
     }
 
-    @APIResponse(responseCode = "200", description = "A page of the list (docs/api.md, Paging); a Link header with rel=\"next\" when another follows", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = ExposureView.class)), headers = @Header(name = "Link", description = "<URL>; rel=\"next\": the next page"))
+    @APIResponse(responseCode = "200", description = Keyset.PAGE_DESCRIPTION, content = @Content(mediaType =
+            MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = ExposureView.class)),
+            headers = @Header(name = "Link", description = Keyset.LINK_DESCRIPTION))
     @GET
     @Path("{id}/exposures")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
@@ -121,7 +125,9 @@ public class IncidentResource {
         return incidents.tenants(id);
     }
 
-    @APIResponse(responseCode = "200", description = "A page of the list (docs/api.md, Paging); a Link header with rel=\"next\" when another follows", content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = FindingView.class)), headers = @Header(name = "Link", description = "<URL>; rel=\"next\": the next page"))
+    @APIResponse(responseCode = "200", description = Keyset.PAGE_DESCRIPTION, content = @Content(mediaType =
+            MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = FindingView.class)),
+            headers = @Header(name = "Link", description = Keyset.LINK_DESCRIPTION))
     @GET
     @Path("{id}/findings")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})

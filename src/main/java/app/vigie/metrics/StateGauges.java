@@ -48,7 +48,7 @@ public class StateGauges {
     @PostConstruct
     void register() {
         for (IncidentStatus s : IncidentStatus.values()) {
-            gauge("vigie.incidents", "Incidents by status", "status", s.name().toLowerCase(Locale.ROOT));
+            gauge("vigie.incidents", "Incidents by status", "status", s.name());
         }
         gauge("vigie.exposures", "Exposures (one per reader and victim request) of every incident", null, null);
         gauge("vigie.leaked.responses", "Responses that carried another tenant's tokens and were delivered, of"
@@ -67,11 +67,11 @@ public class StateGauges {
     }
 
     private void gauge(String name, String description, String tag, String value) {
-        String key = tag == null ? name : name + "|" + value;
+        String key = StateQueries.key(name, value);
         Gauge.Builder<Map<String, Double>> b = Gauge.builder(name, values, m -> m.getOrDefault(key, Double.NaN))
                 .description(description).strongReference(true);
         if (tag != null) {
-            b.tag(tag, value);
+            b.tag(tag, value.toLowerCase(Locale.ROOT));
         }
         b.register(meters);
     }

@@ -19,15 +19,20 @@ final class StateQueries {
     private StateQueries() {
     }
 
+    /** The key of a gauge's value: its name, and its one tag's value when it has one. */
+    static String key(String name, String tagValue) {
+        return tagValue == null ? name : name + "|" + tagValue.toLowerCase(Locale.ROOT);
+    }
+
     static Map<String, Double> read(Connection c, Instant now) throws SQLException {
         Map<String, Double> next = new HashMap<>();
         for (IncidentStatus s : IncidentStatus.values()) {
-            next.put("vigie.incidents|" + s.name().toLowerCase(Locale.ROOT), 0.0);
+            next.put(key("vigie.incidents", s.name()), 0.0);
         }
         try (PreparedStatement ps = c.prepareStatement("select status, count(*) from incident group by status");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                next.put("vigie.incidents|" + rs.getString(1).toLowerCase(Locale.ROOT), (double) rs.getLong(2));
+                next.put(key("vigie.incidents", rs.getString(1)), (double) rs.getLong(2));
             }
         }
         try (PreparedStatement ps = c.prepareStatement("""

@@ -28,17 +28,31 @@ public record Keyset(String after, int limit) {
     /** The largest page. */
     public static final int MAX_LIMIT = 1000;
 
+    /** What the OpenAPI description says of a paged list's answer. */
+    public static final String PAGE_DESCRIPTION = "A page of the list (docs/api.md, Paging); a Link header with"
+            + " rel=\"next\" when another follows";
+    /** What the OpenAPI description says of its Link header. */
+    public static final String LINK_DESCRIPTION = "<URL>; rel=\"next\": the next page";
+
     /** The paging asked for, or null when neither {@code after} nor {@code limit} is given (the whole list). */
     public static Keyset of(String after, String limit) {
-        boolean sized = limit != null && !limit.isBlank();  // an empty form field: the default
-        if (after == null && !sized) {
+        if (after == null && !sized(limit)) {
             return null;
         }
         if (after != null && after.isBlank()) {
             throw new ProblemException(400, "query parameter 'after' must be the cursor of an item, got ''");
         }
-        int n = sized ? (int) Params.number("limit", limit, 1, MAX_LIMIT) : DEFAULT_LIMIT;
-        return new Keyset(after == null ? null : after.strip(), n);
+        return new Keyset(after == null ? null : after.strip(), limit(limit));
+    }
+
+    /** The page's size asked for: 1 to {@value #MAX_LIMIT}, {@value #DEFAULT_LIMIT} when none; or a 400. */
+    public static int limit(String limit) {
+        return sized(limit) ? (int) Params.number("limit", limit, 1, MAX_LIMIT) : DEFAULT_LIMIT;
+    }
+
+    /** Whether a size is given (an empty form field gives none). */
+    private static boolean sized(String limit) {
+        return limit != null && !limit.isBlank();
     }
 
     /** How many rows to read: one more than the page, to know whether another follows. */
