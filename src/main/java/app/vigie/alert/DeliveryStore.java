@@ -90,7 +90,7 @@ final class DeliveryStore {
     static Optional<Unfixed> unfixed(Connection c, long alertId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 select incident_id, tenant, phase, idempotency_key, created_at from customer_alert
-                where id = ? and body is null for update skip locked""")) {
+                where id = ? and body is null and body_purged_at is null for update skip locked""")) {
             ps.setLong(1, alertId);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(new Unfixed(rs.getObject(1, UUID.class), rs.getString(2),
@@ -102,7 +102,7 @@ final class DeliveryStore {
     /** The alert's body, kept once: every attempt sends the same bytes. */
     static void setBody(Connection c, long alertId, String body) throws SQLException {
         try (PreparedStatement up = c.prepareStatement(
-                "update customer_alert set body = ? where id = ? and body is null")) {
+                "update customer_alert set body = ? where id = ? and body is null and body_purged_at is null")) {
             up.setString(1, body);
             up.setLong(2, alertId);
             up.executeUpdate();

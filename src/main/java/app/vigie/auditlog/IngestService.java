@@ -154,7 +154,7 @@ public class IngestService {
         Arrays.fill(sameAs, -1);
         // One key instance per run of records of the same stream: its strings hash once, then every lookup is cheap.
         StreamKey[] keyOf = new StreamKey[n];
-        List<StreamKey> keys = new ArrayList<>(n);
+        Map<StreamKey, String> keys = new HashMap<>();  // each stream of the chunk, with its first record's deployment
         StreamKey previous = null;
         Map<SeqKey, Integer> first = new HashMap<>(n * 2);
         List<Integer> unique = new ArrayList<>(n);
@@ -167,7 +167,7 @@ public class IngestService {
             AuditRecord r = p.record();
             if (previous == null || !previous.stream().equals(r.stream()) || !previous.boot().equals(r.boot())) {
                 previous = streamKey(r);
-                keys.add(previous);
+                keys.putIfAbsent(previous, r.deployment());
             }
             keyOf[i] = previous;
             Integer j = first.putIfAbsent(new SeqKey(previous, r.seq()), i);
@@ -197,7 +197,12 @@ public class IngestService {
         List<Integer> fresh = new ArrayList<>(unique.size());
         List<Integer> check = new ArrayList<>();
         for (int i : unique) {
-            (parsed.get(i).record().seq() > cursorOf[i].maxSeq() ? fresh : check).add(i);
+            AuditRecord r = parsed.get(i).record();
+            if (cursorOf[i].purgedAt() != null) {
+                out[i] = LineOutcome.rejected(parsed.get(i).line(), purged(r, cursorOf[i]), r);
+            } else {
+                (r.seq() > cursorOf[i].maxSeq() ? fresh : check).add(i);
+            }
         }
         Map<Long, Integer> duplicatesByStream = new HashMap<>();
         fresh.addAll(judgeExisting(c, parsed, cursorOf, check, out, duplicatesByStream));
@@ -215,6 +220,9 @@ public class IngestService {
 
         List<RecordStore.Advance> advances = new ArrayList<>(cursors.size());
         for (StreamCursor cur : cursors.values()) {
+            if (cur.purgedAt() != null) {
+                continue;
+            }
             TreeMap<Long, Integer> mine = insertedByStream.getOrDefault(cur.id(), new TreeMap<>());
             long next = cur.nextSeq();
             if (!mine.isEmpty()) {
@@ -284,6 +292,13 @@ public class IngestService {
             }
         }
         return toInsert;
+    }
+
+    /** Why a record of a boot whose records the retention job deleted is not taken. */
+    private static String purged(AuditRecord r, StreamCursor cursor) {
+        return "stream '" + r.stream() + "' boot '" + r.boot() + "': its records were deleted on " + cursor.purgedAt()
+                + " by the retention policy (docs/operations.md, \"Retention\"); seq " + r.seq()
+                + " can no longer be judged against them";
     }
 
     private String canonicalOfStored(String body) {

@@ -174,6 +174,11 @@ public class DetectionService implements AppliedRecordListener {
         return live.containsKey(key(stream, boot));
     }
 
+    /** Drops the detector of (stream, boot) from memory: its records were deleted (nothing of it is judged again). */
+    public void forget(String stream, String boot) {
+        live.remove(key(stream, boot));
+    }
+
     /** Frees the memory of detectors unused for longer than {@code idle}: their streams went quiet. */
     public int evictIdle(Duration idle) {
         long before = System.currentTimeMillis() - idle.toMillis();

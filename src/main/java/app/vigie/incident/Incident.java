@@ -43,6 +43,10 @@ public class Incident extends PanacheEntityBase {
     @Column(name = "updated_at", nullable = false)
     public Instant updatedAt;
 
+    /** When it was closed: its evidence is kept for {@code vigie.retention.incident-evidence} after it. */
+    @Column(name = "closed_at")
+    public Instant closedAt;
+
     /**
      * Moves the incident to {@code to} with {@code reason}, its row locked until the transaction ends; returns the
      * status before, or empty when there is no such incident. {@link IllegalStateException} when its status cannot
@@ -61,6 +65,9 @@ public class Incident extends PanacheEntityBase {
         i.status = to.name();
         i.statusReason = reason;
         i.updatedAt = now;
+        if (to == IncidentStatus.CLOSED) {
+            i.closedAt = now;
+        }
         flush();
         return Optional.of(before);
     }

@@ -25,6 +25,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
+import app.vigie.detection.EvidenceCheck;
 import app.vigie.detection.store.CounterStore;
 import app.vigie.platform.Keyset;
 import app.vigie.problem.Params;
@@ -99,6 +100,17 @@ public class IncidentResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public IncidentView get(@PathParam("id") String id) throws SQLException {
         return incidents.get(id);
+    }
+
+    /**
+     * {@code GET /api/incidents/{id}/evidence-check}: the records the incident rests on replayed through a fresh
+     * detector; says which stored finding or exposure they do not give again (none, while its evidence is kept).
+     */
+    @GET
+    @Path("{id}/evidence-check")
+    @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
+    public EvidenceCheck.Result checkEvidence(@PathParam("id") String id) throws SQLException {
+        return incidents.checkEvidence(id);
     }
 
     @APIResponse(responseCode = "200", description = Keyset.PAGE_DESCRIPTION, content = @Content(mediaType =

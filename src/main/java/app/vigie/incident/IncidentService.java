@@ -16,6 +16,7 @@ import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.detection.EvidenceCheck;
 import app.vigie.detection.store.CounterStore;
 import app.vigie.problem.ProblemException;
 
@@ -63,6 +64,17 @@ public class IncidentService {
                     + ",\"counters_corrected\":" + r.countersCorrected() + ",\"finding_counts_corrected\":"
                     + r.findingCountsCorrected() + "}");
             return r;
+        });
+    }
+
+    /** The incident's kept evidence judged again (docs/operations.md, "Retention"); 404 when there is none. */
+    public EvidenceCheck.Result checkEvidence(String id) throws SQLException {
+        UUID uuid = IncidentIds.uuid(id);
+        return Transactions.run(dataSource, c -> {
+            if (IncidentQueries.get(c, uuid).isEmpty()) {
+                throw IncidentIds.notFound(id);
+            }
+            return EvidenceCheck.check(c, uuid);
         });
     }
 

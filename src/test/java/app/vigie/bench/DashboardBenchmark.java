@@ -150,6 +150,7 @@ public final class DashboardBenchmark {
                     Math.max(20, rounds / 4));
             pdfs(http, base, password, ids, Math.max(20, rounds / 4));
             escalationChecks(service.log(), ids.size());
+            IngestHttpBenchmark.printStorage(base, password, 0);
             ok = true;
         } finally {
             service.stop();

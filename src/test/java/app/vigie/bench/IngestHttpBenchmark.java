@@ -100,6 +100,7 @@ public final class IngestHttpBenchmark {
             System.out.printf("HTTP ingest: %,.0f records/s (%d client threads, batches of %d%s); "
                     + "ratio to raw Jackson parsing: %.2f%n", rate, threads, batch,
                     warmupLines.isEmpty() ? ", cold service" : ", after the warm-up", rate / jackson);
+            printStorage(url, password, (double) bytes / generated);
         } finally {
             if (service != null) {
                 service.stop();
@@ -164,6 +165,31 @@ public final class IngestHttpBenchmark {
             best = Math.max(best, n / seconds);
         }
         return best;
+    }
+
+    /**
+     * Prints what the service stores on disk (GET /api/retention): bytes per stored record beside the NDJSON bytes per
+     * record ({@code rawPerRecord}, 0 when unknown), and per exposure.
+     */
+    static void printStorage(String url, String password, double rawPerRecord) throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url + "/api/retention"))
+                .header("Authorization", "Basic " + Base64.getEncoder()
+                        .encodeToString(("admin:" + password).getBytes(StandardCharsets.UTF_8)))
+                .timeout(Duration.ofMinutes(2)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) {
+            System.out.println("storage: GET /api/retention answered " + r.statusCode());
+            return;
+        }
+        JsonNode s = new ObjectMapper().readTree(r.body()).get("storage");
+        System.out.printf("storage: %,d records in %,d bytes on disk: %.1f bytes per stored record%s; %,d exposures"
+                + " in %,d bytes: %.1f bytes per exposure; %,d findings in %,d bytes; %,d request facts in %,d bytes;"
+                + " database %,d bytes%n", s.get("records").asLong(), s.get("record_bytes").asLong(),
+                s.get("bytes_per_record").asDouble(),
+                rawPerRecord > 0 ? String.format(" (reference: %.1f bytes of NDJSON per record)", rawPerRecord) : "",
+                s.get("exposures").asLong(), s.get("exposure_bytes").asLong(), s.get("bytes_per_exposure").asDouble(),
+                s.get("findings").asLong(), s.get("finding_bytes").asLong(), s.get("request_facts").asLong(),
+                s.get("request_fact_bytes").asLong(), s.get("database_bytes").asLong());
     }
 
     private static double ingest(String url, String password, List<List<String>> perThread, int batch)

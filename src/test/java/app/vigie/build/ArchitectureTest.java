@@ -58,7 +58,7 @@ class ArchitectureTest {
                 .layer("Application").definedBy("app.vigie.embedded..", "app.vigie.demo..")
                 .layer("Features").definedBy("app.vigie.alert..", "app.vigie.notice..", "app.vigie.register..",
                         "app.vigie.compliance.service..", "app.vigie.incident..", "app.vigie.tenant..",
-                        "app.vigie.security..", "app.vigie.pack..", "app.vigie.metrics..")
+                        "app.vigie.security..", "app.vigie.pack..", "app.vigie.metrics..", "app.vigie.retention..")
                 .layer("Intake and detection").definedBy("app.vigie.auditlog", "app.vigie.auditlog.intake..",
                         "app.vigie.auditlog.kafka..", "app.vigie.auditlog.replay..", "app.vigie.auditlog.rest..",
                         "app.vigie.auditlog.store..", "app.vigie.detection", "app.vigie.detection.store..")
@@ -84,7 +84,8 @@ class ArchitectureTest {
                 "app.vigie.incident..", "app.vigie.tenant..", "app.vigie.security..", "app.vigie.auditlog..",
                 "app.vigie.detection..", "app.vigie.runtime..", "app.vigie.db..", "app.vigie.json..",
                 "app.vigie.time..", "app.vigie.problem..", "app.vigie.platform..", "app.vigie.kafka..",
-                "app.vigie.export..", "app.vigie.audit..", "app.vigie.pack..", "app.vigie.metrics..")
+                "app.vigie.export..", "app.vigie.audit..", "app.vigie.pack..", "app.vigie.metrics..",
+                "app.vigie.retention..")
                 .because("a new package takes its place in the layers (theLayersDependOnlyDownwards)")
                 .check(CLASSES);
     }

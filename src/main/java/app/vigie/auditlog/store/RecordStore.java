@@ -32,26 +32,31 @@ public final class RecordStore {
     private RecordStore() {
     }
 
-    /** The cursors of these (stream, boot) pairs, created when new, locked until the transaction ends. */
-    public static Map<StreamKey, StreamCursor> lockCursors(Connection c, Collection<StreamKey> keys, Instant now)
-            throws SQLException {
-        List<StreamKey> sorted = keys.stream().distinct().sorted().toList();
+    /**
+     * The cursors of these (stream, boot) pairs, created when new (with the deployment given for the pair: that of
+     * its first record), locked until the transaction ends.
+     */
+    public static Map<StreamKey, StreamCursor> lockCursors(Connection c, Map<StreamKey, String> deployments,
+            Instant now) throws SQLException {
+        List<StreamKey> sorted = deployments.keySet().stream().sorted().toList();
         String[] streams = sorted.stream().map(StreamKey::stream).toArray(String[]::new);
         String[] boots = sorted.stream().map(StreamKey::boot).toArray(String[]::new);
+        String[] deployment = sorted.stream().map(deployments::get).toArray(String[]::new);
         try (PreparedStatement ps = c.prepareStatement("""
-                insert into stream_boot (stream, boot, first_seen_at, last_seen_at)
-                select s, b, ?, ? from unnest(?::text[], ?::text[]) as t(s, b) order by s, b
+                insert into stream_boot (stream, boot, deployment, first_seen_at, last_seen_at)
+                select s, b, d, ?, ? from unnest(?::text[], ?::text[], ?::text[]) as t(s, b, d) order by s, b
                 on conflict (stream, boot) do nothing""")) {
             Timestamp ts = Timestamp.from(now);
             ps.setTimestamp(1, ts);
             ps.setTimestamp(2, ts);
             ps.setArray(3, c.createArrayOf("text", streams));
             ps.setArray(4, c.createArrayOf("text", boots));
+            ps.setArray(5, c.createArrayOf("text", deployment));
             ps.executeUpdate();
         }
         Map<StreamKey, StreamCursor> cursors = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select id, stream, boot, next_seq, max_seq from stream_boot
+                select id, stream, boot, next_seq, max_seq, purged_at from stream_boot
                 where (stream, boot) in (select * from unnest(?::text[], ?::text[]))
                 order by id for update""")) {
             ps.setArray(1, c.createArrayOf("text", streams));
@@ -86,7 +91,7 @@ public final class RecordStore {
     /** Locks the cursor of one stream by id. */
     public static StreamCursor lockCursor(Connection c, long id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "select id, stream, boot, next_seq, max_seq from stream_boot where id = ? for update")) {
+                "select id, stream, boot, next_seq, max_seq, purged_at from stream_boot where id = ? for update")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? cursor(rs) : null;
@@ -95,7 +100,9 @@ public final class RecordStore {
     }
 
     private static StreamCursor cursor(ResultSet rs) throws SQLException {
-        return new StreamCursor(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5));
+        Timestamp purged = rs.getTimestamp(6);
+        return new StreamCursor(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5),
+                purged == null ? null : purged.toInstant());
     }
 
     /** A record to insert, with the cursor id of its stream and the line it came in (its UTF-8 bytes). */
@@ -219,6 +226,18 @@ public final class RecordStore {
         }
         out.sort(Comparator.comparingLong(StoredRecord::seq));
         return out;
+    }
+
+    /** The stored record of a stream with the lowest seq, or null when none is stored. */
+    public static StoredRecord first(Connection c, long streamBootId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                select stream_boot_id, first_seq, seqs, codec, raw_length, data from record_segment
+                where stream_boot_id = ? order by first_seq limit 1""")) {
+            ps.setLong(1, streamBootId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? decode(rs).get(0) : null;
+            }
+        }
     }
 
     private static List<StoredRecord> decode(ResultSet rs) throws SQLException {

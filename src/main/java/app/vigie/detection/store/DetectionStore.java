@@ -585,7 +585,8 @@ public final class DetectionStore {
                   finished = f.finished or excluded.finished,
                   delivered = case when f.delivered is null then excluded.delivered
                     when excluded.delivered is null then f.delivered else f.delivered or excluded.delivered end,
-                  delivered_output = f.delivered_output or excluded.delivered_output
+                  delivered_output = f.delivered_output or excluded.delivered_output,
+                  touched_at = now()
                 returning request, tenant, rejected, rejected_deployment, rejected_stream, rejected_boot,
                   rejected_seq, rejected_at, served, finished, delivered, delivered_output, served_finding"""
                 .formatted(EARLIER_REJECTION))) {

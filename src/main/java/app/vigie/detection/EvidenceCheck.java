@@ -1,0 +1,136 @@
+package app.vigie.detection;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import app.vigie.auditlog.intake.InvalidRecordException;
+import app.vigie.auditlog.intake.RecordParser;
+import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.auditlog.store.RecordStore;
+import app.vigie.auditlog.store.StoredRecord;
+import app.vigie.detection.core.DetectionSink;
+import app.vigie.detection.core.ExposureRead;
+import app.vigie.detection.core.Finding;
+import app.vigie.detection.core.RequestFact;
+import app.vigie.detection.core.RequestFacts;
+import app.vigie.detection.core.StreamDetector;
+import app.vigie.detection.store.EvidenceStore;
+import app.vigie.detection.store.EvidenceStore.EvidenceBoot;
+import app.vigie.detection.store.EvidenceStore.StoredExposure;
+import app.vigie.detection.store.EvidenceStore.StoredFinding;
+
+/**
+ * Judges an incident's kept evidence again (docs/operations.md, "Retention"): replays every boot it rests on, from
+ * its first stored record, through a fresh detector, and says whether each stored finding is raised again and each
+ * stored exposure has the same size. What the retention job keeps is what this reads, so that a purge that left an
+ * incident without its evidence shows here.
+ */
+public final class EvidenceCheck {
+    private static final int WINDOW = 4096;
+
+    private EvidenceCheck() {
+    }
+
+    /**
+     * The answer: whether every stored finding and exposure follows from the kept records; the boots replayed (and
+     * those whose records are gone), the records read, and each stored finding or exposure that the replay does not
+     * give again, with why.
+     */
+    public record Result(UUID incident, boolean reproduced, int boots, int bootsPurged, long records, int findings,
+            List<String> findingsNotReproduced, int exposures, List<String> exposuresNotReproduced) {
+    }
+
+    public static Result check(Connection c, UUID incident) throws SQLException {
+        RecordParser parser = new RecordParser();
+        Replay replay = new Replay();
+        int purged = 0;
+        long records = 0;
+        List<EvidenceBoot> boots = EvidenceStore.boots(c, incident);
+        for (EvidenceBoot b : boots) {
+            if (b.purgedAt() != null) {
+                purged++;
+                continue;
+            }
+            StreamDetector d = new StreamDetector(b.stream(), b.boot());
+            for (long from = 1; from < b.nextSeq(); from += WINDOW) {
+                for (StoredRecord r : RecordStore.range(c, b.id(), from, (int) Math.min(WINDOW, b.nextSeq() - from))) {
+                    if (r.seq() > d.nextSeq()) {
+                        d.gapLost(d.nextSeq(), r.seq() - 1, Instant.EPOCH, replay);
+                    }
+                    d.apply(parse(parser, r), replay);
+                    records++;
+                }
+            }
+            if (b.nextSeq() > d.nextSeq()) {
+                d.gapLost(d.nextSeq(), b.nextSeq() - 1, Instant.EPOCH, replay);
+            }
+        }
+        for (RequestFacts f : replay.facts.values()) {
+            f.finding().ifPresent(replay::finding);
+        }
+
+        List<StoredFinding> findings = EvidenceStore.findings(c, incident);
+        List<String> missingFindings = new ArrayList<>();
+        for (StoredFinding f : findings) {
+            if (!replay.findings.contains(f.rule() + "\u0000" + f.subject())) {
+                missingFindings.add(f.rule() + " " + f.subject() + " (" + f.stream() + " boot " + f.boot()
+                        + "): not raised again by the kept records");
+            }
+        }
+        List<StoredExposure> exposures = EvidenceStore.exposures(c, incident);
+        List<String> missingExposures = new ArrayList<>();
+        for (StoredExposure e : exposures) {
+            ExposureRead again = replay.exposures.get(e.reader() + "\u0000" + e.victim());
+            int tokens = again == null ? 0 : again.tokens();
+            if (tokens != e.tokens()) {
+                missingExposures.add(e.victim() + " read by " + e.reader() + ": " + e.tokens() + " tokens stored, "
+                        + tokens + " judged again from the kept records");
+            }
+        }
+        return new Result(incident, missingFindings.isEmpty() && missingExposures.isEmpty(), boots.size() - purged,
+                purged, records, findings.size(), missingFindings, exposures.size(), missingExposures);
+    }
+
+    private static AuditRecord parse(RecordParser parser, StoredRecord r) {
+        try {
+            return parser.parse(r.body());
+        } catch (InvalidRecordException e) {
+            throw new IllegalStateException("a stored record no longer parses: " + e.getMessage(), e);
+        }
+    }
+
+    /** What the replay concludes: findings by (rule, subject), exposures merged by (reader, victim), facts. */
+    private static final class Replay implements DetectionSink {
+        final Set<String> findings = new HashSet<>();
+        final Map<String, ExposureRead> exposures = new HashMap<>();
+        final Map<String, RequestFacts> facts = new HashMap<>();
+
+        @Override
+        public void finding(Finding f) {
+            findings.add(f.rule().name() + "\u0000" + f.subject());
+        }
+
+        @Override
+        public void exposure(ExposureRead read) {
+            exposures.merge(read.readerRequest() + "\u0000" + read.victimRequest(), read, ExposureRead::merge);
+        }
+
+        @Override
+        public void requestFact(RequestFact fact) {
+            facts.computeIfAbsent(fact.request(), RequestFacts::of);
+            facts.computeIfPresent(fact.request(), (k, f) -> f.with(fact));
+        }
+
+        @Override
+        public void invalid(AuditRecord record, String reason) {
+        }
+    }
+}
