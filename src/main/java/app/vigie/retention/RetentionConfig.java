@@ -6,17 +6,16 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * How long Vigie keeps its own data (GDPR Art. 5(1)(e), storage limitation; docs/operations.md, "Retention"). The
- * periods are choices of the provider, not periods set by law: the GDPR sets none for these data, and none for the
- * documentation of a breach (Art. 33(5) asks that it lets the authority verify compliance). Set them with the DPO.
+ * How long Vigie keeps its own data (GDPR Art. 5(1)(e), storage limitation; docs/operations.md, "Retention"). No
+ * article sets these periods; for data processed for customers they follow the customers' instructions and the
+ * contract (Art. 28(3)(a), (g)). The defaults are a starting point to agree with them and the DPO.
  */
 @ConfigMapping(prefix = "vigie.retention")
 public interface RetentionConfig {
 
     /**
-     * The records of a (stream, boot) are deleted once it has been silent this long, unless its deployment has an
-     * incident that is not closed, or an incident still within {@link #incidentEvidence()} cites it or was running
-     * while it was.
+     * The records of a (stream, boot) are deleted once it has been silent this long, unless its deployment has a
+     * running incident, or an incident keeping its evidence ({@link #incidentEvidence()}) rests on it.
      */
     @WithDefault("P30D")
     Duration records();

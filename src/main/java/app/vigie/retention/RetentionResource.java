@@ -20,8 +20,9 @@ import app.vigie.security.Role;
 @Produces(MediaType.APPLICATION_JSON)
 public class RetentionResource {
     /** What the periods rest on: said with them, since the law fixes none of them. */
-    static final String BASIS = "GDPR Art. 5(1)(e) (storage limitation) and Art. 33(5) (documentation of breaches);"
-            + " neither sets a period: these are the provider's choices (vigie.retention.*), to be set with its DPO";
+    static final String BASIS = "GDPR Art. 5(1)(e) (storage limitation); no article sets these periods. For data"
+            + " processed for customers they follow the customers' instructions and the contract (Art. 28(3)(a), (g)):"
+            + " settings (vigie.retention.*) to agree with them and the DPO";
 
     @Inject
     RetentionService retention;

@@ -68,12 +68,16 @@ public class RetentionService {
         return Counter.builder("vigie.retention.purged").tag("kind", kind).description(description).register(meters);
     }
 
-    /** What one run deleted; {@code skipped} when another instance held the job. */
+    /**
+     * What one run deleted: boots marked purged (their records counted), segments deleted (of those and of boots
+     * marked before), request facts, rejected records, alert bodies, pre-V25 boots whose deployment was read;
+     * {@code skipped} when another instance held the job and this run stopped early.
+     */
     public record Run(Instant at, boolean skipped, long boots, long records, long segments, long requestFacts,
             long quarantine, long alertBodies, long deploymentsFound) {
 
         boolean deletedSomething() {
-            return boots + requestFacts + quarantine + alertBodies > 0;
+            return boots + segments + requestFacts + quarantine + alertBodies > 0;
         }
     }
 
@@ -102,9 +106,16 @@ public class RetentionService {
         return Transactions.run(dataSource, RetentionStore::storage);
     }
 
+    /** One step of a run, in one transaction: pairs (counter index, count); the second is 0 when nothing is left. */
+    @FunctionalInterface
+    private interface Step {
+        long[] apply(Connection c) throws SQLException;
+    }
+
     /**
-     * One run at {@code now}, by {@code actor}: every kind purged in batches until nothing is left; stops at once,
-     * {@code skipped}, when another instance holds the job.
+     * One run at {@code now}, by {@code actor}: each kind purged in batches until nothing is left, each kind on its
+     * own (one that fails is logged and the others still run). Stops early, {@code skipped}, when another instance
+     * holds the job; what was deleted before that is counted.
      */
     public Run run(Instant now, String actor) throws SQLException {
         Instant recordsCutoff = now.minus(config.records());
@@ -113,42 +124,45 @@ public class RetentionService {
         Instant quarantineCutoff = now.minus(config.quarantine());
         Instant alertCutoff = now.minus(config.alertBodies());
         int batch = config.batch();
+        int rows = batch * 20;
+        // added once a step's transaction committed: an attempt retried by Transactions.run counts once
         long[] n = new long[7];  // boots, records, segments, facts, quarantine, alert bodies, deployments found
-        boolean skipped = false;
-        loop:
-        for (int kind = 0; kind < 5; kind++) {
-            while (true) {
-                final int k = kind;
-                Integer done = Transactions.run(dataSource, c -> {
-                    if (!RetentionStore.tryLock(c)) {
-                        return null;
+        List<Step> steps = List.of(
+                c -> new long[] {6, findDeployments(c, batch)},
+                c -> {
+                    List<RetentionStore.Boot> found = RetentionStore.purgeableBoots(c, recordsCutoff,
+                            evidenceCutoff, batch);
+                    if (!found.isEmpty()) {
+                        RetentionStore.markPurged(c, found, now);
                     }
-                    return switch (k) {
-                        case 0 -> findDeployments(c, batch, n);
-                        case 1 -> {
-                            List<RetentionStore.Boot> found = RetentionStore.purgeableBoots(c, recordsCutoff,
-                                    evidenceCutoff, batch);
-                            if (!found.isEmpty()) {
-                                n[2] += RetentionStore.purgeBoots(c, found, now);
-                                n[0] += found.size();
-                                n[1] += found.stream().mapToLong(RetentionStore.Boot::records).sum();
-                                found.forEach(b -> detection.forget(b.stream(), b.boot()));
-                            }
-                            yield found.size();
-                        }
-                        case 2 -> add(n, 3, RetentionStore.purgeRequestFacts(c, factsCutoff, evidenceCutoff,
-                                batch * 20));
-                        case 3 -> add(n, 4, RetentionStore.purgeQuarantine(c, quarantineCutoff, batch * 20));
-                        default -> add(n, 5, RetentionStore.purgeAlertBodies(c, alertCutoff, now, batch));
-                    };
-                });
-                if (done == null) {
-                    skipped = true;
-                    break loop;
+                    return new long[] {0, found.size(), 1,
+                            found.stream().mapToLong(RetentionStore.Boot::records).sum()};
+                },
+                c -> new long[] {2, RetentionStore.deletePurgedSegments(c, batch)},
+                c -> new long[] {3, RetentionStore.purgeRequestFacts(c, factsCutoff, evidenceCutoff, rows)},
+                c -> new long[] {4, RetentionStore.purgeQuarantine(c, quarantineCutoff, rows)},
+                c -> new long[] {5, RetentionStore.purgeAlertBodies(c, alertCutoff, now, batch)});
+        boolean skipped = false;
+        for (Step step : steps) {
+            try {
+                while (true) {
+                    long[] done = Transactions.run(dataSource, c -> RetentionStore.tryLock(c) ? step.apply(c) : null);
+                    if (done == null) {
+                        skipped = true;
+                        break;
+                    }
+                    for (int k = 0; k + 1 < done.length; k += 2) {
+                        n[(int) done[k]] += done[k + 1];
+                    }
+                    if (done[1] == 0) {
+                        break;
+                    }
                 }
-                if (done == 0) {
-                    break;
-                }
+            } catch (SQLException | RuntimeException e) {
+                LOG.warnf(e, "Retention: a step failed; the other kinds go on, the next run tries it again");
+            }
+            if (skipped) {
+                break;
             }
         }
         Run run = new Run(now, skipped, n[0], n[1], n[2], n[3], n[4], n[5], n[6]);
@@ -166,26 +180,21 @@ public class RetentionService {
         return run;
     }
 
-    private static int add(long[] n, int i, int count) {
-        n[i] += count;
-        return count;
-    }
-
     /** Reads the deployment of boots made before V25 from their first stored record. */
-    private int findDeployments(Connection c, int batch, long[] n) throws SQLException {
+    private long findDeployments(Connection c, int batch) throws SQLException {
         List<Long> ids = RetentionStore.bootsWithoutDeployment(c, batch);
         for (long id : ids) {
             StoredRecord first = RecordStore.first(c, id);
-            String deployment = "";  // no record left: nothing to keep for a deployment
+            String deployment = "";  // no record left, or none readable: no deployment's incident keeps the boot
             if (first != null) {
                 try {
                     deployment = parser.parse(first.body()).deployment();
                 } catch (InvalidRecordException e) {
-                    throw new IllegalStateException("a stored record no longer parses: " + e.getMessage(), e);
+                    LOG.warnf("Retention: the first stored record of stream_boot %d no longer parses (%s); its"
+                            + " deployment is left unknown", id, e.getMessage());
                 }
             }
             RetentionStore.setDeployment(c, id, deployment);
-            n[6]++;
         }
         return ids.size();
     }

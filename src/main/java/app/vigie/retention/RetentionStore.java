@@ -14,7 +14,10 @@ import java.util.List;
  * closed, or closed after the evidence cutoff) is written once, in {@link #RETAINED}.
  */
 final class RetentionStore {
-    /** An incident {@code i} whose evidence is kept: not closed, or closed after the evidence cutoff (parameter). */
+    /**
+     * An incident {@code i} whose evidence is kept: not closed (a dismissed one too: its period starts when it is
+     * closed), or closed after the evidence cutoff (parameter).
+     */
     static final String RETAINED = "(i.status <> 'CLOSED' or i.closed_at is null or i.closed_at >= ?)";
 
     /** The lock key of the job: one instance purges at a time (the others skip their turn). */
@@ -63,9 +66,9 @@ final class RetentionStore {
     }
 
     /**
-     * Boots silent since before {@code recordsCutoff}, nothing held behind a gap, whose deployment has no incident
-     * that is not closed, and that no retained incident cites (a finding on it) or ran beside (an
-     * incident of its deployment detected before the boot's last record and closed after its first): locked.
+     * Boots silent since before {@code recordsCutoff}, nothing held behind a gap, whose deployment has no running
+     * incident (neither closed nor dismissed), and that no incident keeping its evidence rests on (table
+     * {@code incident_evidence_boot}): locked.
      */
     static List<Boot> purgeableBoots(Connection c, Instant recordsCutoff, Instant evidenceCutoff, int limit)
             throws SQLException {
@@ -75,16 +78,13 @@ final class RetentionStore {
                 where sb.purged_at is null and sb.deployment is not null and sb.last_seen_at < ?
                   and sb.max_seq < sb.next_seq
                   and not exists (select 1 from incident i where i.deployment = sb.deployment
-                    and (i.status <> 'CLOSED' or (%1$s and i.detected_at <= sb.last_seen_at
-                      and coalesce(i.closed_at, 'infinity') >= sb.first_seen_at)))
-                  and not exists (select 1 from finding f join incident i on i.id = f.incident_id
-                    where f.stream = sb.stream and f.boot = sb.boot and %1$s)
+                    and i.status not in ('CLOSED', 'DISMISSED'))
+                  and not exists (select 1 from incident_evidence_boot x join incident i on i.id = x.incident_id
+                    where x.stream = sb.stream and x.boot = sb.boot and %s)
                 order by sb.id limit ? for update of sb skip locked""".formatted(RETAINED))) {
-            Timestamp evidence = Timestamp.from(evidenceCutoff);
             ps.setTimestamp(1, Timestamp.from(recordsCutoff));
-            ps.setTimestamp(2, evidence);
-            ps.setTimestamp(3, evidence);
-            ps.setInt(4, limit);
+            ps.setTimestamp(2, Timestamp.from(evidenceCutoff));
+            ps.setInt(3, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(new Boot(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
@@ -95,27 +95,49 @@ final class RetentionStore {
         return out;
     }
 
-    /** Deletes the boots' records and detector snapshots and marks them purged; returns the segments deleted. */
-    static long purgeBoots(Connection c, List<Boot> boots, Instant now) throws SQLException {
+    /**
+     * Marks the boots purged (from now on a record of them is rejected) and deletes their detector snapshots; their
+     * records go by {@link #deletePurgedSegments}.
+     */
+    static void markPurged(Connection c, List<Boot> boots, Instant now) throws SQLException {
         Long[] ids = boots.stream().map(Boot::id).toArray(Long[]::new);
-        long segments;
-        try (PreparedStatement ps = c.prepareStatement(
-                "delete from record_segment where stream_boot_id = any(?)")) {
-            ps.setArray(1, c.createArrayOf("bigint", ids));
-            segments = ps.executeLargeUpdate();
-        }
         try (PreparedStatement ps = c.prepareStatement("""
                 delete from detector_snapshot d using stream_boot sb
                 where sb.id = any(?) and d.stream = sb.stream and d.boot = sb.boot""")) {
             ps.setArray(1, c.createArrayOf("bigint", ids));
             ps.executeUpdate();
         }
-        try (PreparedStatement ps = c.prepareStatement("update stream_boot set purged_at = ? where id = any(?)")) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "update stream_boot set purged_at = ?, purge_pending = true where id = any(?)")) {
             ps.setTimestamp(1, Timestamp.from(now));
             ps.setArray(2, c.createArrayOf("bigint", ids));
             ps.executeUpdate();
         }
-        return segments;
+    }
+
+    /**
+     * Deletes at most {@code limit} segments of boots marked purged; a boot none of whose segments is left is no
+     * longer pending. Returns the segments deleted.
+     */
+    static int deletePurgedSegments(Connection c, int limit) throws SQLException {
+        int deleted;
+        try (PreparedStatement ps = c.prepareStatement("""
+                delete from record_segment s using (
+                  select g.stream_boot_id, g.first_seq from stream_boot sb
+                  join record_segment g on g.stream_boot_id = sb.id
+                  where sb.purge_pending limit ?) d
+                where s.stream_boot_id = d.stream_boot_id and s.first_seq = d.first_seq""")) {
+            ps.setInt(1, limit);
+            deleted = ps.executeUpdate();
+        }
+        if (deleted < limit) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    update stream_boot sb set purge_pending = false where sb.purge_pending
+                      and not exists (select 1 from record_segment g where g.stream_boot_id = sb.id)""")) {
+                ps.executeUpdate();
+            }
+        }
+        return deleted;
     }
 
     /**

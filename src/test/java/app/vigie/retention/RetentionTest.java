@@ -58,11 +58,23 @@ class RetentionTest {
         String kId = incidentOf(kDeployment);
         close(kId);
         benign(k + "/old", kDeployment);
-        // W: a prompt rejected on the prefill pool and served on the decode pool; the finding names the prefill
-        // boot only, the decode boot is kept because it was alive while the incident ran
+        // W: a prompt served on a decode pool, then, in a later batch, found rejected on the prefill pool: the
+        // finding names the prefill boot; the decode boot, silent since before the incident was detected, is its
+        // evidence too
         String w = p + "w";
         String wId = rejectedThenServed(w);
         close(wId);
+        // T: a reader attending on two tensor-parallel pools, other positions leaked on each; its finding names
+        // one pool, the other pool's reads are evidence of the exposure's size
+        String tp = p + "t";
+        String tId = readOnTwoPools(tp);
+        close(tId);
+        // D: a breach dismissed (not closed): its deployment's other boots go, its evidence stays
+        String d = p + "d";
+        String dId = Api.leakingIncident(d, d + "-acme", d + "-globex");
+        Api.admin().contentType("application/json").body("{\"status\": \"DISMISSED\", \"reason\": \"a test\"}")
+                .post("/api/incidents/" + dId + "/status").then().statusCode(200);
+        benign(d + "/quiet", d + "/dep");
         // O: a breach closed six years ago (its evidence period, five years, has ended)
         String o = p + "o";
         String oId = Api.leakingIncident(o, o + "-acme", o + "-globex");
@@ -75,14 +87,18 @@ class RetentionTest {
         benign(p + "c/s", p + "c/dep");
 
         sql("update stream_boot set first_seen_at = now() - interval '61 days', last_seen_at = now() - interval '60 days'"
-                + " where stream like ? or stream like ? or stream like ? or stream like ?", k + "/eu-par1/%", a + "/%",
-                p + "b/%", w + "/%");
+                + " where stream like ? or stream like ? or stream like ? or stream like ? or stream like ?"
+                + " or stream like ?", k + "/eu-par1/%", a + "/%", p + "b/%", w + "/prefill", tp + "/%", d + "/%");
+        sql("update stream_boot set first_seen_at = now() - interval '70 days', last_seen_at = now() - interval '69 days'"
+                + " where stream = ?", w + "/decode");
         sql("update stream_boot set first_seen_at = now() - interval '200 days', last_seen_at = now() - interval '199 days'"
                 + " where stream = ?", k + "/old");
         sql("update incident set detected_at = now() - interval '61 days', closed_at = now() - interval '1 day'"
                 + " where id = ?::uuid", kId);
         sql("update incident set detected_at = now() - interval '61 days', closed_at = now() - interval '2 days'"
-                + " where id = ?::uuid", wId);
+                + " where id in (?::uuid, ?::uuid)", wId, tId);
+        // C's boot as one made before V25: its deployment is read from its first record
+        sql("update stream_boot set deployment = null where stream = ?", p + "c/s");
         sql("update stream_boot set first_seen_at = now() - interval '6 years 2 days',"
                 + " last_seen_at = now() - interval '6 years 1 day' where stream like ?", o + "/%");
         sql("update incident set detected_at = now() - interval '6 years 2 days', closed_at = now() - interval '6 years'"
@@ -97,6 +113,11 @@ class RetentionTest {
         String deliveredBody = "{\"notice\": \"" + p + " delivered\"}";
         alert(kId, p + "-delivered", deliveredBody, "DELIVERED");
         alert(kId, p + "-dead", "{\"notice\": \"" + p + " dead\"}", "DEAD");
+        alert(kId, p + "-mixed", "{\"notice\": \"" + p + " mixed\"}", "DELIVERED");
+        sql("""
+                insert into alert_delivery (alert_id, channel, target, status, attempts, next_attempt_at, updated_at)
+                select id, 'email', 'dpo@acme.example', 'HELD', 0, now(), now() from customer_alert
+                where idempotency_key = ?""", p + "-mixed");
 
         RetentionService.Run run = retention.run(Instant.now(), "test");
         assertThat(run.skipped()).isFalse();
@@ -110,13 +131,20 @@ class RetentionTest {
         assertThat(purged(p + "c/s")).isFalse();
         assertThat(purged(w + "/prefill")).isFalse();
         assertThat(purged(w + "/decode")).isFalse();
+        assertThat(purged(tp + "/tp0")).isFalse();
+        assertThat(purged(tp + "/tp1")).isFalse();
+        assertThat(purged(d + "/s")).isFalse();
+        assertThat(purged(d + "/quiet")).isTrue();
+        assertThat(string("select deployment from stream_boot where stream = ?", p + "c/s")).isEqualTo(p + "c/dep");
         assertThat(purged(k + "/old")).isTrue();
         assertThat(purged(o + "/s")).isTrue();
         assertThat(purged(p + "b/s")).isTrue();
         assertThat(count("select count(*) from record_segment g join stream_boot s on s.id = g.stream_boot_id"
                 + " where s.stream in (?, ?, ?)", k + "/old", o + "/s", p + "b/s")).isZero();
-        assertThat(run.boots()).isGreaterThanOrEqualTo(3);
-        assertThat(run.records()).isGreaterThanOrEqualTo(2 * 6 + 7);  // B's and K's old boot, O's
+        assertThat(run.boots()).isGreaterThanOrEqualTo(4);
+        assertThat(run.records()).isGreaterThanOrEqualTo(3 * 6 + 7);  // B's, K's old boot, D's quiet one, O's
+        assertThat(run.segments()).isGreaterThanOrEqualTo(4);
+        assertThat(run.deploymentsFound()).isGreaterThanOrEqualTo(1);
 
         // the evidence of K and A is judged again: every finding and exposure follows from what was kept
         JsonPath kCheck = check(kId);
@@ -129,6 +157,12 @@ class RetentionTest {
         assertThat(wCheck.getBoolean("reproduced")).as(wCheck.prettify()).isTrue();
         assertThat(wCheck.getInt("boots")).isEqualTo(2);
         assertThat(wCheck.getInt("findings")).isEqualTo(1);
+        JsonPath tCheck = check(tId);
+        assertThat(tCheck.getBoolean("reproduced")).as(tCheck.prettify()).isTrue();
+        assertThat(tCheck.getInt("boots")).isEqualTo(2);
+        assertThat(tCheck.getInt("exposures")).isEqualTo(1);
+        JsonPath dCheck = check(dId);
+        assertThat(dCheck.getBoolean("reproduced")).as(dCheck.prettify()).isTrue();
         JsonPath aCheck = check(aId);
         assertThat(aCheck.getBoolean("reproduced")).as(aCheck.prettify()).isTrue();
         assertThat(aCheck.getInt("exposures")).isEqualTo(1);
@@ -170,6 +204,7 @@ class RetentionTest {
         assertThat(string("select coalesce(body, '') || '|' || body_sha256 from customer_alert where idempotency_key = ?",
                 p + "-delivered")).isEqualTo("|" + sha256(deliveredBody));
         assertThat(string("select body from customer_alert where idempotency_key = ?", p + "-dead")).contains(" dead");
+        assertThat(string("select body from customer_alert where idempotency_key = ?", p + "-mixed")).contains(" mixed");
 
         // one audit event says what the run deleted and under which policy
         JsonPath event = JsonPath.from(string("select after::text from audit_event where action = 'retention.purge'"
@@ -224,7 +259,7 @@ class RetentionTest {
         JsonPath state = Api.as(p + "-dpo", p + "-dpo-password").get("/api/retention").then().statusCode(200)
                 .extract().jsonPath();
         assertThat(state.getString("policy.records")).isEqualTo("P30D");
-        assertThat(state.getString("policy.basis")).contains("Art. 5(1)(e)").contains("neither sets a period");
+        assertThat(state.getString("policy.basis")).contains("Art. 5(1)(e)").contains("no article sets these periods");
         assertThat(state.getLong("storage.records")).isPositive();
         assertThat(state.getDouble("storage.bytes_per_record")).isPositive();
         Api.as(p + "-dpo", p + "-dpo-password").contentType("application/json").body("{}")
@@ -264,15 +299,15 @@ class RetentionTest {
         Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", Matchers.equalTo(6));
     }
 
-    /** A request rejected at admission on a prefill pool, then allocated and answered on a decode pool. */
+    /**
+     * A request allocated and answered on a decode pool, posted first; then, in another batch, its rejection at
+     * admission on a prefill pool.
+     */
     private static String rejectedThenServed(String prefix) {
-        List<String> lines = new ArrayList<>();
         String deployment = prefix + "/dep";
         String r = prefix + "-r";
-        AuditLogWriter prefill = new AuditLogWriter(prefix + "/prefill", deployment, "b1", lines::add);
-        prefill.config(T, 16, 8, 128, 100);
-        prefill.admit(T, r, "acme", 500, false, "too long");
-        AuditLogWriter decode = new AuditLogWriter(prefix + "/decode", deployment, "b1", lines::add);
+        List<String> served = new ArrayList<>();
+        AuditLogWriter decode = new AuditLogWriter(prefix + "/decode", deployment, "b1", served::add);
         List<PageRun> pages = List.of(new PageRun(0, 1));
         decode.config(T, 16, 8, 128, 100);
         decode.alloc(T, r, "acme", pages, "DECODE", null);
@@ -280,8 +315,40 @@ class RetentionTest {
         decode.attach(T, r, "acme", 16);
         decode.finish(T, r, "acme", "STOP", 200, 5, true);
         decode.free(T, r, pages, "FINISH");
-        Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", Matchers.equalTo(8));
+        Api.post(Logs.body(served)).then().statusCode(200).body("accepted", Matchers.equalTo(6));
+        List<String> rejected = new ArrayList<>();
+        AuditLogWriter prefill = new AuditLogWriter(prefix + "/prefill", deployment, "b1", rejected::add);
+        prefill.config(T, 16, 8, 128, 100);
+        prefill.admit(T, r, "acme", 500, false, "too long");
+        Api.post(Logs.body(rejected)).then().statusCode(200).body("accepted", Matchers.equalTo(2));
         return incidentOf(deployment);
+    }
+
+    /**
+     * Two tensor-parallel pools of one deployment, posted in one batch: a victim writes 8 positions on each, at the
+     * start of its page on tp1 and at the end on tp0; a reader of another tenant attends 16 on both, so each pool
+     * leaks it other positions: 16 tokens in all. The transaction raises the reader's finding once, on one pool.
+     */
+    private static String readOnTwoPools(String prefix) {
+        List<String> lines = new ArrayList<>();
+        for (String rank : List.of("tp1", "tp0")) {
+            AuditLogWriter w = new AuditLogWriter(prefix + "/" + rank, prefix + "/dep", "b1", lines::add);
+            List<PageRun> page = List.of(new PageRun(0, 1));
+            w.config(T, 16, 8, 128, 100);
+            w.alloc(T, prefix + "-v", "acme", page, "PREFILL", null);
+            w.write(T, prefix + "-v", "acme", rank.equals("tp1") ? 0 : 8, 8, "COMPUTE", null);
+            w.free(T, prefix + "-v", page, "FINISH");
+            w.alloc(T, prefix + "-r", "globex", page, "PREFILL", null);
+            w.write(T, prefix + "-r", "globex", rank.equals("tp1") ? 8 : 0, 8, "COMPUTE", null);
+            w.attach(T, prefix + "-r", "globex", 16);
+            w.finish(T, prefix + "-r", "globex", "STOP", 200, 3, true);
+            w.free(T, prefix + "-r", page, "FINISH");
+        }
+        Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", Matchers.equalTo(18));
+        String id = incidentOf(prefix + "/dep");
+        Api.admin().get("/api/incidents/" + id + "/exposures").then().statusCode(200)
+                .body("[0].tokens", Matchers.equalTo(16));
+        return id;
     }
 
     private void alert(String incident, String key, String body, String status) throws SQLException {

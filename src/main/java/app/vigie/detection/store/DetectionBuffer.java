@@ -2,9 +2,12 @@ package app.vigie.detection.store;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.detection.core.DetectionSink;
@@ -22,6 +25,10 @@ public final class DetectionBuffer implements DetectionSink {
     /** The facts of each request seen in this transaction, merged. */
     final Map<String, RequestFacts> facts = new LinkedHashMap<>();
     final List<Invalid> invalid = new ArrayList<>();
+    /** Every (deployment, stream, boot) where a read of an exposure was judged: evidence of its incident. */
+    final Set<List<String>> exposureBoots = new HashSet<>();
+    /** Where each request of this transaction was first served: {stream, boot}. */
+    final Map<String, String[]> servedAt = new HashMap<>();
 
     /** An impossible record and why. */
     record Invalid(AuditRecord record, String reason) {
@@ -44,6 +51,7 @@ public final class DetectionBuffer implements DetectionSink {
     @Override
     public void exposure(ExposureRead e) {
         exposures.merge(e.pairKey(), e, ExposureRead::merge);
+        exposureBoots.add(List.of(e.deployment(), e.stream(), e.boot()));
         spans.merge(e.deployment(), new ExposureSpan(e.attachAt(), e.attachAt()),
                 (a, b) -> new ExposureSpan(a.first().isBefore(b.first()) ? a.first() : b.first(),
                         a.last().isAfter(b.last()) ? a.last() : b.last()));
@@ -52,6 +60,10 @@ public final class DetectionBuffer implements DetectionSink {
     @Override
     public void requestFact(RequestFact f) {
         facts.compute(f.request(), (request, known) -> (known == null ? RequestFacts.of(request) : known).with(f));
+        if (f.kind() == RequestFact.Kind.SERVED
+                || (f.kind() == RequestFact.Kind.FINISHED && f.delivered() && f.outputTokens() > 0)) {
+            servedAt.putIfAbsent(f.request(), new String[] {f.stream(), f.boot()});
+        }
     }
 
     @Override

@@ -49,7 +49,8 @@ public final class DetectionStore {
             }
         }
         Set<String> delivered = new TreeSet<>();
-        Map<String, Detail> later = rejectedServed(c, b, delivered);
+        Map<String, String[]> servedBoots = new TreeMap<>();
+        Map<String, Detail> later = rejectedServed(c, b, delivered, servedBoots);
         Map<String, String> moving = later.isEmpty() ? Map.of() : moving(c, later);
         // every incident row this transaction writes is locked here, in one sorted pass: no two transactions
         // wait for each other's incidents
@@ -70,6 +71,7 @@ public final class DetectionStore {
         insertFindings(c, b, incidents, now);
         Map<UUID, Set<String>> touched = countNewRequests(c, b, incidents);
         upsertExposures(c, b, incidents);
+        recordEvidence(c, b, incidents, servedBoots);
         countLeaked(c, leaked);
         for (Map.Entry<String, DetectionBuffer.ExposureSpan> e : b.spans.entrySet()) {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -94,6 +96,54 @@ public final class DetectionStore {
         }
         QuarantineStore.keep(c, kept, QuarantineStore.APPLY);
         return touched;
+    }
+
+    /**
+     * Records the boots the incidents rest on (table {@code incident_evidence_boot}, V25): the boot of each finding,
+     * each boot where a read of an exposure was judged, and the boot that served a rejected request (joined to the
+     * incident holding its finding, written or moved above). The retention job keeps their records, the evidence
+     * check replays them.
+     */
+    private static void recordEvidence(Connection c, DetectionBuffer b, Map<String, UUID> incidents,
+            Map<String, String[]> servedBoots) throws SQLException {
+        SortedSet<List<String>> rows = new TreeSet<>(DetectionStore::compareLists);
+        b.findings.values().forEach(f -> rows.add(List.of(incidents.get(f.deployment()).toString(),
+                f.evidence().stream(), f.evidence().boot())));
+        b.exposureBoots.forEach(k -> rows.add(List.of(incidents.get(k.get(0)).toString(), k.get(1), k.get(2))));
+        if (!rows.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    insert into incident_evidence_boot (incident_id, stream, boot)
+                    select i, s, b from unnest(?::uuid[], ?::text[], ?::text[]) as u(i, s, b)
+                    on conflict do nothing""")) {
+                ps.setArray(1, c.createArrayOf("uuid", rows.stream().map(r -> UUID.fromString(r.get(0))).toArray()));
+                ps.setArray(2, c.createArrayOf("text", rows.stream().map(r -> r.get(1)).toArray()));
+                ps.setArray(3, c.createArrayOf("text", rows.stream().map(r -> r.get(2)).toArray()));
+                ps.executeUpdate();
+            }
+        }
+        if (!servedBoots.isEmpty()) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    insert into incident_evidence_boot (incident_id, stream, boot)
+                    select distinct f.incident_id, u.s, u.b from unnest(?::text[], ?::text[], ?::text[]) as u(r, s, b)
+                    join finding f on f.rule = 'REJECTED_REQUEST_SERVED' and f.subject = u.r
+                    order by 1, 2, 3
+                    on conflict do nothing""")) {
+                ps.setArray(1, c.createArrayOf("text", servedBoots.keySet().toArray()));
+                ps.setArray(2, c.createArrayOf("text", servedBoots.values().stream().map(v -> v[0]).toArray()));
+                ps.setArray(3, c.createArrayOf("text", servedBoots.values().stream().map(v -> v[1]).toArray()));
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    private static int compareLists(List<String> a, List<String> b) {
+        for (int i = 0; i < a.size(); i++) {
+            int c = a.get(i).compareTo(b.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
     }
 
     /**
@@ -528,8 +578,8 @@ public final class DetectionStore {
      * the core judge each merged request: a new {@code REJECTED_REQUEST_SERVED} is raised, one raised earlier is
      * returned to be brought up to date. {@code leakable} receives the requests whose merged facts say delivered.
      */
-    private static Map<String, Detail> rejectedServed(Connection c, DetectionBuffer b, Set<String> leakable)
-            throws SQLException {
+    private static Map<String, Detail> rejectedServed(Connection c, DetectionBuffer b, Set<String> leakable,
+            Map<String, String[]> servedBoots) throws SQLException {
         if (b.facts.isEmpty()) {
             return Map.of();
         }
@@ -546,8 +596,13 @@ public final class DetectionStore {
         Boolean[] finished = new Boolean[n];
         Boolean[] delivered = new Boolean[n];
         Boolean[] output = new Boolean[n];
+        String[] servedStream = new String[n];
+        String[] servedBoot = new String[n];
         int i = 0;
         for (RequestFacts f : b.facts.values()) {
+            String[] where = b.servedAt.get(f.request());
+            servedStream[i] = where == null ? null : where[0];
+            servedBoot[i] = where == null ? null : where[1];
             RequestFact r = f.firstRejection();
             request[i] = f.request();
             tenant[i] = f.tenant();
@@ -567,11 +622,12 @@ public final class DetectionStore {
         Map<String, Detail> later = new TreeMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into request_fact as f (request, tenant, rejected, rejected_deployment, rejected_stream,
-                  rejected_boot, rejected_seq, rejected_at, served, finished, delivered, delivered_output)
-                select r, t, rj, d, s, b, q, timestamptz 'epoch' + a * interval '1 microsecond', sv, fi, de, o
+                  rejected_boot, rejected_seq, rejected_at, served, finished, delivered, delivered_output,
+                  served_stream, served_boot)
+                select r, t, rj, d, s, b, q, timestamptz 'epoch' + a * interval '1 microsecond', sv, fi, de, o, ss, sb
                 from unnest(?::text[], ?::text[], ?::boolean[], ?::text[], ?::text[], ?::text[], ?::bigint[],
-                  ?::bigint[], ?::boolean[], ?::boolean[], ?::boolean[], ?::boolean[])
-                  as u(r, t, rj, d, s, b, q, a, sv, fi, de, o)
+                  ?::bigint[], ?::boolean[], ?::boolean[], ?::boolean[], ?::boolean[], ?::text[], ?::text[])
+                  as u(r, t, rj, d, s, b, q, a, sv, fi, de, o, ss, sb)
                 order by r
                 on conflict (request) do update set
                   tenant = coalesce(f.tenant, excluded.tenant),
@@ -586,9 +642,12 @@ public final class DetectionStore {
                   delivered = case when f.delivered is null then excluded.delivered
                     when excluded.delivered is null then f.delivered else f.delivered or excluded.delivered end,
                   delivered_output = f.delivered_output or excluded.delivered_output,
+                  served_stream = coalesce(f.served_stream, excluded.served_stream),
+                  served_boot = case when f.served_stream is null then excluded.served_boot else f.served_boot end,
                   touched_at = now()
                 returning request, tenant, rejected, rejected_deployment, rejected_stream, rejected_boot,
-                  rejected_seq, rejected_at, served, finished, delivered, delivered_output, served_finding"""
+                  rejected_seq, rejected_at, served, finished, delivered, delivered_output, served_finding,
+                  served_stream, served_boot"""
                 .formatted(EARLIER_REJECTION))) {
             ps.setArray(1, c.createArrayOf("text", request));
             ps.setArray(2, c.createArrayOf("text", tenant));
@@ -602,6 +661,8 @@ public final class DetectionStore {
             ps.setArray(10, c.createArrayOf("boolean", finished));
             ps.setArray(11, c.createArrayOf("boolean", delivered));
             ps.setArray(12, c.createArrayOf("boolean", output));
+            ps.setArray(13, c.createArrayOf("text", servedStream));
+            ps.setArray(14, c.createArrayOf("text", servedBoot));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     RequestFacts merged = stored(rs);
@@ -609,6 +670,9 @@ public final class DetectionStore {
                         leakable.add(merged.request());
                     }
                     boolean raisedBefore = rs.getBoolean(13);
+                    if (merged.rejectedButServed() && rs.getString(14) != null) {
+                        servedBoots.put(merged.request(), new String[] {rs.getString(14), rs.getString(15)});
+                    }
                     merged.finding().ifPresent(f -> {
                         if (raisedBefore) {
                             later.put(f.subject(), Detail.of(f));

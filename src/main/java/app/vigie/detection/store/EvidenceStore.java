@@ -20,18 +20,17 @@ public final class EvidenceStore {
     }
 
     /**
-     * The boots an incident rests on, as the retention job keeps them: those its findings name, and those of its
-     * deployment alive while it was (from before it was detected to when it was closed): the latter hold the reads
-     * of an exposure on other streams and the records that served a rejected request.
+     * The boots an incident rests on, as detection recorded them (table {@code incident_evidence_boot}): the boot of
+     * each finding, every boot where a read of one of its exposures was judged, the boot that served a rejected
+     * request. {@code purgedAt} is set for a boot whose records the retention job deleted (or is deleting).
      */
     public static List<EvidenceBoot> boots(Connection c, UUID incident) throws SQLException {
         List<EvidenceBoot> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select sb.id, sb.stream, sb.boot, sb.next_seq, sb.purged_at from stream_boot sb, incident i
-                where i.id = ? and ((sb.stream, sb.boot) in (select stream, boot from finding where incident_id = i.id)
-                  or (sb.deployment = i.deployment and i.detected_at <= sb.last_seen_at
-                    and coalesce(i.closed_at, 'infinity') >= sb.first_seen_at))
-                order by sb.stream, sb.boot""")) {
+                select sb.id, x.stream, x.boot, coalesce(sb.next_seq, 1), sb.purged_at
+                from incident_evidence_boot x
+                left join stream_boot sb on sb.stream = x.stream and sb.boot = x.boot
+                where x.incident_id = ? order by x.stream, x.boot""")) {
             ps.setObject(1, incident);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
