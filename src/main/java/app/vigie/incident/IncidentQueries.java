@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -239,6 +240,32 @@ public final class IncidentQueries {
     }
 
     /**
+     * The incident's exposures that concern {@code tenant}: its requests read (cross or intra), and its requests that
+     * read another tenant's; in the order of {@link #exposures(Connection, UUID)}. Read through the indexes by
+     * victim and by reader tenant, so that one customer's document does not read the whole incident.
+     */
+    public static List<ExposureView> exposuresOf(Connection c, UUID id, String tenant) throws SQLException {
+        List<ExposureView> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, e.tokens,
+                  e.first_seen_at, case when f.finished then f.delivered end
+                from exposure e left join request_fact f on f.request = e.reader_request
+                where e.incident_id = ? and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT'))
+                order by e.reader_request collate "C", e.victim_request collate "C"
+                """)) {
+            ps.setObject(1, id);
+            ps.setString(2, tenant);
+            ps.setString(3, tenant);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(exposure(rs));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
      * The incident's exposures in their order (reader, then victim request, by code point), from the first after the
      * pair ({@code afterReader}, {@code afterVictim}) (null: from the first), at most {@code limit}: a walk of the
      * index exposure_pair (V23).
@@ -264,46 +291,140 @@ public final class IncidentQueries {
             ps.setInt(k, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    // unknown until a FINISH of the reader is applied: null, never false (read before wasNull)
-                    Boolean delivered = rs.getBoolean(8);
-                    if (rs.wasNull()) {
-                        delivered = null;
-                    }
-                    out.add(new ExposureView(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getLong(6), instant(rs.getTimestamp(7)), delivered));
+                    out.add(exposure(rs));
                 }
             }
         }
         return out;
     }
 
-    /** Affected tenants with their controllers from the directory, sorted by tenant. */
-    public static List<TenantView> tenants(Connection c, List<ExposureView> exposures) throws SQLException {
-        List<TenantView> plain = tenants(exposures);
+    /** An incident's exposures with the delivery of each reader's response (null: no FINISH yet), as one relation. */
+    private static final String EXPOSED = """
+            select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, e.tokens,
+              e.first_seen_at, case when f.finished then f.delivered end as delivered
+            from exposure e left join request_fact f on f.request = e.reader_request where e.incident_id = ?""";
+
+    /**
+     * The affected tenants of an incident with their controllers from the directory, sorted by tenant: for each, its
+     * roles, its requests exposed (as victim), the tokens read of it and by it, and its requests whose delivered
+     * responses carried another tenant's tokens. Summed by the database over the exposures, so that an incident of a
+     * million exposures is not read into memory to be counted.
+     */
+    public static List<TenantView> tenants(Connection c, UUID id) throws SQLException {
+        List<TenantView> plain = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                with e as materialized (%s),
+                v as (select victim_tenant as tenant, count(distinct victim_request) as requests, sum(tokens) as tokens
+                      from e group by 1),
+                r as (select reader_tenant as tenant, sum(tokens) as tokens, count(distinct reader_request)
+                        filter (where kind = 'CROSS_TENANT' and delivered) as responses
+                      from e group by 1)
+                select coalesce(v.tenant, r.tenant), v.tenant is not null, r.tenant is not null,
+                  coalesce(v.requests, 0), coalesce(v.tokens, 0), coalesce(r.tokens, 0), coalesce(r.responses, 0)
+                from v full join r on r.tenant = v.tenant""".formatted(EXPOSED))) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    List<String> roles = new ArrayList<>(2);
+                    if (rs.getBoolean(3)) {
+                        roles.add("RECIPIENT");
+                    }
+                    if (rs.getBoolean(2)) {
+                        roles.add("VICTIM");
+                    }
+                    plain.add(new TenantView(rs.getString(1), roles, rs.getLong(4), rs.getLong(5), rs.getLong(6),
+                            rs.getLong(7), false, null));
+                }
+            }
+        }
+        plain.sort(Comparator.comparing(TenantView::tenant));
         Map<String, String> names = TenantEntry.legalNames(plain.stream().map(TenantView::tenant).toList());
         return plain.stream().map(t -> t.withController(names.get(t.tenant()))).toList();
     }
 
-    /** Affected tenants, from the exposures: sorted by tenant. */
-    public static List<TenantView> tenants(List<ExposureView> exposures) {
-        Map<String, long[]> sums = new TreeMap<>();
-        Map<String, Set<String>> victimRequests = new HashMap<>();
-        Map<String, Set<String>> delivered = new HashMap<>();
-        Map<String, Set<String>> roles = new HashMap<>();
-        for (ExposureView e : exposures) {
-            sums.computeIfAbsent(e.victimTenant(), t -> new long[2])[0] += e.tokens();
-            sums.computeIfAbsent(e.readerTenant(), t -> new long[2])[1] += e.tokens();
-            victimRequests.computeIfAbsent(e.victimTenant(), t -> new HashSet<>()).add(e.victimRequest());
-            roles.computeIfAbsent(e.victimTenant(), t -> new HashSet<>()).add("VICTIM");
-            roles.computeIfAbsent(e.readerTenant(), t -> new HashSet<>()).add("RECIPIENT");
-            if ("CROSS_TENANT".equals(e.kind()) && Boolean.TRUE.equals(e.delivered())) {
-                delivered.computeIfAbsent(e.readerTenant(), t -> new HashSet<>()).add(e.readerRequest());
+    /**
+     * Tokens read from one tenant by another, of one kind ({@code intra}: the same tenant's, or an intra-tenant
+     * exposure) and one fate of the response ({@code delivered} true, false, or null while unknown).
+     */
+    public record PairTokens(String victimTenant, String readerTenant, boolean intra, Boolean delivered,
+            long tokens) {
+    }
+
+    /** The incident's exposures summed per (victim tenant, reader tenant, kind, fate), by the database. */
+    public static List<PairTokens> pairTokens(Connection c, UUID id) throws SQLException {
+        List<PairTokens> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select victim_tenant, reader_tenant, kind = 'INTRA_TENANT' or victim_tenant = reader_tenant,
+                  delivered, sum(tokens)
+                from (%s) e group by 1, 2, 3, 4""".formatted(EXPOSED))) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Boolean delivered = rs.getBoolean(4);
+                    if (rs.wasNull()) {
+                        delivered = null;
+                    }
+                    out.add(new PairTokens(rs.getString(1), rs.getString(2), rs.getBoolean(3), delivered,
+                            rs.getLong(5)));
+                }
             }
         }
-        List<TenantView> out = new ArrayList<>();
-        sums.forEach((tenant, s) -> out.add(new TenantView(tenant, roles.get(tenant).stream().sorted().toList(),
-                victimRequests.getOrDefault(tenant, Set.of()).size(), s[0], s[1],
-                delivered.getOrDefault(tenant, Set.of()).size(), false, null)));
+        return out;
+    }
+
+    /** A response that carried another tenant's tokens: its request, when it first read them, whether delivered. */
+    public record Leak(String readerRequest, Instant firstSeenAt, boolean delivered) {
+    }
+
+    /** The incident's reader requests with a cross-tenant exposure: when each first read one, and its delivery. */
+    public static List<Leak> leaks(Connection c, UUID id) throws SQLException {
+        List<Leak> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select reader_request, min(first_seen_at), bool_or(coalesce(delivered, false))
+                from (%s) e where kind = 'CROSS_TENANT' and first_seen_at is not null
+                group by 1""".formatted(EXPOSED))) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Leak(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getBoolean(3)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Per rule: how many findings the incident has and when the first was seen. */
+    public record FindingCount(String rule, long findings, Instant firstSeenAt) {
+    }
+
+    public static List<FindingCount> findingCounts(Connection c, UUID id) throws SQLException {
+        List<FindingCount> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "select rule, count(*), min(seen_at) from finding where incident_id = ? group by 1 order by 1")) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new FindingCount(rs.getString(1), rs.getLong(2), instant(rs.getTimestamp(3))));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** One page of the incident's findings in their order (by id): {@code limit} from the {@code offset}-th. */
+    public static List<FindingView> findingsPage(Connection c, UUID id, int offset, int limit) throws SQLException {
+        List<FindingView> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(FINDING_COLUMNS
+                + " from finding where incident_id = ? order by id limit ? offset ?")) {
+            ps.setObject(1, id);
+            ps.setInt(2, limit);
+            ps.setInt(3, offset);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(finding(rs));
+                }
+            }
+        }
         return out;
     }
 
@@ -317,21 +438,38 @@ public final class IncidentQueries {
      */
     public static List<FindingView> findings(Connection c, UUID id, long after, int limit) throws SQLException {
         List<FindingView> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                select id, rule, subject, deployment, stream, boot, first_seq, last_seq, detail, seen_at, recorded_at
-                from finding where incident_id = ? and id > ? order by id limit ?""")) {
+        try (PreparedStatement ps = c.prepareStatement(FINDING_COLUMNS
+                + " from finding where incident_id = ? and id > ? order by id limit ?")) {
             ps.setObject(1, id);
             ps.setLong(2, after);
             ps.setInt(3, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new FindingView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
-                            rs.getString(5), rs.getString(6), rs.getLong(7), rs.getLong(8), rs.getString(9),
-                            instant(rs.getTimestamp(10)), instant(rs.getTimestamp(11))));
+                    out.add(finding(rs));
                 }
             }
         }
         return out;
+    }
+
+    /** An exposure from the columns of {@link #exposures(Connection, UUID, String, String, int)}'s select. */
+    private static ExposureView exposure(ResultSet rs) throws SQLException {
+        // unknown until a FINISH of the reader is applied: null, never false (read before wasNull)
+        Boolean delivered = rs.getBoolean(8);
+        if (rs.wasNull()) {
+            delivered = null;
+        }
+        return new ExposureView(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                rs.getLong(6), instant(rs.getTimestamp(7)), delivered);
+    }
+
+    private static final String FINDING_COLUMNS =
+            "select id, rule, subject, deployment, stream, boot, first_seq, last_seq, detail, seen_at, recorded_at";
+
+    private static FindingView finding(ResultSet rs) throws SQLException {
+        return new FindingView(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                rs.getString(6), rs.getLong(7), rs.getLong(8), rs.getString(9), instant(rs.getTimestamp(10)),
+                instant(rs.getTimestamp(11)));
     }
 
     /** The incident {@code uuid} (asked for as {@code id}) if {@code tenant} is affected by it; 404 otherwise. */

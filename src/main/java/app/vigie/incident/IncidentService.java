@@ -114,7 +114,7 @@ public class IncidentService {
     }
 
     public List<TenantView> tenants(String id) throws SQLException {
-        return ofIncident(id, (c, uuid) -> IncidentQueries.tenants(c, IncidentQueries.exposures(c, uuid)));
+        return ofIncident(id, (c, uuid) -> IncidentQueries.tenants(c, uuid));
     }
 
     public List<FindingView> findings(String id) throws SQLException {

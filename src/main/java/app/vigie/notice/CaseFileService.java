@@ -15,7 +15,6 @@ import io.agroal.api.AgroalDataSource;
 
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.db.Transactions;
-import app.vigie.incident.ExposureView;
 import app.vigie.incident.FindingView;
 import app.vigie.incident.IncidentMeasure;
 import app.vigie.incident.IncidentQueries;
@@ -38,10 +37,20 @@ public class CaseFileService {
     @Inject
     NoticeService notices;
 
-    /** An incident's file: its facts, exposures, tenants, plan, findings, measures and timeline. */
-    public record IncidentFile(IncidentView incident, List<ExposureView> exposures, List<TenantView> tenants,
-            ObligationService.Plan plan, List<FindingView> findings, List<IncidentMeasure.Measure> measures,
-            List<IncidentReport.Event> timeline) {
+    /**
+     * An incident's file: its facts, its exposures summed per pair of tenants and per leaking response, tenants,
+     * plan, findings counted per rule and one page of them (its number, from 1), measures and timeline. Nothing in it grows with the
+     * incident's exposures but the leaking responses.
+     */
+    public record IncidentFile(IncidentView incident, List<IncidentQueries.PairTokens> pairs,
+            List<IncidentQueries.Leak> leaks, List<TenantView> tenants, ObligationService.Plan plan,
+            List<IncidentQueries.FindingCount> findingCounts, int findingsPage, List<FindingView> findings,
+            List<IncidentMeasure.Measure> measures, List<IncidentReport.Event> timeline) {
+
+        /** How many findings the incident has. */
+        public long findingsTotal() {
+            return findingCounts.stream().mapToLong(IncidentQueries.FindingCount::findings).sum();
+        }
     }
 
     /** A controller's file on its portal: the processor's alert to it, its statements, its severity. */
@@ -49,18 +58,25 @@ public class CaseFileService {
             ObligationService.SeverityView severity) {
     }
 
-    /** The incident's file at {@code now}, its times in {@code zone}; empty when there is no such incident. */
-    public Optional<IncidentFile> incident(UUID id, Instant now, ZoneId zone, Locale locale) throws SQLException {
+    /**
+     * The incident's file at {@code now}, its times in {@code zone}, with page {@code findingsPage} (from 1; the last
+     * one when past it) of its findings, {@code perPage} a page; empty when there is no such incident.
+     */
+    public Optional<IncidentFile> incident(UUID id, Instant now, ZoneId zone, Locale locale, int findingsPage,
+            int perPage) throws SQLException {
         return Transactions.run(dataSource, c -> {
             Optional<IncidentView> found = IncidentQueries.get(c, id);
             if (found.isEmpty()) {
                 return Optional.empty();
             }
             IncidentView i = found.get();
-            List<ExposureView> exposures = IncidentQueries.exposures(c, id);
-            return Optional.of(new IncidentFile(i, exposures, IncidentQueries.tenants(c, exposures),
-                    obligations.plan(c, id, now, false).orElseThrow(), IncidentQueries.findings(c, id),
-                    IncidentMeasure.of(id), Timeline.of(c, i, zone, locale)));
+            List<IncidentQueries.FindingCount> counts = IncidentQueries.findingCounts(c, id);
+            long total = counts.stream().mapToLong(IncidentQueries.FindingCount::findings).sum();
+            int page = (int) Math.max(1, Math.min(findingsPage, (total + perPage - 1) / perPage));
+            return Optional.of(new IncidentFile(i, IncidentQueries.pairTokens(c, id), IncidentQueries.leaks(c, id),
+                    IncidentQueries.tenants(c, id), obligations.plan(c, id, now, false).orElseThrow(), counts, page,
+                    IncidentQueries.findingsPage(c, id, (page - 1) * perPage, perPage), IncidentMeasure.of(id),
+                    Timeline.of(c, i, zone, locale)));
         });
     }
 

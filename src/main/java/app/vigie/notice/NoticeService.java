@@ -87,7 +87,7 @@ public class NoticeService {
     public ProcessorAlert processorAlert(Connection c, IncidentView incident, String tenant, Locale lang,
             ZoneId zone, Instant now, ObligationService.Plan plan) throws SQLException {
         Tenant entry = TenantEntry.byId(tenant).orElse(null);
-        List<ExposureView> exposures = IncidentQueries.exposures(c, incident.id());
+        List<ExposureView> exposures = IncidentQueries.exposuresOf(c, incident.id(), tenant);
 
         Map<String, Line> exposed = new LinkedHashMap<>();
         Map<String, Line> received = new LinkedHashMap<>();
@@ -265,8 +265,7 @@ public class NoticeService {
     public IncidentReport incidentReport(Connection c, IncidentView incident, Locale lang, ZoneId zone, Instant now)
             throws SQLException {
         ObligationService.Plan plan = plan(c, incident, now);
-        List<TenantView> tenants = IncidentQueries.tenants(c,
-                IncidentQueries.exposures(c, incident.id()));
+        List<TenantView> tenants = IncidentQueries.tenants(c, incident.id());
         List<IncidentReport.Event> timeline = Timeline.of(c, incident, zone, lang);
         List<IncidentReport.Case> cases = new ArrayList<>();
         for (TenantView t : tenants) {

@@ -59,7 +59,7 @@ public class Register {
     /** The entry of {@code tenant}'s register (null: the provider's own) for an incident, as of {@code now}. */
     public RegisterEntry build(Connection c, IncidentView incident, String tenant, Instant now) throws SQLException {
         ObligationService.Plan plan = obligations.plan(c, incident.id(), now, false).orElseThrow();
-        List<TenantView> tenants = IncidentQueries.tenants(c, IncidentQueries.exposures(c, incident.id()));
+        List<TenantView> tenants = IncidentQueries.tenants(c, incident.id());
         List<RegisterEntry.Measure> measures = IncidentMeasure.of(incident.id()).stream()
                 .map(m -> new RegisterEntry.Measure(m.takenAt(), m.text())).toList();
         RegisterEntry.Records records;

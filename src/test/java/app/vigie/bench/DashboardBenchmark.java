@@ -46,15 +46,18 @@ public final class DashboardBenchmark {
         int side = 10;
         int rounds = 200;
         Path data = null;
+        boolean documents = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--incidents" -> incidents = Integer.parseInt(args[++i]);
                 case "--side" -> side = Integer.parseInt(args[++i]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--data" -> data = Path.of(args[++i]).toAbsolutePath();
+                case "--no-documents" -> documents = false;
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + "; options: --incidents N --side N (writers and readers per incident: side^2 exposures) "
-                        + "--rounds N --data DIR (keeps the service's data there; loaded once, reused after)");
+                        + "--rounds N --data DIR (keeps the service's data there; loaded once, reused after) "
+                        + "--no-documents (pages and API lists only: for one huge incident)");
             }
         }
         String password = "bench-admin-password";
@@ -148,7 +151,9 @@ public final class DashboardBenchmark {
             }
             api(http, base, password, "jdbc:postgresql://127.0.0.1:" + pgPort + "/postgres", owner,
                     Math.max(20, rounds / 4));
-            pdfs(http, base, password, ids, Math.max(20, rounds / 4));
+            if (documents) {
+                pdfs(http, base, password, ids, Math.max(20, rounds / 4));
+            }
             escalationChecks(service.log(), ids.size());
             IngestHttpBenchmark.printStorage(base, password, 0);
             ok = true;

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import app.vigie.incident.ExposureView;
+import app.vigie.incident.IncidentQueries;
 
 /**
  * The incident page's table of whose tokens reached whom: the customers whose tokens were read down, the customers
@@ -21,10 +21,11 @@ final class ExposureMatrix {
     private ExposureMatrix() {
     }
 
-    static IncidentPage.Matrix of(List<ExposureView> exposures) {
+    /** The matrix of the tokens summed per pair of tenants, kind and fate (the database sums the exposures). */
+    static IncidentPage.Matrix of(List<IncidentQueries.PairTokens> pairs) {
         Map<String, Long> asVictim = new HashMap<>();
         Map<String, Long> asReader = new HashMap<>();
-        for (ExposureView e : exposures) {
+        for (IncidentQueries.PairTokens e : pairs) {
             asVictim.merge(e.victimTenant(), e.tokens(), Long::sum);
             asReader.merge(e.readerTenant(), e.tokens(), Long::sum);
         }
@@ -37,10 +38,10 @@ final class ExposureMatrix {
         long[][][] sums = new long[height][width][6];
         Map<String, Integer> rowIndex = index(rows);
         Map<String, Integer> colIndex = index(cols);
-        for (ExposureView e : exposures) {
+        for (IncidentQueries.PairTokens e : pairs) {
             int r = rowIndex.getOrDefault(e.victimTenant(), rows.size());
             int c = colIndex.getOrDefault(e.readerTenant(), cols.size());
-            int base = "INTRA_TENANT".equals(e.kind()) || e.victimTenant().equals(e.readerTenant()) ? 3 : 0;
+            int base = e.intra() ? 3 : 0;
             int fate = e.delivered() == null ? 2 : e.delivered() ? 0 : 1;
             sums[r][c][base + fate] += e.tokens();
         }

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 
@@ -45,9 +44,9 @@ import app.vigie.compliance.service.CaseService;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.detection.core.Rule;
 import app.vigie.export.Csv;
-import app.vigie.incident.FindingView;
 import app.vigie.incident.IncidentExports;
 import app.vigie.incident.IncidentIds;
+import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentService;
 import app.vigie.incident.IncidentStatus;
 import app.vigie.incident.IncidentView;
@@ -415,7 +414,7 @@ public class IncidentPages {
                                 .map(d -> d.channel() + " " + words.common_delivery_status(d.status())).toList()),
                         a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale)))
                 .toList();
-        CaseFileService.IncidentFile file = files.incident(uuid, now, zone, locale)
+        CaseFileService.IncidentFile file = files.incident(uuid, now, zone, locale, findingsPage, FINDINGS_SHOWN)
                 .orElseThrow(NotFoundException::new);
         IncidentView i = file.incident();
         ObligationService.Plan plan = file.plan();
@@ -437,16 +436,15 @@ public class IncidentPages {
         List<IncidentPage.CustomerLine> customers = customers(plan, file.tenants(), alertViews.size() < ALERTS_SHOWN
                 ? alertViews : alerts.list(uuid, null, Integer.MAX_VALUE),
                 language, zone, locale);
-        List<FindingView> all = file.findings();
-        int pages = Math.max(1, (all.size() + FINDINGS_SHOWN - 1) / FINDINGS_SHOWN);
-        int shown = Math.min(findingsPage, pages);
+        long total = file.findingsTotal();
+        int pages = (int) Math.max(1, (total + FINDINGS_SHOWN - 1) / FINDINGS_SHOWN);
+        int shown = file.findingsPage();
         IncidentPage.Evidence evidence = new IncidentPage.Evidence(shown, pages,
-                all.isEmpty() ? 0 : (shown - 1) * FINDINGS_SHOWN + 1, Math.min(all.size(), shown * FINDINGS_SHOWN));
-        List<IncidentPage.FindingLine> findings = all.stream().skip((long) (shown - 1) * FINDINGS_SHOWN)
-                .limit(FINDINGS_SHOWN)
+                total == 0 ? 0 : (shown - 1) * FINDINGS_SHOWN + 1, (int) Math.min(total, (long) shown * FINDINGS_SHOWN));
+        List<IncidentPage.FindingLine> findings = file.findings().stream()
                 .map(f -> new IncidentPage.FindingLine(f.rule(), words.finding_name(f.rule()), f.subject(), f.stream(),
                         f.firstSeq(), When.of(f.seenAt(), zone, locale))).toList();
-        List<IncidentPage.FindingKind> kinds = findingKinds(all, words, language, zone, locale);
+        List<IncidentPage.FindingKind> kinds = findingKinds(file.findingCounts(), words, language, zone, locale);
         List<IncidentPage.MeasureLine> taken = file.measures().stream()
                 .map(m -> new IncidentPage.MeasureLine(When.of(m.takenAt(), zone, locale), m.text(),
                         m.recordedBy()))
@@ -455,7 +453,7 @@ public class IncidentPages {
         IncidentPage page = new IncidentPage(language, zone.getId(), who.getUserPrincipal().getName(), id,
                 i.deployment(), i.status(), i.statusReason(), i.classification(), When.of(i.detectedAt(), zone, locale),
                 When.of(i.firstExposureAt(), zone, locale), When.of(i.lastExposureAt(), zone, locale),
-                i.leakedResponses(), ExposureMatrix.of(file.exposures()), cases, findings, all.size(),
+                i.leakedResponses(), ExposureMatrix.of(file.pairs()), cases, findings, (int) total,
                 kinds, file.timeline(), taken, canAct,
                 status.next().stream().map(Enum::name).toList(), open, LocalTimes.field(now, zone), notice,
                 form == null ? "" : form.value("status"), form == null ? "" : form.value("reason"),
@@ -488,7 +486,7 @@ public class IncidentPages {
         marks.add(new LeakTimeline.Mark(file.incident().detectedAt(), "detection", ck.happened("detection")));
         file.measures().forEach(m -> marks.add(new LeakTimeline.Mark(m.takenAt(), "measure", ck.happened("measure")
                 + PageWords.of(language).colon() + " " + m.text())));
-        return LeakTimeline.of(file.exposures(), marks, zone, locale, ck);
+        return LeakTimeline.of(file.leaks(), marks, zone, locale, ck);
     }
 
     /** The decisions each party may record now, with their words and the answer recorded so far. */
@@ -577,21 +575,13 @@ public class IncidentPages {
     }
 
     /** The findings per rule, in the rules' order (the gravest first), each with its count and first sighting. */
-    private List<IncidentPage.FindingKind> findingKinds(List<FindingView> all, PageMessages words, String language,
-            ZoneId zone, Locale locale) {
-        Map<String, List<FindingView>> byRule = new TreeMap<>(Comparator.comparingInt(IncidentPages::ruleOrder)
-                .thenComparing(Comparator.naturalOrder()));
-        for (FindingView f : all) {
-            byRule.computeIfAbsent(f.rule(), r -> new ArrayList<>()).add(f);
-        }
-        List<IncidentPage.FindingKind> out = new ArrayList<>();
-        byRule.forEach((rule, fs) -> {
-            Instant first = fs.stream().map(FindingView::seenAt).filter(Objects::nonNull)
-                    .min(Comparator.naturalOrder()).orElse(null);
-            out.add(new IncidentPage.FindingKind(rule, words.finding_name(rule),
-                    sentence(dutyWords.finding(rule, language), locale), fs.size(), When.of(first, zone, locale)));
-        });
-        return out;
+    private List<IncidentPage.FindingKind> findingKinds(List<IncidentQueries.FindingCount> counts,
+            PageMessages words, String language, ZoneId zone, Locale locale) {
+        return counts.stream().sorted(Comparator.comparingInt((IncidentQueries.FindingCount f) -> ruleOrder(f.rule()))
+                .thenComparing(IncidentQueries.FindingCount::rule))
+                .map(f -> new IncidentPage.FindingKind(f.rule(), words.finding_name(f.rule()),
+                        sentence(dutyWords.finding(f.rule(), language), locale), (int) f.findings(),
+                        When.of(f.firstSeenAt(), zone, locale))).toList();
     }
 
     /** The documents' words for a finding (written to follow a colon) as a sentence of its own. */

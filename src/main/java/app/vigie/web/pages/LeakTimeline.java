@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import app.vigie.incident.ExposureView;
+import app.vigie.incident.IncidentQueries;
 import app.vigie.notice.When;
 
 /**
@@ -34,16 +34,13 @@ final class LeakTimeline {
     record Mark(Instant at, String kind, String text) {
     }
 
-    static IncidentPage.Picture of(List<ExposureView> exposures, List<Mark> marks, ZoneId zone, Locale locale,
+    /** The picture of the leaking responses, each at the first time it read another customer's tokens. */
+    static IncidentPage.Picture of(List<IncidentQueries.Leak> leaks, List<Mark> marks, ZoneId zone, Locale locale,
             CockpitMessages ck) {
-        // a response leaks at the first time one of its reads of another customer's tokens was seen
         Map<String, Instant> first = new HashMap<>();
         Map<String, Boolean> delivered = new HashMap<>();
-        for (ExposureView e : exposures) {
-            if (!"CROSS_TENANT".equals(e.kind()) || e.firstSeenAt() == null) {
-                continue;
-            }
-            first.merge(e.readerRequest(), e.firstSeenAt(), (a, b) -> a.isBefore(b) ? a : b);
+        for (IncidentQueries.Leak e : leaks) {
+            first.put(e.readerRequest(), e.firstSeenAt());
             delivered.put(e.readerRequest(), e.delivered());
         }
         if (first.isEmpty()) {

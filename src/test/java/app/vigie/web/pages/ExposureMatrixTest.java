@@ -8,6 +8,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import app.vigie.incident.ExposureModel;
 import app.vigie.incident.ExposureView;
 
 /**
@@ -31,7 +32,7 @@ class ExposureMatrixTest {
                 total += tokens;
             }
         }
-        IncidentPage.Matrix m = ExposureMatrix.of(exposures);
+        IncidentPage.Matrix m = ExposureMatrix.of(ExposureModel.pairs(exposures));
         assertThat(m.victims()).isEqualTo(12);
         assertThat(m.readers()).isEqualTo(12);
         assertThat(m.summed()).isTrue();
@@ -60,10 +61,10 @@ class ExposureMatrixTest {
 
     @Test
     void deliveredContainedAndUnknownAreKeptApart() {
-        IncidentPage.Matrix m = ExposureMatrix.of(List.of(
+        IncidentPage.Matrix m = ExposureMatrix.of(ExposureModel.pairs(List.of(
                 new ExposureView("CROSS_TENANT", "acme", "a", "globex", "b", 8, T, true),
                 new ExposureView("CROSS_TENANT", "acme", "a", "globex", "c", 5, T, false),
-                new ExposureView("CROSS_TENANT", "acme", "a", "globex", "d", 3, T, null)));
+                new ExposureView("CROSS_TENANT", "acme", "a", "globex", "d", 3, T, null))));
         assertThat(m.summed()).isFalse();
         IncidentPage.MatrixCell c = m.rows().get(0).cells().get(0);
         assertThat(List.of(c.crossDelivered(), c.crossContained(), c.crossUnknown())).containsExactly(8L, 5L, 3L);

@@ -12,6 +12,7 @@ import java.util.Locale;
 
 import org.junit.jupiter.api.Test;
 
+import app.vigie.incident.ExposureModel;
 import app.vigie.incident.ExposureView;
 
 /**
@@ -45,7 +46,7 @@ class LeakTimelineTest {
             exposures.add(leak("r" + i, t.plus(Duration.ofMinutes(i * 7L + 1)), i % 4 == 0 ? null : i % 2 == 0));
         }
         exposures.add(new ExposureView("INTRA_TENANT", "acme", "a1", "acme", "a2", 8, t, true));
-        IncidentPage.Picture p = LeakTimeline.of(exposures, List.of(new LeakTimeline.Mark(t.plus(Duration
+        IncidentPage.Picture p = LeakTimeline.of(ExposureModel.leaks(exposures), List.of(new LeakTimeline.Mark(t.plus(Duration
                 .ofHours(12)), "detection", "detection")), PARIS, Locale.ENGLISH, WORDS);
         assertThat(p.responses()).isEqualTo(100);
         assertThat(p.delivered()).isEqualTo(25);  // i odd is not delivered; i % 4 == 2 delivered; i % 4 == 0 unknown
@@ -65,7 +66,7 @@ class LeakTimelineTest {
         Instant t = Instant.parse("2026-08-27T09:00:00Z");
         List<ExposureView> exposures = List.of(leak("a", t, true), leak("b", t.plus(Duration.ofHours(2)), true));
         Instant detected = Instant.parse("2026-12-05T02:33:00Z");
-        IncidentPage.Picture p = LeakTimeline.of(exposures, List.of(
+        IncidentPage.Picture p = LeakTimeline.of(ExposureModel.leaks(exposures), List.of(
                 new LeakTimeline.Mark(t, "first_exposure", "first exposure"),
                 new LeakTimeline.Mark(detected, "detection", "detection")), PARIS, Locale.ENGLISH, WORDS);
         assertThat(p.broken()).isTrue();
@@ -82,7 +83,7 @@ class LeakTimelineTest {
         // 02:30 in Paris twice: 00:30 UTC (summer time, +02:00) and 01:30 UTC (winter time, +01:00)
         Instant summer = Instant.parse("2026-10-25T00:30:00Z");
         Instant winter = Instant.parse("2026-10-25T01:30:00Z");
-        IncidentPage.Picture p = LeakTimeline.of(List.of(leak("a", summer, true), leak("b", winter, false)),
+        IncidentPage.Picture p = LeakTimeline.of(ExposureModel.leaks(List.of(leak("a", summer, true), leak("b", winter, false))),
                 List.of(), PARIS, Locale.ENGLISH, WORDS);
         assertThat(p.bars()).hasSize(2);
         assertThat(p.bars().get(0).title()).contains("+02:00");
@@ -95,7 +96,8 @@ class LeakTimelineTest {
     @Test
     void noLeakOfAnotherCustomersTokensNoPicture() {
         Instant t = Instant.parse("2026-03-10T08:00:00Z");
-        assertThat(LeakTimeline.of(List.of(new ExposureView("INTRA_TENANT", "acme", "a1", "acme", "a2", 8, t, true)),
+        assertThat(LeakTimeline.of(ExposureModel.leaks(List.of(new ExposureView("INTRA_TENANT", "acme", "a1", "acme",
+                "a2", 8, t, true))),
                 List.of(), PARIS, Locale.ENGLISH, WORDS)).isNull();
     }
 }
