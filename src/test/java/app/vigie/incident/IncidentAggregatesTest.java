@@ -7,7 +7,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
@@ -17,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 
+import app.vigie.compliance.plan.CaseFacts;
+import app.vigie.compliance.service.CaseStore;
 import app.vigie.runtime.log.AuditLogWriter;
 import app.vigie.runtime.log.PageRun;
 import app.vigie.testing.Api;
@@ -53,6 +57,10 @@ class IncidentAggregatesTest {
             Api.post(Logs.body(sharedPool(p, new Random(seed)))).then().statusCode(200);
             deployments.add(p + "/dep");
         }
+        // one tenant reading only its own tenant's tokens: a victim, not a recipient
+        String solo = Api.uniquePrefix();
+        Api.leakingIncident(solo, "acme", "acme");
+        deployments.add(solo + "/dep");
         int compared = 0;
         int withLeaks = 0;
         int withUnknownFate = 0;
@@ -69,6 +77,16 @@ class IncidentAggregatesTest {
                         .isEqualTo(ExposureModel.pairs(exposures).stream().sorted(PAIRS).toList());
                 assertThat(IncidentQueries.leaks(c, id)).as(i.deployment())
                         .containsExactlyInAnyOrderElementsOf(ExposureModel.leaks(exposures));
+                // the plan's affected tenants, from the counts the intake keeps: victim when a request of the
+                // tenant was read, recipient when one read another tenant's tokens
+                Map<String, CaseFacts.Exposure> affected = new TreeMap<>();
+                for (ExposureView e : exposures) {
+                    affected.merge(e.victimTenant(), CaseFacts.Exposure.VICTIM, IncidentAggregatesTest::both);
+                    if (!e.readerTenant().equals(e.victimTenant())) {
+                        affected.merge(e.readerTenant(), CaseFacts.Exposure.RECIPIENT, IncidentAggregatesTest::both);
+                    }
+                }
+                assertThat(CaseStore.affectedTenants(c, id)).as(i.deployment()).containsExactlyEntriesOf(affected);
                 for (TenantView t : IncidentQueries.tenants(c, id)) {
                     assertThat(IncidentQueries.exposuresOf(c, id, t.tenant())).as(t.tenant())
                             .isEqualTo(exposures.stream().filter(e -> e.victimTenant().equals(t.tenant())
@@ -97,6 +115,10 @@ class IncidentAggregatesTest {
         assertThat(compared).as("incidents compared").isGreaterThanOrEqualTo(8);
         assertThat(withLeaks).as("incidents with a leaking response").isGreaterThanOrEqualTo(5);
         assertThat(withUnknownFate).as("incidents with a response not finished").isPositive();
+    }
+
+    private static CaseFacts.Exposure both(CaseFacts.Exposure a, CaseFacts.Exposure b) {
+        return a == b ? a : CaseFacts.Exposure.BOTH;
     }
 
     /**

@@ -115,15 +115,14 @@ public final class CaseStore {
     public static Map<UUID, Map<String, CaseFacts.Exposure>> affectedTenants(Connection c, Collection<UUID> ids)
             throws SQLException {
         Map<UUID, Map<String, CaseFacts.Exposure>> out = new HashMap<>();
+        // the counts the intake keeps per (incident, tenant) (V13): requests of the tenant exposed, and its requests
+        // that read another tenant's tokens (cross-tenant), instead of a pass over every exposure of the incident
         try (PreparedStatement ps = c.prepareStatement("""
-                select i, t, bool_or(victim), bool_or(recipient) from (
-                  select incident_id, victim_tenant, true, false from exposure where incident_id = any(?)
-                  union all select incident_id, reader_tenant, false, true from exposure
-                    where incident_id = any(?) and reader_tenant <> victim_tenant) x (i, t, victim, recipient)
-                group by i, t order by i, t collate "C\"""")) {
+                select incident_id, tenant, exposed_requests > 0, received_requests > 0 from incident_tenant_exposure
+                where incident_id = any(?) and (exposed_requests > 0 or received_requests > 0)
+                order by incident_id, tenant collate "C\"""")) {
             Array array = c.createArrayOf("uuid", ids.toArray());
             ps.setArray(1, array);
-            ps.setArray(2, array);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     boolean victim = rs.getBoolean(3);
