@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -298,50 +299,6 @@ public final class IncidentQueries {
         return out;
     }
 
-    /** An incident's exposures with the delivery of each reader's response (null: no FINISH yet), as one relation. */
-    private static final String EXPOSED = """
-            select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, e.tokens,
-              e.first_seen_at, case when f.finished then f.delivered end as delivered
-            from exposure e left join request_fact f on f.request = e.reader_request where e.incident_id = ?""";
-
-    /**
-     * The affected tenants of an incident with their controllers from the directory, sorted by tenant: for each, its
-     * roles, its requests exposed (as victim), the tokens read of it and by it, and its requests whose delivered
-     * responses carried another tenant's tokens. Summed by the database over the exposures, so that an incident of a
-     * million exposures is not read into memory to be counted.
-     */
-    public static List<TenantView> tenants(Connection c, UUID id) throws SQLException {
-        List<TenantView> plain = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                with e as materialized (%s),
-                v as (select victim_tenant as tenant, count(distinct victim_request) as requests, sum(tokens) as tokens
-                      from e group by 1),
-                r as (select reader_tenant as tenant, sum(tokens) as tokens, count(distinct reader_request)
-                        filter (where kind = 'CROSS_TENANT' and delivered) as responses
-                      from e group by 1)
-                select coalesce(v.tenant, r.tenant), v.tenant is not null, r.tenant is not null,
-                  coalesce(v.requests, 0), coalesce(v.tokens, 0), coalesce(r.tokens, 0), coalesce(r.responses, 0)
-                from v full join r on r.tenant = v.tenant""".formatted(EXPOSED))) {
-            ps.setObject(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    List<String> roles = new ArrayList<>(2);
-                    if (rs.getBoolean(3)) {
-                        roles.add("RECIPIENT");
-                    }
-                    if (rs.getBoolean(2)) {
-                        roles.add("VICTIM");
-                    }
-                    plain.add(new TenantView(rs.getString(1), roles, rs.getLong(4), rs.getLong(5), rs.getLong(6),
-                            rs.getLong(7), false, null));
-                }
-            }
-        }
-        plain.sort(Comparator.comparing(TenantView::tenant));
-        Map<String, String> names = TenantEntry.legalNames(plain.stream().map(TenantView::tenant).toList());
-        return plain.stream().map(t -> t.withController(names.get(t.tenant()))).toList();
-    }
-
     /**
      * Tokens read from one tenant by another, of one kind ({@code intra}: the same tenant's, or an intra-tenant
      * exposure) and one fate of the response ({@code delivered} true, false, or null while unknown).
@@ -350,47 +307,95 @@ public final class IncidentQueries {
             long tokens) {
     }
 
-    /** The incident's exposures summed per (victim tenant, reader tenant, kind, fate), by the database. */
-    public static List<PairTokens> pairTokens(Connection c, UUID id) throws SQLException {
-        List<PairTokens> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                select victim_tenant, reader_tenant, kind = 'INTRA_TENANT' or victim_tenant = reader_tenant,
-                  delivered, sum(tokens)
-                from (%s) e group by 1, 2, 3, 4""".formatted(EXPOSED))) {
-            ps.setObject(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    Boolean delivered = rs.getBoolean(4);
-                    if (rs.wasNull()) {
-                        delivered = null;
-                    }
-                    out.add(new PairTokens(rs.getString(1), rs.getString(2), rs.getBoolean(3), delivered,
-                            rs.getLong(5)));
-                }
-            }
-        }
-        return out;
-    }
-
     /** A response that carried another tenant's tokens: its request, when it first read them, whether delivered. */
     public record Leak(String readerRequest, Instant firstSeenAt, boolean delivered) {
     }
 
-    /** The incident's reader requests with a cross-tenant exposure: when each first read one, and its delivery. */
-    public static List<Leak> leaks(Connection c, UUID id) throws SQLException {
-        List<Leak> out = new ArrayList<>();
+    /**
+     * What the incident page and the documents show of an incident's exposures, summed: the affected tenants (sorted,
+     * with their controllers), the tokens per pair of tenants, kind and fate (the matrix), and the leaking responses
+     * (the picture).
+     */
+    public record ExposureSums(List<TenantView> tenants, List<PairTokens> pairs, List<Leak> leaks) {
+    }
+
+    /**
+     * The incident's {@link ExposureSums}, from one pass over its exposures that the database groups per reader
+     * request and victim tenant before the readers' facts are joined (an incident of a million exposures read by a
+     * thousand requests gives some twenty thousand rows), and the distinct requests exposed per tenant from the
+     * counts the intake keeps (V13). Nothing here is read into memory per exposure.
+     */
+    public static ExposureSums exposureSums(Connection c, UUID id) throws SQLException {
+        Map<String, long[]> tokens = new TreeMap<>();             // tenant: [as victim, as reader]
+        Map<String, Set<String>> roles = new HashMap<>();
+        Map<String, Set<String>> responses = new HashMap<>();     // reader tenant: its delivered cross readers
+        Map<List<Object>, Long> pairs = new LinkedHashMap<>();
+        Map<String, Instant> firstLeak = new HashMap<>();
+        Map<String, Boolean> delivered = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select reader_request, min(first_seen_at), bool_or(coalesce(delivered, false))
-                from (%s) e where kind = 'CROSS_TENANT' and first_seen_at is not null
-                group by 1""".formatted(EXPOSED))) {
+                select x.reader_request, x.reader_tenant, x.victim_tenant, x.intra, x.tokens, x.first_cross,
+                  case when f.finished then f.delivered end
+                from (select reader_request, reader_tenant, victim_tenant,
+                        kind = 'INTRA_TENANT' or victim_tenant = reader_tenant as intra, sum(tokens) as tokens,
+                        min(first_seen_at) filter (where kind = 'CROSS_TENANT') as first_cross
+                      from exposure where incident_id = ? group by 1, 2, 3, 4) x
+                left join request_fact f on f.request = x.reader_request""")) {
             ps.setObject(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new Leak(rs.getString(1), rs.getTimestamp(2).toInstant(), rs.getBoolean(3)));
+                    String reader = rs.getString(1);
+                    String readerTenant = rs.getString(2);
+                    String victimTenant = rs.getString(3);
+                    boolean intra = rs.getBoolean(4);
+                    long n = rs.getLong(5);
+                    Timestamp firstCross = rs.getTimestamp(6);
+                    Boolean fate = rs.getBoolean(7);
+                    if (rs.wasNull()) {
+                        fate = null;
+                    }
+                    tokens.computeIfAbsent(victimTenant, t -> new long[2])[0] += n;
+                    tokens.computeIfAbsent(readerTenant, t -> new long[2])[1] += n;
+                    roles.computeIfAbsent(victimTenant, t -> new HashSet<>()).add("VICTIM");
+                    roles.computeIfAbsent(readerTenant, t -> new HashSet<>()).add("RECIPIENT");
+                    List<Object> pair = new ArrayList<>(List.of(victimTenant, readerTenant, intra));
+                    pair.add(fate);
+                    pairs.merge(pair, n, Long::sum);
+                    if (firstCross != null) {
+                        firstLeak.merge(reader, firstCross.toInstant(), (a, b) -> a.isBefore(b) ? a : b);
+                        delivered.put(reader, Boolean.TRUE.equals(fate));
+                        if (Boolean.TRUE.equals(fate)) {
+                            responses.computeIfAbsent(readerTenant, t -> new HashSet<>()).add(reader);
+                        }
+                    }
                 }
             }
         }
-        return out;
+        Map<String, Long> exposed = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "select tenant, exposed_requests from incident_tenant_exposure where incident_id = ?")) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    exposed.put(rs.getString(1), rs.getLong(2));
+                }
+            }
+        }
+        Map<String, String> names = TenantEntry.legalNames(List.copyOf(tokens.keySet()));
+        List<TenantView> tenants = new ArrayList<>();
+        tokens.forEach((tenant, t) -> tenants.add(new TenantView(tenant, roles.get(tenant).stream().sorted().toList(),
+                roles.get(tenant).contains("VICTIM") ? exposed.getOrDefault(tenant, 0L) : 0, t[0], t[1],
+                responses.getOrDefault(tenant, Set.of()).size(), false, null).withController(names.get(tenant))));
+        List<PairTokens> sums = new ArrayList<>();
+        pairs.forEach((k, n) -> sums.add(new PairTokens((String) k.get(0), (String) k.get(1), (Boolean) k.get(2),
+                (Boolean) k.get(3), n)));
+        List<Leak> leaks = new ArrayList<>();
+        firstLeak.forEach((reader, at) -> leaks.add(new Leak(reader, at, delivered.get(reader))));
+        return new ExposureSums(tenants, sums, leaks);
+    }
+
+    /** The affected tenants of an incident with their controllers, sorted by tenant ({@link #exposureSums}). */
+    public static List<TenantView> tenants(Connection c, UUID id) throws SQLException {
+        return exposureSums(c, id).tenants();
     }
 
     /** Per rule: how many findings the incident has and when the first was seen. */

@@ -73,8 +73,9 @@ public class CaseFileService {
             List<IncidentQueries.FindingCount> counts = IncidentQueries.findingCounts(c, id);
             long total = counts.stream().mapToLong(IncidentQueries.FindingCount::findings).sum();
             int page = (int) Math.max(1, Math.min(findingsPage, (total + perPage - 1) / perPage));
-            return Optional.of(new IncidentFile(i, IncidentQueries.pairTokens(c, id), IncidentQueries.leaks(c, id),
-                    IncidentQueries.tenants(c, id), obligations.plan(c, id, now, false).orElseThrow(), counts, page,
+            IncidentQueries.ExposureSums sums = IncidentQueries.exposureSums(c, id);
+            return Optional.of(new IncidentFile(i, sums.pairs(), sums.leaks(), sums.tenants(),
+                    obligations.plan(c, id, now, false).orElseThrow(), counts, page,
                     IncidentQueries.findingsPage(c, id, (page - 1) * perPage, perPage), IncidentMeasure.of(id),
                     Timeline.of(c, i, zone, locale)));
         });

@@ -27,8 +27,8 @@ import app.vigie.testing.Api;
 import app.vigie.testing.Logs;
 
 /**
- * The sums the incident page, the documents and the API read from the database ({@link IncidentQueries#tenants},
- * {@code pairTokens}, {@code leaks}, {@code findingCounts}, {@code findingsPage}, and one customer's exposures,
+ * The sums the incident page, the documents and the API read from the database ({@link IncidentQueries#exposureSums}:
+ * tenants, pairs, leaks; {@code findingCounts}, {@code findingsPage}, and one customer's exposures,
  * {@code exposuresOf}) against the same sums and selections made in Java
  * over the incident's whole list of exposures and findings ({@link ExposureModel}): on the shared examples and on
  * random logs of a shared pool with several tenants, responses delivered, contained and not finished.
@@ -73,9 +73,10 @@ class IncidentAggregatesTest {
                 List<ExposureView> exposures = IncidentQueries.exposures(c, id);
                 assertThat(IncidentQueries.tenants(c, id)).as(i.deployment())
                         .isEqualTo(ExposureModel.tenants(exposures));
-                assertThat(IncidentQueries.pairTokens(c, id).stream().sorted(PAIRS).toList()).as(i.deployment())
+                IncidentQueries.ExposureSums sums = IncidentQueries.exposureSums(c, id);
+                assertThat(sums.pairs().stream().sorted(PAIRS).toList()).as(i.deployment())
                         .isEqualTo(ExposureModel.pairs(exposures).stream().sorted(PAIRS).toList());
-                assertThat(IncidentQueries.leaks(c, id)).as(i.deployment())
+                assertThat(sums.leaks()).as(i.deployment())
                         .containsExactlyInAnyOrderElementsOf(ExposureModel.leaks(exposures));
                 // the plan's affected tenants, from the counts the intake keeps: victim when a request of the
                 // tenant was read, recipient when one read another tenant's tokens
@@ -108,7 +109,7 @@ class IncidentAggregatesTest {
                 }
                 assertThat(paged).isEqualTo(findings);
                 compared++;
-                withLeaks += IncidentQueries.leaks(c, id).isEmpty() ? 0 : 1;
+                withLeaks += sums.leaks().isEmpty() ? 0 : 1;
                 withUnknownFate += exposures.stream().anyMatch(e -> e.delivered() == null) ? 1 : 0;
             }
         }
