@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -47,6 +48,7 @@ public final class DashboardBenchmark {
         int rounds = 200;
         Path data = null;
         boolean documents = true;
+        Map<String, String> serviceEnv = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--incidents" -> incidents = Integer.parseInt(args[++i]);
@@ -54,10 +56,15 @@ public final class DashboardBenchmark {
                 case "--rounds" -> rounds = Integer.parseInt(args[++i]);
                 case "--data" -> data = Path.of(args[++i]).toAbsolutePath();
                 case "--no-documents" -> documents = false;
+                case "--service-env" -> {
+                    String kv = args[++i];
+                    serviceEnv.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+                }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + "; options: --incidents N --side N (writers and readers per incident: side^2 exposures) "
                         + "--rounds N --data DIR (keeps the service's data there; loaded once, reused after) "
-                        + "--no-documents (pages and API lists only: for one huge incident)");
+                        + "--no-documents (pages and API lists only: for one huge incident) "
+                        + "--service-env NAME=VALUE (a setting of the service, e.g. VIGIE_COMPLIANCE_ESCALATION_CHECK_EVERY=off)");
             }
         }
         String password = "bench-admin-password";
@@ -67,9 +74,9 @@ public final class DashboardBenchmark {
         String options = System.getenv().getOrDefault("VIGIE_BENCH_JAVA_OPTIONS", "-Xms2g -Xmx2g -XX:+AlwaysPreTouch");
         // the reminder check's own times are in the log at DEBUG (a category from the environment is lower case:
         // the package's), printed at the end, beside the pages it runs under
-        ServiceProcess service = new ServiceProcess(tmp.resolve("data"), Map.of("VIGIE_ADMIN_PASSWORD", password,
-                "JAVA_TOOL_OPTIONS", options,
-                "QUARKUS_LOG_CATEGORY__APP_VIGIE_COMPLIANCE_SERVICE__LEVEL", "DEBUG")).start();
+        serviceEnv.putAll(Map.of("VIGIE_ADMIN_PASSWORD", password, "JAVA_TOOL_OPTIONS", options,
+                "QUARKUS_LOG_CATEGORY__APP_VIGIE_COMPLIANCE_SERVICE__LEVEL", "DEBUG"));
+        ServiceProcess service = new ServiceProcess(tmp.resolve("data"), serviceEnv).start();
         String base = "http://localhost:" + service.port();
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
         boolean ok = false;
