@@ -31,11 +31,9 @@ import io.quarkus.runtime.configuration.MemorySize;
 import io.quarkus.scheduler.Scheduled;
 
 import app.vigie.auditlog.AppliedRecordListener;
-import app.vigie.auditlog.intake.InvalidRecordException;
 import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.store.RecordStore;
-import app.vigie.auditlog.store.StoredRecord;
 import app.vigie.detection.core.DetectionSink;
 import app.vigie.detection.core.StreamDetector;
 import app.vigie.detection.store.DetectionBuffer;
@@ -50,8 +48,6 @@ import app.vigie.detection.store.DetectionStore;
 @ApplicationScoped
 public class DetectionService implements AppliedRecordListener {
     private static final Logger LOG = Logger.getLogger(DetectionService.class);
-    /** Records read from the store at a time when a detector is rebuilt. */
-    private static final int REPLAY_WINDOW = 4096;
 
     private final Map<String, Live> live = new ConcurrentHashMap<>();
     private final Map<Connection, DetectionBuffer> buffers = new ConcurrentHashMap<>();
@@ -300,25 +296,9 @@ public class DetectionService implements AppliedRecordListener {
         StreamDetector d = DetectorSnapshotStore.load(tx, stream, boot, seq).orElseGet(() -> detector(stream, boot));
         d.keptTablesBudget(freedTablesBudget.asLongValue());
         long fromSnapshot = d.nextSeq() - 1;
-        long replayed = 0;
         long started = System.nanoTime();
-        try {
-            Long id = RecordStore.streamBootId(tx, stream, boot);
-            for (long from = fromSnapshot + 1; id != null && from < seq; from += REPLAY_WINDOW) {
-                for (StoredRecord r : RecordStore.range(tx, id, from, (int) Math.min(REPLAY_WINDOW, seq - from))) {
-                    if (r.seq() > d.nextSeq()) {
-                        d.gapLost(d.nextSeq(), r.seq() - 1, Instant.EPOCH, DetectionSink.NONE);
-                    }
-                    d.apply(parser.parse(r.body()), DetectionSink.NONE);
-                    replayed++;
-                }
-            }
-        } catch (InvalidRecordException e) {
-            throw new IllegalStateException("a stored record no longer parses: " + e.getMessage(), e);
-        }
-        if (seq > d.nextSeq()) {
-            d.gapLost(d.nextSeq(), seq - 1, Instant.EPOCH, DetectionSink.NONE);
-        }
+        long replayed = StoredReplay.replay(tx, RecordStore.streamBootId(tx, stream, boot), d, seq, parser,
+                DetectionSink.NONE);
         if (replayed > 0 || fromSnapshot > 0) {
             LOG.infof("Rebuilt the detector of %s boot %s from %s and %d stored records in %d ms", stream, boot,
                     fromSnapshot > 0 ? "its snapshot at seq " + fromSnapshot : "the start of the boot", replayed,

@@ -2,7 +2,6 @@ package app.vigie.detection;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,11 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
-import app.vigie.auditlog.intake.InvalidRecordException;
 import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.record.AuditRecord;
-import app.vigie.auditlog.store.RecordStore;
-import app.vigie.auditlog.store.StoredRecord;
 import app.vigie.detection.core.DetectionSink;
 import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Finding;
@@ -34,8 +30,6 @@ import app.vigie.detection.store.EvidenceStore.StoredFinding;
  * incident without its evidence shows here.
  */
 public final class EvidenceCheck {
-    private static final int WINDOW = 4096;
-
     private EvidenceCheck() {
     }
 
@@ -59,19 +53,8 @@ public final class EvidenceCheck {
                 purged++;
                 continue;
             }
-            StreamDetector d = new StreamDetector(b.stream(), b.boot());
-            for (long from = 1; from < b.nextSeq(); from += WINDOW) {
-                for (StoredRecord r : RecordStore.range(c, b.id(), from, (int) Math.min(WINDOW, b.nextSeq() - from))) {
-                    if (r.seq() > d.nextSeq()) {
-                        d.gapLost(d.nextSeq(), r.seq() - 1, Instant.EPOCH, replay);
-                    }
-                    d.apply(parse(parser, r), replay);
-                    records++;
-                }
-            }
-            if (b.nextSeq() > d.nextSeq()) {
-                d.gapLost(d.nextSeq(), b.nextSeq() - 1, Instant.EPOCH, replay);
-            }
+            records += StoredReplay.replay(c, b.id(), new StreamDetector(b.stream(), b.boot()), b.nextSeq(), parser,
+                    replay);
         }
         for (RequestFacts f : replay.facts.values()) {
             f.finding().ifPresent(replay::finding);
@@ -97,14 +80,6 @@ public final class EvidenceCheck {
         }
         return new Result(incident, missingFindings.isEmpty() && missingExposures.isEmpty(), boots.size() - purged,
                 purged, records, findings.size(), missingFindings, exposures.size(), missingExposures);
-    }
-
-    private static AuditRecord parse(RecordParser parser, StoredRecord r) {
-        try {
-            return parser.parse(r.body());
-        } catch (InvalidRecordException e) {
-            throw new IllegalStateException("a stored record no longer parses: " + e.getMessage(), e);
-        }
     }
 
     /** What the replay concludes: findings by (rule, subject), exposures merged by (reader, victim), facts. */
