@@ -55,7 +55,8 @@ public final class OutboxStore {
         Map<Long, UUID> out = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 select a.id, a.incident_id from customer_alert a join incident i on i.id = a.incident_id
-                where a.tenant = ? and a.body is null and a.body_purged_at is null and i.""" + IncidentQueries.RUNNING + """
+                where a.tenant = ? and a.body is null and a.body_purged_at is null
+                  and i.""" + IncidentQueries.RUNNING + """
                  and not exists (select 1 from alert_delivery d where d.alert_id = a.id) order by a.id""")) {
             ps.setString(1, tenant);
             try (ResultSet rs = ps.executeQuery()) {

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -247,13 +246,8 @@ public final class IncidentQueries {
      */
     public static List<ExposureView> exposuresOf(Connection c, UUID id, String tenant) throws SQLException {
         List<ExposureView> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, e.tokens,
-                  e.first_seen_at, case when f.finished then f.delivered end
-                from exposure e left join request_fact f on f.request = e.reader_request
-                where e.incident_id = ? and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT'))
-                order by e.reader_request collate "C", e.victim_request collate "C"
-                """)) {
+        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(
+                "and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT'))", ""))) {
             ps.setObject(1, id);
             ps.setString(2, tenant);
             ps.setString(3, tenant);
@@ -275,14 +269,9 @@ public final class IncidentQueries {
             int limit) throws SQLException {
         List<ExposureView> out = new ArrayList<>();
         // the pair's condition only when there is one: a plan made for "null or ..." would not walk the index
-        try (PreparedStatement ps = c.prepareStatement("""
-                select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, e.tokens,
-                  e.first_seen_at, case when f.finished then f.delivered end
-                from exposure e left join request_fact f on f.request = e.reader_request
-                where e.incident_id = ? %s
-                order by e.reader_request collate "C", e.victim_request collate "C"
-                limit ?""".formatted(afterReader == null ? ""
-                : "and (e.reader_request collate \"C\", e.victim_request collate \"C\") > (?::text, ?::text)"))) {
+        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(afterReader == null ? ""
+                : "and (e.reader_request collate \"C\", e.victim_request collate \"C\") > (?::text, ?::text)",
+                "limit ?"))) {
             int k = 1;
             ps.setObject(k++, id);
             if (afterReader != null) {
@@ -457,7 +446,19 @@ public final class IncidentQueries {
         return out;
     }
 
-    /** An exposure from the columns of {@link #exposures(Connection, UUID, String, String, int)}'s select. */
+    /**
+     * An incident's exposures with the delivery of their reader's response, in their order (reader, then victim
+     * request, by code point): the first parameter is the incident; {@code %1$s} adds conditions, {@code %2$s} a limit.
+     */
+    private static final String EXPOSURES = """
+            select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, e.tokens,
+              e.first_seen_at, case when f.finished then f.delivered end
+            from exposure e left join request_fact f on f.request = e.reader_request
+            where e.incident_id = ? %1$s
+            order by e.reader_request collate "C", e.victim_request collate "C"
+            %2$s""";
+
+    /** An exposure from the columns of {@link #EXPOSURES}. */
     private static ExposureView exposure(ResultSet rs) throws SQLException {
         // unknown until a FINISH of the reader is applied: null, never false (read before wasNull)
         Boolean delivered = rs.getBoolean(8);

@@ -39,18 +39,14 @@ public class CaseFileService {
 
     /**
      * An incident's file: its facts, its exposures summed per pair of tenants and per leaking response, tenants,
-     * plan, findings counted per rule and one page of them (its number, from 1), measures and timeline. Nothing in it grows with the
-     * incident's exposures but the leaking responses.
+     * plan, findings counted per rule ({@code findingsTotal} in all) and one page of them (page {@code findingsPage}
+     * of {@code findingsPages}, from 1), measures and timeline. Nothing in it grows with the incident's exposures but
+     * the leaking responses.
      */
     public record IncidentFile(IncidentView incident, List<IncidentQueries.PairTokens> pairs,
             List<IncidentQueries.Leak> leaks, List<TenantView> tenants, ObligationService.Plan plan,
-            List<IncidentQueries.FindingCount> findingCounts, int findingsPage, List<FindingView> findings,
-            List<IncidentMeasure.Measure> measures, List<IncidentReport.Event> timeline) {
-
-        /** How many findings the incident has. */
-        public long findingsTotal() {
-            return findingCounts.stream().mapToLong(IncidentQueries.FindingCount::findings).sum();
-        }
+            List<IncidentQueries.FindingCount> findingCounts, long findingsTotal, int findingsPage, int findingsPages,
+            List<FindingView> findings, List<IncidentMeasure.Measure> measures, List<IncidentReport.Event> timeline) {
     }
 
     /** A controller's file on its portal: the processor's alert to it, its statements, its severity. */
@@ -72,10 +68,11 @@ public class CaseFileService {
             IncidentView i = found.get();
             List<IncidentQueries.FindingCount> counts = IncidentQueries.findingCounts(c, id);
             long total = counts.stream().mapToLong(IncidentQueries.FindingCount::findings).sum();
-            int page = (int) Math.max(1, Math.min(findingsPage, (total + perPage - 1) / perPage));
+            int pages = (int) Math.max(1, (total + perPage - 1) / perPage);
+            int page = Math.min(findingsPage, pages);
             IncidentQueries.ExposureSums sums = IncidentQueries.exposureSums(c, id);
             return Optional.of(new IncidentFile(i, sums.pairs(), sums.leaks(), sums.tenants(),
-                    obligations.plan(c, id, now, false).orElseThrow(), counts, page,
+                    obligations.plan(c, id, now, false).orElseThrow(), counts, total, page, pages,
                     IncidentQueries.findingsPage(c, id, (page - 1) * perPage, perPage), IncidentMeasure.of(id),
                     Timeline.of(c, i, zone, locale)));
         });

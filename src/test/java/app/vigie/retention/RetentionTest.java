@@ -372,12 +372,17 @@ class RetentionTest {
     }
 
     private void sql(String sql, Object... args) throws SQLException {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < args.length; i++) {
-                ps.setObject(i + 1, args[i]);
-            }
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = bound(c, sql, args)) {
             assertThat(ps.executeUpdate()).as(sql).isPositive();
         }
+    }
+
+    private static PreparedStatement bound(Connection c, String sql, Object... args) throws SQLException {
+        PreparedStatement ps = c.prepareStatement(sql);
+        for (int i = 0; i < args.length; i++) {
+            ps.setObject(i + 1, args[i]);
+        }
+        return ps;
     }
 
     private long count(String sql, Object... args) throws SQLException {
@@ -385,10 +390,7 @@ class RetentionTest {
     }
 
     private String string(String sql, Object... args) throws SQLException {
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-            for (int i = 0; i < args.length; i++) {
-                ps.setObject(i + 1, args[i]);
-            }
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = bound(c, sql, args)) {
             try (ResultSet rs = ps.executeQuery()) {
                 assertThat(rs.next()).as(sql).isTrue();
                 return rs.getString(1);

@@ -9,6 +9,14 @@ import java.time.Instant;
 public record RequestFact(Kind kind, String request, String tenant, String deployment, Instant at, String stream,
         String boot, long seq, boolean delivered, int outputTokens) {
 
+    /**
+     * Whether this fact shows the request served, for {@code REJECTED_REQUEST_SERVED}: an {@code ALLOC} or
+     * {@code ATTACH}, or a {@code FINISH} delivered with output tokens.
+     */
+    public boolean serves() {
+        return kind == Kind.SERVED || kind == Kind.FINISHED && delivered && outputTokens > 0;
+    }
+
     /** The facts that matter across streams. */
     public enum Kind {
         /** {@code ADMIT} with verdict {@code REJECT}. */

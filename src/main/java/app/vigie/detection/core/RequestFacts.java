@@ -36,7 +36,7 @@ public record RequestFacts(String request, String tenant, boolean rejected, Requ
             case FINISHED -> new RequestFacts(request, t, rejected, firstRejection, served, true,
                     // delivered when any FINISH of the request says so (several streams may each finish it)
                     delivered == null ? f.delivered() : delivered || f.delivered(),
-                    deliveredOutput || f.delivered() && f.outputTokens() > 0);
+                    deliveredOutput || f.serves());
         };
     }
 

@@ -26,12 +26,16 @@ public final class DetectionBuffer implements DetectionSink {
     final Map<String, RequestFacts> facts = new LinkedHashMap<>();
     final List<Invalid> invalid = new ArrayList<>();
     /** Every (deployment, stream, boot) where a read of an exposure was judged: evidence of its incident. */
-    final Set<List<String>> exposureBoots = new HashSet<>();
+    final Set<ExposureBoot> exposureBoots = new HashSet<>();
     /** Where each request of this transaction was first served: {stream, boot}. */
     final Map<String, String[]> servedAt = new HashMap<>();
 
     /** An impossible record and why. */
     record Invalid(AuditRecord record, String reason) {
+    }
+
+    /** A (stream, boot) where a read of an exposure of {@code deployment} was judged. */
+    record ExposureBoot(String deployment, String stream, String boot) {
     }
 
     /** The earliest and latest ATTACH that judged an exposure, per deployment. */
@@ -51,7 +55,7 @@ public final class DetectionBuffer implements DetectionSink {
     @Override
     public void exposure(ExposureRead e) {
         exposures.merge(e.pairKey(), e, ExposureRead::merge);
-        exposureBoots.add(List.of(e.deployment(), e.stream(), e.boot()));
+        exposureBoots.add(new ExposureBoot(e.deployment(), e.stream(), e.boot()));
         spans.merge(e.deployment(), new ExposureSpan(e.attachAt(), e.attachAt()),
                 (a, b) -> new ExposureSpan(a.first().isBefore(b.first()) ? a.first() : b.first(),
                         a.last().isAfter(b.last()) ? a.last() : b.last()));
@@ -60,8 +64,7 @@ public final class DetectionBuffer implements DetectionSink {
     @Override
     public void requestFact(RequestFact f) {
         facts.compute(f.request(), (request, known) -> (known == null ? RequestFacts.of(request) : known).with(f));
-        if (f.kind() == RequestFact.Kind.SERVED
-                || (f.kind() == RequestFact.Kind.FINISHED && f.delivered() && f.outputTokens() > 0)) {
+        if (f.serves()) {
             servedAt.putIfAbsent(f.request(), new String[] {f.stream(), f.boot()});
         }
     }

@@ -106,18 +106,20 @@ public final class DetectionStore {
      */
     private static void recordEvidence(Connection c, DetectionBuffer b, Map<String, UUID> incidents,
             Map<String, String[]> servedBoots) throws SQLException {
-        SortedSet<List<String>> rows = new TreeSet<>(DetectionStore::compareLists);
-        b.findings.values().forEach(f -> rows.add(List.of(incidents.get(f.deployment()).toString(),
+        Set<EvidenceBoot> rows = new HashSet<>();
+        b.findings.values().forEach(f -> rows.add(new EvidenceBoot(incidents.get(f.deployment()),
                 f.evidence().stream(), f.evidence().boot())));
-        b.exposureBoots.forEach(k -> rows.add(List.of(incidents.get(k.get(0)).toString(), k.get(1), k.get(2))));
+        b.exposureBoots.forEach(e -> rows.add(new EvidenceBoot(incidents.get(e.deployment()), e.stream(), e.boot())));
         if (!rows.isEmpty()) {
+            // in the order of the served boots' insert below, so that two transactions take the keys alike
             try (PreparedStatement ps = c.prepareStatement("""
                     insert into incident_evidence_boot (incident_id, stream, boot)
                     select i, s, b from unnest(?::uuid[], ?::text[], ?::text[]) as u(i, s, b)
+                    order by 1, 2, 3
                     on conflict do nothing""")) {
-                ps.setArray(1, c.createArrayOf("uuid", rows.stream().map(r -> UUID.fromString(r.get(0))).toArray()));
-                ps.setArray(2, c.createArrayOf("text", rows.stream().map(r -> r.get(1)).toArray()));
-                ps.setArray(3, c.createArrayOf("text", rows.stream().map(r -> r.get(2)).toArray()));
+                ps.setArray(1, c.createArrayOf("uuid", rows.stream().map(EvidenceBoot::incident).toArray()));
+                ps.setArray(2, c.createArrayOf("text", rows.stream().map(EvidenceBoot::stream).toArray()));
+                ps.setArray(3, c.createArrayOf("text", rows.stream().map(EvidenceBoot::boot).toArray()));
                 ps.executeUpdate();
             }
         }
@@ -136,14 +138,8 @@ public final class DetectionStore {
         }
     }
 
-    private static int compareLists(List<String> a, List<String> b) {
-        for (int i = 0; i < a.size(); i++) {
-            int c = a.get(i).compareTo(b.get(i));
-            if (c != 0) {
-                return c;
-            }
-        }
-        return 0;
+    /** A boot an incident rests on ({@code incident_evidence_boot}). */
+    private record EvidenceBoot(UUID incident, String stream, String boot) {
     }
 
     /**

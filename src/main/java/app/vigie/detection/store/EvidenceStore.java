@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/** SQL of an incident's evidence: the boots it rests on, their lost gaps, and what was stored of it. */
+/** SQL of an incident's evidence: the boots it rests on, and the findings and exposures stored of it. */
 public final class EvidenceStore {
     private EvidenceStore() {
     }

@@ -437,10 +437,10 @@ public class IncidentPages {
                 ? alertViews : alerts.list(uuid, null, Integer.MAX_VALUE),
                 language, zone, locale);
         long total = file.findingsTotal();
-        int pages = (int) Math.max(1, (total + FINDINGS_SHOWN - 1) / FINDINGS_SHOWN);
         int shown = file.findingsPage();
-        IncidentPage.Evidence evidence = new IncidentPage.Evidence(shown, pages,
-                total == 0 ? 0 : (shown - 1) * FINDINGS_SHOWN + 1, (int) Math.min(total, (long) shown * FINDINGS_SHOWN));
+        IncidentPage.Evidence evidence = new IncidentPage.Evidence(shown, file.findingsPages(),
+                total == 0 ? 0 : (shown - 1) * FINDINGS_SHOWN + 1,
+                (int) Math.min(total, (long) shown * FINDINGS_SHOWN));
         List<IncidentPage.FindingLine> findings = file.findings().stream()
                 .map(f -> new IncidentPage.FindingLine(f.rule(), words.finding_name(f.rule()), f.subject(), f.stream(),
                         f.firstSeq(), When.of(f.seenAt(), zone, locale))).toList();

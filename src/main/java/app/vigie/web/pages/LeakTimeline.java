@@ -5,10 +5,8 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 import app.vigie.incident.IncidentQueries;
 import app.vigie.notice.When;
@@ -34,23 +32,20 @@ final class LeakTimeline {
     record Mark(Instant at, String kind, String text) {
     }
 
-    /** The picture of the leaking responses, each at the first time it read another customer's tokens. */
+    /**
+     * The picture of the leaking responses (one {@code Leak} each), each at the first time it read another customer's
+     * tokens.
+     */
     static IncidentPage.Picture of(List<IncidentQueries.Leak> leaks, List<Mark> marks, ZoneId zone, Locale locale,
             CockpitMessages ck) {
-        Map<String, Instant> first = new HashMap<>();
-        Map<String, Boolean> delivered = new HashMap<>();
-        for (IncidentQueries.Leak e : leaks) {
-            first.put(e.readerRequest(), e.firstSeenAt());
-            delivered.put(e.readerRequest(), e.delivered());
-        }
-        if (first.isEmpty()) {
+        if (leaks.isEmpty()) {
             return null;
         }
-        Instant firstLeak = first.values().stream().min(Instant::compareTo).orElseThrow();
+        Instant firstLeak = leaks.stream().map(IncidentQueries.Leak::firstSeenAt).min(Instant::compareTo).orElseThrow();
         // a time marked before the first leak (the first exposure, a read of the same customer's tokens) opens it
         Instant start = marks.stream().map(Mark::at).filter(t -> t != null && t.isBefore(firstLeak))
                 .min(Instant::compareTo).orElse(firstLeak);
-        Instant last = first.values().stream().max(Instant::compareTo).orElseThrow();
+        Instant last = leaks.stream().map(IncidentQueries.Leak::firstSeenAt).max(Instant::compareTo).orElseThrow();
         // the period drawn runs to the detection and the measures, unless they come so long after the last leak
         // (more than the leaks' own span, and more than a day) that the leaks would shrink to one bar: those are
         // then marked past a break at the right
@@ -60,9 +55,9 @@ final class LeakTimeline {
         double perBucket = (double) span / BUCKETS;
         int[] dark = new int[BUCKETS];
         int[] light = new int[BUCKETS];
-        for (Map.Entry<String, Instant> r : first.entrySet()) {
-            int b = bucket(r.getValue(), start, perBucket);
-            if (Boolean.TRUE.equals(delivered.get(r.getKey()))) {
+        for (IncidentQueries.Leak r : leaks) {
+            int b = bucket(r.firstSeenAt(), start, perBucket);
+            if (r.delivered()) {
                 dark[b]++;
             } else {
                 light[b]++;
@@ -109,7 +104,7 @@ final class LeakTimeline {
                 .withZone(zone);
         return new IncidentPage.Picture(LEFT + PLOT_WIDTH + (broken ? BREAK + 16 : 16), TOP + PLOT_HEIGHT + 40,
                 LEFT, TOP, PLOT_WIDTH, PLOT_HEIGHT, max, bars, markers, When.of(start, zone, locale),
-                When.of(end, zone, locale), label.format(start), label.format(end), broken, first.size(),
+                When.of(end, zone, locale), label.format(start), label.format(end), broken, leaks.size(),
                 delivereds);
     }
 
