@@ -29,12 +29,31 @@ public final class Escalations {
         this.offsets = offsets.stream().distinct().sorted(Comparator.reverseOrder()).toList();
     }
 
+    /** The offsets, latest step last: {@code [PT24H, PT6H, PT1H, PT0S]}. */
+    @Override
+    public String toString() {
+        return offsets.toString();
+    }
+
     public static String name(Duration offset) {
         return offset.isZero() ? "OVERDUE" : "T-" + offset.toString().substring(2).toUpperCase(Locale.ROOT);
     }
 
     /** The steps reached at {@code now} by an obligation (none when it is done, not required or has no due time). */
     public List<Step> reached(Obligation o, Instant now) {
+        return steps(o).stream().filter(s -> !now.isBefore(s.fireAt())).toList();
+    }
+
+    /**
+     * When the next step of an obligation after {@code now} fires (null: none is left, or it is done, not required or
+     * has no due time): the reminder check need not look at it before.
+     */
+    public Instant next(Obligation o, Instant now) {
+        return steps(o).stream().map(Step::fireAt).filter(now::isBefore).min(Comparator.naturalOrder()).orElse(null);
+    }
+
+    /** Every step of an obligation still open, in the order they fire. */
+    private List<Step> steps(Obligation o) {
         List<Step> out = new ArrayList<>();
         if (!o.open() || o.dueAt() == null) {
             return out;
@@ -48,16 +67,12 @@ public final class Escalations {
                 continue;
             }
             if (beforeStart != null) {
-                if (!now.isBefore(beforeStart.fireAt())) {
-                    out.add(beforeStart);
-                }
+                out.add(beforeStart);
                 beforeStart = null;
             }
-            if (!now.isBefore(fireAt)) {
-                out.add(new Step(name(offset), o.dueAt(), fireAt));
-            }
+            out.add(new Step(name(offset), o.dueAt(), fireAt));
         }
-        if (beforeStart != null && !now.isBefore(beforeStart.fireAt())) {
+        if (beforeStart != null) {
             out.add(beforeStart);
         }
         return out;

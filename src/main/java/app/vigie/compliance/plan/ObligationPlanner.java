@@ -71,17 +71,34 @@ public final class ObligationPlanner {
         final ProviderProfile provider;
         final Map<String, List<Completion>> completions;
         final Instant now;
+        /** The earliest instant, at or after {@link #now}, a status or due time below was judged against. */
+        final Instant[] changes;
         final Map<String, List<Obligation>> byRule = new HashMap<>();
         final Map<String, Applicable> rulesById = new LinkedHashMap<>();
 
         Case(IncidentFacts incident, ControllerProfile profile, CaseFacts facts, ProviderProfile provider,
-                Map<String, List<Completion>> completions, Instant now) {
+                Map<String, List<Completion>> completions, Instant now, Instant[] changes) {
             this.incident = incident;
             this.profile = profile;
             this.facts = facts;
             this.provider = provider;
             this.completions = completions;
             this.now = now;
+            this.changes = changes;
+        }
+
+        /**
+         * Whether {@link #now} is after {@code t}, noting {@code t} when it is not yet (from just after it, the same
+         * facts plan otherwise: see {@link Planned#changesAfter}).
+         */
+        boolean passed(Instant t) {
+            if (now.isAfter(t)) {
+                return true;
+            }
+            if (changes[0] == null || t.isBefore(changes[0])) {
+                changes[0] = t;
+            }
+            return false;
         }
 
         String tenant() {
@@ -160,7 +177,7 @@ public final class ObligationPlanner {
             } else if (condition.condition == Condition.NOT_MET) {
                 status = Status.NOT_REQUIRED;
                 why = new Note(condition.code, condition.text);
-            } else if (lateAfter != null && now.isAfter(lateAfter)) {
+            } else if (lateAfter != null && passed(lateAfter)) {
                 status = Status.LATE;
             } else {
                 status = Status.PENDING;
@@ -431,7 +448,7 @@ public final class ObligationPlanner {
             if (r.cap() != null) {
                 Instant capStart = start(r.cap().clock(), r, to);
                 Instant capAt = capStart == null ? null : r.cap().due().after(capStart, a.regime().zone());
-                if (capAt != null && r.cap().lapses() && (start != null ? start.isAfter(capAt) : now.isAfter(capAt))) {
+                if (capAt != null && r.cap().lapses() && (start != null ? start.isAfter(capAt) : passed(capAt))) {
                     // decided after the cap expired, or still undecided past it: the rule's own period, from the
                     // decision (Delegated Regulation 2025/301 Art. 5(2))
                     capStart = null;
@@ -465,13 +482,29 @@ public final class ObligationPlanner {
      */
     public List<Obligation> plan(IncidentFacts incident, ProviderProfile provider, CaseFacts providerFacts,
             List<TenantCase> tenants, Map<String, List<Completion>> completions, Instant now) {
-        List<Obligation> out = new ArrayList<>(new Case(incident, null, providerFacts, provider, completions, now)
-                .all(providerRules(provider)));
+        return planned(incident, provider, providerFacts, tenants, completions, now).obligations();
+    }
+
+    /**
+     * A plan and when time alone may change it: {@code changesAfter} is the earliest instant, at or after the time
+     * planned for, past which the same facts give another plan (an obligation becoming late, a cap lapsing while
+     * undecided); null when none. The reminder check plans an incident again then, and not before unless its facts
+     * change.
+     */
+    public record Planned(List<Obligation> obligations, Instant changesAfter) {
+    }
+
+    /** {@link #plan} with {@link Planned#changesAfter}. */
+    public Planned planned(IncidentFacts incident, ProviderProfile provider, CaseFacts providerFacts,
+            List<TenantCase> tenants, Map<String, List<Completion>> completions, Instant now) {
+        Instant[] changes = new Instant[1];
+        List<Obligation> out = new ArrayList<>(new Case(incident, null, providerFacts, provider, completions, now,
+                changes).all(providerRules(provider)));
         for (TenantCase t : tenants) {
-            out.addAll(new Case(incident, t.profile(), t.facts(), provider, completions, now)
+            out.addAll(new Case(incident, t.profile(), t.facts(), provider, completions, now, changes)
                     .all(tenantRules(t.profile(), provider)));
         }
-        return out;
+        return new Planned(out, changes[0]);
     }
 
     /** The ids of the regimes of the rules. */

@@ -117,6 +117,16 @@ public class ComplianceRules {
         return version;
     }
 
+    /**
+     * What a plan depends on besides an incident's facts and the code: the rules' {@link #version}, the provider's
+     * profile and the escalation steps. A deadline saved under another one is planned again
+     * ({@code incident_deadline.planned_with}).
+     */
+    public String plannedWith() {
+        return version + " " + provider.country() + " " + provider.regimes().stream().sorted().toList() + " "
+                + escalations;
+    }
+
     public ObligationPlanner planner() {
         return planner;
     }

@@ -10,7 +10,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
 
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.incident.IncidentQueries;
@@ -29,15 +33,29 @@ public final class DeadlineStore {
     private DeadlineStore() {
     }
 
-    /** Saves the open obligations' deadlines of each plan. */
+    /**
+     * Saves the open obligations' deadlines of each plan, made by another path than the reminder check (an action on a
+     * case, the overview): the next check plans these incidents again ({@code planned_with} null).
+     */
     public static void save(Connection c, Collection<ObligationService.Plan> plans, Instant now) throws SQLException {
+        save(c, plans, now, p -> null, null);
+    }
+
+    /**
+     * Saves the open obligations' deadlines of each plan, with when the reminder check must plan it again by time
+     * alone ({@code checkAt}: null, never) and what it was planned with ({@link ComplianceRules#plannedWith}).
+     */
+    static void save(Connection c, Collection<ObligationService.Plan> plans, Instant now,
+            Function<ObligationService.Plan, Instant> checkAt, String plannedWith) throws SQLException {
         if (plans.isEmpty()) {
             return;
         }
         try (PreparedStatement ps = c.prepareStatement("""
-                insert into incident_deadline (incident_id, due_at, late_after, planned_at) values (?, ?, ?, ?)
+                insert into incident_deadline (incident_id, due_at, late_after, planned_at, check_at, planned_with)
+                values (?, ?, ?, ?, ?, ?)
                 on conflict (incident_id) do update set due_at = excluded.due_at, late_after = excluded.late_after,
-                  planned_at = excluded.planned_at""")) {
+                  planned_at = excluded.planned_at, check_at = excluded.check_at,
+                  planned_with = excluded.planned_with""")) {
             for (ObligationService.Plan plan : plans) {
                 List<Timestamp> due = new ArrayList<>();
                 List<Timestamp> late = new ArrayList<>();
@@ -53,13 +71,66 @@ public final class DeadlineStore {
                         late.add(Timestamp.from(o.lateAfter()));
                     }
                 }
+                Instant check = checkAt.apply(plan);
                 ps.setObject(1, plan.incident().id());
                 ps.setArray(2, c.createArrayOf("timestamptz", due.toArray()));
                 ps.setArray(3, c.createArrayOf("timestamptz", late.toArray()));
                 ps.setTimestamp(4, Timestamp.from(now));
+                ps.setTimestamp(5, check == null ? null : Timestamp.from(check));
+                ps.setString(6, plannedWith);
                 ps.addBatch();
             }
             ps.executeBatch();
+        }
+    }
+
+    /**
+     * The running incidents the reminder check must plan at {@code now} whatever their facts: never planned by it
+     * under {@code plannedWith}, or whose {@code check_at} has come. Oldest first.
+     */
+    static List<UUID> due(Connection c, Instant now, String plannedWith) throws SQLException {
+        List<UUID> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("select i.id from incident i"
+                + " left join incident_deadline d on d.incident_id = i.id where i." + IncidentQueries.RUNNING
+                + " and (d.incident_id is null or d.planned_with is distinct from ? or d.check_at <= ?)"
+                + " order by i.detected_at, i.id")) {
+            ps.setString(1, plannedWith);
+            ps.setTimestamp(2, Timestamp.from(now));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getObject(1, UUID.class));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The facts' changes not yet planned (V26's {@code plan_change}, written by triggers), the oldest {@code limit},
+     * by incident: the numbers of the rows, which the check deletes once it has planned the incident.
+     */
+    static Map<UUID, List<Long>> changes(Connection c, int limit) throws SQLException {
+        Map<UUID, List<Long>> out = new LinkedHashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(
+                "select seq, incident_id from plan_change order by seq limit ?")) {
+            ps.setInt(1, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.computeIfAbsent(rs.getObject(2, UUID.class), i -> new ArrayList<>()).add(rs.getLong(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Deletes the changes planned (rows of {@link #changes}). */
+    static void planned(Connection c, Collection<Long> changes) throws SQLException {
+        if (changes.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("delete from plan_change where seq = any(?)")) {
+            ps.setArray(1, c.createArrayOf("bigint", changes.toArray()));
+            ps.executeUpdate();
         }
     }
 

@@ -3,18 +3,25 @@ package app.vigie.compliance.service;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import org.jboss.logging.Logger;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.scheduler.Scheduled;
@@ -25,7 +32,8 @@ import app.vigie.compliance.plan.Obligation;
 import app.vigie.db.Transactions;
 
 /**
- * Writes the escalations every running incident's deadlines have reached. Each is keyed by (obligation, step,
+ * Writes the escalations every running incident's deadlines have reached, planning only the incidents whose plan may
+ * have changed since the last check (V26__plan_changes.sql). Each is keyed by (obligation, step,
  * deadline) in the database, so a restart writes what it missed and nothing twice, and several instances checking
  * at once write each one once.
  */
@@ -45,36 +53,70 @@ public class EscalationScheduler {
     @Inject
     Clock clock;
 
+    /** How often every running incident is planned, whether or not it changed (a net under V26's triggers). */
+    @ConfigProperty(name = "vigie.compliance.full-check-every")
+    Duration fullEvery;
+
+    /** The most changes one check reads (the rest wait for the next). */
+    static final int CHANGES_READ = 100_000;
+
+    private volatile Instant lastFull;
+    private final AtomicInteger planned = new AtomicInteger();
+
     @Scheduled(every = "${vigie.compliance.escalation-check-every}", delayed = "5s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void check() {
         long started = System.nanoTime();
         try {
             int written = tick(clock.instant());
-            LOG.debugf("Escalation check: %d reminders written in %.1f ms", (Object) written,
-                    (Object) ((System.nanoTime() - started) / 1e6));
+            LOG.debugf("Escalation check: %d incidents planned, %d reminders written in %.1f ms",
+                    (Object) planned.get(), (Object) written, (Object) ((System.nanoTime() - started) / 1e6));
         } catch (SQLException | RuntimeException e) {
             LOG.error("Escalation check failed; it will be tried again", e);
         }
     }
 
     /**
-     * Writes every escalation reached at {@code now} not written yet; returns how many it wrote. The running incidents
-     * are planned {@value ObligationService#BATCH} at a time, each batch in one transaction that reads its incidents
-     * again (one dismissed or closed since the list was made gets nothing) and writes their reminders. An incident
-     * whose plan fails is logged and the others still get theirs; a batch that fails is logged and the next ones are
-     * still checked, and the check then fails with the first error, so that it is retried and seen.
+     * Writes every escalation reached at {@code now} not written yet; returns how many it wrote. Plans the running
+     * incidents whose plan may have changed (V26: facts changed, a step or a status change come, never planned under
+     * these rules), and every running incident at this instance's first check and then every
+     * {@code vigie.compliance.full-check-every}.
      */
     public int tick(Instant now) throws SQLException {
-        List<UUID> running = Transactions.run(dataSource, c -> CaseStore.running(c).stream()
-                .map(CaseStore.IncidentRow::id).toList());
+        Instant last = lastFull;
+        boolean full = last == null || now.isBefore(last) || !now.isBefore(last.plus(fullEvery));
+        int written = tick(now, full);
+        if (full) {
+            lastFull = now;
+        }
+        return written;
+    }
+
+    /**
+     * {@link #tick(Instant)}, planning every running incident when {@code full}. The incidents are planned
+     * {@value ObligationService#BATCH} at a time, each batch in one transaction that reads its incidents again (one
+     * dismissed or closed since the list was made gets nothing), writes their reminders, saves their deadlines and
+     * deletes the changes it has planned. An incident whose plan fails is logged and the others still get theirs (its
+     * changes are kept for the next check); a batch that fails is logged and the next ones are still checked, and the
+     * check then fails with the first error, so that it is retried and seen.
+     */
+    public int tick(Instant now, boolean full) throws SQLException {
+        String with = rules.plannedWith();
+        Map<UUID, List<Long>> changes = new HashMap<>();
+        List<UUID> incidents = Transactions.run(dataSource, c -> {
+            changes.putAll(DeadlineStore.changes(c, CHANGES_READ));
+            Set<UUID> out = new LinkedHashSet<>(full ? CaseStore.running(c).stream().map(CaseStore.IncidentRow::id)
+                    .toList() : DeadlineStore.due(c, now, with));
+            out.addAll(changes.keySet());
+            return List.copyOf(out);
+        });
         int written = 0;
         SQLException sqlFailure = null;
         RuntimeException failure = null;
-        for (int from = 0; from < running.size(); from += ObligationService.BATCH) {
-            List<UUID> batch = running.subList(from, Math.min(running.size(), from + ObligationService.BATCH));
+        for (int from = 0; from < incidents.size(); from += ObligationService.BATCH) {
+            List<UUID> batch = incidents.subList(from, Math.min(incidents.size(), from + ObligationService.BATCH));
             try {
-                written += Transactions.run(dataSource, c -> check(c, batch, now));
+                written += Transactions.run(dataSource, c -> check(c, batch, now, changes, with));
             } catch (SQLException e) {
                 LOG.errorf(e, "Escalation check of %d incidents failed; the next ones are checked", batch.size());
                 sqlFailure = sqlFailure == null ? e : sqlFailure;
@@ -83,6 +125,7 @@ public class EscalationScheduler {
                 failure = failure == null ? e : failure;
             }
         }
+        planned.set(incidents.size());
         try {
             Transactions.run(dataSource, c -> DeadlineStore.refresh(c, now));
         } catch (SQLException | RuntimeException e) {
@@ -97,20 +140,49 @@ public class EscalationScheduler {
         return written;
     }
 
-    /** Writes the reminders due at {@code now} of these incidents, read again here: only those still running. */
-    int check(Connection c, List<UUID> batch, Instant now) throws SQLException {
+    /** How many incidents the last check planned (a figure for the logs and the benchmark). */
+    public int lastPlanned() {
+        return planned.get();
+    }
+
+    /**
+     * Writes the reminders due at {@code now} of these incidents, read again here (only those still running get
+     * any), saves their deadlines and when to look again, and deletes their {@code changes} planned.
+     */
+    int check(Connection c, List<UUID> batch, Instant now, Map<UUID, List<Long>> changes, String with)
+            throws SQLException {
         Map<UUID, CaseStore.IncidentRow> rows = CaseStore.incidents(c, batch);
         List<CaseStore.IncidentRow> still = batch.stream().map(rows::get)
                 .filter(r -> r != null && CaseStore.running(r.status())).toList();
         Set<Escalation.Key> done = Escalation.written(batch);
+        Set<UUID> failed = new HashSet<>();
         int n = 0;
-        List<ObligationService.Plan> plans = service.plans(c, still, now, (incident, e) -> LOG.errorf(e,
-                "Incident %s could not be planned: its reminders wait until it can", incident.id()));
+        List<ObligationService.Plan> plans = service.plans(c, still, now, (incident, e) -> {
+            failed.add(incident.id());
+            LOG.errorf(e, "Incident %s could not be planned: its reminders wait until it can", incident.id());
+        });
         for (ObligationService.Plan plan : plans) {
             n += write(plan, done, now);
         }
-        DeadlineStore.save(c, plans, now);  // what the overview counts and filters on
+        DeadlineStore.save(c, plans, now, p -> checkAt(p, now), with);  // what the overview counts and filters on
+        DeadlineStore.planned(c, batch.stream().filter(id -> !failed.contains(id))
+                .flatMap(id -> changes.getOrDefault(id, List.of()).stream()).toList());
         return n;
+    }
+
+    /**
+     * When the check must plan an incident again if none of its facts changes: the next step of one of its open
+     * obligations, or the instant past which time alone changes its plan, whichever comes first (null: neither).
+     */
+    Instant checkAt(ObligationService.Plan plan, Instant now) {
+        Instant at = plan.changesAfter();
+        for (Obligation o : plan.obligations()) {
+            Instant next = rules.escalations().next(o, now);
+            if (next != null && (at == null || next.isBefore(at))) {
+                at = next;
+            }
+        }
+        return at;
     }
 
     /**

@@ -26,6 +26,7 @@ import app.vigie.compliance.plan.Completion;
 import app.vigie.compliance.plan.ControllerProfile;
 import app.vigie.compliance.plan.Decision;
 import app.vigie.compliance.plan.Obligation;
+import app.vigie.compliance.plan.ObligationPlanner;
 import app.vigie.compliance.plan.ObligationPlanner.IncidentFacts;
 import app.vigie.compliance.plan.ObligationPlanner.TenantCase;
 import app.vigie.compliance.severity.EnisaSeverity;
@@ -49,11 +50,14 @@ public class ObligationService {
             String overrideJustification, String level, String basis, String recordedBy, Instant recordedAt) {
     }
 
-    /** Everything planned for one incident at one time. */
+    /**
+     * Everything planned for one incident at one time. {@code changesAfter}: past it, time alone changes the plan of
+     * the same facts (null: never; {@link ObligationPlanner.Planned#changesAfter}).
+     */
     public record Plan(CaseStore.IncidentRow incident, List<String> tenants, Map<String, ControllerProfile> profiles,
             Map<String, CaseFacts.Exposure> exposure, Map<String, Instant> alertsDelivered,
             Map<String, CaseAwareness.Awareness> awareness, Map<String, Map<String, Decision>> decisions,
-            Map<String, SeverityView> severity, List<Obligation> obligations, Instant asOf) {
+            Map<String, SeverityView> severity, List<Obligation> obligations, Instant asOf, Instant changesAfter) {
 
         /**
          * When the tenant's controller became aware: the earlier of Vigie's first alert delivered and an awareness
@@ -142,11 +146,11 @@ public class ObligationService {
                     exposure.get(t))));
         }
         boolean dismissed = "DISMISSED".equals(incident.status());
-        List<Obligation> obligations = rules.planner().plan(
+        ObligationPlanner.Planned planned = rules.planner().planned(
                 new IncidentFacts(incident.detectedAt(), dismissed, incident.statusReason()), rules.provider(),
                 facts("", null, awareness, decisions, severity, CaseFacts.Exposure.VICTIM), cases, completions, now);
         return new Plan(incident, tenants, profiles, exposure, delivered, awareness, decisions, severity,
-                obligations, now);
+                planned.obligations(), now, planned.changesAfter());
     }
 
     /** Which rules the plans use (see {@link ComplianceRules#version()}). */

@@ -49,6 +49,9 @@ class ObligationApiTest {
     @Inject
     ObligationService plans;
 
+    @Inject
+    ComplianceRules rules;
+
     @AfterEach
     void resetClock() {
         MovableClock.INSTANCE.reset();
@@ -372,7 +375,8 @@ class ObligationApiTest {
         Api.admin().contentType(JSON).body("{\"status\":\"DISMISSED\",\"reason\":\"a test harness, no data\"}")
                 .post("/api/incidents/" + dismissed + "/status").then().statusCode(200);
         MovableClock.INSTANCE.set(at);
-        int written = Transactions.run(dataSource, c -> escalations.check(c, listed, at));
+        int written = Transactions.run(dataSource, c -> escalations.check(c, listed, at, Map.of(),
+                rules.plannedWith()));
         assertThat(written).isPositive();
         assertThat(steps(open, p + "-bank", "gdpr-33-2")).containsExactly("T-24H");
         assertThat(Api.admin().get("/api/incidents/" + dismissed + "/escalations").then().statusCode(200).extract()
