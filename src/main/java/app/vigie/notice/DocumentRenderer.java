@@ -2,6 +2,7 @@ package app.vigie.notice;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -31,6 +32,9 @@ public class DocumentRenderer {
     @Inject
     ObjectMapper json;
 
+    @Inject
+    Words words;
+
     @ConfigProperty(name = "vigie.documents.signing.keystore")
     Optional<String> keystore;
 
@@ -52,11 +56,27 @@ public class DocumentRenderer {
         }
     }
 
-    /** A document rendered three ways; its title is its page's. */
-    public record Rendered(String title, String lang, String html, byte[] json) {
+    /**
+     * A document rendered three ways; its title is its page's. {@code html} is the body its template makes; its
+     * {@code annexes} follow it (in the page, {@link #page()}; in the PDF, on pages of their own) and its
+     * {@code attachments} go into the PDF beside the JSON.
+     */
+    public record Rendered(String title, String lang, String html, byte[] json, List<PdfAnnex> annexes,
+            List<PdfRenderer.Attachment> attachments) {
         /** A page and its data, titled as its template titles it. */
         static Rendered of(String lang, String html, byte[] json) {
-            return new Rendered(DocumentRenderer.title(html), lang, html, json);
+            return new Rendered(DocumentRenderer.title(html), lang, html, json, List.of(), List.of());
+        }
+
+        /** The document as one page: its body, then its annexes. */
+        public String page() {
+            if (annexes.isEmpty()) {
+                return html;
+            }
+            StringBuilder out = new StringBuilder();
+            annexes.forEach(a -> out.append(a.html()));
+            int end = html.lastIndexOf("</body>");
+            return end < 0 ? html + out : html.substring(0, end) + out + html.substring(end);
         }
     }
 
@@ -87,10 +107,19 @@ public class DocumentRenderer {
             throw new IllegalStateException("no template notices/" + kind + "." + lang + ".html");
         }
         try {
-            return Rendered.of(lang, t.data(param, data).render(), json.writeValueAsBytes(data));
+            return withAnnexes(Rendered.of(lang, t.data(param, data).render(), json.writeValueAsBytes(data)), data);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A processor alert's long lists as annexes, and the CSV of its requests, when it has such lists. */
+    private Rendered withAnnexes(Rendered r, Object data) {
+        if (!(data instanceof ProcessorAlert a) || !a.exposedAnnexed() && !a.receivedAnnexed()) {
+            return r;
+        }
+        return new Rendered(r.title(), r.lang(), r.html(), r.json(), ProcessorAlertAnnexes.annexes(a, words),
+                List.of(ProcessorAlertAnnexes.csv(a, words)));
     }
 
     /** A document's JSON as stored and embedded. */
@@ -122,13 +151,14 @@ public class DocumentRenderer {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a processor alert does not read back", e);
         }
-        return Rendered.of(a.language(), engine.getTemplate("notices/" + PROCESSOR_ALERT + "." + a.language()
-                + ".html").data("alert", a).render(), noticeJson.getBytes(StandardCharsets.UTF_8));
+        return withAnnexes(Rendered.of(a.language(), engine.getTemplate("notices/" + PROCESSOR_ALERT + "."
+                + a.language() + ".html").data("alert", a).render(), noticeJson.getBytes(StandardCharsets.UTF_8)), a);
     }
 
     /** The PDF/A-3u of a rendered document, signed when a keystore is configured. */
     public byte[] pdf(Rendered r, String jsonName) {
-        byte[] pdf = PdfRenderer.render(r.html(), r.title(), r.lang(), r.json(), jsonName);
+        byte[] pdf = PdfRenderer.render(r.html(), r.title(), r.lang(), r.json(), jsonName, r.attachments(),
+                r.annexes());
         return signing == null ? pdf : signing.sign(pdf, r.title());
     }
 }

@@ -17,7 +17,7 @@ public record Download(String mediaType, byte[] body, String fileName) {
     public static Download of(DocumentRenderer renderer, DocumentRenderer.Rendered r, String format, String file) {
         String name = safeName(file);
         return switch (format) {
-            case "html" -> new Download("text/html; charset=UTF-8", r.html().getBytes(StandardCharsets.UTF_8), null);
+            case "html" -> new Download("text/html; charset=UTF-8", r.page().getBytes(StandardCharsets.UTF_8), null);
             case "json" -> new Download("application/json", r.json(), null);
             default -> new Download("application/pdf", renderer.pdf(r, name + ".json"), name + ".pdf");
         };

@@ -103,10 +103,11 @@ public class NoticeService {
                         .add(e.tokens(), e.firstSeenAt(), e.victimRequest(), delivered);
             }
         }
-        List<ProcessorAlert.RequestLine> exposedLines = exposed.values().stream().map(l -> l.line(zone, lang))
-                .toList();
-        List<ProcessorAlert.RequestLine> receivedLines = received.values().stream().map(l -> l.line(zone, lang))
-                .toList();
+        // in the order the requests were first read (an annexed list's body shows the first ones)
+        List<ProcessorAlert.RequestLine> exposedLines = exposed.values().stream().sorted(Line.FIRST)
+                .map(l -> l.line(zone, lang)).toList();
+        List<ProcessorAlert.RequestLine> receivedLines = received.values().stream().sorted(Line.FIRST)
+                .map(l -> l.line(zone, lang)).toList();
         ProcessorAlert.Totals totals = new ProcessorAlert.Totals(exposedLines.size(),
                 exposedLines.stream().mapToLong(ProcessorAlert.RequestLine::tokens).sum(), receivedLines.size(),
                 receivedLines.stream().mapToLong(ProcessorAlert.RequestLine::tokens).sum(),
@@ -378,6 +379,11 @@ public class NoticeService {
         final String request;
         final boolean sameTenant;
         long tokens;
+        /** First read first; then by request (code point), then own-account lines after the others'. */
+        static final Comparator<Line> FIRST = Comparator.comparing((Line l) -> l.first,
+                Comparator.nullsLast(Comparator.naturalOrder()))
+                .thenComparing(l -> l.request).thenComparing(l -> l.sameTenant);
+
         Instant first;
         final Set<String> others = new HashSet<>();
         final Set<String> deliveredReaders = new HashSet<>();

@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.net.URL;
 import java.util.Arrays;
+import java.util.List;
 
 import com.itextpdf.html2pdf.ConverterProperties;
 import com.itextpdf.html2pdf.HtmlConverter;
@@ -15,12 +16,17 @@ import com.itextpdf.html2pdf.css.apply.ICssApplier;
 import com.itextpdf.html2pdf.css.apply.impl.DefaultCssApplierFactory;
 import com.itextpdf.html2pdf.css.apply.impl.SpanTagCssApplier;
 import com.itextpdf.html2pdf.resolver.font.DefaultFontProvider;
+import com.itextpdf.kernel.colors.DeviceRgb;
+import com.itextpdf.kernel.font.PdfFont;
 import com.itextpdf.kernel.pdf.PdfAConformance;
 import com.itextpdf.kernel.pdf.PdfName;
 import com.itextpdf.kernel.pdf.PdfOutputIntent;
+import com.itextpdf.kernel.pdf.PdfPage;
 import com.itextpdf.kernel.pdf.PdfString;
 import com.itextpdf.kernel.pdf.PdfWriter;
+import com.itextpdf.kernel.pdf.canvas.PdfCanvas;
 import com.itextpdf.kernel.pdf.filespec.PdfFileSpec;
+import com.itextpdf.layout.Document;
 import com.itextpdf.layout.IPropertyContainer;
 import com.itextpdf.layout.properties.Property;
 import com.itextpdf.layout.splitting.ISplitCharacters;
@@ -82,7 +88,21 @@ public final class PdfRenderer {
         }
     };
 
+    /** A file embedded in the PDF beside its JSON (PDF/A-3 associated file, relationship Data). */
+    public record Attachment(String name, String description, String mime, byte[] data) {
+    }
+
     public static byte[] render(String html, String title, String lang, byte[] json, String jsonName) {
+        return render(html, title, lang, json, jsonName, List.of(), List.of());
+    }
+
+    /**
+     * The document, then its {@code annexes} on pages of their own, with {@code attachments} embedded beside the
+     * JSON. With annexes, the pages are numbered here ("n / N" at the foot of each, as base.html's CSS does for a
+     * document pdfHTML lays out alone, which does not count the annexes' pages).
+     */
+    public static byte[] render(String html, String title, String lang, byte[] json, String jsonName,
+            List<Attachment> attachments, List<PdfAnnex> annexes) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PdfADocument pdf = new PdfADocument(new PdfWriter(out), PdfAConformance.PDF_A_3U,
                 new PdfOutputIntent("Custom", "", "http://www.color.org", "sRGB IEC61966-2.1",
@@ -90,14 +110,46 @@ public final class PdfRenderer {
         pdf.getCatalog().put(PdfName.Lang, new PdfString(lang));
         pdf.getDocumentInfo().setTitle(title);
         pdf.getDocumentInfo().setCreator("Vigie");
-        PdfFileSpec spec = PdfFileSpec.createEmbeddedFileSpec(pdf, json, "The document's data (JSON)", jsonName,
-                new PdfName("application/json"), null, PdfName.Data);
-        pdf.addAssociatedFile("The document's data (JSON)", spec);
+        attach(pdf, new Attachment(jsonName, "The document's data (JSON)", "application/json", json));
+        for (Attachment a : attachments) {
+            attach(pdf, a);
+        }
         ConverterProperties props = new ConverterProperties();
         props.setFontProvider(new DefaultFontProvider(false, true, false));
         props.setCssApplierFactory(new IdentifierCss());
         props.setResourceRetriever(NOTHING);
-        HtmlConverter.convertToPdf(html, pdf, props);  // closes the document
+        if (annexes.isEmpty()) {
+            HtmlConverter.convertToPdf(html, pdf, props);  // closes the document
+            return out.toByteArray();
+        }
+        Document body = HtmlConverter.convertToDocument(html.replace("</head>", NO_PAGE_NUMBERS + "</head>"), pdf,
+                props);
+        body.flush();
+        PdfFont regular = PdfAnnex.regular();
+        PdfFont bold = PdfAnnex.bold();
+        for (PdfAnnex annex : annexes) {
+            annex.draw(pdf, regular, bold);
+        }
+        int pages = pdf.getNumberOfPages();
+        for (int i = 1; i <= pages; i++) {
+            PdfPage page = pdf.getPage(i);
+            String number = i + " / " + pages;
+            float x = page.getPageSize().getWidth() - PdfAnnex.SIDE - regular.getWidth(number, 8);
+            new PdfCanvas(page.newContentStreamAfter(), page.getResources(), pdf).beginText()
+                    .setFontAndSize(regular, 8).setFillColor(FOOT).setTextMatrix(x, PdfAnnex.BOTTOM / 2 - 3)
+                    .showText(number).endText().release();
+        }
+        body.close();
         return out.toByteArray();
+    }
+
+    /** base.html's page numbers switched off where this class numbers the pages itself (with annexes). */
+    private static final String NO_PAGE_NUMBERS = "<style>@page { @bottom-right { content: none; } }</style>";
+    private static final DeviceRgb FOOT = new DeviceRgb(0x55, 0x55, 0x55);
+
+    private static void attach(PdfADocument pdf, Attachment a) {
+        PdfFileSpec spec = PdfFileSpec.createEmbeddedFileSpec(pdf, a.data(), a.description(), a.name(),
+                new PdfName(a.mime()), null, PdfName.Data);
+        pdf.addAssociatedFile(a.description(), spec);
     }
 }

@@ -69,6 +69,55 @@ public record ProcessorAlert(String language, String zone, When generatedAt, Inc
             String reasonText, String source, String note) {
     }
 
+    /**
+     * A list of requests longer than this is given whole in an annex (at the end of the PDF, below the page) and in a
+     * CSV file attached to the PDF; the body shows its first {@link #SHOWN} lines and the summary.
+     */
+    public static final int ANNEX_OVER = 50;
+    /** How many lines of an annexed list the body shows. */
+    public static final int SHOWN = 20;
+
+    /** Whether the exposed requests are listed in an annex. */
+    public boolean exposedAnnexed() {
+        return exposed.size() > ANNEX_OVER;
+    }
+
+    /** Whether the requests that received other customers' data are listed in an annex. */
+    public boolean receivedAnnexed() {
+        return received.size() > ANNEX_OVER;
+    }
+
+    /** The exposed requests the body shows: all of them, or the first {@link #SHOWN} when annexed. */
+    public List<RequestLine> exposedShown() {
+        return exposedAnnexed() ? exposed.subList(0, SHOWN) : exposed;
+    }
+
+    /** The requests that received other customers' data the body shows. */
+    public List<RequestLine> receivedShown() {
+        return receivedAnnexed() ? received.subList(0, SHOWN) : received;
+    }
+
+    /**
+     * A line of the summary table: requests, their tokens, the other side's responses that left the service and those
+     * not known yet (for received requests: their own responses).
+     */
+    public record Summary(long requests, long tokens, long left, long notKnown) {
+    }
+
+    /** The exposed requests read by requests of other customers ({@code own} false) or of the controller's own. */
+    public Summary exposedBy(boolean own) {
+        List<RequestLine> lines = exposed.stream().filter(l -> l.sameTenant() == own).toList();
+        return new Summary(lines.size(), lines.stream().mapToLong(RequestLine::tokens).sum(),
+                lines.stream().mapToLong(RequestLine::delivered).sum(),
+                lines.stream().mapToLong(RequestLine::undetermined).sum());
+    }
+
+    /** The requests that received other customers' data. */
+    public Summary receivedSummary() {
+        return new Summary(received.size(), totals.receivedTokens(), totals.responsesReceived(),
+                totals.responsesUndetermined());
+    }
+
     /** The duties to show in the table: every one but a regime's "no duty", which is said in words below it. */
     public List<Duty> tableDuties() {
         return duties.stream().filter(d -> !"NONE".equals(d.kind())).toList();

@@ -90,6 +90,15 @@ public final class DashboardBenchmark {
                         (System.nanoTime() - started) / 1e9);
                 Files.writeString(tmp.resolve("loaded"), "yes\n");
             }
+            // the first reminder check plans every running incident (later ones only those that changed): the pages
+            // are measured after it, as a service that has been up a minute is (its time is printed at the end)
+            long waitUntil = System.nanoTime() + 120_000_000_000L;
+            String run = service.log().substring(service.log().lastIndexOf("Embedded PostgreSQL started"));
+            while (!run.contains("Escalation check:") && serviceEnv.getOrDefault(
+                    "VIGIE_COMPLIANCE_ESCALATION_CHECK_EVERY", "").isEmpty() && System.nanoTime() < waitUntil) {
+                Thread.sleep(500);
+                run = service.log().substring(service.log().lastIndexOf("Embedded PostgreSQL started"));
+            }
             List<String> ids = new ArrayList<>();
             Matcher port = Pattern.compile("Embedded PostgreSQL started on 127.0.0.1:(\\d+)").matcher(service.log());
             String pgPort = null;
@@ -242,21 +251,31 @@ public final class DashboardBenchmark {
                 AlertLatencyBenchmark.pct(ms, 90), AlertLatencyBenchmark.pct(ms, 99), ms[ms.length - 1], note);
     }
 
-    /** The reminder checks that ran during this run (each plans every running incident): their times. */
+    /**
+     * The reminder checks that ran during this run: the first plans every running incident, the next ones only those
+     * whose facts changed or whose next step came (V26).
+     */
     private static void escalationChecks(String log, int incidents) {
-        Matcher m = Pattern.compile("Escalation check: (\\d+) reminders written in ([0-9.]+) ms").matcher(
-                log.substring(log.lastIndexOf("Embedded PostgreSQL started")));
-        List<Double> ms = new ArrayList<>();
+        Matcher m = Pattern.compile("Escalation check: (\\d+) incidents planned, (\\d+) reminders written in "
+                + "([0-9.]+) ms").matcher(log.substring(log.lastIndexOf("Embedded PostgreSQL started")));
+        List<double[]> checks = new ArrayList<>();
         while (m.find()) {
-            ms.add(Double.parseDouble(m.group(2)));
+            checks.add(new double[] {Double.parseDouble(m.group(1)), Double.parseDouble(m.group(3))});
         }
-        if (ms.isEmpty()) {
+        if (checks.isEmpty()) {
             System.out.println("no reminder check ran during the run (vigie.compliance.escalation-check-every)");
             return;
         }
-        double[] sorted = ms.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        System.out.printf("reminder check of %,d incidents (every 30 s)     %8.1f %8s %8s %8.1f  (ms, %d checks)%n",
-                incidents, AlertLatencyBenchmark.pct(sorted, 50), "", "", sorted[sorted.length - 1], sorted.length);
+        double[] first = checks.get(0);
+        System.out.printf("reminder check, first (plans all %,d running)  %8.1f ms, %,.0f incidents planned%n",
+                incidents, first[1], first[0]);
+        if (checks.size() > 1) {
+            double[] ms = checks.stream().skip(1).mapToDouble(c -> c[1]).sorted().toArray();
+            double planned = checks.stream().skip(1).mapToDouble(c -> c[0]).max().orElse(0);
+            System.out.printf("reminder check, the next ones (every 30 s)    %8.1f %8s %8s %8.1f  (ms, %d checks, at "
+                    + "most %,.0f incidents planned)%n", AlertLatencyBenchmark.pct(ms, 50), "", "", ms[ms.length - 1],
+                    ms.length, planned);
+        }
     }
 
     /**

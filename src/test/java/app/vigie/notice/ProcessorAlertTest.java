@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -98,6 +99,72 @@ class ProcessorAlertTest {
                 "27 août 2026 à 11:00");
         String seen = PdfChecks.ocr(png);
         assertThat(seen).contains("Alerte de violation").contains("Crédit Léger");
+    }
+
+    /**
+     * A controller with more requests exposed than a page lists: the body shows a summary and the first lines, Annex A
+     * lists every request on pages of their own (numbered with the body's), the CSV attached to the PDF has every one,
+     * the page (HTML) has the annex too; PDF/A-3u in both languages, the French one without English.
+     */
+    @Test
+    void aLongListGoesToAnAnnexAndAnAttachedCsvAndThePdfStaysValid() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-bank";
+        int n = ProcessorAlert.ANNEX_OVER + 30;
+        String id = Api.leakingIncident(p, victim, p + "-reader", n);
+        String base = "/api/incidents/" + id + "/tenants/" + victim + "/documents/processor-alert";
+        List<String> requests = java.util.stream.IntStream.range(0, n).mapToObj(i -> p + "a" + i).toList();
+
+        String html = Api.admin().get(base + ".html?lang=en").then().statusCode(200).extract().asString();
+        String body = html.substring(0, html.indexOf("<section class=\"annex\""));
+        String annex = html.substring(html.indexOf("<section class=\"annex\""));
+        assertThat(body).contains("In summary", "All of them are listed in Annex A", "first 20 of your " + n);
+        assertThat(requests.stream().filter(r -> body.contains(">" + r + "<")).count()).as("the body's lines")
+                .isEqualTo(ProcessorAlert.SHOWN);
+        assertThat(requests).allSatisfy(r -> assertThat(annex).contains("<td>" + r + "</td>"));
+        assertThat(annex).contains("Annex A – your requests whose data was exposed", "<th>Tokens exposed</th>",
+                "<th>First exposure (Europe/Paris time)</th>", "<td>2026-08-27 11:00:00 +02:00</td>");
+
+        for (String lang : List.of("en", "fr")) {
+            byte[] pdf = Api.admin().get(base + ".pdf?lang=" + lang).then().statusCode(200).extract().asByteArray();
+            PdfChecks.render(pdf, "processor-alert-annexed-" + lang);
+            assertThat(PdfChecks.pdfa3uFailures(pdf)).as(lang).isEmpty();
+            String text = PdfChecks.text(pdf);
+            assertThat(requests).allSatisfy(r -> assertThat(text).contains(r));
+            int pages;
+            try (PdfDocument doc = new PdfDocument(new PdfReader(new ByteArrayInputStream(pdf)))) {
+                pages = doc.getNumberOfPages();
+                PdfArray af = doc.getCatalog().getPdfObject().getAsArray(PdfName.AF);
+                assertThat(af.size()).as("the JSON and the CSV").isEqualTo(2);
+                PdfDictionary spec = af.getAsDictionary(1);
+                assertThat(spec.getAsString(PdfName.UF).toUnicodeString()).isEqualTo(ProcessorAlertAnnexes.CSV);
+                assertThat(spec.getAsName(PdfName.AFRelationship)).isEqualTo(PdfName.Data);
+                List<String> csv = new String(spec.getAsDictionary(PdfName.EF).getAsStream(PdfName.F).getBytes(),
+                        StandardCharsets.UTF_8).lines().toList();
+                assertThat(csv).hasSize(n + 1);
+                assertThat(csv.get(0)).isEqualTo("list,request,tokens,first_seen_at,other_requests,same_tenant,"
+                        + "delivered,undetermined");
+                assertThat(csv.get(1)).isEqualTo("exposed," + p + "a0,8,2026-08-27T09:00:00Z,1,false,1,0");
+                assertThat(csv.get(n)).startsWith("exposed," + p + "a" + (n - 1) + ",8,2026-08-27T09:01:");
+            }
+            assertThat(pages).as("an annex of " + n + " lines after the body").isGreaterThan(2);
+            assertThat(text).as("every page numbered, the annex's too").containsPattern(pages + "\\s*/\\s*" + pages)
+                    .containsPattern("\\b1\\s*/\\s*" + pages);
+            if (lang.equals("fr")) {
+                assertThat(text).contains("Annexe A – vos requêtes dont les données ont été exposées", "En résumé")
+                        .doesNotContain("Annex A", "Tokens exposed", "First exposure", "Read by");
+            } else {
+                assertThat(text).contains("Annex A – your requests whose data was exposed", "In summary");
+            }
+        }
+        // a short list stays whole in the body: no annex, no CSV
+        String small = Api.leakingIncident(p + "s", p + "-small", p + "-reader");
+        byte[] pdf = Api.admin().get("/api/incidents/" + small + "/tenants/" + p + "-small/documents/"
+                + "processor-alert.pdf?lang=en").then().statusCode(200).extract().asByteArray();
+        assertThat(PdfChecks.text(pdf)).doesNotContain("Annex", "In summary");
+        try (PdfDocument doc = new PdfDocument(new PdfReader(new ByteArrayInputStream(pdf)))) {
+            assertThat(doc.getCatalog().getPdfObject().getAsArray(PdfName.AF).size()).isEqualTo(1);
+        }
     }
 
     /**

@@ -80,6 +80,37 @@ public final class Api {
                 .getString("find { it.deployment == '" + prefix + "/dep' }.id");
     }
 
+    /**
+     * An incident where {@code n} requests of {@code victim} each had their 8 tokens read by a request of
+     * {@code reader} (a second apart, every response delivered): a controller with {@code n} requests exposed.
+     */
+    public static String leakingIncident(String prefix, String victim, String reader, int n) {
+        List<String> lines = leakLines(prefix, victim, reader, n);
+        post(Logs.body(lines)).then().statusCode(200).body("accepted", Matchers.equalTo(lines.size()));
+        return admin().get("/api/incidents").then().statusCode(200).extract().jsonPath()
+                .getString("find { it.deployment == '" + prefix + "/dep' }.id");
+    }
+
+    /** The log of {@link #leakingIncident(String, String, String, int)}: stream {prefix}/s, deployment {prefix}/dep. */
+    public static List<String> leakLines(String prefix, String victim, String reader, int n) {
+        Instant t = Instant.parse("2026-08-27T09:00:00Z");
+        List<String> lines = new ArrayList<>();
+        AuditLogWriter w = new AuditLogWriter(prefix + "/s", prefix + "/dep", "b1", lines::add);
+        List<PageRun> pages = List.of(new PageRun(0, 2));
+        w.config(t, 4, 16, 64, 60);
+        for (int i = 0; i < n; i++) {
+            Instant at = t.plusSeconds(i);
+            w.alloc(at, prefix + "a" + i, victim, pages, "PREFILL", null);
+            w.write(at, prefix + "a" + i, victim, 0, 8, "COMPUTE", null);
+            w.free(at, prefix + "a" + i, pages, "FINISH");
+            w.alloc(at, prefix + "b" + i, reader, pages, "PREFILL", null);
+            w.attach(at, prefix + "b" + i, reader, 8);
+            w.finish(at, prefix + "b" + i, reader, "STOP", 200, 3, true);
+            w.free(at, prefix + "b" + i, pages, "FINISH");
+        }
+        return lines;
+    }
+
     public static String example(String name) {
         try (InputStream in = Api.class.getResourceAsStream("/examples/" + name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
