@@ -35,6 +35,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import io.quarkus.mailer.Mail;
 import io.quarkus.mailer.Mailer;
 import io.quarkus.runtime.ShutdownEvent;
@@ -49,6 +54,7 @@ import app.vigie.incident.IncidentView;
 import app.vigie.notice.DocumentRenderer;
 import app.vigie.notice.NoticeService;
 import app.vigie.platform.Mode;
+import app.vigie.platform.Traces;
 import app.vigie.tenant.TenantValidator;
 
 /**
@@ -61,6 +67,10 @@ import app.vigie.tenant.TenantValidator;
 @ApplicationScoped
 public class AlertDelivery {
     private static final Logger LOG = Logger.getLogger(AlertDelivery.class);
+
+    /** Spans of deliveries (a no-op tracer while tracing is off). */
+    @Inject
+    Tracer tracer;
 
     @Inject
     AgroalDataSource dataSource;
@@ -265,8 +275,9 @@ public class AlertDelivery {
     }
 
     /** A delivery due now, claimed: its alert, channel, target and attempts so far. */
+    /** A delivery claimed; {@code traceParent}: the trace of the intake that planned its alert (null: none). */
     record Due(long id, long alertId, String channel, String target, int attempts, UUID incident, String tenant,
-            String phase, String key, String body, List<String> secrets, UUID claim) {
+            String phase, String key, String body, List<String> secrets, UUID claim, String traceParent) {
     }
 
     /** In flight per tenant and channel: a dead webhook does not hold the same tenant's e-mail. */
@@ -301,7 +312,7 @@ public class AlertDelivery {
             List<String> secrets = d.channel().equals("webhook")
                     ? WebhookSecret.signingSecrets(d.tenant(), now) : null;
             return Optional.of(new Due(d.id(), d.alertId(), d.channel(), d.target(), d.attempts(), d.incident(),
-                    d.tenant(), d.phase(), d.key(), d.body(), secrets, claim));
+                    d.tenant(), d.phase(), d.key(), d.body(), secrets, claim, d.traceParent()));
         });
     }
 
@@ -323,13 +334,36 @@ public class AlertDelivery {
         });
     }
 
-    /** Sends a claimed delivery, then records what came of it. */
+    /**
+     * Sends a claimed delivery, then records what came of it; one span {@code vigie.alert.deliver}, a child of the
+     * intake's that planned the alert (its trace continues to the customer: the webhook carries its
+     * {@code traceparent}).
+     */
     private void attempt(Due d) throws SQLException {
+        Span span = tracer.spanBuilder("vigie.alert.deliver").setParent(Traces.parent(d.traceParent()))
+                .setSpanKind(SpanKind.PRODUCER).setAttribute("vigie.incident", d.incident().toString())
+                .setAttribute("vigie.alert.id", d.alertId()).setAttribute("vigie.alert.phase", d.phase())
+                .setAttribute("vigie.alert.channel", d.channel()).setAttribute("vigie.alert.attempt", d.attempts() + 1)
+                .startSpan();
+        try (Scope scope = span.makeCurrent()) {
+            String error = attempt(d, span);
+            if (error != null) {
+                span.setStatus(StatusCode.ERROR, error);
+            }
+        } finally {
+            span.end();
+        }
+    }
+
+    private String attempt(Due d, Span span) throws SQLException {
         long started = System.nanoTime();
         String error = send(d, clock.instant());
         if (Thread.currentThread().isInterrupted() || "interrupted".equals(error)) {
-            return;  // stopping: no outcome is known; the claim lapses and the delivery is attempted again
+            span.setAttribute("vigie.alert.outcome", "interrupted");
+            return null;  // stopping: no outcome is known; the claim lapses and the delivery is attempted again
         }
+        span.setAttribute("vigie.alert.outcome", error == null ? "delivered"
+                : d.attempts() + 1 >= maxAttempts ? "dead" : "retry");
         long took = System.nanoTime() - started;
         boolean recorded = Transactions.run(dataSource, c -> {
             if (error == null) {
@@ -362,6 +396,7 @@ public class AlertDelivery {
             sendTimer(d.channel(), error == null ? "delivered" : d.attempts() + 1 >= maxAttempts ? "dead" : "retry")
                     .record(took, TimeUnit.NANOSECONDS);
         }
+        return error;
     }
 
     /** {@code vigie_alert_send_seconds{channel, outcome}}: one attempt, by what came of it. */

@@ -69,7 +69,7 @@ final class DeliveryStore {
     static Optional<AlertDelivery.Due> claim(Connection c, Instant now, String[] busy) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 select d.id, d.alert_id, d.channel, d.target, d.attempts, a.incident_id, a.tenant, a.phase,
-                       a.idempotency_key, a.body""" + " " + NEXT_DUE + " for update of d skip locked")) {
+                       a.idempotency_key, a.body, a.trace_parent""" + " " + NEXT_DUE + " for update of d skip locked")) {
             ps.setTimestamp(1, Timestamp.from(now));
             ps.setArray(2, c.createArrayOf("text", busy));
             try (ResultSet rs = ps.executeQuery()) {
@@ -78,7 +78,7 @@ final class DeliveryStore {
                 }
                 return Optional.of(new AlertDelivery.Due(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
                         rs.getInt(5), rs.getObject(6, UUID.class), rs.getString(7), rs.getString(8), rs.getString(9),
-                        rs.getString(10), null, null));
+                        rs.getString(10), null, null, rs.getString(11)));
             }
         }
     }

@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import app.vigie.incident.IncidentQueries;
+import app.vigie.platform.Traces;
 import app.vigie.tenant.Tenant;
 
 /**
@@ -31,7 +32,7 @@ public final class OutboxStore {
             long[] exposure, String ackTokenHash, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into customer_alert (incident_id, tenant, phase, idempotency_key, created_at, exposed_requests,
-                  received_requests, ack_token) values (?, ?, ?, ?, ?, ?, ?, ?)
+                  received_requests, ack_token, trace_parent) values (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 on conflict do nothing returning id""")) {
             ps.setObject(1, incident);
             ps.setString(2, tenant);
@@ -41,6 +42,7 @@ public final class OutboxStore {
             ps.setLong(6, exposure[0]);
             ps.setLong(7, exposure[1]);
             ps.setString(8, ackTokenHash);
+            ps.setString(9, Traces.currentParent());  // the transaction's trace, continued by the deliveries
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
             }

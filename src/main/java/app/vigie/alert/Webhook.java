@@ -22,6 +22,7 @@ import io.vertx.core.http.RequestOptions;
 import io.vertx.core.net.SocketAddress;
 
 import app.vigie.platform.Digests;
+import app.vigie.platform.Traces;
 
 /**
  * A signed webhook: POST of the notice's JSON with
@@ -98,6 +99,10 @@ public final class Webhook implements AutoCloseable {
                 .putHeader(SIGNATURE, signature(secrets, now, body))
                 .putHeader("Idempotency-Key", idempotencyKey)
                 .putHeader("Vigie-Alert-Phase", phase);
+        String trace = Traces.currentParent();
+        if (trace != null) {
+            options.putHeader("traceparent", trace);  // the delivery's span: the customer's side may continue it
+        }
         CompletableFuture<String> result = new CompletableFuture<>();
         long timer = vertx.setTimer(deadline.toMillis(),
                 id -> result.complete("no complete answer within " + deadline.toMillis() + " ms"));

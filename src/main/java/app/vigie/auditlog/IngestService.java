@@ -22,6 +22,10 @@ import io.agroal.api.AgroalDataSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.Startup;
 
 import app.vigie.auditlog.intake.IncomingLine;
@@ -62,6 +66,10 @@ public class IngestService {
     @Inject
     MeterRegistry meters;
 
+    /** Spans of the intake's transactions (a no-op tracer while tracing is off). */
+    @Inject
+    Tracer tracer;
+
     private volatile Sequencer sequencer;
 
     /** Records taken in, per outcome ({@code vigie_intake_records_total{outcome}}). */
@@ -92,11 +100,24 @@ public class IngestService {
             }
             Sequencer seq = sequencer();
             long started = System.nanoTime();
-            LineOutcome[] done = Transactions.run(dataSource, c -> {
-                LineOutcome[] out = write(c, parsed);
-                seq.beforeCommit(c);
-                return out;
-            }, seq::rolledBack);
+            // one span per chunk's transaction (stored, applied, judged, alerts planned: their deliveries continue
+            // this trace), a child of the request's or the Kafka poll's
+            Span span = tracer.spanBuilder("vigie.intake.chunk").setAttribute("vigie.records", (long) parsed.size())
+                    .startSpan();
+            LineOutcome[] done;
+            try (Scope scope = span.makeCurrent()) {
+                done = Transactions.run(dataSource, c -> {
+                    LineOutcome[] out = write(c, parsed);
+                    seq.beforeCommit(c);
+                    return out;
+                }, seq::rolledBack);
+            } catch (SQLException | RuntimeException e) {
+                span.recordException(e);
+                span.setStatus(StatusCode.ERROR, String.valueOf(e.getMessage()));
+                throw e;
+            } finally {
+                span.end();
+            }
             chunks.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             System.arraycopy(done, 0, outcomes, from, done.length);
         }

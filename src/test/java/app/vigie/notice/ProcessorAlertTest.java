@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -113,7 +114,7 @@ class ProcessorAlertTest {
         int n = ProcessorAlert.ANNEX_OVER + 30;
         String id = Api.leakingIncident(p, victim, p + "-reader", n);
         String base = "/api/incidents/" + id + "/tenants/" + victim + "/documents/processor-alert";
-        List<String> requests = java.util.stream.IntStream.range(0, n).mapToObj(i -> p + "a" + i).toList();
+        List<String> requests = IntStream.range(0, n).mapToObj(i -> p + "a" + i).toList();
 
         String html = Api.admin().get(base + ".html?lang=en").then().statusCode(200).extract().asString();
         String body = html.substring(0, html.indexOf("<section class=\"annex\""));

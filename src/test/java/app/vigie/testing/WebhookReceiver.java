@@ -25,8 +25,12 @@ import com.sun.net.httpserver.HttpServer;
  * answers 401 to a bad signature. It can be told to fail the next n deliveries with 503.
  */
 public final class WebhookReceiver implements AutoCloseable {
-    /** A request received: its headers of interest, its body, and whether its signature verified. */
-    public record Received(String idempotencyKey, String phase, String signature, String body, boolean verified) {
+    /**
+     * A request received: its headers of interest (the W3C {@code traceparent} when the sender traces), its body, and
+     * whether its signature verified.
+     */
+    public record Received(String idempotencyKey, String phase, String signature, String body, boolean verified,
+            String traceparent) {
     }
 
     private final HttpServer server;
@@ -57,7 +61,7 @@ public final class WebhookReceiver implements AutoCloseable {
             boolean ok = verify(secret, sig, body, System.currentTimeMillis() / 1000);
             received.add(new Received(exchange.getRequestHeaders().getFirst("Idempotency-Key"),
                     exchange.getRequestHeaders().getFirst("Vigie-Alert-Phase"), sig,
-                    new String(body, StandardCharsets.UTF_8), ok));
+                    new String(body, StandardCharsets.UTF_8), ok, exchange.getRequestHeaders().getFirst("traceparent")));
             CountDownLatch release = hold;
             if (release != null) {
                 hold = null;

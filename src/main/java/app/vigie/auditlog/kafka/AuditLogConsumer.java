@@ -44,6 +44,12 @@ import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
@@ -72,6 +78,10 @@ public class AuditLogConsumer {
     public static final String H_PARTITION = "vigie.source.partition";
     public static final String H_OFFSET = "vigie.source.offset";
     public static final String H_RECEIVED = "vigie.received-at";
+
+    /** Spans of the polls stored (a no-op tracer while tracing is off). */
+    @Inject
+    Tracer tracer;
 
     @Inject
     IngestService ingest;
@@ -245,11 +255,20 @@ public class AuditLogConsumer {
             offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
         }
         List<LineOutcome> outcomes;
-        try {
+        // one span per poll stored (its chunks' spans below it, in this thread and the partitions' workers)
+        Span span = tracer.spanBuilder("vigie.intake.kafka").setSpanKind(SpanKind.CONSUMER)
+                .setAttribute("messaging.system", "kafka").setAttribute("messaging.destination.name", config.topic())
+                .setAttribute("vigie.records", (long) lines.size())
+                .setAttribute("vigie.partitions", (long) records.partitions().size()).startSpan();
+        try (Scope scope = span.makeCurrent()) {
             outcomes = store(records, lines);
         } catch (Exception e) {
+            span.recordException(e);
+            span.setStatus(StatusCode.ERROR, String.valueOf(e.getMessage()));
             holdBack(c, records, e);
             return;
+        } finally {
+            span.end();
         }
         if (pausedSince != null) {
             LOG.infof("Kafka intake: storing works again after %s paused; reading resumes",
@@ -306,7 +325,7 @@ public class AuditLogConsumer {
         for (List<Integer> g : groups) {
             List<IncomingLine> mine = new ArrayList<>(g.size());
             g.forEach(k -> mine.add(lines.get(k)));
-            running.add(workers.submit(() -> ingest.ingest(mine, 0)));
+            running.add(workers.submit(Context.current().wrap(() -> ingest.ingest(mine, 0))));
         }
         LineOutcome[] out = new LineOutcome[lines.size()];
         Exception failed = null;
