@@ -41,6 +41,7 @@ public final class IngestHttpBenchmark {
         String url = null;
         String workload = "benign";
         long warmup = 1_500_000;
+        long coldRecords = 0;
         String password = System.getenv().getOrDefault("VIGIE_ADMIN_PASSWORD", "bench-admin-password");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -51,15 +52,18 @@ public final class IngestHttpBenchmark {
                 case "--url" -> url = args[++i];
                 case "--workload" -> workload = args[++i];
                 case "--warmup" -> warmup = Long.parseLong(args[++i]);
+                case "--cold" -> coldRecords = Long.parseLong(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + "; options: --records N --threads N --streams-per-thread N --batch N --url URL "
-                        + "--workload benign|pd-example --warmup N");
+                        + "--workload benign|pd-example --warmup N --cold N (a fresh JVM's first N records timed apart)");
             }
         }
         long seed = System.nanoTime();
         List<List<String>> perThread = workload(workload, records, threads, streamsPerThread, seed);
         List<List<String>> warmupLines = warmup == 0 ? List.of()
                 : workload(workload, warmup, threads, streamsPerThread, seed + 1_000_003);
+        List<List<String>> coldLines = coldRecords == 0 ? List.of()
+                : workload(workload, coldRecords, threads, streamsPerThread, seed + 2_000_011);
         long generated = perThread.stream().mapToLong(List::size).sum();
         long bytes = perThread.stream().flatMap(List::stream).mapToLong(l -> l.length() + 1).sum();
         System.out.printf("generated %,d records (%,d bytes), workload %s%n", generated, bytes, workload);
@@ -69,6 +73,7 @@ public final class IngestHttpBenchmark {
 
         ServiceProcess service = null;
         Path tmp = null;
+        Map<String, String> serviceEnv = new HashMap<>();
         if (url == null) {
             tmp = Files.createTempDirectory("vigie-bench");
             Map<String, String> env = new HashMap<>(Map.of("VIGIE_ADMIN_PASSWORD", password));
@@ -81,25 +86,53 @@ public final class IngestHttpBenchmark {
             if (!options.isBlank()) {
                 env.put("JAVA_TOOL_OPTIONS", options.trim());
             }
+            serviceEnv.putAll(env);
+            long launched = System.nanoTime();
             service = new ServiceProcess(tmp.resolve("data"), env).start();
             url = "http://localhost:" + service.port();
-            System.out.println("started the embedded service on " + url + " (data in " + tmp + ", JVM options '"
-                    + options.trim() + "')");
+            System.out.printf("started the embedded service on %s (data in %s, JVM options '%s'): ready %.1f s "
+                    + "after launch (JVM, embedded PostgreSQL, migrations)%n", url, tmp, options.trim(),
+                    (System.nanoTime() - launched) / 1e9);
         }
         boolean ok = false;
         try {
+            double cold = 0;
+            if (!coldLines.isEmpty()) {
+                cold = ingest(url, password, coldLines, batch);
+                System.out.printf("cold: the fresh JVM's first %,d records at %,.0f records/s%n",
+                        coldLines.stream().mapToLong(List::size).sum(), cold);
+            }
             if (!warmupLines.isEmpty()) {
                 long n = warmupLines.stream().mapToLong(List::size).sum();
                 System.out.printf("warming the service up with %,d other records of the same workload%n", n);
-                double cold = ingest(url, password, warmupLines, batch);
-                System.out.printf("warm-up: %,.0f records/s (a fresh JVM compiles its code meanwhile)%n",
-                        cold);
+                double warming = ingest(url, password, warmupLines, batch);
+                System.out.printf("warm-up: %,.0f records/s (%s)%n", warming, coldLines.isEmpty()
+                        ? "a fresh JVM compiles its code meanwhile" : "after the cold records");
             }
             double rate = ingest(url, password, perThread, batch);
             ok = true;
             System.out.printf("HTTP ingest: %,.0f records/s (%d client threads, batches of %d%s); "
                     + "ratio to raw Jackson parsing: %.2f%n", rate, threads, batch,
                     warmupLines.isEmpty() ? ", cold service" : ", after the warm-up", rate / jackson);
+            if (cold > 0) {
+                System.out.printf("cold start: the fresh JVM's first %,d records at %.0f %% of the warm rate "
+                        + "(goal: 80 %%)%n", coldLines.stream().mapToLong(List::size).sum(), 100 * cold / rate);
+            }
+            if (cold > 0 && service != null) {
+                // the same number of new records to a fresh JVM on the database the run has warmed: what of the cold
+                // start is the JVM's (its code compiled), and what the database's (empty tables growing)
+                service.stop();
+                long launched = System.nanoTime();
+                service = new ServiceProcess(tmp.resolve("data"), serviceEnv).start();
+                url = "http://localhost:" + service.port();
+                System.out.printf("restarted on the same data: ready %.1f s after launch%n",
+                        (System.nanoTime() - launched) / 1e9);
+                double again = ingest(url, password, workload(workload, coldLines.stream().mapToLong(List::size)
+                        .sum(), threads, streamsPerThread, seed + 3_000_017), batch);
+                System.out.printf("a fresh JVM on the warm database: its first %,d records at %,.0f records/s, %.0f %% "
+                        + "of the warm rate%n", coldLines.stream().mapToLong(List::size).sum(), again,
+                        100 * again / rate);
+            }
             printStorage(url, password, (double) bytes / generated);
         } finally {
             if (service != null) {
