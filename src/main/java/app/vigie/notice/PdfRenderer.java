@@ -28,6 +28,8 @@ import com.itextpdf.kernel.pdf.canvas.PdfCanvas;
 import com.itextpdf.kernel.pdf.filespec.PdfFileSpec;
 import com.itextpdf.layout.Document;
 import com.itextpdf.layout.IPropertyContainer;
+import com.itextpdf.layout.font.FontProvider;
+import com.itextpdf.layout.font.FontSet;
 import com.itextpdf.layout.properties.Property;
 import com.itextpdf.layout.splitting.ISplitCharacters;
 import com.itextpdf.pdfa.PdfADocument;
@@ -88,6 +90,14 @@ public final class PdfRenderer {
         }
     };
 
+    /**
+     * The fonts pdfHTML ships (Noto), listed once: a provider per document over this set (its own cache of the fonts a
+     * document uses) instead of reading the shipped fonts' names again for every document (about 25 ms each).
+     */
+    private static final DefaultFontProvider SHIPPED = new DefaultFontProvider(false, true, false);
+    private static final FontSet FONTS = SHIPPED.getFontSet();
+    private static final String DEFAULT_FAMILY = SHIPPED.getDefaultFontFamily();
+
     /** A file embedded in the PDF beside its JSON (PDF/A-3 associated file, relationship Data). */
     public record Attachment(String name, String description, String mime, byte[] data) {
     }
@@ -115,7 +125,7 @@ public final class PdfRenderer {
             attach(pdf, a);
         }
         ConverterProperties props = new ConverterProperties();
-        props.setFontProvider(new DefaultFontProvider(false, true, false));
+        props.setFontProvider(new FontProvider(FONTS, DEFAULT_FAMILY));
         props.setCssApplierFactory(new IdentifierCss());
         props.setResourceRetriever(NOTHING);
         if (annexes.isEmpty()) {
