@@ -6,9 +6,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 import java.util.UUID;
 
 import org.hamcrest.Matchers;
@@ -93,22 +95,37 @@ public final class Api {
 
     /** The log of {@link #leakingIncident(String, String, String, int)}: stream {prefix}/s, deployment {prefix}/dep. */
     public static List<String> leakLines(String prefix, String victim, String reader, int n) {
-        Instant t = Instant.parse("2026-08-27T09:00:00Z");
         List<String> lines = new ArrayList<>();
+        leakPairs(lines, prefix, victim, reader, n, Duration.ofSeconds(1), i -> true);
+        return lines;
+    }
+
+    /** When {@link #leakPairs} starts. */
+    public static final Instant LEAKS_FROM = Instant.parse("2026-08-27T09:00:00Z");
+
+    /**
+     * Appends to {@code lines} a log (stream {prefix}/s, deployment {prefix}/dep, pages 0-1) where, for each
+     * {@code i < n} at {@link #LEAKS_FROM} + i {@code step}s, request {prefix}a{i} of {@code victim} writes 8 tokens
+     * and frees them, then request {prefix}b{i} of {@code reader} reads them; its response leaves the service when
+     * {@code delivered} says so (else it aborts with a 500). Returns the writer, for a caller that adds more.
+     */
+    public static AuditLogWriter leakPairs(List<String> lines, String prefix, String victim, String reader, int n,
+            Duration step, IntPredicate delivered) {
         AuditLogWriter w = new AuditLogWriter(prefix + "/s", prefix + "/dep", "b1", lines::add);
         List<PageRun> pages = List.of(new PageRun(0, 2));
-        w.config(t, 4, 16, 64, 60);
+        w.config(LEAKS_FROM, 4, 16, 64, 60);
         for (int i = 0; i < n; i++) {
-            Instant at = t.plusSeconds(i);
+            Instant at = LEAKS_FROM.plus(step.multipliedBy(i));
+            boolean out = delivered.test(i);
             w.alloc(at, prefix + "a" + i, victim, pages, "PREFILL", null);
             w.write(at, prefix + "a" + i, victim, 0, 8, "COMPUTE", null);
             w.free(at, prefix + "a" + i, pages, "FINISH");
             w.alloc(at, prefix + "b" + i, reader, pages, "PREFILL", null);
             w.attach(at, prefix + "b" + i, reader, 8);
-            w.finish(at, prefix + "b" + i, reader, "STOP", 200, 3, true);
+            w.finish(at, prefix + "b" + i, reader, out ? "STOP" : "ABORT", out ? 200 : 500, 3, out);
             w.free(at, prefix + "b" + i, pages, "FINISH");
         }
-        return lines;
+        return w;
     }
 
     public static String example(String name) {

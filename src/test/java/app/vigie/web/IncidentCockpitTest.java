@@ -36,22 +36,10 @@ public class IncidentCockpitTest {
      * its own; returns the incident's id.
      */
     public static String incidentWithManyLeaks(String p, String victim, String reader, int readers) {
-        Instant t = Instant.parse("2026-08-27T09:00:00Z");
         List<String> lines = new ArrayList<>();
-        AuditLogWriter w = new AuditLogWriter(p + "/s", p + "/dep", "b1", lines::add);
+        AuditLogWriter w = Api.leakPairs(lines, p, victim, reader, readers, Duration.ofMinutes(1), i -> i % 2 == 0);
         List<PageRun> pages = List.of(new PageRun(0, 2));
-        w.config(t, 4, 16, 64, 60);
-        for (int i = 0; i < readers; i++) {
-            Instant at = t.plus(Duration.ofMinutes(i));
-            w.alloc(at, p + "a" + i, victim, pages, "PREFILL", null);
-            w.write(at, p + "a" + i, victim, 0, 8, "COMPUTE", null);
-            w.free(at, p + "a" + i, pages, "FINISH");
-            w.alloc(at, p + "b" + i, reader, pages, "PREFILL", null);
-            w.attach(at, p + "b" + i, reader, 8);
-            w.finish(at, p + "b" + i, reader, i % 2 == 0 ? "STOP" : "ABORT", i % 2 == 0 ? 200 : 500, 3, i % 2 == 0);
-            w.free(at, p + "b" + i, pages, "FINISH");
-        }
-        Instant at = t.plus(Duration.ofMinutes(readers));
+        Instant at = Api.LEAKS_FROM.plus(Duration.ofMinutes(readers));
         w.alloc(at, p + "own1", victim, pages, "PREFILL", null);
         w.write(at, p + "own1", victim, 0, 8, "COMPUTE", null);
         w.free(at, p + "own1", pages, "FINISH");
