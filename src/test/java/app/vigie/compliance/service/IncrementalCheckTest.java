@@ -9,19 +9,24 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 import jakarta.inject.Inject;
 
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 
+import app.vigie.runtime.log.AuditLogWriter;
+import app.vigie.runtime.log.PageRun;
 import app.vigie.testing.Api;
+import app.vigie.testing.Logs;
 import app.vigie.testing.MovableClock;
 
 /**
@@ -90,28 +95,28 @@ class IncrementalCheckTest {
         // incident, and that cap lapses when they pass undecided, time alone changing its plan)
         String late = p + "-late";
         notChanged(uuid, () -> ObligationApiTest.tenant(late, "FR", "[\"financial\"]", null));
-        at = changed(uuid, at, () -> sql("insert into incident_tenant_exposure (incident_id, tenant, "
-                + "exposed_requests, received_requests) values (?::uuid, ?, 1, 0)", id, p + "-late"));
+        at = changed(uuid, at, () -> leak(p, "s2", late, p + "-ghost"));
         assertThat(ObligationApiTest.obligations(id).getList("findAll { it.tenant == '" + late + "' }"))
                 .isNotEmpty();
-        // an alert of the incident delivered: the controller's clock starts
+        // an alert of the incident delivered: the controller's clock starts (the intake planned the tenant's first
+        // alert; a delivery held for the DPO, then recorded delivered, as the delivery worker records it)
         sql("""
-                with a as (insert into customer_alert (incident_id, tenant, phase, idempotency_key, created_at,
-                  exposed_requests, received_requests, body, ack_token)
-                  values (?::uuid, ?, 'INITIAL', ?, now(), 1, 0, '{}', ?) returning id)
                 insert into alert_delivery (alert_id, channel, target, status, attempts, next_attempt_at, updated_at)
-                select id, 'webhook', 'https://late.example/hook', 'PENDING', 0, now(), now() from a""",
-                id, p + "-late", p + "-alert", p + "-token");
+                select id, 'webhook', 'https://late.example/hook', 'HELD', 0, now(), now() from customer_alert
+                where incident_id = ?::uuid and tenant = ? and phase = 'INITIAL'""", id, late);
         assertThat(changes(uuid)).as("an alert not delivered changes no plan").isZero();
         Instant delivered = at;
         at = changed(uuid, at, () -> sql("update alert_delivery set status = 'DELIVERED', delivered_at = ?"
                 + " where target = 'https://late.example/hook' and alert_id = (select id from customer_alert"
-                + " where idempotency_key = ?)", Timestamp.from(delivered), p + "-alert"));
+                + " where incident_id = ?::uuid and tenant = ? and phase = 'INITIAL')", Timestamp.from(delivered), id,
+                late));
 
         // what a plan does not read leaves the incident alone
         notChanged(uuid, () -> ObligationApiTest.tenant(other, "FR", "[\"health\"]", null));
-        notChanged(uuid, () -> sql("update incident_tenant_exposure set exposed_requests = 2"
-                + " where incident_id = ?::uuid and tenant = ?", id, p + "-late"));
+        // another request of the same tenant read: its counts grow, it was exposed already
+        notChanged(uuid, () -> leak(p, "s3", late, p + "-ghost"));
+        assertThat(Api.admin().get("/api/incidents/" + id + "/tenants").then().statusCode(200).extract().jsonPath()
+                .getInt("find { it.tenant == '" + late + "' }.exposed_requests")).isEqualTo(2);
 
         // time alone: planned again exactly at the next step, which is written then, and so on
         int stepsWritten = 0;
@@ -174,6 +179,25 @@ class IncrementalCheckTest {
         assertThat(changes(id)).isZero();
         fullCheckFindsNothingMore(id, now);
         return now;
+    }
+
+    /**
+     * Through the intake, on a stream of its own in the incident's deployment: a request of {@code victim} written,
+     * then read by a request of {@code reader}.
+     */
+    private static void leak(String p, String stream, String victim, String reader) {
+        Instant t = Instant.parse("2026-08-27T10:00:00Z");
+        List<String> lines = new ArrayList<>();
+        AuditLogWriter w = new AuditLogWriter(p + "/" + stream, p + "/dep", "b1", lines::add);
+        List<PageRun> pages = List.of(new PageRun(0, 2));
+        w.config(t, 4, 16, 64, 60);
+        w.alloc(t, p + stream + "v", victim, pages, "PREFILL", null);
+        w.write(t, p + stream + "v", victim, 0, 8, "COMPUTE", null);
+        w.free(t, p + stream + "v", pages, "FINISH");
+        w.alloc(t, p + stream + "r", reader, pages, "PREFILL", null);
+        w.attach(t, p + stream + "r", reader, 8);
+        w.finish(t, p + stream + "r", reader, "STOP", 200, 3, true);
+        Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", Matchers.equalTo(lines.size()));
     }
 
     private void notChanged(UUID id, Change change) throws Exception {
