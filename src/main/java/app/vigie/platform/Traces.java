@@ -12,14 +12,31 @@ import io.opentelemetry.context.propagation.TextMapGetter;
  * Traces across what the service keeps between two steps of one flow: the W3C {@code traceparent} of the step that
  * wrote a row (the intake transaction that planned an alert), read back by the step that continues it (the alert's
  * delivery), so that a trace goes from the leaking record to the customer's webhook. With tracing off (the default:
- * {@code quarkus.otel.sdk.disabled=true}) there is no current trace and nothing is kept.
+ * {@code quarkus.otel.sdk.disabled=true}) nothing is kept nor sent.
  */
 public final class Traces {
+    private static volatile boolean exported;
+
     private Traces() {
     }
 
-    /** The current span as a W3C {@code traceparent} ({@code 00-<trace>-<span>-<flags>}); null when none. */
+    /**
+     * Whether traces are exported ({@code quarkus.otel.sdk.disabled=false}), set at start by {@link TracesSwitch}.
+     * Quarkus's instrumentation makes span ids even when they are not (quarkusio/quarkus#43502): without this, every
+     * alert would keep, and every webhook carry, the id of a trace nobody can see.
+     */
+    static void exported(boolean on) {
+        exported = on;
+    }
+
+    /**
+     * The current span as a W3C {@code traceparent} ({@code 00-<trace>-<span>-<flags>}); null when none, or when traces
+     * are not exported.
+     */
     public static String currentParent() {
+        if (!exported) {
+            return null;
+        }
         SpanContext s = Span.current().getSpanContext();
         if (!s.isValid()) {
             return null;

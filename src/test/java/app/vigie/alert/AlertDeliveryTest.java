@@ -107,6 +107,7 @@ class AlertDeliveryTest {
             await("the INITIAL alert", () -> phase(receiver, "INITIAL").size() == 1);
             WebhookReceiver.Received initial = phase(receiver, "INITIAL").get(0);
             assertThat(initial.verified()).as("signature verified by the receiver").isTrue();
+            assertThat(initial.traceparent()).as("tracing off: no trace sent (TracingTest: on)").isNull();
             assertThat(initial.idempotencyKey()).isEqualTo(id + "/" + victim + "/INITIAL");
             JsonNode body = JSON.readTree(initial.body());
             assertThat(body.path("alert").path("phase").asText()).isEqualTo("INITIAL");

@@ -106,13 +106,15 @@ class MetricsTest {
             if (line.startsWith("#") || !(line.startsWith(name + "{") || line.startsWith(name + " "))) {
                 continue;
             }
-            int space = line.lastIndexOf(' ');
-            String head = line.substring(0, space);
+            // OpenMetrics: "name{labels} value", then maybe " # {trace_id=...} value timestamp" (an exemplar)
+            String sample = line.contains(" # ") ? line.substring(0, line.indexOf(" # ")) : line;
+            int space = sample.lastIndexOf(' ');
+            String head = sample.substring(0, space);
             Set<String> got = head.contains("{")
                     ? Set.of(head.substring(head.indexOf('{') + 1, head.length() - 1).split(","))
                     : Set.of();
             if (got.containsAll(labels)) {
-                return Double.parseDouble(line.substring(space + 1));
+                return Double.parseDouble(sample.substring(space + 1));
             }
         }
         return Double.NaN;
