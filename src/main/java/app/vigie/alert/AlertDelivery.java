@@ -274,8 +274,10 @@ public class AlertDelivery {
         }
     }
 
-    /** A delivery due now, claimed: its alert, channel, target and attempts so far. */
-    /** A delivery claimed; {@code traceParent}: the trace of the intake that planned its alert (null: none). */
+    /**
+     * A delivery due now, claimed: its alert, channel, target and attempts so far; {@code traceParent}: the trace of
+     * the intake that planned its alert (null: none).
+     */
     record Due(long id, long alertId, String channel, String target, int attempts, UUID incident, String tenant,
             String phase, String key, String body, List<String> secrets, UUID claim, String traceParent) {
     }
@@ -362,8 +364,8 @@ public class AlertDelivery {
             span.setAttribute("vigie.alert.outcome", "interrupted");
             return null;  // stopping: no outcome is known; the claim lapses and the delivery is attempted again
         }
-        span.setAttribute("vigie.alert.outcome", error == null ? "delivered"
-                : d.attempts() + 1 >= maxAttempts ? "dead" : "retry");
+        String outcome = error == null ? "delivered" : d.attempts() + 1 >= maxAttempts ? "dead" : "retry";
+        span.setAttribute("vigie.alert.outcome", outcome);
         long took = System.nanoTime() - started;
         boolean recorded = Transactions.run(dataSource, c -> {
             if (error == null) {
@@ -393,8 +395,7 @@ public class AlertDelivery {
         });
         // counted only when recorded: an outcome after the claim lapsed is not this delivery's
         if (recorded) {
-            sendTimer(d.channel(), error == null ? "delivered" : d.attempts() + 1 >= maxAttempts ? "dead" : "retry")
-                    .record(took, TimeUnit.NANOSECONDS);
+            sendTimer(d.channel(), outcome).record(took, TimeUnit.NANOSECONDS);
         }
         return error;
     }

@@ -308,6 +308,10 @@ public final class IncidentQueries {
     public record ExposureSums(List<TenantView> tenants, List<PairTokens> pairs, List<Leak> leaks) {
     }
 
+    /** A pair of tenants, a kind and a fate: what {@link PairTokens} sums tokens per. */
+    private record Pair(String victim, String reader, boolean intra, Boolean delivered) {
+    }
+
     /**
      * The incident's {@link ExposureSums}, from one pass over its exposures that the database groups per reader
      * request and victim tenant before the readers' facts are joined (an incident of a million exposures read by a
@@ -318,7 +322,7 @@ public final class IncidentQueries {
         Map<String, long[]> tokens = new TreeMap<>();             // tenant: [as victim, as reader]
         Map<String, Set<String>> roles = new HashMap<>();
         Map<String, Set<String>> responses = new HashMap<>();     // reader tenant: its delivered cross readers
-        Map<List<Object>, Long> pairs = new LinkedHashMap<>();
+        Map<Pair, Long> pairs = new LinkedHashMap<>();
         Map<String, Instant> firstLeak = new HashMap<>();
         Map<String, Boolean> delivered = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
@@ -346,9 +350,7 @@ public final class IncidentQueries {
                     tokens.computeIfAbsent(readerTenant, t -> new long[2])[1] += n;
                     roles.computeIfAbsent(victimTenant, t -> new HashSet<>()).add("VICTIM");
                     roles.computeIfAbsent(readerTenant, t -> new HashSet<>()).add("RECIPIENT");
-                    List<Object> pair = new ArrayList<>(List.of(victimTenant, readerTenant, intra));
-                    pair.add(fate);
-                    pairs.merge(pair, n, Long::sum);
+                    pairs.merge(new Pair(victimTenant, readerTenant, intra, fate), n, Long::sum);
                     if (firstCross != null) {
                         firstLeak.merge(reader, firstCross.toInstant(), (a, b) -> a.isBefore(b) ? a : b);
                         delivered.put(reader, Boolean.TRUE.equals(fate));
@@ -375,8 +377,7 @@ public final class IncidentQueries {
                 roles.get(tenant).contains("VICTIM") ? exposed.getOrDefault(tenant, 0L) : 0, t[0], t[1],
                 responses.getOrDefault(tenant, Set.of()).size(), false, null).withController(names.get(tenant))));
         List<PairTokens> sums = new ArrayList<>();
-        pairs.forEach((k, n) -> sums.add(new PairTokens((String) k.get(0), (String) k.get(1), (Boolean) k.get(2),
-                (Boolean) k.get(3), n)));
+        pairs.forEach((k, n) -> sums.add(new PairTokens(k.victim(), k.reader(), k.intra(), k.delivered(), n)));
         List<Leak> leaks = new ArrayList<>();
         firstLeak.forEach((reader, at) -> leaks.add(new Leak(reader, at, delivered.get(reader))));
         return new ExposureSums(tenants, sums, leaks);
