@@ -48,21 +48,27 @@ public final class DetectionStore {
                         false, false, null, false));
             }
         }
+        // The incident rows of what the detectors found are locked first, in one sorted pass (no two transactions
+        // wait for each other's incidents), and only then the request facts: a transaction waiting for an incident
+        // holds no request_fact row that another, storing the other stream of the same requests, needs. (Facts first
+        // made such a transaction wait for the incident's whole queue; Kafka's partitions, one per stream, met it at
+        // every batch.)
+        Map<String, UUID> incidents = new HashMap<>();
+        SortedSet<String> found = new TreeSet<>();
+        b.findings.values().forEach(f -> found.add(f.deployment()));
+        b.exposures.values().forEach(e -> found.add(e.deployment()));
+        lockIncidents(c, found, incidents, now);
         Set<String> delivered = new TreeSet<>();
         Map<String, String[]> servedBoots = new TreeMap<>();
         Map<String, Detail> later = rejectedServed(c, b, delivered, servedBoots);
         Map<String, String> moving = later.isEmpty() ? Map.of() : moving(c, later);
-        // every incident row this transaction writes is locked here, in one sorted pass: no two transactions
-        // wait for each other's incidents
-        SortedSet<String> deployments = new TreeSet<>();
-        b.findings.values().forEach(f -> deployments.add(f.deployment()));
-        b.exposures.values().forEach(e -> deployments.add(e.deployment()));
-        deployments.addAll(moving.values());
-        moving.keySet().forEach(request -> deployments.add(later.get(request).deployment()));
-        Map<String, UUID> incidents = new HashMap<>();
-        for (String deployment : deployments) {
-            incidents.put(deployment, openIncident(c, deployment, now));
-        }
+        // then those the merged facts add (a rejected request served, raised now or moving): rarely any; taken out of
+        // the sorted order, so two transactions may deadlock here, which PostgreSQL breaks and Transactions retries
+        SortedSet<String> more = new TreeSet<>();
+        b.findings.values().forEach(f -> more.add(f.deployment()));
+        more.addAll(moving.values());
+        moving.keySet().forEach(request -> more.add(later.get(request).deployment()));
+        lockIncidents(c, more, incidents, now);
         Map<UUID, Set<String>> leaked = leakedPairs(c, b, incidents, delivered);
         lockCounters(c, b, incidents, leaked);
         if (!later.isEmpty()) {
@@ -96,6 +102,16 @@ public final class DetectionStore {
         }
         QuarantineStore.keep(c, kept, QuarantineStore.APPLY);
         return touched;
+    }
+
+    /** Opens or locks the open incident of each deployment not locked yet, in the set's order. */
+    private static void lockIncidents(Connection c, SortedSet<String> deployments, Map<String, UUID> incidents,
+            Instant now) throws SQLException {
+        for (String deployment : deployments) {
+            if (!incidents.containsKey(deployment)) {
+                incidents.put(deployment, openIncident(c, deployment, now));
+            }
+        }
     }
 
     /**
