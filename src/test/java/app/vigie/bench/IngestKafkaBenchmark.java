@@ -1,13 +1,16 @@
 package app.vigie.bench;
 
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Future;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -25,9 +28,11 @@ import app.vigie.testing.ServiceProcess;
 /**
  * Ingests N valid records (default 1,000,000) through Kafka into the packaged service in production mode (a KRaft
  * broker in this JVM, a PostgreSQL server beside it, the embedded mode's PostgreSQL settings), after a warm-up of other
- * records of the same workload, and prints records/s from the first measured record produced to the last offset
- * committed, next to the rate of raw Jackson parsing of the same lines. Everything shares this machine's cores.
- * Run it with {@code bench/ingest-kafka}.
+ * records of the same workload, and prints records/s until the last offset is committed, next to the rate of raw
+ * Jackson parsing of the same lines. By default the measured records wait in Kafka as a backlog (one transaction,
+ * committed when the clock starts); with {@code --live} the clock starts at the first record produced, and producing
+ * shares the cores. Several instances: each one's figure and the total. Everything shares this machine's cores. Run it
+ * with {@code bench/ingest-kafka}.
  */
 public final class IngestKafkaBenchmark {
 
@@ -37,6 +42,7 @@ public final class IngestKafkaBenchmark {
         int partitions = 6;
         int instances = 1;
         String workload = "pd-example";
+        boolean live = false;
         Map<String, String> tuning = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -45,11 +51,12 @@ public final class IngestKafkaBenchmark {
                 case "--partitions" -> partitions = Integer.parseInt(args[++i]);
                 case "--instances" -> instances = Integer.parseInt(args[++i]);
                 case "--workload" -> workload = args[++i];
+                case "--live" -> live = true;
                 case "--workers" -> tuning.put("VIGIE_KAFKA_WORKERS", args[++i]);
                 case "--max-poll-records" -> tuning.put("VIGIE_KAFKA_MAX_POLL_RECORDS", args[++i]);
                 case "--fetch-bytes" -> tuning.put("VIGIE_KAFKA_MAX_PARTITION_FETCH_BYTES", args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: --records N "
-                        + "--warmup N --partitions N --instances N --workload benign|pd-example --workers N "
+                        + "--warmup N --partitions N --instances N --workload benign|pd-example --live --workers N "
                         + "--max-poll-records N --fetch-bytes N (the service's settings vigie.kafka.*)");
             }
         }
@@ -85,11 +92,29 @@ public final class IngestKafkaBenchmark {
             if (!warm.isEmpty()) {
                 System.out.printf("warming up with %,d other records of the same workload%n", warm.size());
                 System.out.printf("warm-up: %,.0f records/s (a fresh JVM compiles its code meanwhile)%n",
-                        run(bootstrap, topic, warm));
+                                warm.size() / run(bootstrap, topic, warm, true));
             }
-            double rate = run(bootstrap, topic, measured);
-            System.out.printf("Kafka ingest: %,.0f records/s (%d instance(s), %d partitions, after the warm-up); "
-                    + "ratio to raw Jackson parsing: %.2f%n", rate, instances, partitions, rate / jackson);
+            long[] before = intake(services, "vigie_intake_records_total{");
+            long[] chunksBefore = intake(services, "vigie_intake_chunk_seconds_count");
+            double seconds = run(bootstrap, topic, measured, live);
+            double rate = measured.size() / seconds;
+            long[] after = intake(services, "vigie_intake_records_total{");
+            long[] chunksAfter = intake(services, "vigie_intake_chunk_seconds_count");
+            long chunks = 0;
+            for (int i = 0; i < instances; i++) {
+                chunks += chunksAfter[i] - chunksBefore[i];
+            }
+            System.out.printf("  %,d transactions of the intake, %,.0f records each on average%n", chunks,
+                    (double) measured.size() / Math.max(1, chunks));
+            if (instances > 1) {
+                for (int i = 0; i < instances; i++) {
+                    System.out.printf("  instance %d: %,d records taken in, %,.0f records/s%n", i,
+                            after[i] - before[i], (after[i] - before[i]) / seconds);
+                }
+            }
+            System.out.printf("Kafka ingest: %,.0f records/s (%d instance(s), %d partitions, after the warm-up, %s); "
+                    + "ratio to raw Jackson parsing: %.2f%n", rate, instances, partitions, live
+                            ? "produced meanwhile by this JVM" : "a backlog committed at once", rate / jackson);
             for (ServiceProcess s : services) {
                 s.stop();  // before the database goes
             }
@@ -102,14 +127,43 @@ public final class IngestKafkaBenchmark {
         System.exit(0);  // the broker's threads would keep this JVM alive
     }
 
+    /**
+     * Each instance's sum of the samples of a metric whose lines start with {@code prefix}: records taken in so far
+     * ({@code vigie_intake_records_total{}, every outcome), transactions ({@code vigie_intake_chunk_seconds_count}).
+     */
+    private static long[] intake(List<ServiceProcess> services, String prefix) throws Exception {
+        long[] counts = new long[services.size()];
+        for (int i = 0; i < services.size(); i++) {
+            HttpResponse<String> r = services.get(i).get("/q/metrics", "admin:bench-admin-password");
+            if (r.statusCode() != 200) {
+                throw new IllegalStateException("/q/metrics answered " + r.statusCode() + ": " + r.body());
+            }
+            String metrics = r.body();
+            for (String line : metrics.split("\n")) {
+                if (line.startsWith(prefix)) {
+                    // OpenMetrics: "name{labels} value", then maybe " # {trace_id=...} value timestamp" (an exemplar)
+                    String sample = line.contains(" # ") ? line.substring(0, line.indexOf(" # ")) : line;
+                    counts[i] += (long) Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1));
+                }
+            }
+        }
+        return counts;
+    }
+
     private static List<String> flat(List<List<String>> perThread) {
         List<String> all = new ArrayList<>();
         perThread.forEach(all::addAll);
         return all;
     }
 
-    /** Produces the lines keyed by stream, waits until the group committed them all; records/s over both. */
-    private static double run(String bootstrap, String topic, List<String> lines) throws Exception {
+    /**
+     * Produces the lines keyed by stream and waits until the group committed them all. Live: the clock runs from the
+     * first record sent, so producing (in this JVM, with the broker) shares the cores with the intake. Backlog: the
+     * records are sent in one Kafka transaction the intake cannot read (it reads committed records only), and the
+     * clock starts when the transaction commits: what the intake does alone, as when it catches up after a stop.
+     * Returns the seconds measured.
+     */
+    private static double run(String bootstrap, String topic, List<String> lines, boolean live) throws Exception {
         List<byte[]> keys = new ArrayList<>(lines.size());
         List<byte[]> values = new ArrayList<>(lines.size());
         for (String l : lines) {
@@ -124,21 +178,37 @@ public final class IngestKafkaBenchmark {
         p.put("compression.type", "lz4");
         p.put("key.serializer", ByteArraySerializer.class.getName());
         p.put("value.serializer", ByteArraySerializer.class.getName());
+        if (!live) {
+            p.put("transactional.id", "vigie-bench-" + System.nanoTime());
+            p.put("transaction.timeout.ms", "600000");
+        }
+        Set<Integer> touched = new HashSet<>();
         long start = System.nanoTime();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
+            if (!live) {
+                producer.initTransactions();
+                producer.beginTransaction();
+            }
             List<Future<RecordMetadata>> sent = new ArrayList<>(lines.size());
             for (int i = 0; i < lines.size(); i++) {
                 sent.add(producer.send(new ProducerRecord<>(topic, keys.get(i), values.get(i))));
             }
             for (Future<RecordMetadata> f : sent) {
-                f.get();
+                touched.add(f.get().partition());
+            }
+            System.out.printf("  produced %,d records in %.1f s%s%n", lines.size(), (System.nanoTime() - start) / 1e9,
+                    live ? "" : " (in one transaction; the clock starts at its commit)");
+            if (!live) {
+                producer.commitTransaction();
+                start = System.nanoTime();
             }
         }
-        System.out.printf("  produced %,d records in %.1f s%n", lines.size(), (System.nanoTime() - start) / 1e9);
         try (Admin admin = Admin.create(KafkaResource.adminProperties())) {
             long lastPrinted = 0;
             long[] at;
-            while ((at = KafkaResource.committed(admin, topic, "vigie-intake"))[0] < at[1]) {
+            // a transaction's commit marker takes an offset at the end of each partition it wrote to: never read
+            long markers = live ? 0 : touched.size();
+            while ((at = KafkaResource.committed(admin, topic, "vigie-intake"))[0] < at[1] - markers) {
                 if (System.nanoTime() - lastPrinted > 5e9) {
                     System.out.printf("  %,d of %,d offsets committed%n", at[0], at[1]);
                     lastPrinted = System.nanoTime();
@@ -148,6 +218,6 @@ public final class IngestKafkaBenchmark {
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.printf("  stored and judged %,d records in %.1f s%n", lines.size(), seconds);
-        return lines.size() / seconds;
+        return seconds;
     }
 }

@@ -4,18 +4,15 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -48,25 +45,24 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
-import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 
+import app.vigie.auditlog.IngestConfig;
 import app.vigie.auditlog.IngestService;
 import app.vigie.auditlog.intake.IncomingLine;
-import app.vigie.auditlog.intake.IngestResult;
 import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.Source;
 import app.vigie.kafka.KafkaClients;
 
 /**
- * Production intake from {@code vigie.page-audit.v1}, at least once, in a consumer group: a polled batch is stored
- * (and its rejected records quarantined and sent to the dead-letter topic with the reason in headers) before its
- * offsets are committed. Records are keyed by stream, so each stream is read by one instance at a time; the state a
+ * Production intake from {@code vigie.page-audit.v1}, at least once, in a consumer group: each partition's records go
+ * through its own {@link PartitionPipeline}, and a batch is stored (and its rejected records quarantined and sent to
+ * the dead-letter topic with the reason in headers) before its offsets are committed. Records are keyed by stream, so each stream is read by one instance at a time; the state a
  * stream's detector needs lives in PostgreSQL (records, cursor, snapshots), committed with the records, so an
  * instance that takes over a partition after a rebalance or a crash rebuilds it from there and goes on from the
- * committed offsets. When storing fails (database down or saturated), the batch's partitions are rewound and
+ * committed offsets. When storing fails (database down or saturated), the batch's partition is rewound and
  * paused, and tried again after a wait that doubles up to {@code vigie.kafka.max-retry-backoff}: the intake stops
  * reading instead of losing or piling up records, and resumes by itself. Bad input never stops the consumer.
  */
@@ -89,6 +85,10 @@ public class AuditLogConsumer {
     @Inject
     KafkaIntakeConfig config;
 
+    /** The intake's chunk: a pipeline's batch (one transaction); two waiting pause the partition. */
+    @Inject
+    IngestConfig ingestConfig;
+
     @ConfigProperty(name = "vigie.mode", defaultValue = "embedded")
     String mode;
 
@@ -106,11 +106,16 @@ public class AuditLogConsumer {
     /** Per partition this instance reads: how many records lie past its position, as of the last poll. */
     private final Map<Integer, Long> lags = new ConcurrentHashMap<>();
     private Thread thread;
-    /** Stores a poll's partitions side by side; null with one worker. */
+    /** Store the partitions' batches, each partition's in order, several partitions at a time. */
     private ExecutorService workers;
-    /** Failures in a row, and when the paused partitions are tried again (0: not paused): the intake thread's. */
+    /** Failures in a row, and when the held-back partitions are tried again (0: none held): the intake thread's. */
     private int failures;
     private long resumeAt;
+    /** The intake thread's: each assigned partition's pipeline, those held back after a failure, those too full. */
+    private final Map<TopicPartition, PartitionPipeline> pipelines = new HashMap<>();
+    private final Set<TopicPartition> heldBack = new HashSet<>();
+    private final Set<TopicPartition> full = new HashSet<>();
+    private long batchesStored;
 
     public boolean enabled() {
         return "production".equals(mode);
@@ -126,14 +131,12 @@ public class AuditLogConsumer {
             return since == null ? 0 : Duration.between(since, Instant.now()).toMillis() / 1000.0;
         }).baseUnit("seconds").description("How long the Kafka intake has been paused because storing fails (0: it"
                 + " reads)").register(meters);
-        if (config.workers() > 1) {
-            AtomicInteger n = new AtomicInteger();
-            workers = Executors.newFixedThreadPool(config.workers(), r -> {
-                Thread t = new Thread(r, "vigie-kafka-intake-" + n.incrementAndGet());
-                t.setDaemon(true);
-                return t;
-            });
-        }
+        AtomicInteger n = new AtomicInteger();
+        workers = Executors.newFixedThreadPool(config.workers(), r -> {
+            Thread t = new Thread(r, "vigie-kafka-intake-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         thread = new Thread(this::loop, "vigie-kafka-intake");
         thread.setDaemon(true);
         thread.start();
@@ -174,36 +177,26 @@ public class AuditLogConsumer {
         return assigned;
     }
 
+    /**
+     * The intake thread: polls, hands each partition's records to its pipeline, pauses a partition whose pipeline is
+     * full and resumes it once drained, commits each partition's offsets as its batches are stored, and rewinds and
+     * holds back a partition whose batch failed. Only this thread touches the consumer.
+     */
     private void loop() {
         while (running) {
             try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(consumerProperties());
                     KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(producerProperties())) {
                 consumer = c;
-                c.subscribe(List.of(config.topic()), new Rebalance(c));
+                PartitionPipeline.Store store = (tp, batch) -> store(dlq, tp, batch);
+                c.subscribe(List.of(config.topic()), new Rebalance(c, store));
                 long nextProbe = 0;
-                while (running) {
-                    long now = System.currentTimeMillis();
-                    if (now >= nextProbe) {
-                        // a poll does not fail when the broker is unreachable: ask it something, for readiness
-                        c.partitionsFor(config.topic(), Duration.ofSeconds(5));
-                        lastSuccess = Instant.now();
-                        nextProbe = now + 10_000;
-                        if (pausedSince == null) {
-                            lastError = null;
-                        }
+                try {
+                    while (running) {
+                        nextProbe = cycle(c, nextProbe);
                     }
-                    if (resumeAt != 0 && now >= resumeAt) {
-                        resumeAt = 0;
-                        c.resume(c.paused());
-                        LOG.infof("Kafka intake: trying again to store the records held back (attempt %d)",
-                                failures + 1);
-                    }
-                    ConsumerRecords<byte[], byte[]> records = c.poll(Duration.ofMillis(500));
-                    measureLag(c);
-                    if (!records.isEmpty()) {
-                        handle(c, dlq, records);
-                        lastSuccess = Instant.now();
-                    }
+                } finally {
+                    // while the consumer is open: the batches being stored finish and their offsets are committed
+                    closePipelines(c, pipelines.keySet(), true);
                 }
             } catch (WakeupException e) {
                 // shutting down
@@ -213,9 +206,99 @@ public class AuditLogConsumer {
                         config.retryBackoff());
                 sleep(config.retryBackoff());
             } finally {
+                heldBack.clear();
+                full.clear();
+                resumeAt = 0;
                 consumer = null;
                 assigned = Set.of();
             }
+        }
+    }
+
+    /** One poll and what follows it; returns when to ask the broker for the topic's partitions next. */
+    private long cycle(KafkaConsumer<byte[], byte[]> c, long nextProbe) {
+        long now = System.currentTimeMillis();
+        long next = nextProbe;
+        if (now >= nextProbe) {
+            // a poll does not fail when the broker is unreachable: ask it something, for readiness
+            c.partitionsFor(config.topic(), Duration.ofSeconds(5));
+            lastSuccess = Instant.now();
+            next = now + 10_000;
+            if (pausedSince == null) {
+                lastError = null;
+            }
+        }
+        if (resumeAt != 0 && now >= resumeAt) {
+            resumeAt = 0;
+            c.resume(heldBack);
+            heldBack.clear();
+            LOG.infof("Kafka intake: trying again to store the records held back (attempt %d)", failures + 1);
+        }
+        // short polls while batches are being stored: their offsets are committed, full partitions resumed, soon
+        boolean busy = pipelines.values().stream().anyMatch(PartitionPipeline::busy);
+        ConsumerRecords<byte[], byte[]> records = c.poll(Duration.ofMillis(busy ? 20 : 500));
+        measureLag(c);
+        hand(c, records);
+        settle(c);
+        lastSuccess = Instant.now();
+        return next;
+    }
+
+    /** Queues each partition's records in its pipeline; a pipeline holding two batches or more pauses its partition. */
+    private void hand(KafkaConsumer<byte[], byte[]> c, ConsumerRecords<byte[], byte[]> records) {
+        int high = 2 * ingestConfig.chunkRecords();
+        for (TopicPartition tp : records.partitions()) {
+            PartitionPipeline p = pipelines.get(tp);
+            if (p == null) {
+                continue;  // revoked while its records were on their way: its new owner reads them
+            }
+            if (p.add(records.records(tp)) >= high && full.add(tp)) {
+                c.pause(List.of(tp));
+            }
+        }
+    }
+
+    /**
+     * After each poll: resumes the partitions whose pipeline has drained, holds back those whose batch failed (rewound
+     * to that batch), and commits what was stored since the last commit.
+     */
+    private void settle(KafkaConsumer<byte[], byte[]> c) {
+        int low = ingestConfig.chunkRecords();
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        long stored = 0;
+        for (PartitionPipeline p : pipelines.values()) {
+            TopicPartition tp = p.partition();
+            PartitionPipeline.Failure f = p.takeFailure();
+            if (f != null) {
+                holdBack(c, tp, f);
+            } else if (full.contains(tp) && p.queued() <= low) {
+                full.remove(tp);
+                if (!heldBack.contains(tp)) {
+                    c.resume(List.of(tp));
+                }
+            }
+            long offset = p.toCommit();
+            if (offset >= 0) {
+                offsets.put(tp, new OffsetAndMetadata(offset));
+            }
+            stored += p.batches();
+        }
+        if (stored > batchesStored && heldBack.isEmpty() && pausedSince != null) {
+            LOG.infof("Kafka intake: storing works again after %s paused; reading resumes",
+                    Duration.between(pausedSince, Instant.now()).withNanos(0));
+            pausedSince = null;
+            lastError = null;
+            failures = 0;
+        }
+        batchesStored = stored;
+        if (!offsets.isEmpty()) {
+            c.commitAsync(offsets, (committed, e) -> {
+                if (e != null) {
+                    // the next commit of these partitions carries a later offset; a rebalance commits synchronously
+                    LOG.warnf("Kafka intake: committing offsets %s failed (%s); the next commit covers them",
+                            committed, e.toString());
+                }
+            });
         }
     }
 
@@ -243,46 +326,39 @@ public class AuditLogConsumer {
         lags.keySet().retainAll(mine);
     }
 
-    private void handle(KafkaConsumer<byte[], byte[]> c, KafkaProducer<byte[], byte[]> dlq,
-            ConsumerRecords<byte[], byte[]> records) throws Exception {
-        List<IncomingLine> lines = new ArrayList<>(records.count());
-        List<ConsumerRecord<byte[], byte[]>> sources = new ArrayList<>(records.count());
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            byte[] value = r.value() == null ? new byte[0] : r.value();
-            lines.add(IncomingLine.of(Source.KAFKA, r.topic() + "-" + r.partition(), r.offset(), value));
-            sources.add(r);
-            offsets.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+    /**
+     * A worker's: stores one batch of a partition in one call to the intake (one transaction per chunk), then sends
+     * its rejected records to the dead-letter topic (with the reason in headers) and waits for the broker's
+     * acknowledgement; only then may the batch's offsets be committed.
+     */
+    private void store(KafkaProducer<byte[], byte[]> dlq, TopicPartition tp,
+            List<ConsumerRecord<byte[], byte[]>> batch) throws Exception {
+        List<IncomingLine> lines = new ArrayList<>(batch.size());
+        String source = tp.topic() + "-" + tp.partition();
+        for (ConsumerRecord<byte[], byte[]> r : batch) {
+            lines.add(IncomingLine.of(Source.KAFKA, source, r.offset(), r.value() == null ? new byte[0] : r.value()));
         }
         List<LineOutcome> outcomes;
-        // one span per poll stored (its chunks' spans below it, in this thread and the partitions' workers)
+        // one span per batch stored (its chunks' spans below it)
         Span span = tracer.spanBuilder("vigie.intake.kafka").setSpanKind(SpanKind.CONSUMER)
-                .setAttribute("messaging.system", "kafka").setAttribute("messaging.destination.name", config.topic())
-                .setAttribute("vigie.records", (long) lines.size())
-                .setAttribute("vigie.partitions", (long) records.partitions().size()).startSpan();
+                .setAttribute("messaging.system", "kafka").setAttribute("messaging.destination.name", tp.topic())
+                .setAttribute("messaging.destination.partition.id", Integer.toString(tp.partition()))
+                .setAttribute("vigie.records", (long) lines.size()).startSpan();
         try (Scope scope = span.makeCurrent()) {
-            outcomes = store(records, lines);
+            outcomes = ingest.ingest(lines, 0).outcomes();
         } catch (Exception e) {
             span.recordException(e);
             span.setStatus(StatusCode.ERROR, String.valueOf(e.getMessage()));
-            holdBack(c, records, e);
-            return;
+            throw e;
         } finally {
             span.end();
         }
-        if (pausedSince != null) {
-            LOG.infof("Kafka intake: storing works again after %s paused; reading resumes",
-                    Duration.between(pausedSince, Instant.now()).withNanos(0));
-            pausedSince = null;
-            lastError = null;
-        }
-        failures = 0;
         List<Future<RecordMetadata>> sent = new ArrayList<>();
         String now = Instant.now().toString();
-        for (int i = 0; i < lines.size(); i++) {
+        for (int i = 0; i < batch.size(); i++) {
             LineOutcome o = outcomes.get(i);
             if (o.status() == LineOutcome.Status.REJECTED) {
-                ConsumerRecord<byte[], byte[]> r = sources.get(i);
+                ConsumerRecord<byte[], byte[]> r = batch.get(i);
                 String reason = r.value() == null ? "the Kafka record has no value" : o.reason();
                 ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(config.deadLetterTopic(), r.key(),
                         r.value());
@@ -297,7 +373,6 @@ public class AuditLogConsumer {
         for (Future<RecordMetadata> f : sent) {
             f.get();
         }
-        c.commitSync(offsets);
         if (!sent.isEmpty()) {
             LOG.warnf("Kafka intake: %d of %d records rejected (quarantined and sent to %s)", sent.size(),
                     lines.size(), config.deadLetterTopic());
@@ -305,69 +380,69 @@ public class AuditLogConsumer {
     }
 
     /**
-     * Stores the lines of a poll: each partition's in a worker of its own when the poll holds several (a stream's
-     * records are all in one partition, in order), else in this thread. Returns the outcomes in the lines' order;
-     * throws when any partition's storing failed (what the others stored comes again as duplicates).
+     * A batch of the partition could not be stored: nothing of it is committed, so the partition goes back to the
+     * batch's first offset and pauses until the next attempt, after a wait that doubles with each round of failures.
+     * Chunks of the batch stored before the failure come again as duplicates.
      */
-    private List<LineOutcome> store(ConsumerRecords<byte[], byte[]> records, List<IncomingLine> lines)
-            throws Exception {
-        Set<TopicPartition> partitions = records.partitions();
-        if (workers == null || partitions.size() < 2) {
-            return ingest.ingest(lines, 0).outcomes();
+    private void holdBack(KafkaConsumer<byte[], byte[]> c, TopicPartition tp, PartitionPipeline.Failure f) {
+        c.seek(tp, f.offset());
+        c.pause(List.of(tp));
+        heldBack.add(tp);
+        if (resumeAt == 0) {
+            failures++;
+            long wait = Math.min(config.maxRetryBackoff().toMillis(),
+                    config.retryBackoff().toMillis() << Math.min(20, failures - 1));
+            resumeAt = System.currentTimeMillis() + wait;
+            LOG.warnf("Kafka intake paused: storing partition %d from offset %d failed (%s); its records stay in "
+                    + "Kafka and are read again in %d ms (failure %d in a row)", tp.partition(), f.offset(),
+                    rootMessage(f.cause()), wait, failures);
+        } else {
+            LOG.warnf("Kafka intake: storing partition %d from offset %d failed too (%s); held back with the others",
+                    tp.partition(), f.offset(), rootMessage(f.cause()));
         }
-        Map<TopicPartition, List<Integer>> byPartition = new LinkedHashMap<>();
-        int i = 0;
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            byPartition.computeIfAbsent(new TopicPartition(r.topic(), r.partition()), k -> new ArrayList<>()).add(i++);
-        }
-        List<List<Integer>> groups = new ArrayList<>(byPartition.values());
-        List<Future<IngestResult>> running = new ArrayList<>(groups.size());
-        for (List<Integer> g : groups) {
-            List<IncomingLine> mine = new ArrayList<>(g.size());
-            g.forEach(k -> mine.add(lines.get(k)));
-            running.add(workers.submit(Context.current().wrap(() -> ingest.ingest(mine, 0))));
-        }
-        LineOutcome[] out = new LineOutcome[lines.size()];
-        Exception failed = null;
-        for (int k = 0; k < groups.size(); k++) {
-            try {
-                List<LineOutcome> o = running.get(k).get().outcomes();
-                List<Integer> g = groups.get(k);
-                for (int j = 0; j < g.size(); j++) {
-                    out[g.get(j)] = o.get(j);
-                }
-            } catch (ExecutionException e) {
-                failed = e.getCause() instanceof Exception x ? x : e;
-            }
-        }
-        if (failed != null) {
-            throw failed;
-        }
-        return Arrays.asList(out);
-    }
-
-    /**
-     * Storing failed: nothing of the batch is committed to Kafka, so its partitions go back to the batch's first
-     * offsets and pause until the next attempt. Chunks stored before the failure come again as duplicates.
-     */
-    private void holdBack(KafkaConsumer<byte[], byte[]> c, ConsumerRecords<byte[], byte[]> records, Exception e) {
-        Set<TopicPartition> mine = c.assignment();
-        for (TopicPartition tp : records.partitions()) {
-            if (mine.contains(tp)) {
-                c.seek(tp, records.records(tp).get(0).offset());
-            }
-        }
-        c.pause(mine);
-        failures++;
-        long wait = Math.min(config.maxRetryBackoff().toMillis(),
-                config.retryBackoff().toMillis() << Math.min(20, failures - 1));
-        resumeAt = System.currentTimeMillis() + wait;
         if (pausedSince == null) {
             pausedSince = Instant.now();
         }
-        lastError = e.toString();
-        LOG.warnf("Kafka intake paused: storing %d records failed (%s); they stay in Kafka and are read again in "
-                + "%d ms (failure %d in a row)", records.count(), rootMessage(e), wait, failures);
+        lastError = f.cause().toString();
+    }
+
+    /**
+     * Stops the partitions' pipelines (their waiting records dropped: they are read again by whoever reads the
+     * partition next), waits for the batches being stored, and commits what was stored when the consumer still can.
+     */
+    private void closePipelines(KafkaConsumer<byte[], byte[]> c, Collection<TopicPartition> partitions,
+            boolean commit) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (TopicPartition tp : List.copyOf(partitions)) {
+            PartitionPipeline p = pipelines.remove(tp);
+            heldBack.remove(tp);
+            full.remove(tp);
+            if (p == null) {
+                continue;
+            }
+            try {
+                if (!p.close(60_000)) {
+                    LOG.warnf("Kafka intake: partition %d's batch still being stored after 60 s; its offsets are"
+                            + " not committed (read again as duplicates)", tp.partition());
+                    continue;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                continue;
+            }
+            long offset = p.toCommit();
+            if (offset >= 0) {
+                offsets.put(tp, new OffsetAndMetadata(offset));
+            }
+        }
+        if (commit && c != null && !offsets.isEmpty()) {
+            try {
+                c.commitSync(offsets, Duration.ofSeconds(10));
+            } catch (RuntimeException e) {
+                LOG.warnf("Kafka intake: committing %s on the way out failed (%s); those records are read again as "
+                        + "duplicates", offsets, e.toString());
+            }
+        }
     }
 
     private static String rootMessage(Throwable e) {
@@ -378,27 +453,37 @@ public class AuditLogConsumer {
         return t == e ? String.valueOf(e) : e + " <- " + t;
     }
 
-    /** Logs what the group gave and took; a partition given while paused stays paused until the next attempt. */
+    /**
+     * Gives each partition assigned a pipeline; a partition taken away has its pipeline closed (the batch being stored
+     * finishes) and its stored offsets committed before another instance reads it. A partition given while the
+     * others are held back after a failure stays paused until the next attempt.
+     */
     private final class Rebalance implements ConsumerRebalanceListener {
         private final KafkaConsumer<byte[], byte[]> c;
+        private final PartitionPipeline.Store store;
 
-        Rebalance(KafkaConsumer<byte[], byte[]> c) {
+        Rebalance(KafkaConsumer<byte[], byte[]> c, PartitionPipeline.Store store) {
             this.c = c;
+            this.store = store;
         }
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            // offsets are committed after each stored batch, before the next poll: nothing is pending here
             if (!partitions.isEmpty()) {
                 LOG.infof("Kafka intake: partitions %s go to another instance", names(partitions));
             }
+            closePipelines(c, partitions, true);
             assigned = Set.copyOf(c.assignment().stream().filter(tp -> !partitions.contains(tp)).toList());
         }
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            for (TopicPartition tp : partitions) {
+                pipelines.put(tp, new PartitionPipeline(tp, workers, store, ingestConfig.chunkRecords()));
+            }
             if (resumeAt != 0) {
                 c.pause(partitions);
+                heldBack.addAll(partitions);
             }
             assigned = Set.copyOf(c.assignment());
             if (!partitions.isEmpty()) {
@@ -410,6 +495,7 @@ public class AuditLogConsumer {
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             LOG.warnf("Kafka intake: partitions %s were lost (this instance left the group); their records are read "
                     + "again from the committed offsets by their new owner", names(partitions));
+            closePipelines(c, partitions, false);
             assigned = Set.of();
         }
     }

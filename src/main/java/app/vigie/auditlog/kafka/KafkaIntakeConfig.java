@@ -22,8 +22,8 @@ public interface KafkaIntakeConfig {
     String groupId();
 
     /**
-     * Records a poll may return, over every partition this instance reads: with {@link #maxPartitionFetchBytes()} it
-     * lets one poll hold several partitions' records, which {@link #workers()} store side by side.
+     * Records a poll may return, over every partition this instance reads; they go to their partitions' pipelines,
+     * which {@link #workers()} store.
      */
     @WithDefault("20000")
     int maxPollRecords();
@@ -33,8 +33,8 @@ public interface KafkaIntakeConfig {
     int maxPartitionFetchBytes();
 
     /**
-     * How many partitions' records of a poll are stored at the same time, each in its own transactions (records of
-     * one stream are in one partition, so each stream stays in order). 1 stores a poll in one go.
+     * How many partitions are stored at the same time, each by its own pipeline in its own transactions, one batch
+     * after the other (records of one stream are in one partition, so each stream stays in order).
      */
     @WithDefault("4")
     int workers();
