@@ -23,7 +23,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.Startup;
@@ -43,6 +42,7 @@ import app.vigie.auditlog.store.RecordStore.StreamKey;
 import app.vigie.auditlog.store.Sequencer;
 import app.vigie.auditlog.store.StreamCursor;
 import app.vigie.db.Transactions;
+import app.vigie.platform.Traces;
 
 /**
  * The one way records enter Vigie, whatever their source: each line is judged, accepted records are stored durably
@@ -112,8 +112,7 @@ public class IngestService {
                     return out;
                 }, seq::rolledBack);
             } catch (SQLException | RuntimeException e) {
-                span.recordException(e);
-                span.setStatus(StatusCode.ERROR, String.valueOf(e.getMessage()));
+                Traces.failed(span, e);
                 throw e;
             } finally {
                 span.end();

@@ -157,8 +157,9 @@ public class DocumentRenderer {
 
     /** The PDF/A-3u of a rendered document, signed when a keystore is configured. */
     public byte[] pdf(Rendered r, String jsonName) {
-        byte[] pdf = PdfRenderer.render(r.html(), r.title(), r.lang(), r.json(), jsonName, r.attachments(),
-                r.annexes());
+        PdfRenderer.Attachment data = new PdfRenderer.Attachment(jsonName, words.of(r.lang(), "attachment", "DATA"),
+                "application/json", r.json());
+        byte[] pdf = PdfRenderer.render(r.html(), r.title(), r.lang(), data, r.attachments(), r.annexes());
         return signing == null ? pdf : signing.sign(pdf, r.title());
     }
 }

@@ -102,16 +102,17 @@ public final class PdfRenderer {
     public record Attachment(String name, String description, String mime, byte[] data) {
     }
 
-    public static byte[] render(String html, String title, String lang, byte[] json, String jsonName) {
-        return render(html, title, lang, json, jsonName, List.of(), List.of());
+    /** The document alone, its {@code data} (the JSON) embedded. */
+    public static byte[] render(String html, String title, String lang, Attachment data) {
+        return render(html, title, lang, data, List.of(), List.of());
     }
 
     /**
-     * The document, then its {@code annexes} on pages of their own, with {@code attachments} embedded beside the
-     * JSON. With annexes, the pages are numbered here ("n / N" at the foot of each, as base.html's CSS does for a
+     * The document, then its {@code annexes} on pages of their own, with {@code attachments} embedded beside its
+     * {@code data} (the JSON, described in the document's language). With annexes, the pages are numbered here ("n / N" at the foot of each, as base.html's CSS does for a
      * document pdfHTML lays out alone, which does not count the annexes' pages).
      */
-    public static byte[] render(String html, String title, String lang, byte[] json, String jsonName,
+    public static byte[] render(String html, String title, String lang, Attachment data,
             List<Attachment> attachments, List<PdfAnnex> annexes) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PdfADocument pdf = new PdfADocument(new PdfWriter(out), PdfAConformance.PDF_A_3U,
@@ -120,7 +121,7 @@ public final class PdfRenderer {
         pdf.getCatalog().put(PdfName.Lang, new PdfString(lang));
         pdf.getDocumentInfo().setTitle(title);
         pdf.getDocumentInfo().setCreator("Vigie");
-        attach(pdf, new Attachment(jsonName, "The document's data (JSON)", "application/json", json));
+        attach(pdf, data);
         for (Attachment a : attachments) {
             attach(pdf, a);
         }

@@ -4,6 +4,7 @@ import java.util.Map;
 
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
@@ -27,6 +28,12 @@ public final class Traces {
      */
     static void exported(boolean on) {
         exported = on;
+    }
+
+    /** Marks {@code span} failed by {@code e}: the exception recorded as an event, the status ERROR with its message. */
+    public static void failed(Span span, Throwable e) {
+        span.recordException(e);
+        span.setStatus(StatusCode.ERROR, String.valueOf(e.getMessage()));
     }
 
     /**

@@ -42,7 +42,8 @@ class PdfConcurrencyTest {
 
     private static byte[] render(int seed) {
         return PdfRenderer.render(html(30 + seed % 3), "Alerte – essai", "fr",
-                "{\"essai\": true}".getBytes(StandardCharsets.UTF_8), "alerte.json",
+                new PdfRenderer.Attachment("alerte.json", "Les données", "application/json",
+                        "{\"essai\": true}".getBytes(StandardCharsets.UTF_8)),
                 List.of(new PdfRenderer.Attachment("requests.csv", "Les requêtes (CSV)", "text/csv",
                         "list,request\r\nexposed,r1\r\n".getBytes(StandardCharsets.UTF_8))),
                 List.of(annex(200 + seed % 3)));

@@ -56,7 +56,8 @@ class PdfResourcesTest {
                     + "&lt;img src=\"file:///etc/passwd\"&gt;</p><img src=\"" + image.toUri() + "\" alt=\"a\">"
                     + "<img src=\"" + url + "/pixel.png\" alt=\"b\"><img src=\"file:///etc/passwd\" alt=\"c\">"
                     + "</body></html>";
-            byte[] pdf = PdfRenderer.render(html, "t", "en", "{}".getBytes(StandardCharsets.UTF_8), "t.json");
+            byte[] pdf = PdfRenderer.render(html, "t", "en", new PdfRenderer.Attachment("t.json", "data",
+                    "application/json", "{}".getBytes(StandardCharsets.UTF_8)));
             assertThat(hits.get()).as("requests to the network address").isZero();
             assertThat(images(pdf)).as("images embedded").isZero();
             assertThat(PdfChecks.text(pdf)).contains("<img src=\"file:///etc/passwd\">");

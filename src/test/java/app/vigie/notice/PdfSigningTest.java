@@ -24,8 +24,8 @@ class PdfSigningTest {
     @Test
     void aSignedDocumentStaysPdfA3uAndItsSignatureVerifies(@TempDir Path tmp) throws Exception {
         byte[] pdf = PdfRenderer.render("<html lang=\"fr\"><body style=\"font-family: 'Noto Sans'\"><h1>Données "
-                + "signées : 12 €</h1></body></html>", "Test", "fr", "{\"a\":1}".getBytes(StandardCharsets.UTF_8),
-                "data.json");
+                + "signées : 12 €</h1></body></html>", "Test", "fr", new PdfRenderer.Attachment("data.json",
+                        "Les données", "application/json", "{\"a\":1}".getBytes(StandardCharsets.UTF_8)));
         PdfSigning signing = PdfSigning.load(PdfChecks.keystore(tmp, "vigie"), "test-pass".toCharArray(), null);
         byte[] signed = signing.sign(pdf, "Registre");
         assertThat(PdfChecks.pdfa3uFailures(signed)).isEmpty();

@@ -140,6 +140,13 @@ class ProcessorAlertTest {
                 PdfDictionary spec = af.getAsDictionary(1);
                 assertThat(spec.getAsString(PdfName.UF).toUnicodeString()).isEqualTo(ProcessorAlertAnnexes.CSV);
                 assertThat(spec.getAsName(PdfName.AFRelationship)).isEqualTo(PdfName.Data);
+                // every attachment described in the document's language
+                assertThat(List.of(af.getAsDictionary(0), spec)).extracting(d -> d.getAsString(PdfName.Desc)
+                        .toUnicodeString()).containsExactly(lang.equals("fr")
+                                ? new String[] {"Les données du document (JSON)",
+                                    "Les requêtes listées dans les annexes, pour un tableur (CSV)"}
+                                : new String[] {"The document's data (JSON)",
+                                    "The requests listed in the annexes, for a spreadsheet (CSV)"});
                 List<String> csv = new String(spec.getAsDictionary(PdfName.EF).getAsStream(PdfName.F).getBytes(),
                         StandardCharsets.UTF_8).lines().toList();
                 assertThat(csv).hasSize(n + 1);

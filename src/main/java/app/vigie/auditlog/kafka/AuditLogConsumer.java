@@ -43,7 +43,6 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.ShutdownEvent;
@@ -55,6 +54,7 @@ import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.Source;
 import app.vigie.kafka.KafkaClients;
+import app.vigie.platform.Traces;
 
 /**
  * Production intake from {@code vigie.page-audit.v1}, at least once, in a consumer group: each partition's records go
@@ -347,8 +347,7 @@ public class AuditLogConsumer {
         try (Scope scope = span.makeCurrent()) {
             outcomes = ingest.ingest(lines, 0).outcomes();
         } catch (Exception e) {
-            span.recordException(e);
-            span.setStatus(StatusCode.ERROR, String.valueOf(e.getMessage()));
+            Traces.failed(span, e);
             throw e;
         } finally {
             span.end();
