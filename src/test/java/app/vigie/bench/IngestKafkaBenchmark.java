@@ -55,9 +55,10 @@ public final class IngestKafkaBenchmark {
                 case "--workers" -> tuning.put("VIGIE_KAFKA_WORKERS", args[++i]);
                 case "--max-poll-records" -> tuning.put("VIGIE_KAFKA_MAX_POLL_RECORDS", args[++i]);
                 case "--fetch-bytes" -> tuning.put("VIGIE_KAFKA_MAX_PARTITION_FETCH_BYTES", args[++i]);
+                case "--chunk" -> tuning.put("VIGIE_INGEST_CHUNK_RECORDS", args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: --records N "
                         + "--warmup N --partitions N --instances N --workload benign|pd-example --live --workers N "
-                        + "--max-poll-records N --fetch-bytes N (the service's settings vigie.kafka.*)");
+                        + "--max-poll-records N --fetch-bytes N (the service's settings vigie.kafka.*) --chunk N (vigie.ingest.chunk-records)");
             }
         }
         long seed = System.nanoTime();
@@ -94,21 +95,31 @@ public final class IngestKafkaBenchmark {
                 System.out.printf("warm-up: %,.0f records/s (a fresh JVM compiles its code meanwhile)%n",
                                 warm.size() / run(bootstrap, topic, warm, true));
             }
-            long[] before = intake(services, "vigie_intake_records_total{");
-            long[] chunksBefore = intake(services, "vigie_intake_chunk_seconds_count");
+            double[] before = intake(services, "vigie_intake_records_total{");
+            double[] chunksBefore = intake(services, "vigie_intake_chunk_seconds_count");
+            double[] txBefore = intake(services, "vigie_intake_chunk_seconds_sum");
+            double[] flushBefore = intake(services, "vigie_detection_store_seconds_sum");
             double seconds = run(bootstrap, topic, measured, live);
             double rate = measured.size() / seconds;
-            long[] after = intake(services, "vigie_intake_records_total{");
-            long[] chunksAfter = intake(services, "vigie_intake_chunk_seconds_count");
+            double[] after = intake(services, "vigie_intake_records_total{");
+            double[] chunksAfter = intake(services, "vigie_intake_chunk_seconds_count");
+            double[] txAfter = intake(services, "vigie_intake_chunk_seconds_sum");
+            double[] flushAfter = intake(services, "vigie_detection_store_seconds_sum");
             long chunks = 0;
+            double tx = 0;
+            double flush = 0;
             for (int i = 0; i < instances; i++) {
-                chunks += chunksAfter[i] - chunksBefore[i];
+                chunks += (long) (chunksAfter[i] - chunksBefore[i]);
+                tx += txAfter[i] - txBefore[i];
+                flush += flushAfter[i] - flushBefore[i];
             }
-            System.out.printf("  %,d transactions of the intake, %,.0f records each on average%n", chunks,
-                    (double) measured.size() / Math.max(1, chunks));
+            System.out.printf("  %,d transactions of the intake, %,.0f records each on average, %.0f ms each (of which"
+                    + " %.0f ms writing detection's conclusions: the incident is locked from there to the commit); "
+                    + "%.1f transactions open on average%n", chunks, (double) measured.size() / Math.max(1, chunks),
+                    1000 * tx / Math.max(1, chunks), 1000 * flush / Math.max(1, chunks), tx / seconds);
             if (instances > 1) {
                 for (int i = 0; i < instances; i++) {
-                    System.out.printf("  instance %d: %,d records taken in, %,.0f records/s%n", i,
+                    System.out.printf("  instance %d: %,.0f records taken in, %,.0f records/s%n", i,
                             after[i] - before[i], (after[i] - before[i]) / seconds);
                 }
             }
@@ -131,8 +142,8 @@ public final class IngestKafkaBenchmark {
      * Each instance's sum of the samples of a metric whose lines start with {@code prefix}: records taken in so far
      * ({@code vigie_intake_records_total{}, every outcome), transactions ({@code vigie_intake_chunk_seconds_count}).
      */
-    private static long[] intake(List<ServiceProcess> services, String prefix) throws Exception {
-        long[] counts = new long[services.size()];
+    private static double[] intake(List<ServiceProcess> services, String prefix) throws Exception {
+        double[] counts = new double[services.size()];
         for (int i = 0; i < services.size(); i++) {
             HttpResponse<String> r = services.get(i).get("/q/metrics", "admin:bench-admin-password");
             if (r.statusCode() != 200) {
@@ -143,7 +154,7 @@ public final class IngestKafkaBenchmark {
                 if (line.startsWith(prefix)) {
                     // OpenMetrics: "name{labels} value", then maybe " # {trace_id=...} value timestamp" (an exemplar)
                     String sample = line.contains(" # ") ? line.substring(0, line.indexOf(" # ")) : line;
-                    counts[i] += (long) Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1));
+                    counts[i] += Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1));
                 }
             }
         }
