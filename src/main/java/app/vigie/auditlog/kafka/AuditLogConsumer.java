@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -108,14 +109,23 @@ public class AuditLogConsumer {
     private Thread thread;
     /** Store the partitions' batches, each partition's in order, several partitions at a time. */
     private ExecutorService workers;
-    /** Failures in a row, and when the held-back partitions are tried again (0: none held): the intake thread's. */
-    private int failures;
-    private long resumeAt;
+    /**
+     * The intake thread's: each partition's failures in a row (until it stores a batch again), and when each partition
+     * held back after a failure is tried again: the wait doubles with the partition's failures.
+     */
+    private final Map<TopicPartition, Integer> failing = new HashMap<>();
+    private final Map<TopicPartition, Long> heldBack = new HashMap<>();
     /** The intake thread's: each assigned partition's pipeline, those held back after a failure, those too full. */
     private final Map<TopicPartition, PartitionPipeline> pipelines = new HashMap<>();
-    private final Set<TopicPartition> heldBack = new HashSet<>();
     private final Set<TopicPartition> full = new HashSet<>();
-    private long batchesStored;
+    /**
+     * Pipelines of partitions taken away whose batch outlasted the wait (still storing), and the partitions given back
+     * to this instance meanwhile, paused until those are done. Kept across a new consumer: the workers outlive it.
+     */
+    private final Map<TopicPartition, PartitionPipeline> draining = new ConcurrentHashMap<>();
+    private final Set<TopicPartition> waiting = new HashSet<>();
+    /** How long closing pipelines (a rebalance, a new consumer, the way out) waits for their batches, in all. */
+    static final long CLOSE_WAIT_MILLIS = 20_000;
 
     public boolean enabled() {
         return "production".equals(mode);
@@ -151,7 +161,7 @@ public class AuditLogConsumer {
             c.wakeup();
         }
         if (thread != null) {
-            thread.join(30_000);
+            thread.join(CLOSE_WAIT_MILLIS + 15_000);  // the batches being stored finish, then the last commit
         }
         if (workers != null) {
             workers.shutdown();
@@ -207,8 +217,9 @@ public class AuditLogConsumer {
                 sleep(config.retryBackoff());
             } finally {
                 heldBack.clear();
+                failing.clear();
                 full.clear();
-                resumeAt = 0;
+                waiting.clear();
                 consumer = null;
                 assigned = Set.of();
             }
@@ -228,11 +239,17 @@ public class AuditLogConsumer {
                 lastError = null;
             }
         }
-        if (resumeAt != 0 && now >= resumeAt) {
-            resumeAt = 0;
-            c.resume(heldBack);
-            heldBack.clear();
-            LOG.infof("Kafka intake: trying again to store the records held back (attempt %d)", failures + 1);
+        for (Iterator<Map.Entry<TopicPartition, Long>> i = heldBack.entrySet().iterator(); i.hasNext();) {
+            Map.Entry<TopicPartition, Long> e = i.next();
+            if (now >= e.getValue()) {
+                i.remove();
+                TopicPartition tp = e.getKey();
+                if (!waiting.contains(tp)) {  // else it resumes when its former pipeline is done (drained)
+                    c.resume(List.of(tp));
+                }
+                LOG.infof("Kafka intake: trying again to store partition %d's records held back (attempt %d)",
+                        tp.partition(), failing.getOrDefault(tp, 0) + 1);
+            }
         }
         // short polls while batches are being stored: their offsets are committed, full partitions resumed, soon
         boolean busy = pipelines.values().stream().anyMatch(PartitionPipeline::busy);
@@ -240,6 +257,7 @@ public class AuditLogConsumer {
         measureLag(c);
         hand(c, records);
         settle(c);
+        drained(c);
         lastSuccess = Instant.now();
         return next;
     }
@@ -265,7 +283,6 @@ public class AuditLogConsumer {
     private void settle(KafkaConsumer<byte[], byte[]> c) {
         int low = ingestConfig.chunkRecords();
         Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        long stored = 0;
         for (PartitionPipeline p : pipelines.values()) {
             TopicPartition tp = p.partition();
             PartitionPipeline.Failure f = p.takeFailure();
@@ -273,24 +290,22 @@ public class AuditLogConsumer {
                 holdBack(c, tp, f);
             } else if (full.contains(tp) && p.queued() <= low) {
                 full.remove(tp);
-                if (!heldBack.contains(tp)) {
+                if (!heldBack.containsKey(tp)) {
                     c.resume(List.of(tp));
                 }
             }
             long offset = p.toCommit();
             if (offset >= 0) {
                 offsets.put(tp, new OffsetAndMetadata(offset));
+                failing.remove(tp);  // it stores again
             }
-            stored += p.batches();
         }
-        if (stored > batchesStored && heldBack.isEmpty() && pausedSince != null) {
+        if (pausedSince != null && failing.isEmpty() && heldBack.isEmpty()) {
             LOG.infof("Kafka intake: storing works again after %s paused; reading resumes",
                     Duration.between(pausedSince, Instant.now()).withNanos(0));
             pausedSince = null;
             lastError = null;
-            failures = 0;
         }
-        batchesStored = stored;
         if (!offsets.isEmpty()) {
             c.commitAsync(offsets, (committed, e) -> {
                 if (e != null) {
@@ -380,25 +395,20 @@ public class AuditLogConsumer {
 
     /**
      * A batch of the partition could not be stored: nothing of it is committed, so the partition goes back to the
-     * batch's first offset and pauses until the next attempt, after a wait that doubles with each round of failures.
-     * Chunks of the batch stored before the failure come again as duplicates.
+     * batch's first offset and pauses until the next attempt, after a wait that doubles with each failure of the
+     * partition in a row (the other partitions go on; with the database down, each fails in turn). Chunks of the batch
+     * stored before the failure come again as duplicates.
      */
     private void holdBack(KafkaConsumer<byte[], byte[]> c, TopicPartition tp, PartitionPipeline.Failure f) {
         c.seek(tp, f.offset());
         c.pause(List.of(tp));
-        heldBack.add(tp);
-        if (resumeAt == 0) {
-            failures++;
-            long wait = Math.min(config.maxRetryBackoff().toMillis(),
-                    config.retryBackoff().toMillis() << Math.min(20, failures - 1));
-            resumeAt = System.currentTimeMillis() + wait;
-            LOG.warnf("Kafka intake paused: storing partition %d from offset %d failed (%s); its records stay in "
-                    + "Kafka and are read again in %d ms (failure %d in a row)", tp.partition(), f.offset(),
-                    rootMessage(f.cause()), wait, failures);
-        } else {
-            LOG.warnf("Kafka intake: storing partition %d from offset %d failed too (%s); held back with the others",
-                    tp.partition(), f.offset(), rootMessage(f.cause()));
-        }
+        int failures = failing.merge(tp, 1, Integer::sum);
+        long wait = Math.min(config.maxRetryBackoff().toMillis(),
+                config.retryBackoff().toMillis() << Math.min(20, failures - 1));
+        heldBack.put(tp, System.currentTimeMillis() + wait);
+        LOG.warnf("Kafka intake paused: storing partition %d from offset %d failed (%s); its records stay in Kafka and"
+                + " are read again in %d ms (failure %d in a row)", tp.partition(), f.offset(), rootMessage(f.cause()),
+                wait, failures);
         if (pausedSince == null) {
             pausedSince = Instant.now();
         }
@@ -407,39 +417,78 @@ public class AuditLogConsumer {
 
     /**
      * Stops the partitions' pipelines (their waiting records dropped: they are read again by whoever reads the
-     * partition next), waits for the batches being stored, and commits what was stored when the consumer still can.
+     * partition next), waits for the batches being stored (all of them against one deadline,
+     * {@link #CLOSE_WAIT_MILLIS}), and commits, when the consumer still can, the offset each partition is stored up
+     * to (committed before or not: an asynchronous commit may have failed). A pipeline whose batch outlasts the wait
+     * goes on draining; its partition, if given back to this instance meanwhile, stays paused until it is done, so
+     * that two batches of one partition never run at once.
      */
     private void closePipelines(KafkaConsumer<byte[], byte[]> c, Collection<TopicPartition> partitions,
             boolean commit) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        List<PartitionPipeline> closing = new ArrayList<>();
         for (TopicPartition tp : List.copyOf(partitions)) {
             PartitionPipeline p = pipelines.remove(tp);
             heldBack.remove(tp);
+            failing.remove(tp);
             full.remove(tp);
-            if (p == null) {
-                continue;
+            waiting.remove(tp);
+            if (p != null) {
+                p.close();
+                closing.add(p);
             }
+        }
+        long deadline = System.currentTimeMillis() + CLOSE_WAIT_MILLIS;
+        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+        for (PartitionPipeline p : closing) {
+            TopicPartition tp = p.partition();
+            boolean idle;
             try {
-                if (!p.close(60_000)) {
-                    LOG.warnf("Kafka intake: partition %d's batch still being stored after 60 s; its offsets are"
-                            + " not committed (read again as duplicates)", tp.partition());
-                    continue;
-                }
+                idle = p.awaitIdle(deadline);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                continue;
+                idle = false;
             }
-            long offset = p.toCommit();
-            if (offset >= 0) {
-                offsets.put(tp, new OffsetAndMetadata(offset));
+            if (!idle) {
+                draining.put(tp, p);
+                LOG.warnf("Kafka intake: partition %d's batch is still being stored after %d ms; its offsets are not"
+                        + " committed (read again as duplicates)", tp.partition(), CLOSE_WAIT_MILLIS);
+            } else if (p.stored() >= 0) {
+                offsets.put(tp, new OffsetAndMetadata(p.stored()));
             }
         }
         if (commit && c != null && !offsets.isEmpty()) {
             try {
-                c.commitSync(offsets, Duration.ofSeconds(10));
+                commitOnTheWayOut(c, offsets);
             } catch (RuntimeException e) {
                 LOG.warnf("Kafka intake: committing %s on the way out failed (%s); those records are read again as "
                         + "duplicates", offsets, e.toString());
+            }
+        }
+    }
+
+    /** A stop's wakeup may still be pending when no poll took it: it is taken by the first try, the second commits. */
+    private static void commitOnTheWayOut(KafkaConsumer<byte[], byte[]> c,
+            Map<TopicPartition, OffsetAndMetadata> offsets) {
+        try {
+            c.commitSync(offsets, Duration.ofSeconds(10));
+        } catch (WakeupException e) {
+            c.commitSync(offsets, Duration.ofSeconds(10));
+        }
+    }
+
+    /**
+     * Forgets the pipelines of partitions taken away whose last batch is done now, and resumes a partition given back
+     * meanwhile that waited for it.
+     */
+    private void drained(KafkaConsumer<byte[], byte[]> c) {
+        for (Iterator<Map.Entry<TopicPartition, PartitionPipeline>> i = draining.entrySet().iterator(); i.hasNext();) {
+            Map.Entry<TopicPartition, PartitionPipeline> e = i.next();
+            if (!e.getValue().busy()) {
+                i.remove();
+                TopicPartition tp = e.getKey();
+                if (waiting.remove(tp) && pipelines.containsKey(tp) && !heldBack.containsKey(tp)) {
+                    c.resume(List.of(tp));
+                }
             }
         }
     }
@@ -454,8 +503,8 @@ public class AuditLogConsumer {
 
     /**
      * Gives each partition assigned a pipeline; a partition taken away has its pipeline closed (the batch being stored
-     * finishes) and its stored offsets committed before another instance reads it. A partition given while the
-     * others are held back after a failure stays paused until the next attempt.
+     * finishes) and its stored offsets committed before another instance reads it; one given back while its former
+     * pipeline still stores stays paused until that is done.
      */
     private final class Rebalance implements ConsumerRebalanceListener {
         private final KafkaConsumer<byte[], byte[]> c;
@@ -479,10 +528,11 @@ public class AuditLogConsumer {
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             for (TopicPartition tp : partitions) {
                 pipelines.put(tp, new PartitionPipeline(tp, workers, store, ingestConfig.chunkRecords()));
-            }
-            if (resumeAt != 0) {
-                c.pause(partitions);
-                heldBack.addAll(partitions);
+                if (draining.containsKey(tp)) {
+                    // its former pipeline still stores a batch: read it again only once that is done
+                    c.pause(List.of(tp));
+                    waiting.add(tp);
+                }
             }
             assigned = Set.copyOf(c.assignment());
             if (!partitions.isEmpty()) {

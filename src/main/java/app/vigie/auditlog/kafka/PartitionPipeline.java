@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -41,7 +42,6 @@ final class PartitionPipeline {
     /** The next offset to read once everything stored is committed; -1 before the first batch. */
     private long stored = -1;
     private long committed = -1;
-    private long batches;
 
     PartitionPipeline(TopicPartition partition, Executor workers, Store store, int batchRecords) {
         this.partition = partition;
@@ -76,11 +76,6 @@ final class PartitionPipeline {
         return scheduled || !queue.isEmpty();
     }
 
-    /** Batches stored so far. */
-    synchronized long batches() {
-        return batches;
-    }
-
     /** The offset to commit when it moved since the last call (then marked committed), else -1. */
     synchronized long toCommit() {
         if (stored > committed) {
@@ -97,16 +92,24 @@ final class PartitionPipeline {
         return f;
     }
 
-    /**
-     * Takes no more records, drops those waiting, and waits at most {@code millis} for the batch being stored.
-     * Returns false when that batch was still being stored at the end of the wait.
-     */
-    synchronized boolean close(long millis) throws InterruptedException {
+    /** The offset up to which the partition is stored (the next to read), committed or not; -1 before any batch. */
+    synchronized long stored() {
+        return stored;
+    }
+
+    /** Takes no more records and drops those waiting; the batch being stored, if any, goes on ({@link #awaitIdle}). */
+    synchronized void close() {
         closed = true;
         queue.clear();
-        long until = System.currentTimeMillis() + millis;
+    }
+
+    /**
+     * Waits until no batch is being stored, at most until {@code deadline} ({@link System#currentTimeMillis()});
+     * returns false when one still is.
+     */
+    synchronized boolean awaitIdle(long deadline) throws InterruptedException {
         long left;
-        while (scheduled && (left = until - System.currentTimeMillis()) > 0) {
+        while (scheduled && (left = deadline - System.currentTimeMillis()) > 0) {
             wait(left);
         }
         return !scheduled;
@@ -115,7 +118,14 @@ final class PartitionPipeline {
     private void schedule() {
         if (!scheduled && !queue.isEmpty()) {
             scheduled = true;
-            workers.execute(this::storeOneBatch);
+            try {
+                workers.execute(this::storeOneBatch);
+            } catch (RejectedExecutionException e) {
+                // the workers are shut down (the service stops): the queued records are read again by whoever reads
+                // the partition next
+                queue.clear();
+                done();
+            }
         }
     }
 
@@ -147,7 +157,6 @@ final class PartitionPipeline {
             synchronized (this) {
                 if (failed == null) {
                     stored = batch.get(batch.size() - 1).offset() + 1;
-                    batches++;
                 } else {
                     failure = new Failure(batch.get(0).offset(), failed);
                     queue.clear();

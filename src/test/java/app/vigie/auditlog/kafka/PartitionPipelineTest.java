@@ -121,13 +121,37 @@ class PartitionPipelineTest {
         }, 10);
         p.add(records(P0, 0, 50));
         assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.close(50)).as("the batch is still being stored").isFalse();
+        p.close();
+        assertThat(p.awaitIdle(System.currentTimeMillis() + 50)).as("the batch is still being stored").isFalse();
+        assertThat(p.busy()).isTrue();
         release.countDown();
-        assertThat(p.close(5000)).isTrue();
+        assertThat(p.awaitIdle(System.currentTimeMillis() + 5000)).isTrue();
         assertThat(stored).as("the batch being stored finished; the waiting ones were dropped").hasSize(10);
-        assertThat(p.toCommit()).isEqualTo(10);
+        assertThat(p.stored()).isEqualTo(10);
         assertThat(p.add(records(P0, 50, 60))).as("closed: takes nothing").isZero();
         assertThat(p.busy()).isFalse();
+    }
+
+    @Test
+    void anOffsetHandedToACommitThatFailedIsStillTheOneToCommitOnTheWayOut() throws Exception {
+        PartitionPipeline p = new PartitionPipeline(P0, workers, (tp, batch) -> { }, 10);
+        p.add(records(P0, 0, 25));
+        await(() -> !p.busy());
+        assertThat(p.toCommit()).as("handed to an asynchronous commit").isEqualTo(25);
+        assertThat(p.toCommit()).isEqualTo(-1);
+        assertThat(p.stored()).as("what closing commits, whatever became of that commit").isEqualTo(25);
+    }
+
+    @Test
+    void recordsQueuedOnceTheWorkersAreShutDownLeaveThePipelineIdle() throws Exception {
+        ExecutorService gone = Executors.newSingleThreadExecutor();
+        gone.shutdown();
+        PartitionPipeline p = new PartitionPipeline(P0, gone, (tp, batch) -> { }, 10);
+        p.add(records(P0, 0, 5));
+        assertThat(p.busy()).as("nothing will store them: dropped, read again by the partition's next reader")
+                .isFalse();
+        assertThat(p.awaitIdle(System.currentTimeMillis() + 1000)).isTrue();
+        assertThat(p.stored()).isEqualTo(-1);
     }
 
     private static List<ConsumerRecord<byte[], byte[]>> records(TopicPartition tp, long from, long to) {
