@@ -109,8 +109,9 @@ public final class PdfRenderer {
 
     /**
      * The document, then its {@code annexes} on pages of their own, with {@code attachments} embedded beside its
-     * {@code data} (the JSON, described in the document's language). With annexes, the pages are numbered here ("n / N" at the foot of each, as base.html's CSS does for a
-     * document pdfHTML lays out alone, which does not count the annexes' pages).
+     * {@code data} (the JSON, described in the document's language). With annexes, the pages are numbered here
+     * ("n / N" at the foot of each, as base.html's CSS does for a document pdfHTML lays out alone, which does not count
+     * the annexes' pages).
      */
     public static byte[] render(String html, String title, String lang, Attachment data,
             List<Attachment> attachments, List<PdfAnnex> annexes) {

@@ -30,7 +30,7 @@ public final class Traces {
         exported = on;
     }
 
-    /** Marks {@code span} failed by {@code e}: the exception recorded as an event, the status ERROR with its message. */
+    /** Marks {@code span} failed by {@code e}: the exception recorded as an event, the status ERROR with its text. */
     public static void failed(Span span, Throwable e) {
         span.recordException(e);
         span.setStatus(StatusCode.ERROR, String.valueOf(e.getMessage()));

@@ -60,12 +60,13 @@ import app.vigie.platform.Traces;
 /**
  * Production intake from {@code vigie.page-audit.v1}, at least once, in a consumer group: each partition's records go
  * through its own {@link PartitionPipeline}, and a batch is stored (and its rejected records quarantined and sent to
- * the dead-letter topic with the reason in headers) before its offsets are committed. Records are keyed by stream, so each stream is read by one instance at a time; the state a
- * stream's detector needs lives in PostgreSQL (records, cursor, snapshots), committed with the records, so an
- * instance that takes over a partition after a rebalance or a crash rebuilds it from there and goes on from the
- * committed offsets. When storing fails (database down or saturated), the batch's partition is rewound and
- * paused, and tried again after a wait that doubles up to {@code vigie.kafka.max-retry-backoff}: the intake stops
- * reading instead of losing or piling up records, and resumes by itself. Bad input never stops the consumer.
+ * the dead-letter topic with the reason in headers) before its offsets are committed. Records are keyed by stream,
+ * so each stream is read by one instance at a time; the state a stream's detector needs lives in PostgreSQL
+ * (records, cursor, snapshots), committed with the records, so an instance that takes over a partition after a
+ * rebalance or a crash rebuilds it from there and goes on from the committed offsets. When storing fails (database
+ * down or saturated), the batch's partition is rewound and paused, and tried again after a wait that doubles up to
+ * {@code vigie.kafka.max-retry-backoff}: the intake stops reading instead of losing or piling up records, and
+ * resumes by itself. Bad input never stops the consumer.
  */
 @ApplicationScoped
 public class AuditLogConsumer {
@@ -109,20 +110,20 @@ public class AuditLogConsumer {
     private Thread thread;
     /** Store the partitions' batches, each partition's in order, several partitions at a time. */
     private ExecutorService workers;
+    /** The intake thread's, as all the maps and sets below: each assigned partition's pipeline, those too full. */
+    private final Map<TopicPartition, PartitionPipeline> pipelines = new HashMap<>();
+    private final Set<TopicPartition> full = new HashSet<>();
     /**
-     * The intake thread's: each partition's failures in a row (until it stores a batch again), and when each partition
-     * held back after a failure is tried again: the wait doubles with the partition's failures.
+     * Each partition's failures in a row (until it stores a batch again), and when each partition held back after a
+     * failure is tried again: the wait doubles with the partition's failures.
      */
     private final Map<TopicPartition, Integer> failing = new HashMap<>();
     private final Map<TopicPartition, Long> heldBack = new HashMap<>();
-    /** The intake thread's: each assigned partition's pipeline, those held back after a failure, those too full. */
-    private final Map<TopicPartition, PartitionPipeline> pipelines = new HashMap<>();
-    private final Set<TopicPartition> full = new HashSet<>();
     /**
      * Pipelines of partitions taken away whose batch outlasted the wait (still storing), and the partitions given back
      * to this instance meanwhile, paused until those are done. Kept across a new consumer: the workers outlive it.
      */
-    private final Map<TopicPartition, PartitionPipeline> draining = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, PartitionPipeline> draining = new HashMap<>();
     private final Set<TopicPartition> waiting = new HashSet<>();
     /** How long closing pipelines (a rebalance, a new consumer, the way out) waits for their batches, in all. */
     static final long CLOSE_WAIT_MILLIS = 20_000;

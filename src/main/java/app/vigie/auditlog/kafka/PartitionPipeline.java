@@ -20,7 +20,9 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class PartitionPipeline {
 
-    /** Stores one batch of a partition's records, in order, and dead-letters its rejected ones; throws if it could not. */
+    /**
+     * Stores one batch of a partition's records, in order, and dead-letters its rejected ones; throws if it could not.
+     */
     interface Store {
         void store(TopicPartition partition, List<ConsumerRecord<byte[], byte[]>> batch) throws Exception;
     }
