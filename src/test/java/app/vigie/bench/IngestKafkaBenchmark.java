@@ -22,6 +22,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import app.vigie.testing.Fleet;
 import app.vigie.testing.KafkaResource;
+import app.vigie.testing.OpenMetrics;
 import app.vigie.testing.PgServer;
 import app.vigie.testing.ServiceProcess;
 
@@ -58,7 +59,8 @@ public final class IngestKafkaBenchmark {
                 case "--chunk" -> tuning.put("VIGIE_INGEST_CHUNK_RECORDS", args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "; options: --records N "
                         + "--warmup N --partitions N --instances N --workload benign|pd-example --live --workers N "
-                        + "--max-poll-records N --fetch-bytes N (the service's settings vigie.kafka.*) --chunk N (vigie.ingest.chunk-records)");
+                        + "--max-poll-records N --fetch-bytes N (the service's settings vigie.kafka.*) --chunk N "
+                        + "(vigie.ingest.chunk-records)");
             }
         }
         long seed = System.nanoTime();
@@ -95,16 +97,16 @@ public final class IngestKafkaBenchmark {
                 System.out.printf("warm-up: %,.0f records/s (a fresh JVM compiles its code meanwhile)%n",
                                 warm.size() / run(bootstrap, topic, warm, true));
             }
-            double[] before = intake(services, "vigie_intake_records_total{");
-            double[] chunksBefore = intake(services, "vigie_intake_chunk_seconds_count");
-            double[] txBefore = intake(services, "vigie_intake_chunk_seconds_sum");
-            double[] flushBefore = intake(services, "vigie_detection_store_seconds_sum");
+            double[] before = sums(services, "vigie_intake_records_total{");
+            double[] chunksBefore = sums(services, "vigie_intake_chunk_seconds_count");
+            double[] txBefore = sums(services, "vigie_intake_chunk_seconds_sum");
+            double[] flushBefore = sums(services, "vigie_detection_store_seconds_sum");
             double seconds = run(bootstrap, topic, measured, live);
             double rate = measured.size() / seconds;
-            double[] after = intake(services, "vigie_intake_records_total{");
-            double[] chunksAfter = intake(services, "vigie_intake_chunk_seconds_count");
-            double[] txAfter = intake(services, "vigie_intake_chunk_seconds_sum");
-            double[] flushAfter = intake(services, "vigie_detection_store_seconds_sum");
+            double[] after = sums(services, "vigie_intake_records_total{");
+            double[] chunksAfter = sums(services, "vigie_intake_chunk_seconds_count");
+            double[] txAfter = sums(services, "vigie_intake_chunk_seconds_sum");
+            double[] flushAfter = sums(services, "vigie_detection_store_seconds_sum");
             long chunks = 0;
             double tx = 0;
             double flush = 0;
@@ -139,10 +141,10 @@ public final class IngestKafkaBenchmark {
     }
 
     /**
-     * Each instance's sum of the samples of a metric whose lines start with {@code prefix}: records taken in so far
-     * ({@code vigie_intake_records_total{}, every outcome), transactions ({@code vigie_intake_chunk_seconds_count}).
+     * Each instance's sum of the samples whose lines start with {@code prefix}: records taken in so far (the
+     * outcomes of {@code vigie_intake_records_total}), transactions ({@code vigie_intake_chunk_seconds_count}).
      */
-    private static double[] intake(List<ServiceProcess> services, String prefix) throws Exception {
+    private static double[] sums(List<ServiceProcess> services, String prefix) throws Exception {
         double[] counts = new double[services.size()];
         for (int i = 0; i < services.size(); i++) {
             HttpResponse<String> r = services.get(i).get("/q/metrics", "admin:bench-admin-password");
@@ -152,9 +154,7 @@ public final class IngestKafkaBenchmark {
             String metrics = r.body();
             for (String line : metrics.split("\n")) {
                 if (line.startsWith(prefix)) {
-                    // OpenMetrics: "name{labels} value", then maybe " # {trace_id=...} value timestamp" (an exemplar)
-                    String sample = line.contains(" # ") ? line.substring(0, line.indexOf(" # ")) : line;
-                    counts[i] += Double.parseDouble(sample.substring(sample.lastIndexOf(' ') + 1));
+                    counts[i] += OpenMetrics.value(line);
                 }
             }
         }

@@ -18,6 +18,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 
 import app.vigie.testing.Api;
+import app.vigie.testing.OpenMetrics;
 
 /**
  * /q/metrics (docs/operations.md, "Metrics"): readable by an auditor or admin account only; a leaking log moves the
@@ -106,8 +107,7 @@ class MetricsTest {
             if (line.startsWith("#") || !(line.startsWith(name + "{") || line.startsWith(name + " "))) {
                 continue;
             }
-            // OpenMetrics: "name{labels} value", then maybe " # {trace_id=...} value timestamp" (an exemplar)
-            String sample = line.contains(" # ") ? line.substring(0, line.indexOf(" # ")) : line;
+            String sample = OpenMetrics.sample(line);
             int space = sample.lastIndexOf(' ');
             String head = sample.substring(0, space);
             Set<String> got = head.contains("{")
