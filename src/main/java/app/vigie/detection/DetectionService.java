@@ -19,6 +19,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -51,7 +54,12 @@ public class DetectionService implements AppliedRecordListener {
 
     private final Map<String, Live> live = new ConcurrentHashMap<>();
     private final Map<Connection, DetectionBuffer> buffers = new ConcurrentHashMap<>();
-    private final Map<Connection, Set<String>> touched = new ConcurrentHashMap<>();
+    /**
+     * The detectors each open transaction changed: they leave memory when it does not commit (rebuilt from what is
+     * stored when next needed). Told of the outcome by the transaction itself when one is active (a commit that
+     * fails after {@link #beforeCommit} included), else by {@link #rolledBack}.
+     */
+    private final Map<Connection, Touched> touched = new ConcurrentHashMap<>();
     private final RecordParser parser = new RecordParser();
     /** The detector this thread used last, in which transaction: the records of a stream come in runs. */
     private final ThreadLocal<Last> last = ThreadLocal.withInitial(Last::new);
@@ -62,6 +70,9 @@ public class DetectionService implements AppliedRecordListener {
     Instance<ExposuresListener> listeners;
 
     private List<ExposuresListener> told;
+
+    @Inject
+    TransactionSynchronizationRegistry transactions;
 
     @ConfigProperty(name = "vigie.detection.idle-eviction", defaultValue = "1H")
     Duration idleEviction;
@@ -127,7 +138,10 @@ public class DetectionService implements AppliedRecordListener {
 
     @Override
     public void beforeCommit(Connection tx) throws SQLException {
-        touched.remove(tx);
+        Touched t = touched.get(tx);
+        if (t != null && !t.toldOfOutcome) {
+            touched.remove(tx);  // nothing else would remove it; a rollback after this point goes unheard
+        }
         DetectionBuffer b = buffers.remove(tx);
         if (b != null) {
             long started = System.nanoTime();
@@ -154,10 +168,44 @@ public class DetectionService implements AppliedRecordListener {
     @Override
     public void rolledBack(Connection tx) {
         buffers.remove(tx);
-        Set<String> keys = touched.remove(tx);
-        if (keys != null) {
-            keys.forEach(live::remove);
+        Touched t = touched.remove(tx);
+        if (t != null) {
+            t.keys.forEach(live::remove);
         }
+    }
+
+    /** The detectors a transaction changed, and whether its outcome will be told (a JTA synchronization). */
+    private static final class Touched {
+        final Set<String> keys = ConcurrentHashMap.newKeySet();
+        boolean toldOfOutcome;
+    }
+
+    /** The detectors {@code tx} changed; the first time, asks its transaction to tell how it ends. */
+    private Touched touched(Connection tx) {
+        Touched t = touched.get(tx);
+        if (t != null) {
+            return t;
+        }
+        Touched fresh = new Touched();
+        touched.put(tx, fresh);
+        if (transactions.getTransactionStatus() == Status.STATUS_ACTIVE) {
+            transactions.registerInterposedSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    touched.remove(tx, fresh);
+                    buffers.remove(tx);
+                    if (status != Status.STATUS_COMMITTED) {
+                        fresh.keys.forEach(live::remove);
+                    }
+                }
+            });
+            fresh.toldOfOutcome = true;
+        }
+        return fresh;
     }
 
     /** How many (stream, boot) detectors are in memory. */
@@ -271,7 +319,7 @@ public class DetectionService implements AppliedRecordListener {
     }
 
     private Live find(Connection tx, String key, String stream, String boot, long seq) throws SQLException {
-        touched.computeIfAbsent(tx, c -> ConcurrentHashMap.newKeySet()).add(key);
+        touched(tx).keys.add(key);
         Live l = live.get(key);
         if (l == null || l.detector.nextSeq() != seq) {
             // Nothing comes before seq 1 (the CONFIG that starts a boot): no need to look for it.
