@@ -13,6 +13,17 @@ public interface IngestConfig {
     @WithDefault("5000")
     int chunkRecords();
 
+    /**
+     * Records of a synthetic log the intake runs through, rolled back, before the service says it is ready, so that
+     * a fresh JVM's code is compiled before the first real records ({@link IntakeWarmUp}); 0: none.
+     */
+    @WithDefault("150000")
+    long warmUpRecords();
+
+    /** Threads the warm-up runs on at once (each with its own database connection). */
+    @WithDefault("4")
+    int warmUpThreads();
+
     /** The largest accepted body of {@code POST /api/audit-log}; larger bodies get 413. */
     @WithDefault("67108864")
     long maxBodyBytes();

@@ -135,6 +135,52 @@ public class IngestService {
         return new IngestResult(Arrays.asList(outcomes), blank);
     }
 
+    /**
+     * Runs lines through the whole intake as {@link #ingest} does (parsed, stored, applied, judged, findings and
+     * alerts written), each chunk in a transaction rolled back at its end instead of committed: nothing of them stays,
+     * in the database nor in the detectors' memory (told of the rollback like any other). What it leaves is compiled
+     * code (app.vigie.warmup.IntakeWarmUp). Counted in no intake meter. {@code beforeRollback}, when given, is run in each
+     * transaction after everything is written (to look at it). Returns how many lines were judged applied before
+     * their rollback.
+     */
+    public long rehearse(List<IncomingLine> lines, Transactions.Work<?> beforeRollback) throws SQLException {
+        long applied = 0;
+        int chunk = config.chunkRecords();
+        for (int from = 0; from < lines.size(); from += chunk) {
+            List<LineParser.Parsed> parsed = new ArrayList<>();
+            for (IncomingLine l : lines.subList(from, Math.min(lines.size(), from + chunk))) {
+                parsed.add(parser.parse(l));
+            }
+            Sequencer seq = sequencer();
+            try {
+                Transactions.run(dataSource, c -> {
+                    LineOutcome[] out = write(c, parsed);
+                    seq.beforeCommit(c);
+                    if (beforeRollback != null) {
+                        beforeRollback.run(c);
+                    }
+                    throw new Rehearsed(out);
+                }, seq::rolledBack);
+            } catch (Rehearsed r) {
+                for (LineOutcome o : r.outcomes) {
+                    applied += o.status() == Status.APPLIED ? 1 : 0;
+                }
+            }
+        }
+        return applied;
+    }
+
+    /** Ends a rehearsal's transaction: thrown by its work, it rolls the transaction back (not retried). */
+    private static final class Rehearsed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient LineOutcome[] outcomes;
+
+        Rehearsed(LineOutcome[] outcomes) {
+            super("rehearsal: rolled back", null, false, false);
+            this.outcomes = outcomes;
+        }
+    }
+
     /** A record held back by one chunk may have been applied by a later chunk of the same batch. */
     private void settlePending(LineOutcome[] outcomes) throws SQLException {
         Map<StreamKey, List<Integer>> pending = new HashMap<>();

@@ -86,13 +86,19 @@ public final class IngestHttpBenchmark {
             if (!options.isBlank()) {
                 env.put("JAVA_TOOL_OPTIONS", options.trim());
             }
+            // the service's warm-up before ready (vigie.ingest.warm-up-records): as given, else the service's default
+            String warmUp = System.getenv("VIGIE_INGEST_WARM_UP_RECORDS");
+            if (warmUp != null) {
+                env.put("VIGIE_INGEST_WARM_UP_RECORDS", warmUp);
+            }
             serviceEnv.putAll(env);
             long launched = System.nanoTime();
             service = new ServiceProcess(tmp.resolve("data"), env).start();
             url = "http://localhost:" + service.port();
             System.out.printf("started the embedded service on %s (data in %s, JVM options '%s'): ready %.1f s "
-                    + "after launch (JVM, embedded PostgreSQL, migrations)%n", url, tmp, options.trim(),
-                    (System.nanoTime() - launched) / 1e9);
+                    + "after launch (JVM, embedded PostgreSQL, migrations, %s)%n", url, tmp, options.trim(),
+                    (System.nanoTime() - launched) / 1e9, warmUp == null ? "the intake's warm-up of its default size"
+                            : "an intake warm-up of " + warmUp + " records");
         }
         boolean ok = false;
         try {

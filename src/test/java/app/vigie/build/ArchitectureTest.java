@@ -55,7 +55,7 @@ class ArchitectureTest {
     void theLayersDependOnlyDownwards() {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("Web").definedBy("app.vigie.web..")
-                .layer("Application").definedBy("app.vigie.embedded..", "app.vigie.demo..")
+                .layer("Application").definedBy("app.vigie.embedded..", "app.vigie.demo..", "app.vigie.warmup..")
                 .layer("Features").definedBy("app.vigie.alert..", "app.vigie.notice..", "app.vigie.register..",
                         "app.vigie.compliance.service..", "app.vigie.incident..", "app.vigie.tenant..",
                         "app.vigie.security..", "app.vigie.pack..", "app.vigie.metrics..", "app.vigie.retention..")
@@ -79,7 +79,7 @@ class ArchitectureTest {
 
     @Test
     void everyClassIsInALayer() {
-        classes().should().resideInAnyPackage("app.vigie.web..", "app.vigie.embedded..", "app.vigie.demo..",
+        classes().should().resideInAnyPackage("app.vigie.web..", "app.vigie.embedded..", "app.vigie.demo..", "app.vigie.warmup..",
                 "app.vigie.alert..", "app.vigie.notice..", "app.vigie.register..", "app.vigie.compliance..",
                 "app.vigie.incident..", "app.vigie.tenant..", "app.vigie.security..", "app.vigie.auditlog..",
                 "app.vigie.detection..", "app.vigie.runtime..", "app.vigie.db..", "app.vigie.json..",
