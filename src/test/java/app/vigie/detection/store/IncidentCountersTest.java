@@ -1,6 +1,7 @@
 package app.vigie.detection.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.equalTo;
 
 import java.sql.Connection;
@@ -9,6 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -72,6 +75,83 @@ class IncidentCountersTest {
     }
 
     @Test
+    void aVictimBroughtByTwoTransactionsAtOnceIsCountedOnce() throws Exception {
+        String p = Api.uniquePrefix();
+        String deployment = p + "/prod";
+        // two readers of two tenants read the same victim request, judged on two streams, stored at once
+        DetectionBuffer first = exposureOf(deployment, p + "-reader-1", p);
+        DetectionBuffer second = new DetectionBuffer();
+        second.exposure(new ExposureRead(deployment, ExposureKind.CROSS_TENANT, p + "-reader-2", p + "-initech",
+                p + "-victim", p + "-acme", Ranges.of(0, 8), AT, AT, "decode-1", "b1", 3));
+        Future<?> late;
+        try (Connection a = dataSource.getConnection()) {
+            a.setAutoCommit(false);
+            DetectionStore.write(a, first, AT);
+            AtomicInteger pid = new AtomicInteger();
+            late = second(pid, second);
+            // it waits for the victim's row of incident_request, which the first inserted
+            awaitLockWait(pid);
+            a.commit();
+        }
+        late.get(30, TimeUnit.SECONDS);
+        assertThat(tenantCounts(deployment)).isEqualTo(p + "-acme:1/0," + p + "-globex:0/1," + p + "-initech:0/1");
+    }
+
+    @Test
+    void aWriterOfTheSameIncidentWaitsOnlyOnceItsOwnRowsAreWritten() throws Exception {
+        String p = Api.uniquePrefix();
+        String deployment = p + "/prod";
+        write(exposureOf(deployment, p + "-reader-0", p));
+        DetectionBuffer second = new DetectionBuffer();
+        second.exposure(new ExposureRead(deployment, ExposureKind.CROSS_TENANT, p + "-reader-2", p + "-initech",
+                p + "-victim-2", p + "-hooli", Ranges.of(0, 8), AT, AT, "decode-1", "b1", 3));
+        Future<?> late;
+        try (Connection a = dataSource.getConnection()) {
+            a.setAutoCommit(false);
+            DetectionStore.write(a, exposureOf(deployment, p + "-reader-1", p), AT);
+            AtomicInteger pid = new AtomicInteger();
+            late = second(pid, second);
+            awaitLockWait(pid);
+            // the second has stored its facts, requests and exposures, and waits to lock the incident
+            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                    "select query from pg_stat_activity where pid = ?")) {
+                ps.setInt(1, pid.get());
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).contains("from incident where id = any(")
+                            .contains("for no key update");
+                }
+            }
+            a.commit();
+        }
+        late.get(30, TimeUnit.SECONDS);
+        assertThat(tenantCounts(deployment)).isEqualTo(p + "-acme:1/0," + p + "-globex:0/2," + p + "-hooli:1/0,"
+                + p + "-initech:0/1");
+    }
+
+    @Test
+    void anIncidentClosedWhileATransactionWritesItFailsTheTransactionForARetry() throws Exception {
+        String p = Api.uniquePrefix();
+        String deployment = p + "/prod";
+        write(exposureOf(deployment, p + "-reader-0", p));
+        try (Connection a = dataSource.getConnection()) {
+            a.setAutoCommit(false);
+            UUID pinned = DetectionStore.openIncident(a, deployment, AT);
+            // pinned (FOR KEY SHARE), the incident can still be closed by another transaction
+            sql("update incident set status = 'CLOSED' where id = ?::uuid", pinned.toString());
+            assertThatThrownBy(() -> DetectionStore.lockIncidents(a, Map.of(deployment, pinned)))
+                    .isInstanceOf(SQLException.class)
+                    .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("40001"));
+            a.rollback();
+            // retried: the deployment's next incident
+            UUID next = DetectionStore.openIncident(a, deployment, AT);
+            assertThat(next).isNotEqualTo(pinned);
+            DetectionStore.lockIncidents(a, Map.of(deployment, next));
+            a.rollback();
+        }
+    }
+
+    @Test
     void findingsMovedOrDeletedStayCounted() throws Exception {
         String p = Api.uniquePrefix();
         String deployment = p + "/prod";
@@ -123,10 +203,21 @@ class IncidentCountersTest {
         assertThat(fixed.get("leaked_responses_added").asLong()).isGreaterThanOrEqualTo(1);
         assertThat(fixed.get("recipients_marked").asLong()).isGreaterThanOrEqualTo(1);
         assertThat(Api.admin().get("/api/incidents/" + id).then().extract().asString()).isEqualTo(before);
+        // as if an instance without V28 had written it: the requests it counts missing, its tenants' counts off
+        sql("delete from incident_request where incident_id = ?::uuid", id);
+        sql("update incident_tenant_exposure set exposed_requests = exposed_requests + 7 where incident_id = ?::uuid",
+                id);
+        assertThat(Api.admin().get("/api/incidents/" + id).then().extract().asString()).isNotEqualTo(before);
+        fixed = recount();
+        assertThat(fixed.get("requests_added").asLong()).isGreaterThanOrEqualTo(2);
+        assertThat(fixed.get("tenant_counts_corrected").asLong()).isGreaterThanOrEqualTo(1);
+        assertThat(Api.admin().get("/api/incidents/" + id).then().extract().asString()).isEqualTo(before);
         // nothing left to correct; the recount is in the audit trail
         JsonNode again = recount();
         assertThat(again.get("counters_corrected").asLong()).isZero();
         assertThat(again.get("finding_counts_corrected").asLong()).isZero();
+        assertThat(again.get("requests_added").asLong()).isZero();
+        assertThat(again.get("tenant_counts_corrected").asLong()).isZero();
         Api.admin().get("/api/audit-trail?action=incident.counters-recount&limit=1").then().statusCode(200)
                 .body("[0].after.leaked_responses_added", equalTo(0));
     }
@@ -168,6 +259,42 @@ class IncidentCountersTest {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getLong(2)).as("recounted over the rows").isEqualTo(1);
                 assertThat(rs.getLong(1)).as("the counter of " + reader).isEqualTo(1);
+            }
+        }
+    }
+
+    /** Writes {@code b} on the second thread, its backend's pid in {@code pid}, and commits. */
+    private Future<?> second(AtomicInteger pid, DetectionBuffer b) {
+        return second.submit(() -> {
+            try (Connection c = dataSource.getConnection()) {
+                pid.set(backend(c));
+                c.setAutoCommit(false);
+                DetectionStore.write(c, b, AT);
+                c.commit();
+            }
+            return null;
+        });
+    }
+
+    /**
+     * The deployment's open incident's tenants as tenant:exposed/received, sorted, after checking that the counts
+     * equal those made over its exposures.
+     */
+    private String tenantCounts(String deployment) throws SQLException {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                select string_agg(x.tenant || ':' || x.exposed_requests || '/' || x.received_requests, ','
+                    order by x.tenant),
+                  bool_and(x.exposed_requests = (select count(distinct e.victim_request) from exposure e
+                      where e.incident_id = i.id and e.victim_tenant = x.tenant)
+                    and x.received_requests = (select count(distinct e.reader_request) from exposure e
+                      where e.incident_id = i.id and e.reader_tenant = x.tenant and e.kind = 'CROSS_TENANT'))
+                from incident i join incident_tenant_exposure x on x.incident_id = i.id
+                where i.deployment = ? and i.status <> 'CLOSED'""")) {
+            ps.setString(1, deployment);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                assertThat(rs.getBoolean(2)).as("the counts equal those over the exposures").isTrue();
+                return rs.getString(1);
             }
         }
     }
