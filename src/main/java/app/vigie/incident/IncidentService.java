@@ -53,8 +53,8 @@ public class IncidentService {
     }
 
     /**
-     * Brings the incidents' counters back to what their rows say (after a rolling upgrade to V23 or V28, or rows
-     * changed by hand), audited as done by {@code actor}; returns what was corrected.
+     * Brings the incidents' counters back to what their rows say (after a rolling upgrade to V23, or rows changed by
+     * hand), audited as done by {@code actor}; returns what was corrected.
      */
     public CounterStore.Recount recountCounters(String actor) throws SQLException {
         return Transactions.run(dataSource, c -> {
@@ -62,8 +62,7 @@ public class IncidentService {
             AuditTrail.record(actor, "incident.counters-recount", "incidents", null, "{\"leaked_responses_added\":"
                     + r.leakedResponsesAdded() + ",\"recipients_marked\":" + r.recipientsMarked()
                     + ",\"counters_corrected\":" + r.countersCorrected() + ",\"finding_counts_corrected\":"
-                    + r.findingCountsCorrected() + ",\"requests_added\":" + r.requestsAdded()
-                    + ",\"tenant_counts_corrected\":" + r.tenantCountsCorrected() + "}");
+                    + r.findingCountsCorrected() + "}");
             return r;
         });
     }

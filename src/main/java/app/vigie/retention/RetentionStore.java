@@ -197,8 +197,7 @@ final class RetentionStore {
     static Storage storage(Connection c) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 select pg_total_relation_size('record_segment'), (select coalesce(sum(records), 0) from record_segment),
-                  pg_total_relation_size('exposure') + pg_total_relation_size('incident_request'),
-                  (select count(*) from exposure),
+                  pg_total_relation_size('exposure'), (select count(*) from exposure),
                   pg_total_relation_size('finding'), (select count(*) from finding),
                   pg_total_relation_size('request_fact'), (select count(*) from request_fact),
                   pg_total_relation_size('quarantine'), (select count(*) from quarantine),

@@ -16,35 +16,13 @@ public final class CounterStore {
 
     /** What a recount corrected. */
     public record Recount(long leakedResponsesAdded, long recipientsMarked, long countersCorrected,
-            long findingCountsCorrected, long requestsAdded, long tenantCountsCorrected) {
+            long findingCountsCorrected) {
     }
 
     public static Recount recount(Connection c) throws SQLException {
         // writers take ROW EXCLUSIVE on these tables; SHARE waits for those under way and holds new ones back
         execute(c, "lock table finding, exposure, request_fact, incident_tenant_exposure, incident_leaked_response,"
-                + " incident_counter, incident_finding_count, incident_request in share mode");
-        // the requests of exposures written without their incident_request row (V28), then each tenant's counts
-        long requests = execute(c, """
-                insert into incident_request (incident_id, role, request, tenant)
-                select distinct incident_id, 'V', victim_request, victim_tenant from exposure
-                union select distinct incident_id, 'R', reader_request, reader_tenant from exposure
-                  where kind = 'CROSS_TENANT'
-                on conflict do nothing""");
-        long tenantCounts = execute(c, """
-                with truth as (
-                  select k.incident_id, k.tenant, coalesce(n.v, 0) as v, coalesce(n.r, 0) as r
-                  from (select incident_id, tenant from incident_tenant_exposure
-                        union select incident_id, tenant from incident_request) k
-                  left join (select incident_id, tenant, count(*) filter (where role = 'V') as v,
-                               count(*) filter (where role = 'R') as r
-                             from incident_request group by 1, 2) n
-                    on n.incident_id = k.incident_id and n.tenant = k.tenant)
-                insert into incident_tenant_exposure as x (incident_id, tenant, exposed_requests, received_requests)
-                select incident_id, tenant, v, r from truth
-                on conflict (incident_id, tenant) do update set exposed_requests = excluded.exposed_requests,
-                  received_requests = excluded.received_requests
-                where (x.exposed_requests, x.received_requests)
-                  is distinct from (excluded.exposed_requests, excluded.received_requests)""");
+                + " incident_counter, incident_finding_count in share mode");
         long leaked = execute(c, """
                 insert into incident_leaked_response (incident_id, reader_request)
                 select distinct e.incident_id, e.reader_request from exposure e
@@ -83,7 +61,7 @@ public final class CounterStore {
                 select incident_id, rule, n from truth
                 on conflict (incident_id, rule) do update set findings = excluded.findings
                 where x.findings <> excluded.findings""");
-        return new Recount(leaked, recipients, counters, findings, requests, tenantCounts);
+        return new Recount(leaked, recipients, counters, findings);
     }
 
     private static long execute(Connection c, String sql) throws SQLException {

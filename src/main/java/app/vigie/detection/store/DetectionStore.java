@@ -48,55 +48,36 @@ public final class DetectionStore {
                         false, false, null, false));
             }
         }
-        // Two phases. First what concerns this transaction's own requests and exposure pairs, which another
-        // transaction shares only when it stores the other stream of the same requests (it then waits for this one's
-        // rows, or this one for its): the request facts, the exposures, the requests new to each incident, the
-        // evidence of the findings. The incidents are only pinned meanwhile (FOR KEY SHARE), so that the intake's
-        // transactions on one incident overlap there. Then, the incidents locked (FOR NO KEY UPDATE, in one sorted
-        // pass), what every writer of an incident shares: its findings, its counters, its tenants' counts, the span of
-        // its exposures, the alerts (planned by the caller, still under the lock). The second phase touches no row of
-        // the first's tables, so a transaction holding an incident never waits for one that is still in its first
-        // phase. (Holding the incident from the start made the intake's transactions on one incident queue for the
-        // whole of their work: Kafka's partitions, one per stream, met it at every batch.)
+        // The incident rows of what the detectors found are locked first, in one sorted pass (no two transactions
+        // wait for each other's incidents), and only then the request facts: a transaction waiting for an incident
+        // holds no request_fact row that another, storing the other stream of the same requests, needs. (Facts first
+        // made such a transaction wait for the incident's whole queue; Kafka's partitions, one per stream, met it at
+        // every batch.)
         Map<String, UUID> incidents = new HashMap<>();
         SortedSet<String> found = new TreeSet<>();
         b.findings.values().forEach(f -> found.add(f.deployment()));
         b.exposures.values().forEach(e -> found.add(e.deployment()));
-        pinIncidents(c, found, incidents, now);
+        lockIncidents(c, found, incidents, now);
         Set<String> delivered = new TreeSet<>();
         Map<String, String[]> servedBoots = new TreeMap<>();
         Map<String, Detail> later = rejectedServed(c, b, delivered, servedBoots);
         Map<String, String> moving = later.isEmpty() ? Map.of() : moving(c, later);
-        // the incidents the merged facts add (a rejected request served, raised now or moving)
+        // then those the merged facts add (a rejected request served, raised now or moving): rarely any; taken out of
+        // the sorted order, so two transactions may deadlock here, which PostgreSQL breaks and Transactions retries
         SortedSet<String> more = new TreeSet<>();
         b.findings.values().forEach(f -> more.add(f.deployment()));
         more.addAll(moving.values());
         moving.keySet().forEach(request -> more.add(later.get(request).deployment()));
-        pinIncidents(c, more, incidents, now);
+        lockIncidents(c, more, incidents, now);
         Map<UUID, Set<String>> leaked = leakedPairs(c, b, incidents, delivered);
-        Map<IncidentTenant, long[]> added = newRequests(c, b, incidents);
-        upsertExposures(c, b, incidents);
-        recordEvidence(c, b, incidents);
-        List<QuarantineStore.Entry> kept = new ArrayList<>();
-        for (DetectionBuffer.Invalid i : b.invalid) {
-            kept.add(new QuarantineStore.Entry(0, now, QuarantineStore.APPLY,
-                    i.record().stream() + "@" + i.record().boot(),
-                    i.record().seq(), i.reason(), CanonicalJson.of(i.record()).getBytes(StandardCharsets.UTF_8),
-                    i.record().stream(), i.record().boot(), i.record().seq()));
-        }
-        QuarantineStore.keep(c, kept, QuarantineStore.APPLY);
-
-        lockIncidents(c, incidents);
         lockCounters(c, b, incidents, leaked);
         if (!later.isEmpty()) {
             completeRaised(c, later, moving, incidents, now);
         }
         insertFindings(c, b, incidents, now);
-        Map<UUID, Set<String>> touched = countNewRequests(c, added);
-        // the one write of a first-phase table here: a boot new to an incident, inserted at once by a transaction
-        // still in its first phase, makes this wait for it while it waits for this one's incident; PostgreSQL breaks
-        // that deadlock (rare: a new boot, both at once) and Transactions retries the transaction it fails
-        recordServedEvidence(c, servedBoots);
+        Map<UUID, Set<String>> touched = countNewRequests(c, b, incidents);
+        upsertExposures(c, b, incidents);
+        recordEvidence(c, b, incidents, servedBoots);
         countLeaked(c, leaked);
         for (Map.Entry<String, DetectionBuffer.ExposureSpan> e : b.spans.entrySet()) {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -112,11 +93,19 @@ public final class DetectionStore {
                 ps.executeUpdate();
             }
         }
+        List<QuarantineStore.Entry> kept = new ArrayList<>();
+        for (DetectionBuffer.Invalid i : b.invalid) {
+            kept.add(new QuarantineStore.Entry(0, now, QuarantineStore.APPLY,
+                    i.record().stream() + "@" + i.record().boot(),
+                    i.record().seq(), i.reason(), CanonicalJson.of(i.record()).getBytes(StandardCharsets.UTF_8),
+                    i.record().stream(), i.record().boot(), i.record().seq()));
+        }
+        QuarantineStore.keep(c, kept, QuarantineStore.APPLY);
         return touched;
     }
 
-    /** Opens or pins (FOR KEY SHARE) the open incident of each deployment not pinned yet, in the set's order. */
-    private static void pinIncidents(Connection c, SortedSet<String> deployments, Map<String, UUID> incidents,
+    /** Opens or locks the open incident of each deployment not locked yet, in the set's order. */
+    private static void lockIncidents(Connection c, SortedSet<String> deployments, Map<String, UUID> incidents,
             Instant now) throws SQLException {
         for (String deployment : deployments) {
             if (!incidents.containsKey(deployment)) {
@@ -126,46 +115,19 @@ public final class DetectionStore {
     }
 
     /**
-     * Locks the pinned incidents for the second phase, in one sorted pass. One closed meanwhile (the pin lets a
-     * status change through) fails the transaction as a serialization failure: retried whole, it opens the
-     * deployment's next incident.
-     */
-    static void lockIncidents(Connection c, Map<String, UUID> incidents) throws SQLException {
-        if (incidents.isEmpty()) {
-            return;
-        }
-        Set<UUID> ids = new TreeSet<>(incidents.values());
-        int open = 0;
-        // ORDER BY before FOR NO KEY UPDATE: PostgreSQL locks the rows in that order
-        try (PreparedStatement ps = c.prepareStatement("select id from incident where id = any(?)"
-                + " and status <> 'CLOSED' order by id for no key update")) {
-            ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    open++;
-                }
-            }
-        }
-        if (open != ids.size()) {
-            throw new SQLException("an incident being written was closed meanwhile: the transaction is retried and"
-                    + " opens the deployment's next incident", "40001");
-        }
-    }
-
-    /**
      * Records the boots the incidents rest on (table {@code incident_evidence_boot}, V25): the boot of each finding,
      * each boot where a read of an exposure was judged, and the boot that served a rejected request (joined to the
      * incident holding its finding, written or moved above). The retention job keeps their records, the evidence
      * check replays them.
      */
-    private static void recordEvidence(Connection c, DetectionBuffer b, Map<String, UUID> incidents)
-            throws SQLException {
+    private static void recordEvidence(Connection c, DetectionBuffer b, Map<String, UUID> incidents,
+            Map<String, String[]> servedBoots) throws SQLException {
         Set<EvidenceBoot> rows = new HashSet<>();
         b.findings.values().forEach(f -> rows.add(new EvidenceBoot(incidents.get(f.deployment()),
                 f.evidence().stream(), f.evidence().boot())));
         b.exposureBoots.forEach(e -> rows.add(new EvidenceBoot(incidents.get(e.deployment()), e.stream(), e.boot())));
         if (!rows.isEmpty()) {
-            // in the order of the served boots' insert, so that two transactions take the keys alike
+            // in the order of the served boots' insert below, so that two transactions take the keys alike
             try (PreparedStatement ps = c.prepareStatement("""
                     insert into incident_evidence_boot (incident_id, stream, boot)
                     select i, s, b from unnest(?::uuid[], ?::text[], ?::text[]) as u(i, s, b)
@@ -177,13 +139,6 @@ public final class DetectionStore {
                 ps.executeUpdate();
             }
         }
-    }
-
-    /**
-     * The boot that served a rejected request, joined to the incident holding its finding (written or moved in the
-     * second phase, so this comes after; that incident may be one this transaction does not hold).
-     */
-    private static void recordServedEvidence(Connection c, Map<String, String[]> servedBoots) throws SQLException {
         if (!servedBoots.isEmpty()) {
             try (PreparedStatement ps = c.prepareStatement("""
                     insert into incident_evidence_boot (incident_id, stream, boot)
@@ -282,60 +237,32 @@ public final class DetectionStore {
     }
 
     /**
-     * The requests this transaction's exposures bring that their incident did not count yet, per (incident, tenant):
-     * [victims, cross-tenant readers, 1 when the tenant reads (either kind): a recipient]. Added to
-     * {@code incident_request} (V28); only the rows this transaction inserts count, so two transactions bringing the
-     * same request count it once (the second waits for the first's row, then finds it), whatever they hold.
+     * Before the exposures are written: the requests they bring that the incident did not have yet, per tenant (as
+     * victim, or as cross-tenant reader), added to {@code incident_tenant_exposure}. Returns the tenants whose count
+     * grew, per incident: only they can need a customer alert. The incident rows are locked (openIncident), so no
+     * other transaction writes these incidents' exposures meanwhile.
      */
-    private static Map<IncidentTenant, long[]> newRequests(Connection c, DetectionBuffer b,
+    private static Map<UUID, Set<String>> countNewRequests(Connection c, DetectionBuffer b,
             Map<String, UUID> incidents) throws SQLException {
-        Map<IncidentTenant, long[]> added = new TreeMap<>();
         if (b.exposures.isEmpty()) {
-            return added;
-        }
-        Set<RoleRequest> keys = new HashSet<>();
-        for (ExposureRead e : b.exposures.values()) {
-            UUID incident = incidents.get(e.deployment());
-            keys.add(new RoleRequest(incident, "V", e.victimRequest(), e.victimTenant()));
-            if (e.kind() == ExposureKind.CROSS_TENANT) {
-                keys.add(new RoleRequest(incident, "R", e.readerRequest(), e.readerTenant()));
-            }
-            added.computeIfAbsent(new IncidentTenant(incident, e.readerTenant()), k -> new long[3])[2] = 1;
-        }
-        // in the key's order (ORDER BY): two transactions take the keys they share alike
-        try (PreparedStatement ps = c.prepareStatement("""
-                insert into incident_request (incident_id, role, request, tenant)
-                select * from unnest(?::uuid[], ?::text[], ?::text[], ?::text[]) order by 1, 2, 3
-                on conflict do nothing
-                returning incident_id, role, tenant""")) {
-            ps.setArray(1, c.createArrayOf("uuid", keys.stream().map(RoleRequest::incident).toArray()));
-            ps.setArray(2, c.createArrayOf("text", keys.stream().map(RoleRequest::role).toArray()));
-            ps.setArray(3, c.createArrayOf("text", keys.stream().map(RoleRequest::request).toArray()));
-            ps.setArray(4, c.createArrayOf("text", keys.stream().map(RoleRequest::tenant).toArray()));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    added.computeIfAbsent(new IncidentTenant(rs.getObject(1, UUID.class), rs.getString(3)),
-                            k -> new long[3])["V".equals(rs.getString(2)) ? 0 : 1]++;
-                }
-            }
-        }
-        return added;
-    }
-
-    /** A request an incident counts, as victim (V) or cross-tenant reader (R), with its tenant. */
-    private record RoleRequest(UUID incident, String role, String request, String tenant) {
-    }
-
-    /**
-     * Second phase: the counts of {@link #newRequests} added to {@code incident_tenant_exposure} (its rows are
-     * written under their incident's lock only). Returns the tenants whose count grew, per incident: only they can
-     * need a customer alert.
-     */
-    private static Map<UUID, Set<String>> countNewRequests(Connection c, Map<IncidentTenant, long[]> added)
-            throws SQLException {
-        if (added.isEmpty()) {
             return Map.of();
         }
+        Set<TenantRequest> victims = new LinkedHashSet<>();
+        Set<TenantRequest> readers = new LinkedHashSet<>();
+        // sorted: the counters' rows are then locked in one order by every writer. [exposed, received, recipient]
+        Map<IncidentTenant, long[]> added = new TreeMap<>();
+        for (ExposureRead e : b.exposures.values()) {
+            UUID incident = incidents.get(e.deployment());
+            victims.add(new TenantRequest(incident, e.victimTenant(), e.victimRequest()));
+            if (e.kind() == ExposureKind.CROSS_TENANT) {
+                readers.add(new TenantRequest(incident, e.readerTenant(), e.readerRequest()));
+            }
+            // a reader of either kind is one of the incident's recipient tenants
+            added.computeIfAbsent(new IncidentTenant(incident, e.readerTenant()), k -> new long[3])[2] = 1;
+        }
+        countAbsent(c, victims, "e.victim_tenant = u.t and e.victim_request = u.r", added, 0);
+        countAbsent(c, readers, "e.reader_tenant = u.t and e.reader_request = u.r and e.kind = 'CROSS_TENANT'",
+                added, 1);
         Map<UUID, Set<String>> touched = new HashMap<>();
         int n = added.size();
         UUID[] incident = new UUID[n];
@@ -374,6 +301,31 @@ public final class DetectionStore {
             ps.executeUpdate();
         }
         return touched;
+    }
+
+    /** Counts, per (incident, tenant), the (incident, tenant, request) keys no exposure matches yet. */
+    private static void countAbsent(Connection c, Set<TenantRequest> keys, String match,
+            Map<IncidentTenant, long[]> added, int side) throws SQLException {
+        if (keys.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("select u.i, u.t from unnest(?::uuid[], ?::text[], ?::text[])"
+                + " as u(i, t, r) where not exists (select 1 from exposure e where e.incident_id = u.i and " + match
+                + ")")) {
+            ps.setArray(1, c.createArrayOf("uuid", keys.stream().map(TenantRequest::incident).toArray()));
+            ps.setArray(2, c.createArrayOf("text", keys.stream().map(TenantRequest::tenant).toArray()));
+            ps.setArray(3, c.createArrayOf("text", keys.stream().map(TenantRequest::request).toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    added.computeIfAbsent(new IncidentTenant(rs.getObject(1, UUID.class), rs.getString(2)),
+                            k -> new long[3])[side]++;
+                }
+            }
+        }
+    }
+
+    /** A request of a tenant in an incident. */
+    private record TenantRequest(UUID incident, String tenant, String request) {
     }
 
     /** A tenant in an incident, ordered by incident then tenant. */
@@ -471,41 +423,23 @@ public final class DetectionStore {
         }
     }
 
-    /**
-     * The open incident of the deployment, created when there is none, pinned (FOR KEY SHARE: it stays, a status
-     * change goes through; {@link #lockIncidents} checks it is still open). Looked up before any insert: an insert
-     * would wait for the transaction that last updated the incident's row (its exposures' span) to end, and so
-     * queue every writer of the incident again. Closed between the statements: again.
-     */
+    /** The open incident of the deployment, created when there is none. */
     static UUID openIncident(Connection c, String deployment, Instant now) throws SQLException {
-        for (int attempt = 0; attempt < 3; attempt++) {
-            UUID open = pinOpen(c, deployment);
-            if (open != null) {
-                return open;
-            }
-            try (PreparedStatement ps = c.prepareStatement("""
-                    insert into incident (id, deployment, status, detected_at, updated_at) values (?, ?, 'OPEN', ?, ?)
-                    on conflict (deployment) where status <> 'CLOSED' do nothing""")) {
-                ps.setObject(1, UUID.randomUUID());
-                ps.setString(2, deployment);
-                ps.setTimestamp(3, Timestamp.from(now));
-                ps.setTimestamp(4, Timestamp.from(now));
-                ps.executeUpdate();
-            }
-            open = pinOpen(c, deployment);
-            if (open != null) {
-                return open;
-            }
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into incident (id, deployment, status, detected_at, updated_at) values (?, ?, 'OPEN', ?, ?)
+                on conflict (deployment) where status <> 'CLOSED' do nothing""")) {
+            ps.setObject(1, UUID.randomUUID());
+            ps.setString(2, deployment);
+            ps.setTimestamp(3, Timestamp.from(now));
+            ps.setTimestamp(4, Timestamp.from(now));
+            ps.executeUpdate();
         }
-        throw new SQLException("the open incident of " + deployment + " kept being closed", "40001");
-    }
-
-    private static UUID pinOpen(Connection c, String deployment) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "select id from incident where deployment = ? and status <> 'CLOSED' for key share")) {
+                "select id from incident where deployment = ? and status <> 'CLOSED' for no key update")) {
             ps.setString(1, deployment);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getObject(1, UUID.class) : null;
+                rs.next();
+                return rs.getObject(1, UUID.class);
             }
         }
     }
