@@ -80,17 +80,8 @@ class IncidentCountersTest {
         DetectionBuffer second = new DetectionBuffer();
         second.exposure(new ExposureRead(deployment, ExposureKind.CROSS_TENANT, p + "-reader-2", p + "-initech",
                 p + "-victim", p + "-acme", Ranges.of(0, 8), AT, AT, "decode-1", "b1", 3));
-        Future<?> late;
-        try (Connection a = dataSource.getConnection()) {
-            a.setAutoCommit(false);
-            DetectionStore.write(a, first, AT);
-            AtomicInteger pid = new AtomicInteger();
-            late = second(pid, second);
-            // it waits for the first (the incident's row, held to its commit), then finds the victim counted
-            awaitLockWait(pid);
-            a.commit();
-        }
-        late.get(30, TimeUnit.SECONDS);
+        // the second waits for the first (the incident's row, held to its commit), then finds the victim counted
+        writeAtOnce(first, second);
         assertThat(tenantCounts(deployment)).isEqualTo(p + "-acme:1/0," + p + "-globex:0/1," + p + "-initech:0/1");
     }
 
@@ -160,18 +151,8 @@ class IncidentCountersTest {
 
     private void assertCountedOnce(String deployment, DetectionBuffer first, DetectionBuffer then, String reader)
             throws Exception {
-        Future<?> late;
-        try (Connection a = dataSource.getConnection()) {
-            a.setAutoCommit(false);
-            DetectionStore.write(a, first, AT);
-            AtomicInteger pid = new AtomicInteger();
-            late = second(pid, then);
-            // the second transaction waits on a lock the first holds (the reader's facts row)
-            awaitLockWait(pid);
-            assertThat(late.isDone()).isFalse();
-            a.commit();
-        }
-        late.get(30, TimeUnit.SECONDS);
+        // the second transaction waits on a lock the first holds (the reader's facts row)
+        writeAtOnce(first, then);
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
                 select (select count(*) from incident_leaked_response l where l.incident_id = i.id),
                   (select count(distinct e.reader_request) from exposure e join request_fact f
@@ -187,17 +168,30 @@ class IncidentCountersTest {
         }
     }
 
-    /** Writes {@code b} on the second thread, its backend's pid in {@code pid}, and commits. */
-    private Future<?> second(AtomicInteger pid, DetectionBuffer b) {
-        return second.submit(() -> {
-            try (Connection c = dataSource.getConnection()) {
-                pid.set(backend(c));
-                c.setAutoCommit(false);
-                DetectionStore.write(c, b, AT);
-                c.commit();
-            }
-            return null;
-        });
+    /**
+     * Writes {@code first} in a transaction held open, then {@code then} in another on the second thread, which must
+     * wait on a lock of the first; commits the first and waits for the second to commit.
+     */
+    private void writeAtOnce(DetectionBuffer first, DetectionBuffer then) throws Exception {
+        Future<?> late;
+        try (Connection a = dataSource.getConnection()) {
+            a.setAutoCommit(false);
+            DetectionStore.write(a, first, AT);
+            AtomicInteger pid = new AtomicInteger();
+            late = second.submit(() -> {
+                try (Connection c = dataSource.getConnection()) {
+                    pid.set(backend(c));
+                    c.setAutoCommit(false);
+                    DetectionStore.write(c, then, AT);
+                    c.commit();
+                }
+                return null;
+            });
+            awaitLockWait(pid);
+            assertThat(late.isDone()).isFalse();
+            a.commit();
+        }
+        late.get(30, TimeUnit.SECONDS);
     }
 
     /**
