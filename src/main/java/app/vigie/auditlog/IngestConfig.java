@@ -20,9 +20,13 @@ public interface IngestConfig {
     @WithDefault("150000")
     long warmUpRecords();
 
-    /** Threads the warm-up runs on at once (each with its own database connection). */
+    /** Threads the warm-up runs on at once (each with its own database connection; 1 to 8). */
     @WithDefault("4")
     int warmUpThreads();
+
+    /** The longest the warm-up may delay the start: it stops at the first simulation after. */
+    @WithDefault("60s")
+    Duration warmUpMax();
 
     /** The largest accepted body of {@code POST /api/audit-log}; larger bodies get 413. */
     @WithDefault("67108864")

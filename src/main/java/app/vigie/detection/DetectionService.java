@@ -139,8 +139,8 @@ public class DetectionService implements AppliedRecordListener {
     @Override
     public void beforeCommit(Connection tx) throws SQLException {
         Touched t = touched.get(tx);
-        if (t != null && !t.toldOfOutcome) {
-            touched.remove(tx);  // nothing else would remove it; a rollback after this point goes unheard
+        if (t != null && !t.toldOfOutcome && transactions.getTransactionStatus() == Status.STATUS_NO_TRANSACTION) {
+            touched.remove(tx);  // a JDBC transaction of its own: its rollback after this point goes unheard
         }
         DetectionBuffer b = buffers.remove(tx);
         if (b != null) {
@@ -211,6 +211,11 @@ public class DetectionService implements AppliedRecordListener {
     /** How many (stream, boot) detectors are in memory. */
     public int detectorsInMemory() {
         return live.size();
+    }
+
+    /** How many detectors of streams whose name starts with {@code prefix} are in memory. */
+    public long detectorsInMemory(String prefix) {
+        return live.keySet().stream().filter(k -> k.startsWith(prefix)).count();
     }
 
     /** Whether the detector of (stream, boot) is in memory. */

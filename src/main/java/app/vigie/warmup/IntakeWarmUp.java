@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -52,6 +53,9 @@ public class IntakeWarmUp {
     /** Records per simulated request in the 2026 scenario (about 13.8): sizes each simulation under one chunk. */
     static final int RECORDS_PER_REQUEST = 16;
 
+    /** At most this many threads: each holds a connection of the pool (16 by default) while it runs. */
+    static final int MAX_THREADS = 8;
+
     @Inject
     IngestService ingest;
 
@@ -64,17 +68,20 @@ public class IntakeWarmUp {
         if (target <= 0) {
             return;
         }
-        if (config.warmUpThreads() < 1 || config.warmUpThreads() > 64) {
-            throw new IllegalArgumentException("vigie.ingest.warm-up-threads must be 1 to 64, got "
-                    + config.warmUpThreads());
+        int threads = config.warmUpThreads();
+        if (threads < 1 || threads > MAX_THREADS) {
+            threads = Math.max(1, Math.min(MAX_THREADS, threads));
+            LOG.warnf("vigie.ingest.warm-up-threads is %d; the warm-up runs on %d (1 to %d: each thread holds a"
+                    + " connection of the pool)", config.warmUpThreads(), threads, MAX_THREADS);
         }
         long started = System.nanoTime();
         try {
-            Result r = run(target, config.warmUpThreads(), null);
+            Result r = run(target, threads, started + config.warmUpMax().toNanos(), null);
             double seconds = (System.nanoTime() - started) / 1e9;
             LOG.infof("Intake warmed up in %.1f s: %,d synthetic records on %d thread(s) (%,d applied, %,d leaking"
-                    + " responses simulated), every transaction rolled back", seconds, r.records(),
-                    config.warmUpThreads(), r.applied(), r.leakingResponses());
+                    + " responses simulated), every transaction rolled back%s", seconds, r.records(), threads,
+                    r.applied(), r.leakingResponses(), r.records() < target
+                            ? "; stopped at vigie.ingest.warm-up-max (" + config.warmUpMax() + ")" : "");
         } catch (SQLException | RuntimeException e) {
             LOG.warnf(e, "The intake's warm-up stopped (the service starts without it; its first records are taken"
                     + " at a cold JVM's rate): %s", e.getMessage());
@@ -91,15 +98,21 @@ public class IntakeWarmUp {
      * a deployment of its own (no thread waits for another's incident); each simulation in one rolled-back chunk.
      * {@code beforeRollback}, when given, looks at each chunk's transaction before its rollback.
      */
-    public Result run(long target, int threads, Transactions.Work<?> beforeRollback) throws SQLException {
+    public Result run(long target, int threads, long deadlineNanos, Transactions.Work<?> beforeRollback)
+            throws SQLException {
         String run = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()).substring(0, 10);
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> new Thread(r, "vigie-warm-up"));
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "vigie-warm-up");
+            t.setDaemon(true);
+            return t;
+        });
         try {
             List<Future<Result>> parts = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 String prefix = "vigie-warm-up/" + run + "-" + t + "/";
                 long seed = 4242L + 1_000_000L * t;
-                parts.add(pool.submit(() -> one(prefix, seed, (target + threads - 1) / threads, beforeRollback)));
+                parts.add(pool.submit(() -> one(prefix, seed, (target + threads - 1) / threads, deadlineNanos,
+                        beforeRollback)));
             }
             long records = 0;
             long applied = 0;
@@ -121,25 +134,33 @@ public class IntakeWarmUp {
             throw new IllegalStateException("the warm-up failed: " + e.getCause().getMessage(), e.getCause());
         } finally {
             pool.shutdownNow();
+            try {
+                // a failed part's siblings stop at their next statement; none is left in a transaction at the start
+                pool.awaitTermination(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
     /** One thread's part: simulations under {@code prefix} (streams, requests, deployment) until {@code target}. */
-    private Result one(String prefix, long seed, long target, Transactions.Work<?> beforeRollback)
-            throws SQLException {
-        int requests = Math.max(1, config.chunkRecords() / RECORDS_PER_REQUEST);
+    private Result one(String prefix, long seed, long target, long deadlineNanos,
+            Transactions.Work<?> beforeRollback) throws SQLException {
+        int requests = (int) Math.max(1, Math.min(config.chunkRecords(), target) / RECORDS_PER_REQUEST);
         long records = 0;
         long applied = 0;
         long leaking = 0;
-        for (int k = 0; records < target; k++) {
+        for (int k = 0; records < target && System.nanoTime() < deadlineNanos
+                && !Thread.currentThread().isInterrupted(); k++) {
             List<IncomingLine> lines = new ArrayList<>();
             Simulation.Options options = new Simulation.Options(Simulation.Scenario.INCIDENT_2026, 6, requests,
                     EnumSet.allOf(Fault.class), Set.of(), seed + k, prefix.substring(0, prefix.length() - 1), 0.15);
+            // the log written inline, on this thread (no emitter thread per simulation)
             Simulation.Summary summary = Simulation.run(options, line -> {
                 byte[] b = line.replace("\"stream\":\"", "\"stream\":\"" + prefix)
                         .replace("\"request\":\"", "\"request\":\"" + prefix).getBytes(StandardCharsets.UTF_8);
                 lines.add(new IncomingLine(Source.FILE, "warm-up", lines.size() + 1, b, 0, b.length, false));
-            }, null);
+            }, null, true, true, false);
             if (lines.size() > config.chunkRecords()) {
                 // more than one chunk: the same again with fewer requests
                 if (requests == 1) {
