@@ -16,6 +16,7 @@ import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
 import app.vigie.auditlog.replay.ReplayCommand;
+import app.vigie.auditlog.validate.ValidateCommand;
 import app.vigie.compliance.service.PlanCommand;
 import app.vigie.platform.Mode;
 import app.vigie.platform.PrivateFiles;
@@ -24,6 +25,7 @@ import app.vigie.platform.PrivateFiles;
  * Starts Vigie. With no argument: the service, in the mode of {@code VIGIE_MODE} (embedded by default, which
  * starts its own PostgreSQL under {@code VIGIE_DATA_DIR}). {@code replay FILE...}: sends archived audit logs to a
  * running service. {@code plan FILE.json}: the obligations compliance-rules/ give for the facts in the file.
+ * {@code validate LOG...}: judges page audit logs as the service would, with no service (docs/integrating-an-engine.md).
  */
 @QuarkusMain
 public class VigieMain {
@@ -97,6 +99,10 @@ public class VigieMain {
     public static void main(String... args) throws Exception {
         if (args.length > 0 && "replay".equals(args[0])) {
             System.exit(ReplayCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+        }
+        if (args.length > 0 && "validate".equals(args[0])) {
+            System.exit(ValidateCommand.run(Arrays.copyOfRange(args, 1, args.length), System.in, System.out,
+                    System.err));
         }
         if (args.length > 0 && "plan".equals(args[0])) {
             System.exit(PlanCommand.run(Arrays.copyOfRange(args, 1, args.length),

@@ -61,7 +61,8 @@ class ArchitectureTest {
                         "app.vigie.security..", "app.vigie.pack..", "app.vigie.metrics..", "app.vigie.retention..")
                 .layer("Intake and detection").definedBy("app.vigie.auditlog", "app.vigie.auditlog.intake..",
                         "app.vigie.auditlog.kafka..", "app.vigie.auditlog.replay..", "app.vigie.auditlog.rest..",
-                        "app.vigie.auditlog.store..", "app.vigie.detection", "app.vigie.detection.store..")
+                        "app.vigie.auditlog.store..", "app.vigie.auditlog.validate..", "app.vigie.detection",
+                        "app.vigie.detection.store..")
                 .layer("Cores").definedBy(CORES)
                 .layer("Reference runtime").definedBy("app.vigie.runtime..")
                 .layer("Support").definedBy("app.vigie.db..", "app.vigie.json..", "app.vigie.time..",

@@ -1,0 +1,219 @@
+package app.vigie.auditlog.validate;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import app.vigie.auditlog.intake.IncomingLine;
+import app.vigie.auditlog.intake.LineSplitter;
+import app.vigie.auditlog.intake.Source;
+
+/**
+ * {@code validate [--json] [--limit N] LOG...}: judges page audit logs (NDJSON, gzip or not; {@code -} reads the
+ * standard input) as the service would, with no service, no database, nothing stored ({@link LogValidator}). The
+ * files are read in the order given, as one log. Prints a report (text, or JSON with {@code --json}) and exits 0 when
+ * the log conforms and nothing is found, 1 when it conforms and the detectors found something (a leak or a fault of
+ * the engine), 2 when it does not conform (a line the service would reject, a conflicting duplicate, a missing seq, an
+ * impossible record), 3 when it could not be read (usage, a missing file). docs/integrating-an-engine.md.
+ */
+public final class ValidateCommand {
+    /** Exit status when the command could not run: bad usage, a file that cannot be read. */
+    public static final int CANNOT_RUN = 3;
+    private static final int DEFAULT_LIMIT = 50;
+    private static final int BUFFER = 1 << 20;
+
+    private ValidateCommand() {
+    }
+
+    public static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
+        boolean json = false;
+        int limit = DEFAULT_LIMIT;
+        List<String> logs = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--json" -> json = true;
+                case "--limit" -> {
+                    if (i + 1 >= args.length || !args[i + 1].matches("\\d{1,9}")) {
+                        return usage(err, "--limit takes a number of lines (0: none listed)");
+                    }
+                    limit = Integer.parseInt(args[++i]);
+                }
+                case "-h", "--help" -> {
+                    usage(out, null);
+                    return 0;
+                }
+                default -> {
+                    if (args[i].startsWith("--")) {
+                        return usage(err, "unknown option " + args[i]);
+                    }
+                    logs.add(args[i]);
+                }
+            }
+        }
+        if (logs.isEmpty()) {
+            return usage(err, "no log given");
+        }
+        LogValidator validator = new LogValidator();
+        for (String log : logs) {
+            try (InputStream in = open(log, stdin)) {
+                read(in, log.equals("-") ? "stdin" : log, validator);
+            } catch (NoSuchFileException e) {
+                err.println(log + ": no such file");
+                return CANNOT_RUN;
+            } catch (IOException e) {
+                err.println(log + ": cannot read: " + e.getMessage());
+                return CANNOT_RUN;
+            }
+        }
+        LogValidator.Report report = validator.finish();
+        if (json) {
+            out.println(json(report));
+        } else {
+            text(report, logs, limit, out);
+        }
+        return report.exitCode();
+    }
+
+    private static int usage(PrintStream to, String problem) {
+        if (problem != null) {
+            to.println("validate: " + problem);
+        }
+        to.println("usage: validate [--json] [--limit N] LOG...   (NDJSON page audit logs, gzip or not; - for stdin)");
+        to.println("exit: 0 conforms, nothing found; 1 conforms, findings; 2 does not conform; 3 cannot run");
+        return problem == null ? 0 : CANNOT_RUN;
+    }
+
+    private static InputStream open(String log, InputStream stdin) throws IOException {
+        InputStream raw = log.equals("-") ? stdin : Files.newInputStream(Path.of(log));
+        BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
+        in.mark(2);
+        boolean gzip = in.read() == 0x1f && in.read() == 0x8b;
+        in.reset();
+        return gzip ? new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16) : in;
+    }
+
+    /**
+     * Feeds the lines of {@code in} to the validator, numbered from 1, split as the intake splits a body (a
+     * trailing CR dropped, blank lines skipped but counted), one block of whole lines at a time.
+     */
+    static void read(InputStream in, String name, LogValidator validator) throws IOException {
+        byte[] buf = new byte[BUFFER];
+        int filled = 0;
+        long nextLine = 1;
+        while (true) {
+            if (filled == buf.length) {
+                buf = Arrays.copyOf(buf, buf.length * 2);  // a line longer than the buffer: the parser says how long
+            }
+            int n = in.read(buf, filled, buf.length - filled);
+            boolean eof = n < 0;
+            if (!eof) {
+                filled += n;
+            }
+            int end = eof ? filled : lastNewline(buf, filled) + 1;
+            if (end > 0) {
+                // the validator keeps nothing of the lines' bytes: the buffer is reused
+                for (IncomingLine l : LineSplitter.split(buf, end, Source.FILE, name, nextLine, false).lines()) {
+                    validator.line(l);
+                }
+                nextLine += count(buf, end) + (eof && buf[end - 1] != '\n' ? 1 : 0);
+                System.arraycopy(buf, end, buf, 0, filled - end);
+                filled -= end;
+            }
+            if (eof) {
+                return;
+            }
+        }
+    }
+
+    private static int lastNewline(byte[] b, int length) {
+        for (int i = length - 1; i >= 0; i--) {
+            if (b[i] == '\n') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static long count(byte[] b, int length) {
+        long n = 0;
+        for (int i = 0; i < length; i++) {
+            if (b[i] == '\n') {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    static String json(LogValidator.Report r) {
+        ObjectMapper mapper = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                .enable(SerializationFeature.INDENT_OUTPUT);
+        try {
+            var node = mapper.valueToTree(r);
+            ((ObjectNode) node).put("conforms", r.conforms())
+                    .put("exit", r.exitCode());
+            return mapper.writeValueAsString(node);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void text(LogValidator.Report r, List<String> logs, int limit, PrintStream out) {
+        out.printf(Locale.ROOT, "%d log(s), %,d lines, %,d records (%,d duplicates), %d stream(s)%n", logs.size(),
+                r.lines(), r.records(), r.duplicates(), r.streams().size());
+        if (r.conforms()) {
+            out.println("conforms: yes");
+        } else {
+            out.printf(Locale.ROOT, "conforms: no, %,d problem(s)%n", r.problems().size());
+            r.problems().stream().limit(limit).forEach(p -> out.printf(Locale.ROOT, "  %s:%d %s%s: %s%n",
+                    p.source(), p.line(), p.kind(), p.stream() == null ? ""
+                            : " (" + p.stream() + " boot " + p.boot() + " seq " + p.seq() + ")", p.message()));
+            more(out, r.problems().size(), limit);
+        }
+        if (r.findings().isEmpty()) {
+            out.println("findings: none");
+        } else {
+            out.printf(Locale.ROOT, "findings: %,d (%s)%n", r.findings().size(), r.findingCounts().toString()
+                    .replaceAll("[{}]", ""));
+            r.findings().stream().limit(limit).forEach(f -> out.printf(Locale.ROOT,
+                    "  %s %s %s (%s boot %s seq %d-%d): %s%n", f.rule(), f.deployment(), f.subject(), f.stream(),
+                    f.boot(), f.firstSeq(), f.lastSeq(), f.detail()));
+            more(out, r.findings().size(), limit);
+        }
+        long cross = r.exposures().stream().filter(e -> e.kind().equals("CROSS_TENANT")).count();
+        long leaked = r.exposures().stream().filter(e -> e.kind().equals("CROSS_TENANT")
+                && Boolean.TRUE.equals(e.delivered())).map(LogValidator.ExposureLine::readerRequest).distinct()
+                .count();
+        out.printf(Locale.ROOT, "exposures: %,d cross-tenant, %,d intra-tenant; %,d response(s) delivered with"
+                + " another tenant's tokens%n", cross, r.exposures().size() - cross, leaked);
+        r.exposures().stream().limit(limit).forEach(e -> out.printf(Locale.ROOT,
+                "  %s %s/%s read %d token(s) of %s/%s%s%n", e.kind(), e.readerTenant(), e.readerRequest(), e.tokens(),
+                e.victimTenant(), e.victimRequest(), Boolean.TRUE.equals(e.delivered()) ? ", delivered" : ""));
+        more(out, r.exposures().size(), limit);
+        out.println(switch (r.exitCode()) {
+            case 0 -> "exit 0: the log conforms and nothing was found";
+            case 1 -> "exit 1: the log conforms; the detectors found what is listed above";
+            default -> "exit 2: the log does not conform to the page audit log specification (docs/page-audit-log.md)";
+        });
+    }
+
+    private static void more(PrintStream out, int total, int limit) {
+        if (total > limit) {
+            out.printf(Locale.ROOT, "  ... and %,d more (--limit N, or --json for all)%n", total - limit);
+        }
+    }
+}

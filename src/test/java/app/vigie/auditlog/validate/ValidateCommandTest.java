@@ -1,0 +1,167 @@
+package app.vigie.auditlog.validate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * {@code validate}: the shared examples conform and give the findings and exposures their expected files say (the
+ * service's own answer, SharedExamplesTest); the conformance kit's passing logs pass (gzip and standard input
+ * included) and each broken one fails with its expected problem, at its line.
+ */
+class ValidateCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    /** What a run printed and returned. */
+    record Run(int exit, String out, String err) {
+        JsonNode json() throws IOException {
+            return JSON.readTree(out);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"01-benign-colocated", "02-partial-overwrite", "03-pd-rejected-prompt",
+            "04-prefix-shared-same-tenant"})
+    void theSharedExamplesConformWithTheServicesFindings(String name) throws Exception {
+        JsonNode expected = JSON.readTree(resource("/examples/" + name + ".expected.json"));
+        Run run = run(null, "--json", copy("/examples/" + name + ".ndjson"));
+        JsonNode report = run.json();
+
+        assertThat(report.get("conforms").asBoolean()).as(run.out).isTrue();
+        Map<String, Integer> wanted = new TreeMap<>();
+        int exposures = 0;
+        for (JsonNode incident : expected.get("incidents")) {
+            incident.get("findings").fields().forEachRemaining(e -> wanted.merge(e.getKey(), e.getValue().asInt(),
+                    Integer::sum));
+            exposures += incident.get("exposures").size();
+        }
+        Map<String, Integer> found = new TreeMap<>();
+        report.get("finding_counts").fields().forEachRemaining(e -> found.put(e.getKey(), e.getValue().asInt()));
+        assertThat(found).isEqualTo(wanted);
+        assertThat(report.get("exposures")).hasSize(exposures);
+        for (JsonNode incident : expected.get("incidents")) {
+            for (JsonNode e : incident.get("exposures")) {
+                assertThat(report.get("exposures")).anySatisfy(x -> {
+                    assertThat(x.get("reader_request").asText()).isEqualTo(e.get("reader_request").asText());
+                    assertThat(x.get("victim_request").asText()).isEqualTo(e.get("victim_request").asText());
+                    assertThat(x.get("tokens").asInt()).isEqualTo(e.get("tokens").asInt());
+                    assertThat(x.get("kind").asText()).isEqualTo(e.get("kind").asText());
+                });
+            }
+        }
+        assertThat(run.exit).isEqualTo(wanted.isEmpty() ? 0 : 1);
+        assertThat(report.get("exit").asInt()).isEqualTo(run.exit);
+    }
+
+    @Test
+    void thePassingLogsPassFromAFileAGzipFileAndTheStandardInput() throws Exception {
+        Run one = run(null, copy("/conformance/pass/one-request.ndjson"));
+        assertThat(one.exit).as(one.out).isZero();
+        assertThat(one.out).contains("8 records (0 duplicates), 1 stream(s)").contains("conforms: yes")
+                .contains("findings: none").contains("exit 0");
+
+        Run gz = run(null, "--json", copy("/conformance/pass/benign-colocated.ndjson.gz"));
+        assertThat(gz.exit).as(gz.out).isZero();
+        assertThat(gz.json().get("records").asLong()).isEqualTo(321);
+
+        Run stdin = run(resource("/examples/01-benign-colocated.ndjson"), "--json", "-");
+        assertThat(stdin.exit).isZero();
+        assertThat(stdin.json().get("records").asLong()).isEqualTo(321);
+
+        // the same records twice: duplicates, as the service counts them, not a problem
+        String log = copy("/conformance/pass/one-request.ndjson");
+        Run twice = run(null, "--json", log, log);
+        assertThat(twice.exit).isZero();
+        assertThat(twice.json().get("duplicates").asLong()).isEqualTo(8);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"not-json", "conflicting-duplicate", "missing-seq", "write-before-alloc"})
+    void eachBrokenLogFailsWithItsProblem(String name) throws Exception {
+        // NAME.expected: kind, line, words the message must contain, separated by |
+        String[] wanted = new String(resource("/conformance/broken/" + name + ".expected"), StandardCharsets.UTF_8)
+                .strip().split("\\|");
+        Run run = run(null, "--json", copy("/conformance/broken/" + name + ".ndjson"));
+        assertThat(run.exit).as(run.out).isEqualTo(2);
+        JsonNode report = run.json();
+        assertThat(report.get("conforms").asBoolean()).isFalse();
+        // the first problem, in line order, is the one the log was broken with (what follows from it may come after:
+        // a line rejected leaves its seq missing)
+        JsonNode problem = report.get("problems").get(0);
+        assertThat(problem.get("kind").asText()).isEqualTo(wanted[0]);
+        assertThat(problem.get("line").asLong()).isEqualTo(Long.parseLong(wanted[1]));
+        assertThat(problem.get("message").asText()).contains(wanted[2]);
+
+        Run text = run(null, copy("/conformance/broken/" + name + ".ndjson"));
+        assertThat(text.out).contains("conforms: no, ").contains(":" + wanted[1] + " " + wanted[0])
+                .contains(wanted[2]).contains("exit 2");
+    }
+
+    @Test
+    void aLeakIsReportedWithItsReaderAndVictim() throws Exception {
+        Run run = run(null, copy("/examples/03-pd-rejected-prompt.ndjson"));
+        assertThat(run.exit).isEqualTo(1);
+        assertThat(run.out).contains("conforms: yes").contains("CROSS_TENANT_READ")
+                .contains("REJECTED_REQUEST_SERVED").containsPattern("CROSS_TENANT \\S+ read \\d+ token\\(s\\) of ")
+                .contains("exit 1");
+    }
+
+    @Test
+    void badUsageAndMissingFilesCannotRun() throws Exception {
+        assertThat(run(null).exit).isEqualTo(ValidateCommand.CANNOT_RUN);
+        assertThat(run(null, "--limit").exit).isEqualTo(ValidateCommand.CANNOT_RUN);
+        assertThat(run(null, "--frobnicate", "x").exit).isEqualTo(ValidateCommand.CANNOT_RUN);
+        Run missing = run(null, dir.resolve("absent.ndjson").toString());
+        assertThat(missing.exit).isEqualTo(ValidateCommand.CANNOT_RUN);
+        assertThat(missing.err).contains("absent.ndjson: no such file");
+        Run help = run(null, "--help");
+        assertThat(help.exit).isZero();
+        assertThat(help.out).contains("usage: validate");
+    }
+
+    private Run run(byte[] stdin, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        InputStream in = new ByteArrayInputStream(stdin == null ? new byte[0] : stdin);
+        List<String> all = new ArrayList<>(List.of(args));
+        int exit = ValidateCommand.run(all.toArray(String[]::new), in,
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** The resource as a file of the temporary directory: its path. */
+    private String copy(String resource) throws IOException {
+        Path p = dir.resolve(resource.substring(resource.lastIndexOf('/') + 1));
+        Files.write(p, resource(resource));
+        return p.toString();
+    }
+
+    private static byte[] resource(String name) throws IOException {
+        try (InputStream in = ValidateCommandTest.class.getResourceAsStream(name)) {
+            assertThat(in).as(name).isNotNull();
+            return in.readAllBytes();
+        }
+    }
+}
