@@ -84,7 +84,7 @@ public final class LogValidator {
         }
         AuditRecord r = p.record();
         Stream s = streams.computeIfAbsent(r.stream() + "\u0000" + r.boot(), k -> new Stream(r));
-        long hash = hash(p.canonical());
+        long hash = StreamDetector.hash(p.canonical());
         if (r.seq() < s.next || s.held.containsKey(r.seq())) {
             long known = r.seq() < s.next ? s.hashOf(r.seq()) : s.held.get(r.seq()).hash;
             if (known == hash) {
@@ -150,16 +150,6 @@ public final class LogValidator {
     private Boolean delivered(String request) {
         RequestFacts f = collector.facts.get(request);
         return f == null ? null : f.delivered();
-    }
-
-    /** 64-bit FNV-1a of the record's canonical form. */
-    static long hash(String canonical) {
-        long h = 0xcbf29ce484222325L;
-        for (int i = 0; i < canonical.length(); i++) {
-            h ^= canonical.charAt(i);
-            h *= 0x100000001b3L;
-        }
-        return h;
     }
 
     /** A record held until its seq's turn, and where it was read. */

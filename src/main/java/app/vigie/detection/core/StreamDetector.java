@@ -830,8 +830,8 @@ public final class StreamDetector {
                 outputTokens);
     }
 
-    /** A 64-bit hash of a string (a fingerprint in lower-case hex, a request id): FNV-1a. */
-    static long hash(String s) {
+    /** A 64-bit hash of a string (a fingerprint in lower-case hex, a request id, a record): FNV-1a. */
+    public static long hash(String s) {
         long h = 0xcbf29ce484222325L;
         for (int i = 0; i < s.length(); i++) {
             h ^= s.charAt(i);
