@@ -15,7 +15,7 @@ public interface IngestConfig {
 
     /**
      * Records of a synthetic log the intake runs through, rolled back, before the service says it is ready, so that
-     * a fresh JVM's code is compiled before the first real records ({@link IntakeWarmUp}); 0: none.
+     * a fresh JVM's code is compiled before the first real records (app.vigie.warmup.IntakeWarmUp); 0: none.
      */
     @WithDefault("150000")
     long warmUpRecords();

@@ -93,11 +93,7 @@ public class IngestService {
         LineOutcome[] outcomes = new LineOutcome[lines.size()];
         int chunk = config.chunkRecords();
         for (int from = 0; from < lines.size(); from += chunk) {
-            int to = Math.min(lines.size(), from + chunk);
-            List<LineParser.Parsed> parsed = new ArrayList<>(to - from);
-            for (int i = from; i < to; i++) {
-                parsed.add(parser.parse(lines.get(i)));
-            }
+            List<LineParser.Parsed> parsed = parse(lines, from, Math.min(lines.size(), from + chunk));
             Sequencer seq = sequencer();
             long started = System.nanoTime();
             // one span per chunk's transaction (stored, applied, judged, alerts planned: their deliveries continue
@@ -147,10 +143,7 @@ public class IngestService {
         long applied = 0;
         int chunk = config.chunkRecords();
         for (int from = 0; from < lines.size(); from += chunk) {
-            List<LineParser.Parsed> parsed = new ArrayList<>();
-            for (IncomingLine l : lines.subList(from, Math.min(lines.size(), from + chunk))) {
-                parsed.add(parser.parse(l));
-            }
+            List<LineParser.Parsed> parsed = parse(lines, from, Math.min(lines.size(), from + chunk));
             Sequencer seq = sequencer();
             try {
                 Transactions.run(dataSource, c -> {
@@ -168,6 +161,15 @@ public class IngestService {
             }
         }
         return applied;
+    }
+
+    /** Lines {@code from} to {@code to} (excluded), parsed: one chunk. */
+    private List<LineParser.Parsed> parse(List<IncomingLine> lines, int from, int to) {
+        List<LineParser.Parsed> parsed = new ArrayList<>(to - from);
+        for (int i = from; i < to; i++) {
+            parsed.add(parser.parse(lines.get(i)));
+        }
+        return parsed;
     }
 
     /** Ends a rehearsal's transaction: thrown by its work, it rolls the transaction back (not retried). */

@@ -37,8 +37,8 @@ import app.vigie.runtime.sim.Simulation;
  * the reference runtime's log of a leaking prefill/decode deployment, every fault on, goes through the whole intake
  * (parsed, stored, applied, judged, findings, exposures and alerts written), every transaction rolled back
  * ({@link IngestService#rehearse}). Nothing of it stays; what it leaves is the intake's code compiled, so that a fresh
- * JVM takes its first real records near its warm rate (issue 22, goal 6; docs/operations.md, "Start"). Its records
- * are the runtime's, renamed under a stream and request prefix of their own ({@code vigie-warm-up/<run>/}), so that
+ * JVM takes its first real records near its warm rate (issue 22, goal 6; docs/operations.md, "The JVM"). Its records
+ * are the runtime's, renamed under a stream and request prefix of their own ({@code vigie-warm-up/<run>-<thread>/}), so that
  * no cursor, request or incident of real data is touched, not even locked.
  *
  * <p>Each simulation is small enough for one intake chunk: a chunk's streams start at their first seq, so every

@@ -68,12 +68,11 @@ class IntakeWarmUpTest {
 
         List<String> naming = new ArrayList<>();
         try (Connection c = dataSource.getConnection()) {
-            for (String column : textColumns(c)) {
-                String[] tc = column.split("\\.");
-                long n = count(c, "select count(*) from " + tc[0] + " where " + tc[1]
-                        + "::text like '%vigie-warm-up/%'");
+            for (String[] tc : textColumns(c)) {
+                long n = count(c, "select count(*) from \"" + tc[0] + "\" where \"" + tc[1]
+                        + "\"::text like '%vigie-warm-up/%'");
                 if (n > 0) {
-                    naming.add(column + ": " + n);
+                    naming.add(tc[0] + "." + tc[1] + ": " + n);
                 }
             }
         }
@@ -81,9 +80,9 @@ class IntakeWarmUpTest {
         assertThat(detection.detectorsInMemory("vigie-warm-up/")).as("the warm-up's detectors in memory").isZero();
     }
 
-    /** Every text, varchar and jsonb column of the application's tables, as table.column. */
-    private static List<String> textColumns(Connection c) throws SQLException {
-        List<String> out = new ArrayList<>();
+    /** Every text, varchar and jsonb column of the application's tables, as {table, column}. */
+    private static List<String[]> textColumns(Connection c) throws SQLException {
+        List<String[]> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 select c.table_name, c.column_name from information_schema.columns c
                 join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
@@ -92,7 +91,7 @@ class IntakeWarmUpTest {
                 order by 1, 2""");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                out.add("\"" + rs.getString(1) + "\".\"" + rs.getString(2) + "\"");
+                out.add(new String[] {rs.getString(1), rs.getString(2)});
             }
         }
         assertThat(out).as("the schema's text columns").hasSizeGreaterThan(20);

@@ -15,13 +15,12 @@ import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.LineSplitter;
 import app.vigie.auditlog.intake.Source;
+import app.vigie.json.JsonConfig;
 
 /**
  * {@code validate [--json] [--limit N] LOG...}: judges page audit logs (NDJSON, gzip or not; {@code -} reads the
@@ -127,10 +126,11 @@ public final class ValidateCommand {
             int end = eof ? filled : lastNewline(buf, filled) + 1;
             if (end > 0) {
                 // the validator keeps nothing of the lines' bytes: the buffer is reused
-                for (IncomingLine l : LineSplitter.split(buf, end, Source.FILE, name, nextLine, false).lines()) {
+                LineSplitter.Split split = LineSplitter.split(buf, end, Source.FILE, name, nextLine, false);
+                for (IncomingLine l : split.lines()) {
                     validator.line(l);
                 }
-                nextLine += count(buf, end) + (eof && buf[end - 1] != '\n' ? 1 : 0);
+                nextLine += split.lines().size() + split.blank();
                 System.arraycopy(buf, end, buf, 0, filled - end);
                 filled -= end;
             }
@@ -149,24 +149,12 @@ public final class ValidateCommand {
         return -1;
     }
 
-    private static long count(byte[] b, int length) {
-        long n = 0;
-        for (int i = 0; i < length; i++) {
-            if (b[i] == '\n') {
-                n++;
-            }
-        }
-        return n;
-    }
-
     static String json(LogValidator.Report r) {
-        ObjectMapper mapper = new ObjectMapper().setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-                .enable(SerializationFeature.INDENT_OUTPUT);
+        ObjectMapper mapper = JsonConfig.standalone();
         try {
-            var node = mapper.valueToTree(r);
-            ((ObjectNode) node).put("conforms", r.conforms())
-                    .put("exit", r.exitCode());
-            return mapper.writeValueAsString(node);
+            ObjectNode node = mapper.valueToTree(r);
+            node.put("conforms", r.conforms()).put("exit", r.exitCode());
+            return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(node);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
