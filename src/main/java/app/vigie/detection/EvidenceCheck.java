@@ -10,6 +10,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import app.vigie.detection.core.TransferSend;
+import app.vigie.detection.core.TransferRead;
+import app.vigie.detection.core.Provenance;
 import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.detection.core.DetectionSink;
@@ -87,6 +90,7 @@ public final class EvidenceCheck {
         final Set<String> findings = new HashSet<>();
         final Map<String, ExposureRead> exposures = new HashMap<>();
         final Map<String, RequestFacts> facts = new HashMap<>();
+        final Provenance provenance = new Provenance();
 
         @Override
         public void finding(Finding f) {
@@ -102,6 +106,16 @@ public final class EvidenceCheck {
         public void requestFact(RequestFact fact) {
             facts.computeIfAbsent(fact.request(), RequestFacts::of);
             facts.computeIfPresent(fact.request(), (k, f) -> f.with(fact));
+        }
+
+        @Override
+        public void transferRead(TransferRead read) {
+            provenance.read(read, this);
+        }
+
+        @Override
+        public void transferSend(TransferSend send) {
+            provenance.send(send, this);
         }
 
         @Override

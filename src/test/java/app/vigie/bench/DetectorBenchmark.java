@@ -12,6 +12,8 @@ import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.record.Body;
 import app.vigie.auditlog.record.PageRun;
+import app.vigie.detection.core.TransferRead;
+import app.vigie.detection.core.TransferSend;
 import app.vigie.detection.core.DetectionSink;
 import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Finding;
@@ -45,6 +47,16 @@ public final class DetectorBenchmark {
 
         @Override
         public void requestFact(RequestFact f) {
+            facts++;
+        }
+
+        @Override
+        public void transferRead(TransferRead r) {
+            exposures++;
+        }
+
+        @Override
+        public void transferSend(TransferSend s) {
             facts++;
         }
 

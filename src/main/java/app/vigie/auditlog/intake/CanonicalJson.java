@@ -71,6 +71,9 @@ public final class CanonicalJson {
             g.writeNumberField("from", w.from());
             g.writeNumberField("tokens", w.tokens());
             g.writeStringField("source", w.source().name());
+            if (w.sent()) {
+                g.writeBooleanField("sent", true);
+            }
             if (w.fp() != null) {
                 g.writeArrayFieldStart("fp");
                 for (PageFingerprint fp : w.fp()) {
@@ -105,6 +108,10 @@ public final class CanonicalJson {
             if (x.checksumOk() != null) {
                 g.writeBooleanField("checksum_ok", x.checksumOk());
             }
+        } else if (body instanceof Body.XferSend x) {
+            request(g, x.request(), x.tenant());
+            g.writeNumberField("from", x.from());
+            g.writeNumberField("tokens", x.tokens());
         } else if (body instanceof Body.Finish f) {
             request(g, f.request(), f.tenant());
             g.writeStringField("status", f.status().name());

@@ -463,6 +463,7 @@ final class FastRecordParser {
                 case ATTACH -> attach();
                 case FREE -> free();
                 case XFER_COMMIT -> xferCommit();
+                case XFER_SEND -> xferSend();
                 case FINISH -> finish();
                 case HEARTBEAT -> new Body.Heartbeat();
             };
@@ -547,7 +548,11 @@ final class FastRecordParser {
                     }
                 }
             }
-            return new Body.Write(request, tenant, from, tokens, Body.WriteSource.values()[source], fp);
+            int sent = bool("sent");
+            if (sent < 0 || sent == 1 && Body.WriteSource.values()[source] != Body.WriteSource.TRANSFER) {
+                return null;
+            }
+            return new Body.Write(request, tenant, from, tokens, Body.WriteSource.values()[source], fp, sent == 1);
         }
 
         private Body share() {
@@ -616,6 +621,15 @@ final class FastRecordParser {
             }
             return new Body.XferCommit(request, tenant, claimed, covered,
                     checksum == 0 ? null : Boolean.valueOf(checksum == 1));
+        }
+
+        private Body xferSend() {
+            String request = identifier("request", RecordParser.MAX_ID);
+            String tenant = identifier("tenant", RecordParser.MAX_ID);
+            int from = intField("from", 0);
+            int tokens = intField("tokens", 1);
+            return request == null || tenant == null || from < 0 || tokens < 0 || (long) from + tokens > Integer.MAX_VALUE
+                    ? null : new Body.XferSend(request, tenant, from, tokens);
         }
 
         private Body finish() {

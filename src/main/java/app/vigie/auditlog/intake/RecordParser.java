@@ -136,6 +136,7 @@ public final class RecordParser {
             case ATTACH -> new Body.Attach(request(f), tenant(f), f.intValue("tokens", 0));
             case FREE -> new Body.Free(request(f), runs(f, "pages"), f.enumValue("reason", Body.FreeReason.class));
             case XFER_COMMIT -> xferCommit(f);
+            case XFER_SEND -> new Body.XferSend(request(f), tenant(f), f.intValue("from", 0), positive(f, "tokens"));
             case FINISH -> new Body.Finish(request(f), tenant(f), f.enumValue("status", Body.FinishStatus.class),
                     (int) f.longValue("http_status", 100, 599), f.intValue("output_tokens", 0), f.bool("delivered"));
             case HEARTBEAT -> new Body.Heartbeat();
@@ -174,7 +175,11 @@ public final class RecordParser {
                 fp.add(new PageFingerprint(page, hex(f, where + "[1]", pair.get(1))));
             }
         }
-        return new Body.Write(request, tenant, from, tokens, source, fp);
+        boolean sent = Boolean.TRUE.equals(f.optionalBool("sent"));
+        if (sent && source != Body.WriteSource.TRANSFER) {
+            throw f.invalid("field 'sent' applies to writes with source TRANSFER only");
+        }
+        return new Body.Write(request, tenant, from, tokens, source, fp, sent);
     }
 
     private Body.Share share(Fields f) throws InvalidRecordException {
@@ -195,6 +200,15 @@ public final class RecordParser {
             }
         }
         return new Body.Share(request, tenant, pages, fp);
+    }
+
+    private static int positive(Fields f, String name) throws InvalidRecordException {
+        int from = f.intValue("from", 0);
+        int tokens = f.intValue(name, 1);
+        if ((long) from + tokens > Integer.MAX_VALUE) {
+            throw f.invalid("positions from + tokens must stay below " + Integer.MAX_VALUE);
+        }
+        return tokens;
     }
 
     private static Body.XferCommit xferCommit(Fields f) throws InvalidRecordException {

@@ -38,9 +38,18 @@ public sealed interface Body {
 
     enum WriteSource { COMPUTE, TRANSFER }
 
-    /** {@code fp} is null when the record carries none. */
-    record Write(String request, String tenant, int from, int tokens, WriteSource source, List<PageFingerprint> fp)
-            implements Body, OfRequest {
+    /**
+     * {@code fp} is null when the record carries none. {@code sent} (spec v1.1, only with {@code TRANSFER}): the sender
+     * of this transfer writes {@code XFER_SEND} for these positions, so the slots take the sent positions' origins.
+     */
+    record Write(String request, String tenant, int from, int tokens, WriteSource source, List<PageFingerprint> fp,
+            boolean sent) implements Body, OfRequest {
+        /** A write as in spec v1: no {@code sent}. */
+        public Write(String request, String tenant, int from, int tokens, WriteSource source,
+                List<PageFingerprint> fp) {
+            this(request, tenant, from, tokens, source, fp, false);
+        }
+
         public RecordType type() {
             return RecordType.WRITE;
         }
@@ -71,6 +80,16 @@ public sealed interface Body {
             implements Body, OfRequest {
         public RecordType type() {
             return RecordType.XFER_COMMIT;
+        }
+    }
+
+    /**
+     * Sender side of a KV transfer (spec v1.1): positions {@code [from, from + tokens)} of the request's table on this
+     * stream were read to be sent, now; each takes its origin from this stream's state at this point.
+     */
+    record XferSend(String request, String tenant, int from, int tokens) implements Body, OfRequest {
+        public RecordType type() {
+            return RecordType.XFER_SEND;
         }
     }
 

@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import app.vigie.detection.core.TransferSend;
+import app.vigie.detection.core.TransferRead;
+import app.vigie.detection.core.Provenance;
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.LineParser;
 import app.vigie.auditlog.record.AuditRecord;
@@ -213,6 +216,7 @@ public final class LogValidator {
         final Map<String, ExposureRead> exposures = new HashMap<>();
         final Map<String, RequestFacts> facts = new HashMap<>();
         final List<Impossible> impossible = new ArrayList<>();
+        final Provenance provenance = new Provenance();
         Held where;
 
         record Impossible(Held where, String reason) {
@@ -232,6 +236,16 @@ public final class LogValidator {
         @Override
         public void requestFact(RequestFact f) {
             facts.compute(f.request(), (r, known) -> (known == null ? RequestFacts.of(r) : known).with(f));
+        }
+
+        @Override
+        public void transferRead(TransferRead read) {
+            provenance.read(read, this);
+        }
+
+        @Override
+        public void transferSend(TransferSend send) {
+            provenance.send(send, this);
         }
 
         @Override

@@ -11,6 +11,15 @@ public interface DetectionSink {
 
     void requestFact(RequestFact fact);
 
+    /**
+     * Spec v1.1: a read of slots a transfer wrote with {@code sent: true}, to be judged once the sender's
+     * {@code XFER_SEND} is known ({@link Provenance}).
+     */
+    void transferRead(TransferRead read);
+
+    /** Spec v1.1: an {@code XFER_SEND} as judged on its sender's stream, to be joined with the reads of its request. */
+    void transferSend(TransferSend send);
+
     /** A well-formed record impossible in its stream's state: it had no effect. */
     void invalid(AuditRecord record, String reason);
 
@@ -26,6 +35,14 @@ public interface DetectionSink {
 
         @Override
         public void requestFact(RequestFact fact) {
+        }
+
+        @Override
+        public void transferRead(TransferRead read) {
+        }
+
+        @Override
+        public void transferSend(TransferSend send) {
         }
 
         @Override

@@ -59,6 +59,17 @@ public final class DetectorSnapshotCodec {
                 out.writeUTF(w.request);
                 out.writeInt(w.tenantId);
                 out.writeLong(w.refs);
+                out.writeBoolean(w.sent);
+                if (w.sent) {
+                    StreamDetector.IntIntMap m = w.logicalPages;
+                    out.writeInt(m.size);
+                    for (int i = 0; i < m.keys.length; i++) {
+                        if (m.used[i]) {
+                            out.writeInt(m.keys[i]);
+                            out.writeInt(m.values[i]);
+                        }
+                    }
+                }
             }
         }
         // tables in use first (any order), then the freed ones oldest first, so that restoring keeps the eviction order
@@ -78,6 +89,7 @@ public final class DetectorSnapshotCodec {
             }
             out.writeInt(q.owned);
             out.writeBoolean(q.done);
+            out.writeInt(q.sentId);
         }
         out.writeInt(d.keptCount);
         for (StreamDetector.RequestState q = d.oldestKept; q != null; q = q.newer) {
@@ -90,6 +102,7 @@ public final class DetectorSnapshotCodec {
             }
             writeLongs(out, q.runFps == null ? new long[0] : q.runFps);
             out.writeInt(q.keptBytes);
+            out.writeInt(q.sentId);
         }
         out.writeLong(d.keptTablesBudget);
         writeLongs(out, d.evicted.values());
@@ -147,8 +160,16 @@ public final class DetectorSnapshotCodec {
             int id = in.readInt();
             String request = in.readUTF();
             int tenantId = in.readInt();
-            StreamDetector.Writer w = new StreamDetector.Writer(request, d.tenantNames[tenantId], tenantId);
-            w.refs = in.readLong();
+            long refs = in.readLong();
+            boolean sent = in.readBoolean();
+            StreamDetector.Writer w = new StreamDetector.Writer(request, d.tenantNames[tenantId], tenantId, sent);
+            w.refs = refs;
+            if (sent) {
+                int pages = in.readInt();
+                for (int k = 0; k < pages; k++) {
+                    w.logicalPages.put(in.readInt(), in.readInt());
+                }
+            }
             d.writers[id] = w;
         }
         int inUse = in.readInt();
@@ -164,6 +185,7 @@ public final class DetectorSnapshotCodec {
             }
             q.owned = in.readInt();
             q.done = in.readBoolean();
+            q.sentId = in.readInt();
         }
         int kept = in.readInt();
         for (int i = 0; i < kept; i++) {
@@ -177,6 +199,7 @@ public final class DetectorSnapshotCodec {
             long[] fps = readLongs(in);
             q.runFps = fps.length == 0 ? null : fps;
             q.keptBytes = in.readInt();
+            q.sentId = in.readInt();
             q.done = true;
             d.keptBytes += q.keptBytes;
             d.keptCount++;

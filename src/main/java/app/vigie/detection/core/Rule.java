@@ -11,7 +11,7 @@ public enum Rule {
 
     /**
      * Whether one occurrence comes before another as the finding's evidence: findings are kept once per
-     * (deployment, rule, subject), with the occurrence of smallest (at, stream, boot, first seq), whatever the order
+     * (deployment, rule, subject), with the occurrence of smallest (at, stream, boot, first seq, detail), whatever the order
      * in which streams were read.
      */
     public static boolean earlier(Finding a, Finding b) {
@@ -22,7 +22,14 @@ public enum Rule {
         if (c == 0) {
             c = compareIds(a.evidence().boot(), b.evidence().boot());
         }
-        return c != 0 ? c < 0 : a.evidence().firstSeq() < b.evidence().firstSeq();
+        if (c == 0) {
+            c = Long.compare(a.evidence().firstSeq(), b.evidence().firstSeq());
+        }
+        if (c == 0) {
+            // one ATTACH judged twice (its direct reads, and those of content a transfer brought): the text decides
+            c = compareIds(a.evidence().detail(), b.evidence().detail());
+        }
+        return c < 0;
     }
 
     /**

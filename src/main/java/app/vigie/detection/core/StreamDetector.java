@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.record.Body;
@@ -35,7 +36,7 @@ public final class StreamDetector {
     static final byte SHARED = 1;
     static final byte SHARED_WITH_FP = 2;
     private static final int EVIDENCE_RANGES = 8;
-    static final int SNAPSHOT_VERSION = 3;
+    static final int SNAPSHOT_VERSION = 4;
     /** The default memory for freed tables of one detector. */
     public static final long DEFAULT_KEPT_TABLES_BUDGET = 16L << 20;
     /** {@link #pageWriter} of a page whose slots do not all hold one writer (or may not). */
@@ -91,19 +92,33 @@ public final class StreamDetector {
         this.boot = boot;
     }
 
-    /** The last writer of some slots: a request of a tenant, kept while a slot or the request's table refers to it. */
+    /**
+     * The last writer of some slots: a request of a tenant, kept while a slot or the request's table refers to it. A
+     * {@link #sent} writer stands for what the request received by a transfer written with {@code sent: true} (spec
+     * v1.1): its slots hold content whose origin the sender's {@code XFER_SEND} tells, so a read of them is reported
+     * as a {@link TransferRead}, not judged here.
+     */
     static final class Writer {
         final String request;
         final String tenant;
         final int tenantId;
+        final boolean sent;
         long refs;
-        /** The request's table on this stream; null once evicted. */
+        /** The request's table on this stream; null once evicted (and always for a sent writer). */
         RequestState state;
+        /** Sent writers: physical page -> the logical page of the request it was received at. */
+        IntIntMap logicalPages;
 
         Writer(String request, String tenant, int tenantId) {
+            this(request, tenant, tenantId, false);
+        }
+
+        Writer(String request, String tenant, int tenantId, boolean sent) {
             this.request = request;
             this.tenant = tenant;
             this.tenantId = tenantId;
+            this.sent = sent;
+            logicalPages = sent ? new IntIntMap() : null;
         }
     }
 
@@ -117,6 +132,8 @@ public final class StreamDetector {
         final String tenant;
         final int tenantId;
         final int id;
+        /** The writer id of what this request received by sent transfers; 0 until the first one. */
+        int sentId;
         int[] table;
         byte[] kind;
         long[] expected;
@@ -279,6 +296,8 @@ public final class StreamDetector {
             free(r, f, sink);
         } else if (body instanceof Body.XferCommit x) {
             xferCommit(r, x, sink);
+        } else if (body instanceof Body.XferSend x) {
+            xferSend(r, x, sink);
         } else if (body instanceof Body.Finish f) {
             finish(r, f, sink);
         }
@@ -411,7 +430,8 @@ public final class StreamDetector {
                     + tableTokens + " tokens; no effect" + forgotten(q));
             return;
         }
-        Writer me = writers[q.id];
+        int id = w.sent() ? sentWriter(q) : q.id;
+        Writer me = writers[id];
         int firstPage = w.from() / pageSize;
         int lastPage = (int) ((end - 1) / pageSize);
         for (int lp = firstPage; lp <= lastPage; lp++) {
@@ -419,8 +439,11 @@ public final class StreamDetector {
             int base = page * pageSize;
             int from = Math.max(w.from(), lp * pageSize) - lp * pageSize;
             int to = (int) Math.min(end, (long) (lp + 1) * pageSize) - lp * pageSize;
+            if (me.sent) {
+                me.logicalPages.put(page, lp);
+            }
             int before = pageWriter[page];
-            if (before == q.id) {
+            if (before == id) {
                 forgetFingerprint(page);
                 continue;  // every slot is its own already
             }
@@ -428,22 +451,22 @@ public final class StreamDetector {
                 if (before != 0) {
                     release(before, pageSize);
                 }
-                Arrays.fill(slots, base, base + pageSize, q.id);
+                Arrays.fill(slots, base, base + pageSize, id);
                 me.refs += pageSize;
             } else {
                 for (int i = base + from; i < base + to; i++) {
                     int old = slots[i];
-                    if (old != q.id) {
+                    if (old != id) {
                         if (old != 0) {
                             release(old, 1);
                         }
-                        slots[i] = q.id;
+                        slots[i] = id;
                         me.refs++;
                     }
                 }
             }
-            pageWriter[page] = from == 0 && to == pageSize ? q.id
-                    : to == pageSize ? uniform(base, q.id) : MIXED;
+            pageWriter[page] = from == 0 && to == pageSize ? id
+                    : to == pageSize ? uniform(base, id) : MIXED;
             forgetFingerprint(page);
         }
         if (w.fp() != null) {
@@ -519,6 +542,14 @@ public final class StreamDetector {
             }
             return;
         }
+        if (w != 0 && writers[w].sent) {
+            // content received by a sent transfer: judged against its origin once the sender's XFER_SEND is known
+            int lp = writers[w].logicalPages.get(page);
+            if (lp >= 0) {
+                j.transferred(writers[w], lp * pageSize + from % pageSize, from, to, kind == SHARED);
+                return;
+            }
+        }
         if (kind == SHARED && w != 0 && writers[w].tenantId == q.tenantId) {
             return;
         }
@@ -529,12 +560,39 @@ public final class StreamDetector {
         j.hit(w, from, to, page);
     }
 
+    /** The id of the writer of what {@code q} receives by sent transfers, made on first use. */
+    private int sentWriter(RequestState q) {
+        if (q.sentId == 0) {
+            q.sentId = newWriter(new Writer(q.request, q.tenant, q.tenantId, true));
+        }
+        return q.sentId;
+    }
+
     /** What one ATTACH found. */
     private static final class Judgement {
         final Positions uninitialized = new Positions();
         final Positions crossShare = new Positions();
         final Map<Integer, Positions> byWriter = new LinkedHashMap<>();
         final Map<Integer, Positions> pagesByWriter = new HashMap<>();
+
+        /** Reads of slots received by sent transfers: {via writer, via from, reader from, reader to, shared}. */
+        final List<Object[]> transferred = new ArrayList<>();
+
+        /** A run of slots received by {@code via}; one that continues the previous run in both tables extends it. */
+        void transferred(Writer via, int viaFrom, int from, int to, boolean shared) {
+            if (!transferred.isEmpty()) {
+                Object[] last = transferred.get(transferred.size() - 1);
+                int lastViaFrom = (int) last[1];
+                int lastFrom = (int) last[2];
+                int lastTo = (int) last[3];
+                if (last[0] == via && (boolean) last[4] == shared && lastTo == from
+                        && lastViaFrom + (lastTo - lastFrom) == viaFrom) {
+                    last[3] = to;
+                    return;
+                }
+            }
+            transferred.add(new Object[] {via, viaFrom, from, to, shared});
+        }
 
         /** The writer of the previous hit and its lists: a run of positions mostly has one writer. */
         int lastWriter = -1;
@@ -581,6 +639,62 @@ public final class StreamDetector {
             sink.finding(readFinding(Rule.CROSS_TENANT_SHARE, r, q, List.of("shared pages "
                     + j.crossShare.ranges(EVIDENCE_RANGES) + " written by another tenant, with matching fingerprints")));
         }
+        int attached = ((Body.Attach) r.body()).tokens();
+        for (Object[] t : j.transferred) {
+            Writer via = (Writer) t[0];
+            int from = (int) t[2];
+            sink.transferRead(new TransferRead(r.deployment(), q.request, q.tenant, from, via.request, via.tenant,
+                    (int) t[1], (int) t[3] - from, (boolean) t[4], attached, r.ts(), stream, boot, r.seq()));
+        }
+    }
+
+    /**
+     * Spec v1.1: the sender read positions [from, from + tokens) of the request's table to send them. Each takes as
+     * origin the request itself when rules 1 and 2 would let it read the slot, else the slot's last writer (a slot the
+     * request received by a sent transfer counts as written by it: provenance goes one hop).
+     */
+    private void xferSend(AuditRecord r, Body.XferSend x, DetectionSink sink) {
+        RequestState q = table(r, x.request(), x.tenant(), false, sink);
+        if (q == NO_TABLE) {
+            return;
+        }
+        long end = (long) x.from() + x.tokens();
+        long tableTokens = q == null ? 0 : (long) q.pages * pageSize;
+        if (end > tableTokens) {
+            sink.invalid(r, "XFER_SEND: positions " + x.from() + "-" + (end - 1) + " go beyond the request's page table"
+                    + " of " + tableTokens + " tokens; no effect" + forgotten(q));
+            return;
+        }
+        List<TransferSend.Origin> foreign = new ArrayList<>();
+        int p = x.from();
+        while (p < end) {
+            int lp = p / pageSize;
+            int page = q.table[lp];
+            int slot = page * pageSize + p % pageSize;
+            int w = slots[slot];
+            byte k = q.kind[lp];
+            boolean own = w == q.id || w != 0 && writers[w].request.equals(q.request)
+                    || k == SHARED_WITH_FP && fpKnown.get(page) && pageFp[page] == q.expected[lp]
+                    || k == SHARED && w != 0 && writers[w].tenantId == q.tenantId;
+            int e = p + 1;
+            int pageEnd = (int) Math.min(end, (long) (lp + 1) * pageSize);
+            while (e < pageEnd && slots[page * pageSize + e % pageSize] == w) {
+                e++;
+            }
+            if (!own) {
+                String request = w == 0 ? null : writers[w].request;
+                String tenant = w == 0 ? null : writers[w].tenant;
+                TransferSend.Origin last = foreign.isEmpty() ? null : foreign.get(foreign.size() - 1);
+                if (last != null && last.to() == p && Objects.equals(last.request(), request)) {
+                    foreign.set(foreign.size() - 1, new TransferSend.Origin(last.from(), e, request, tenant));
+                } else {
+                    foreign.add(new TransferSend.Origin(p, e, request, tenant));
+                }
+            }
+            p = e;
+        }
+        sink.transferSend(new TransferSend(r.deployment(), x.request(), x.tenant(), x.from(), x.tokens(), foreign,
+                r.ts(), stream, boot, r.seq()));
     }
 
     private Finding readFinding(Rule rule, AuditRecord r, RequestState q, List<String> what) {
@@ -736,6 +850,9 @@ public final class StreamDetector {
             remember(hash(q.request));
             writers[q.id].state = null;
             release(q.id, 1);
+            if (q.sentId != 0) {
+                release(q.sentId, 1);
+            }
         }
     }
 
@@ -838,6 +955,63 @@ public final class StreamDetector {
             h *= 0x100000001b3L;
         }
         return h;
+    }
+
+    /** Ints to ints (non-negative values), open addressing: a sent writer's physical to logical pages. */
+    static final class IntIntMap {
+        int[] keys = new int[8];
+        int[] values = new int[8];
+        boolean[] used = new boolean[8];
+        int size;
+
+        /** The value of {@code k}, or -1. */
+        int get(int k) {
+            int mask = keys.length - 1;
+            for (int i = mix(k) & mask;; i = (i + 1) & mask) {
+                if (!used[i]) {
+                    return -1;
+                }
+                if (keys[i] == k) {
+                    return values[i];
+                }
+            }
+        }
+
+        void put(int k, int v) {
+            if ((size + 1) * 2 > keys.length) {
+                int[] oldKeys = keys;
+                int[] oldValues = values;
+                boolean[] oldUsed = used;
+                keys = new int[oldKeys.length * 2];
+                values = new int[oldKeys.length * 2];
+                used = new boolean[oldKeys.length * 2];
+                size = 0;
+                for (int i = 0; i < oldKeys.length; i++) {
+                    if (oldUsed[i]) {
+                        put(oldKeys[i], oldValues[i]);
+                    }
+                }
+            }
+            int mask = keys.length - 1;
+            for (int i = mix(k) & mask;; i = (i + 1) & mask) {
+                if (!used[i]) {
+                    used[i] = true;
+                    keys[i] = k;
+                    values[i] = v;
+                    size++;
+                    return;
+                }
+                if (keys[i] == k) {
+                    values[i] = v;
+                    return;
+                }
+            }
+        }
+
+        static int mix(int k) {
+            int h = k * 0x9E3779B9;
+            return h ^ (h >>> 16);
+        }
     }
 
     /** A set of longs, open addressing: the hashes of evicted requests, 8 to 16 bytes each. */

@@ -16,6 +16,8 @@ import app.vigie.detection.core.Finding;
 import app.vigie.detection.core.RequestFact;
 import app.vigie.detection.core.RequestFacts;
 import app.vigie.detection.core.Rule;
+import app.vigie.detection.core.TransferRead;
+import app.vigie.detection.core.TransferSend;
 
 /** What the detectors concluded in one transaction, merged, waiting to be written before it commits. */
 public final class DetectionBuffer implements DetectionSink {
@@ -29,6 +31,9 @@ public final class DetectionBuffer implements DetectionSink {
     final Set<ExposureBoot> exposureBoots = new HashSet<>();
     /** Where each request of this transaction was first served: {stream, boot}. */
     final Map<String, String[]> servedAt = new HashMap<>();
+    /** Spec v1.1: reads of content received by sent transfers (by key: a read judged again is one), and sends. */
+    final Map<String, TransferRead> transferReads = new LinkedHashMap<>();
+    final List<TransferSend> transferSends = new ArrayList<>();
 
     /** An impossible record and why. */
     record Invalid(AuditRecord record, String reason) {
@@ -43,7 +48,8 @@ public final class DetectionBuffer implements DetectionSink {
     }
 
     public boolean isEmpty() {
-        return findings.isEmpty() && exposures.isEmpty() && facts.isEmpty() && invalid.isEmpty();
+        return findings.isEmpty() && exposures.isEmpty() && facts.isEmpty() && invalid.isEmpty()
+                && transferReads.isEmpty() && transferSends.isEmpty();
     }
 
     @Override
@@ -67,6 +73,21 @@ public final class DetectionBuffer implements DetectionSink {
         if (f.serves()) {
             servedAt.putIfAbsent(f.request(), new String[] {f.stream(), f.boot()});
         }
+    }
+
+    @Override
+    public void transferRead(TransferRead read) {
+        transferReads.merge(read.key(), read, (a, b) -> b.earlier(a) ? b : a);
+    }
+
+    @Override
+    public void transferSend(TransferSend send) {
+        transferSends.add(send);
+    }
+
+    /** The sender's (stream, boot) of a joined read is evidence of the exposure too. */
+    void exposureBoot(String deployment, String stream, String boot) {
+        exposureBoots.add(new ExposureBoot(deployment, stream, boot));
     }
 
     @Override

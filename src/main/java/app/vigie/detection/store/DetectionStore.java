@@ -40,6 +40,9 @@ public final class DetectionStore {
         if (b.isEmpty()) {
             return Map.of();
         }
+        // spec v1.1: reads of transferred content and the sends that tell its origin, joined before anything is locked
+        // but their requests (TransferStore), so that what they resolve is written below like any other finding
+        TransferStore.join(c, b);
         // every cross-tenant reader's facts are written (so its request_fact row is locked) before its exposures:
         // see leakedPairs
         for (ExposureRead e : b.exposures.values()) {
@@ -494,8 +497,8 @@ public final class DetectionStore {
                   last_seq = u.ls, detail = u.dt, seen_at = u.at
                 from u
                 where f.incident_id = u.i and f.rule = u.r and f.subject = u.s
-                  and (u.at, u.st collate "C", u.bt collate "C", u.fs)
-                    < (f.seen_at, f.stream collate "C", f.boot collate "C", f.first_seq)""")) {
+                  and (u.at, u.st collate "C", u.bt collate "C", u.fs, u.dt collate "C")
+                    < (f.seen_at, f.stream collate "C", f.boot collate "C", f.first_seq, f.detail collate "C")""")) {
             ps.setArray(1, c.createArrayOf("uuid", incident));
             ps.setArray(2, c.createArrayOf("text", rule));
             ps.setArray(3, c.createArrayOf("text", deployment));

@@ -63,6 +63,11 @@ class FastRecordParserTest {
         assertThat(((Body.Admit) admit.body()).reason()).isEmpty();
         sameAsStrict("{" + env + ",\"type\":\"XFER_COMMIT\",\"request\":\"r\",\"tenant\":\"t\","
                 + "\"claimed_tokens\":5,\"covered_tokens\":5,\"checksum_ok\":false}", true);
+        sameAsStrict("{" + env + ",\"type\":\"XFER_SEND\",\"request\":\"r\",\"tenant\":\"t\",\"from\":3,"
+                + "\"tokens\":5}", true);
+        AuditRecord sent = sameAsStrict("{" + env + ",\"type\":\"WRITE\",\"request\":\"r\",\"tenant\":\"t\",\"from\":0,"
+                + "\"tokens\":3,\"source\":\"TRANSFER\",\"sent\":true}", true);
+        assertThat(((Body.Write) sent.body()).sent()).isTrue();
         sameAsStrict("\t{" + env + ",\"type\":\"SHARE\",\"request\":\"r\",\"tenant\":\"t\",\"pages\":[[1,2]],"
                 + "\"fp\":[\"aa\",\"BB\"]}\r", true);
         // Left to the strict parser: an escape, a non-ASCII identifier, a null that matters, a nested object.

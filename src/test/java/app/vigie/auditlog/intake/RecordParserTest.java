@@ -60,6 +60,14 @@ class RecordParserTest {
                 .isEqualTo(new Body.XferCommit("r1", "acme", 100, 1, false));
         assertThat(parser.parse(rec("FINISH", FINISH)).body())
                 .isEqualTo(new Body.Finish("r1", "acme", Body.FinishStatus.STOP, 200, 3, true));
+        // spec v1.1: the sender's record of a transfer, and a receiving write that promises it
+        assertThat(parser.parse(rec("XFER_SEND", "\"request\":\"r1\",\"tenant\":\"acme\",\"from\":16,\"tokens\":32"))
+                .body()).isEqualTo(new Body.XferSend("r1", "acme", 16, 32));
+        AuditRecord sent = parser.parse(rec("WRITE", WRITE.replace("COMPUTE", "TRANSFER") + ",\"sent\":true"));
+        assertThat(sent.body()).isEqualTo(new Body.Write("r1", "acme", 0, 16, Body.WriteSource.TRANSFER, null, true));
+        assertThat(CanonicalJson.of(sent)).contains("\"sent\":true");
+        assertThat(((Body.Write) parser.parse(rec("WRITE", WRITE.replace("COMPUTE", "TRANSFER")
+                + ",\"sent\":false")).body()).sent()).isFalse();
         assertThat(parser.parse(rec("HEARTBEAT", "")).body()).isEqualTo(new Body.Heartbeat());
     }
 
@@ -179,6 +187,10 @@ class RecordParserTest {
                 Arguments.of(rec("WRITE", WRITE.replace("\"tokens\":16", "\"tokens\":0")), "WRITE: field 'tokens' must be >= 1"),
                 Arguments.of(rec("WRITE", WRITE.replace("\"from\":0", "\"from\":-1")), "WRITE: field 'from' must be >= 0"),
                 Arguments.of(rec("WRITE", WRITE.replace("\"from\":0,", "")), "WRITE: field 'from' is required"),
+                Arguments.of(rec("WRITE", WRITE + ",\"sent\":true"), "WRITE: field 'sent' applies to writes with source TRANSFER only"),
+                Arguments.of(rec("WRITE", WRITE.replace("COMPUTE", "TRANSFER") + ",\"sent\":1"), "WRITE: field 'sent' must be true or false"),
+                Arguments.of(rec("XFER_SEND", "\"request\":\"r1\",\"tenant\":\"acme\",\"from\":0,\"tokens\":0"), "XFER_SEND: field 'tokens' must be >= 1"),
+                Arguments.of(rec("XFER_SEND", "\"request\":\"r1\",\"tenant\":\"acme\",\"tokens\":3"), "XFER_SEND: field 'from' is required"),
                 Arguments.of(rec("WRITE", WRITE.replace("\"from\":0", "\"from\":2147483640")), "WRITE: positions from + tokens"),
                 Arguments.of(rec("WRITE", WRITE.replace("COMPUTE", "MAGIC")), "WRITE: field 'source' must be one of COMPUTE, TRANSFER"),
                 Arguments.of(rec("WRITE", WRITE + ",\"fp\":[[0]]"), "WRITE: field 'fp[0]' must be a pair [logical_page, hex]"),
@@ -217,7 +229,7 @@ class RecordParserTest {
     void reasonsNeverCarryControlCharactersOrLoneSurrogates() {
         assertThatThrownBy(() -> parser.parse(rec("NO\\u0000PE\\ud800", "")))
                 .hasMessage("field 'type' must be one of CONFIG, ADMIT, ALLOC, WRITE, SHARE, ATTACH, FREE, XFER_COMMIT, "
-                        + "FINISH, HEARTBEAT, got 'NO\\u0000PE\\ud800'");
+                        + "XFER_SEND, FINISH, HEARTBEAT, got 'NO\\u0000PE\\ud800'");
     }
 
     static String config(String fields) {

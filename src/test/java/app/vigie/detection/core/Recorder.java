@@ -17,6 +17,7 @@ final class Recorder implements DetectionSink {
     final List<RequestFact> facts = new ArrayList<>();
     final List<String> invalid = new ArrayList<>();
     final Map<String, Boolean> delivered = new HashMap<>();
+    final Provenance provenance = new Provenance();
 
     @Override
     public void finding(Finding f) {
@@ -35,6 +36,16 @@ final class Recorder implements DetectionSink {
         if (f.kind() == RequestFact.Kind.FINISHED) {
             delivered.merge(f.request(), f.delivered(), Boolean::logicalOr);
         }
+    }
+
+    @Override
+    public void transferRead(TransferRead read) {
+        provenance.read(read, this);
+    }
+
+    @Override
+    public void transferSend(TransferSend send) {
+        provenance.send(send, this);
     }
 
     @Override

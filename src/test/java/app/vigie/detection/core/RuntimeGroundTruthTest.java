@@ -28,8 +28,6 @@ import app.vigie.runtime.sim.Simulation.Scenario;
  */
 class RuntimeGroundTruthTest {
     private static final Set<Fault> FAULTS = EnumSet.allOf(Fault.class);
-    /** Faults that end in a read of pages another request wrote: the log shows them as exposures. */
-    private static final Set<Fault> READS = Fault.endingInReads();
 
     private record Run(Simulation.Summary summary, Recorder detected) {
     }
@@ -64,7 +62,7 @@ class RuntimeGroundTruthTest {
     @Test
     void withTheIncidentsFaultsTheDetectorFindsExactlyTheResponsesThatCarriedForeignTokens() throws Exception {
         for (long seed : List.of(2026L, 7L, 1234567L)) {
-            Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, seed).with(READS, Set.of()));
+            Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, seed).with(FAULTS, Set.of()));
             GroundTruth truth = run.summary().truth();
             assertThat(truth.readers()).as("seed %d leaks", seed).isNotEmpty();
             assertThat(detected(run.detected())).as("seed %d", seed).isEqualTo(truth(truth));
@@ -87,7 +85,7 @@ class RuntimeGroundTruthTest {
     void onAColocatedNodeWithAPrefixCacheTheDetectorFindsExactlyWhatLeaked() throws Exception {
         for (long seed : List.of(11L, 2026L)) {
             // A prefill cut short, a stale cache index (with the cache salted per tenant), and the 2026 faults.
-            Run run = run(Options.of(Scenario.COLOCATED, 5, 600, seed).with(READS, Set.of()));
+            Run run = run(Options.of(Scenario.COLOCATED, 5, 600, seed).with(FAULTS, Set.of()));
             assertThat(run.summary().truth().readers()).isNotEmpty();
             assertThat(detected(run.detected())).as("seed %d", seed).isEqualTo(truth(run.summary().truth()));
             assertThat(run.detected().counts()).doesNotContainKey("CROSS_TENANT_SHARE");
@@ -96,10 +94,10 @@ class RuntimeGroundTruthTest {
 
     @Test
     void acrossRebootsTheDetectorStillFindsExactlyWhatLeaked() throws Exception {
-        Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, 5).with(READS, Set.of()).rebootingEvery(70));
+        Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, 5).with(FAULTS, Set.of()).rebootingEvery(70));
         assertThat(run.summary().truth().readers()).isNotEmpty();
         assertThat(detected(run.detected())).isEqualTo(truth(run.summary().truth()));
-        Run colocated = run(Options.of(Scenario.COLOCATED, 5, 400, 5).with(READS, Set.of()).rebootingEvery(90));
+        Run colocated = run(Options.of(Scenario.COLOCATED, 5, 400, 5).with(FAULTS, Set.of()).rebootingEvery(90));
         assertThat(detected(colocated.detected())).isEqualTo(truth(colocated.summary().truth()));
     }
 
@@ -115,18 +113,51 @@ class RuntimeGroundTruthTest {
     }
 
     /**
-     * Pages freed during a transfer: the decode node receives another tenant's KV as its own, which no read in the
-     * log can show; the transfer's checksum does, for exactly the responses that carried it.
+     * Pages freed during a transfer (spec v1.1): the sender's XFER_SEND tells that the chunks sent after the free
+     * carried the intruder's KV, so the request that received it, and any later reader of those slots, is an exact
+     * exposure of the intruder: its true victim, across tenants.
      */
     @Test
-    void aTransferReadingFreedPagesIsFlaggedByItsChecksumForExactlyTheResponsesThatLeaked() throws Exception {
+    void aTransferReadingFreedPagesIsAnExposureOfItsTrueVictim() throws Exception {
+        for (long seed : List.of(2026L, 4102L)) {
+            Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, seed).with(EnumSet.of(
+                    Fault.FREE_DURING_TRANSFER), Set.of()));
+            GroundTruth truth = run.summary().truth();
+            assertThat(truth.readers()).as("seed %d leaks", seed).isNotEmpty();
+            assertThat(detected(run.detected())).as("seed %d", seed).isEqualTo(truth(truth));
+            assertThat(run.detected().exposures.values()).allSatisfy(e -> {
+                assertThat(e.kind()).isEqualTo(ExposureKind.CROSS_TENANT);
+                assertThat(e.victimRequest()).contains("-x");  // the intruder, not the request whose transfer it was
+            });
+            assertThat(run.detected().provenance.unresolved()).isEmpty();
+        }
+    }
+
+    /**
+     * The same fault from an engine that writes no XFER_SEND (spec v1): the decode node receives another tenant's KV
+     * as its own, which no read in the log can show; the transfer's checksum does, for exactly the responses that
+     * carried it.
+     */
+    @Test
+    void withoutTheSendersRecordATransferReadingFreedPagesIsFlaggedByItsChecksum() throws Exception {
         Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, 2026).with(EnumSet.of(Fault.FREE_DURING_TRANSFER),
-                Set.of()));
+                Set.of()).sendRecords(false));
         assertThat(run.summary().truth().readers()).isNotEmpty();
         assertThat(run.detected().exposures).isEmpty();
         assertThat(run.detected().findings.values().stream().filter(f -> f.rule() == Rule.TRANSFER_CHECKSUM_MISMATCH)
                 .map(Finding::subject).sorted().toList())
                 .isEqualTo(run.summary().truth().readers().keySet().stream().sorted().toList());
+    }
+
+    /** A v1 log of the other faults judges as a v1.1 one: the sender's record changes only what transfers carried. */
+    @Test
+    void aV1LogOfTheFaultsEndingInReadsGivesTheSameExposures() throws Exception {
+        Options o = Options.of(Scenario.INCIDENT_2026, 6, 300, 7).with(Fault.endingInReads(), Set.of());
+        Run v11 = run(o);
+        Run v1 = run(o.sendRecords(false));
+        assertThat(v1.summary().truth().readers()).isNotEmpty();
+        assertThat(detected(v1.detected())).isEqualTo(truth(v1.summary().truth()))
+                .isEqualTo(detected(v11.detected()));
     }
 
     @Test

@@ -14,6 +14,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.detection.core.Provenance;
+import app.vigie.detection.core.TransferRead;
+import app.vigie.detection.core.TransferSend;
 import app.vigie.detection.core.DetectionSink;
 import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Finding;
@@ -37,6 +40,7 @@ public final class CorePipeline implements DetectionSink {
     private final TreeSet<String> late = new TreeSet<>();
     private final TreeSet<String> conflicts = new TreeSet<>();
     private final TreeSet<String> invalid = new TreeSet<>();
+    private final Provenance provenance = new Provenance();
     private final Random restarts;
     private final double restartChance;
     private int restored;
@@ -139,6 +143,16 @@ public final class CorePipeline implements DetectionSink {
     @Override
     public void requestFact(RequestFact f) {
         facts.compute(f.request(), (request, known) -> (known == null ? RequestFacts.of(request) : known).with(f));
+    }
+
+    @Override
+    public void transferRead(TransferRead read) {
+        provenance.read(read, this);
+    }
+
+    @Override
+    public void transferSend(TransferSend send) {
+        provenance.send(send, this);
     }
 
     @Override

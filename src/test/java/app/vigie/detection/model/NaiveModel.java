@@ -39,7 +39,20 @@ public final class NaiveModel {
     private record TableKey(String stream, String boot, String request) {
     }
 
-    private record Writer(String request, String tenant) {
+    /** {@code received}: not null when the slot holds the request's received position (v1.1, a sent write). */
+    private record Writer(String request, String tenant, Integer received) {
+        Writer(String request, String tenant) {
+            this(request, tenant, null);
+        }
+    }
+
+    /** v1.1: a read of a received position, held until sends tell its origins. */
+    private record Held(String deployment, String reader, String readerTenant, boolean sharedWithoutFp, int position,
+            String via, int viaPosition, Instant at, String stream, String boot, long seq) {
+    }
+
+    /** v1.1: the origin of one sent position (null request: never written). */
+    private record Sent(String request, int position, String originRequest, String originTenant) {
     }
 
     private enum How { ALLOC, SHARE }
@@ -93,6 +106,8 @@ public final class NaiveModel {
 
     private final Map<String, ModelFinding> findings = new HashMap<>();
     private final List<Judged> judged = new ArrayList<>();
+    private final List<Held> held = new ArrayList<>();
+    private final List<Sent> sent = new ArrayList<>();
     /** Applied ADMIT REJECT records. */
     private final List<AuditRecord> rejections = new ArrayList<>();
     /** Requests with an applied valid ALLOC or ATTACH, or an applied FINISH delivered with output tokens. */
@@ -208,6 +223,8 @@ public final class NaiveModel {
             applyFree(r, config, f);
         } else if (body instanceof Body.XferCommit x) {
             applyXferCommit(r, x);
+        } else if (body instanceof Body.XferSend x) {
+            applyXferSend(r, config, x);
         } else if (body instanceof Body.Finish f) {
             applyFinish(f);
         } else if (body instanceof Body.Heartbeat) {
@@ -304,7 +321,10 @@ public final class NaiveModel {
             int logical = (int) (p / pageSize);
             int slot = (int) (p % pageSize);
             TableEntry entry = table.get(logical);
-            lastWriter.put(new SlotKey(r.stream(), r.boot(), entry.page(), slot), new Writer(w.request(), w.tenant()));
+            // v1.1: "A WRITE with sent: true of request S makes each written slot's last writer S's received position
+            // q, q being the logical position it wrote."
+            lastWriter.put(new SlotKey(r.stream(), r.boot(), entry.page(), slot),
+                    new Writer(w.request(), w.tenant(), w.sent() ? (int) p : null));
             touchedLogical.add(logical);
         }
         // "a write to a page without an fp entry for it makes the page's fingerprint unknown": every touched
@@ -343,6 +363,25 @@ public final class NaiveModel {
             TableEntry entry = table.get(p / pageSize);
             int slot = p % pageSize;
             Writer writer = lastWriter.get(new SlotKey(r.stream(), r.boot(), entry.page(), slot));
+            if (writer != null && writer.received() != null) {
+                // v1.1: "rule 2 with an expected fingerprint comes first, as before"
+                if (entry.how() == How.SHARE && entry.expectedFp() != null) {
+                    String current = fingerprint.get(new PageKey(r.stream(), r.boot(), entry.page()));
+                    if (current != null && current.equalsIgnoreCase(entry.expectedFp())) {
+                        // "(if fine, it counts toward CROSS_TENANT_SHARE when S's tenant is not T)"
+                        if (!writer.tenant().equals(readerTenant)) {
+                            raise(single(r, "CROSS_TENANT_SHARE", reader));
+                        }
+                        continue;
+                    }
+                }
+                // "otherwise ... p is judged against each origin of q given by any XFER_SEND of S on any stream";
+                // "Until one covers q, a read of p is held, not judged" (judged in result(), from every send)
+                held.add(new Held(r.deployment(), reader, readerTenant,
+                        entry.how() == How.SHARE && entry.expectedFp() == null, p, writer.request(),
+                        writer.received(), r.ts(), r.stream(), r.boot(), r.seq()));
+                continue;
+            }
             // "1. the last writer of p's slot is R itself: fine;"
             if (writer != null && writer.request().equals(reader)) {
                 continue;
@@ -416,6 +455,43 @@ public final class NaiveModel {
         // No effect on slots.
     }
 
+    private void applyXferSend(AuditRecord r, Body.Config config, Body.XferSend x) {
+        int pageSize = config.pageSize();
+        List<TableEntry> table = tables.get(new TableKey(r.stream(), r.boot(), x.request()));
+        long tableSize = table == null ? 0 : (long) table.size() * pageSize;
+        long end = (long) x.from() + x.tokens();
+        // "Positions beyond the table make the record invalid."
+        if (end > tableSize) {
+            invalid.add(name(r));
+            return;
+        }
+        // "Each position q of an XFER_SEND of request S (tenant U) on stream A has an origin, taken from A's state
+        // after all earlier records of A, as if S attended q"
+        for (int q = x.from(); q < end; q++) {
+            TableEntry entry = table.get(q / pageSize);
+            Writer writer = lastWriter.get(new SlotKey(r.stream(), r.boot(), entry.page(), q % pageSize));
+            // "A slot that S itself received by a sent write counts here as written by S, and one another request
+            // received by a sent write counts as written by that request": the writer's request, whatever it holds
+            boolean own = writer != null && writer.request().equals(x.request());  // rule 1
+            if (!own && entry.how() == How.SHARE) {
+                if (entry.expectedFp() != null) {
+                    String current = fingerprint.get(new PageKey(r.stream(), r.boot(), entry.page()));
+                    own = current != null && current.equalsIgnoreCase(entry.expectedFp());
+                } else {
+                    own = writer != null && writer.tenant().equals(x.tenant());
+                }
+            }
+            if (own) {
+                // "the origin is S itself"
+                sent.add(new Sent(x.request(), q, x.request(), x.tenant()));
+            } else if (writer == null) {
+                sent.add(new Sent(x.request(), q, null, null));  // "or never written"
+            } else {
+                sent.add(new Sent(x.request(), q, writer.request(), writer.tenant()));  // "the slot's last writer"
+            }
+        }
+    }
+
     private void applyFinish(Body.Finish f) {
         // "It is delivered when the reader's FINISH says delivered: true, not delivered when it says false, and
         // unknown until a FINISH is seen." Brief: TRUE if any applied FINISH says true.
@@ -449,11 +525,40 @@ public final class NaiveModel {
             }
         }
 
+        // v1.1: every held read against every origin its position was sent with, whatever the order they came in
+        List<Judged> allJudged = new ArrayList<>(judged);
+        Map<String, List<Sent>> sentByPosition = new HashMap<>();
+        for (Sent x : sent) {
+            sentByPosition.computeIfAbsent(x.request() + "|" + x.position(), k -> new ArrayList<>()).add(x);
+        }
+        for (Held h : held) {
+            for (Sent x : sentByPosition.getOrDefault(h.via() + "|" + h.viaPosition(), List.of())) {
+                ModelFinding where = new ModelFinding(h.deployment(), "", h.reader(), h.at(), h.stream(), h.boot(),
+                        h.seq(), h.seq());
+                // "1. the origin is R: fine; 2. ... SHARE without expected fingerprint, and the origin is of tenant
+                // T: fine"
+                if (h.reader().equals(x.originRequest()) || x.originRequest() != null && h.sharedWithoutFp()
+                        && x.originTenant().equals(h.readerTenant())) {
+                    continue;
+                }
+                if (x.originRequest() == null) {
+                    // "3. the origin is never written: UNINITIALIZED_READ"
+                    raiseInto(allFindings, where, "UNINITIALIZED_READ");
+                    continue;
+                }
+                // "4. the origin V is of another tenant: a cross-tenant exposure ...; 5. otherwise: intra-tenant"
+                boolean cross = !x.originTenant().equals(h.readerTenant());
+                raiseInto(allFindings, where, cross ? "CROSS_TENANT_READ" : "INTRA_TENANT_READ");
+                allJudged.add(new Judged(h.deployment(), h.reader(), h.readerTenant(), x.originRequest(),
+                        x.originTenant(), h.position(), h.at(), h.stream(), h.boot(), h.seq()));
+            }
+        }
+
         // "An exposure is the set of positions judged (4) or (5) for one (reader, victim) pair, over every ATTACH of
         // the reader, each position counted once: tokens = its size." Clarification: "the size of the union over all
         // streams and all ATTACHes". Brief: keyed by (deployment of the ATTACH, reader, victim).
         Map<String, List<Judged>> byPair = new TreeMap<>();
-        for (Judged j : judged) {
+        for (Judged j : allJudged) {
             byPair.computeIfAbsent(j.deployment() + "|" + j.reader() + "|" + j.victim(), k -> new ArrayList<>()).add(j);
         }
         TreeMap<String, ModelExposure> exposures = new TreeMap<>();
@@ -492,6 +597,16 @@ public final class NaiveModel {
         ModelFinding current = findings.get(key);
         if (current == null || EVIDENCE_ORDER.compare(f, current) < 0) {
             findings.put(key, f);
+        }
+    }
+
+    /** {@link #raise} into a result being built: the place of {@code where}, the rule given. */
+    private static void raiseInto(Map<String, ModelFinding> into, ModelFinding where, String rule) {
+        ModelFinding f = new ModelFinding(where.deployment(), rule, where.subject(), where.at(), where.stream(),
+                where.boot(), where.firstSeq(), where.lastSeq());
+        ModelFinding current = into.get(findingKey(f));
+        if (current == null || EVIDENCE_ORDER.compare(f, current) < 0) {
+            into.put(findingKey(f), f);
         }
     }
 

@@ -533,6 +533,11 @@ public final class RandomLogs {
          * (spec, WRITE: "for logical pages of this request that this write leaves complete").
          */
         void write(int s, Req r, int from, int tokens, Body.WriteSource source, boolean fpOn) {
+            write(s, r, from, tokens, source, fpOn, false);
+        }
+
+        /** {@code sent} (spec v1.1): a transfer whose sender writes XFER_SEND for these positions. */
+        void write(int s, Req r, int from, int tokens, Body.WriteSource source, boolean fpOn, boolean sent) {
             Table t = r.tables.get(s);
             int size = ps[s];
             t.written.set(from, from + tokens);
@@ -546,7 +551,21 @@ public final class RandomLogs {
                 fps.add(new PageFingerprint(k, hex));
                 pools[s].cache.put(hex, t.pages.get(k));
             }
-            emit(s, new Body.Write(r.id, r.tenant, from, tokens, source, fpOn && !fps.isEmpty() ? fps : null));
+            emit(s, new Body.Write(r.id, r.tenant, from, tokens, source, fpOn && !fps.isEmpty() ? fps : null,
+                    sent));
+        }
+
+        /**
+         * Sender records held back: a chunk sent after its pages were freed is read only once a later prefill has
+         * had the chance to take and write them (the 2026 free during a transfer, spec v1.1).
+         */
+        final List<Body.XferSend> laterSends = new ArrayList<>();
+
+        void flushSends() {
+            for (Body.XferSend x : laterSends) {
+                emit(PREFILL, x);
+            }
+            laterSends.clear();
         }
 
         void attach(int s, Req r, int tokens) {
@@ -696,6 +715,8 @@ public final class RandomLogs {
                     if (wp > 0) {
                         write(PREFILL, r, 0, wp, Body.WriteSource.COMPUTE, fpOn);
                     }
+                    // chunks held back from earlier transfers are read now, maybe from pages this prefill just took
+                    flushSends();
                     boolean freeDuringTransfer = !plain && a % 5 == 4;
                     if (freeDuringTransfer) {
                         freeOwned(PREFILL, r, Body.FreeReason.FINISH);
@@ -705,8 +726,26 @@ public final class RandomLogs {
                     if (!plain && (c >> 7) % 4 == 3) {
                         covered = Math.max(0, wp - 1 - a % 3); // covered < claimed: positions never written
                     }
+                    // spec v1.1 in two transfers of three: the sender writes XFER_SEND, in one or two chunks, the
+                    // second maybe after later prefills (read after a free); now and then one is never written
+                    boolean sent = !plain && (b >> 3) % 3 != 0;
+                    if (sent && covered < len && (b + c) % 4 == 1) {
+                        covered++;  // the transfer reads a sender slot the prefill did not write
+                    }
                     if (covered > 0) {
-                        write(DECODE, r, 0, covered, Body.WriteSource.TRANSFER, fpOn);
+                        write(DECODE, r, 0, covered, Body.WriteSource.TRANSFER, fpOn, sent);
+                    }
+                    if (sent && covered > 0) {
+                        int cut = covered == 1 ? covered : 1 + (a + (c >> 2)) % (covered - 1);
+                        emit(PREFILL, new Body.XferSend(r.id, r.tenant, 0, cut));
+                        if (cut < covered && (a * 7 + c) % 9 != 4) {
+                            Body.XferSend rest = new Body.XferSend(r.id, r.tenant, cut, covered - cut);
+                            if (freeDuringTransfer) {
+                                laterSends.add(rest);
+                            } else {
+                                emit(PREFILL, rest);
+                            }
+                        }
                     }
                     Boolean checksumOk = freeDuringTransfer ? Boolean.FALSE
                             : b % 5 == 4 ? null : b % 7 == 3 ? Boolean.FALSE : Boolean.TRUE;

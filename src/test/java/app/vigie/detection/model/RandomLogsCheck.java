@@ -342,6 +342,9 @@ public final class RandomLogsCheck {
                     if (st.freed.contains(w.request())) {
                         features.add("use-after-free read/write");
                     }
+                    if (w.sent()) {
+                        features.add("sent transfer (v1.1)");
+                    }
                     if (w.from() == 0 && w.source() == Body.WriteSource.COMPUTE
                             && w.tokens() < input.getOrDefault(w.request(), 0)) {
                         features.add("partial prompt write");
@@ -415,6 +418,25 @@ public final class RandomLogsCheck {
                     }
                     if (Boolean.FALSE.equals(x.checksumOk())) {
                         features.add("transfer checksum false");
+                    }
+                } else if (b instanceof Body.XferSend x) {
+                    if (x.from() + x.tokens() > st.capacity(x.request())) {
+                        impossible++;
+                        features.add("impossible record");
+                        continue;
+                    }
+                    features.add("XFER_SEND");
+                    if (st.freed.contains(x.request())) {
+                        features.add("XFER_SEND after its pages were freed");
+                    }
+                    for (int p = x.from(); p < x.from() + x.tokens(); p++) {
+                        String[] w = st.slots.get(st.slot(x.request(), p));
+                        if (w == null) {
+                            features.add("send of a never-written slot");
+                        } else if (!w[0].equals(x.request())) {
+                            features.add(w[1].equals(x.tenant()) ? "send of another request's slot"
+                                    : "send of another tenant's slot");
+                        }
                     }
                 } else if (b instanceof Body.Finish f) {
                     finished.add(f.request());

@@ -262,7 +262,8 @@ class ServiceDifferentialTest {
         } else if (b instanceof Body.Alloc a) {
             renamed = new Body.Alloc(prefix + a.request(), a.tenant(), a.pages(), a.purpose(), a.claimedTokens());
         } else if (b instanceof Body.Write w) {
-            renamed = new Body.Write(prefix + w.request(), w.tenant(), w.from(), w.tokens(), w.source(), w.fp());
+            renamed = new Body.Write(prefix + w.request(), w.tenant(), w.from(), w.tokens(), w.source(), w.fp(),
+                    w.sent());
         } else if (b instanceof Body.Share s) {
             renamed = new Body.Share(prefix + s.request(), s.tenant(), s.pages(), s.fp());
         } else if (b instanceof Body.Attach a) {
@@ -272,6 +273,8 @@ class ServiceDifferentialTest {
         } else if (b instanceof Body.XferCommit x) {
             renamed = new Body.XferCommit(prefix + x.request(), x.tenant(), x.claimedTokens(), x.coveredTokens(),
                     x.checksumOk());
+        } else if (b instanceof Body.XferSend x) {
+            renamed = new Body.XferSend(prefix + x.request(), x.tenant(), x.from(), x.tokens());
         } else if (b instanceof Body.Finish f) {
             renamed = new Body.Finish(prefix + f.request(), f.tenant(), f.status(), f.httpStatus(), f.outputTokens(),
                     f.delivered());

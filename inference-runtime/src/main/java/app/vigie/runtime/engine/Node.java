@@ -42,6 +42,8 @@ public final class Node {
     private final boolean staleIndex;
     private final boolean tagging;
     private final Config config;
+    /** Whether transfers this node receives are logged as spec v1.1 (the sender's XFER_SEND, {@code sent: true}). */
+    private boolean sendRecords;
 
     /** A request's page table on this node, and the fingerprint chain of its complete pages. */
     private static final class Table {
@@ -297,6 +299,9 @@ public final class Node {
      * origin, is written as the request's ({@code TRANSFER}).
      */
     public void receive(Request r, int from, int count, Node sender, int[] senderPages) {
+        if (sendRecords) {
+            sender.logSent(r, from, count);
+        }
         Table t = tables.get(r.id());
         int ps = pool.pageSize();
         int sps = sender.pool.pageSize();
@@ -305,7 +310,7 @@ public final class Node {
             pool.write(t.pages[p / ps], p % ps, sender.pool.token(page, p % sps), r.id(),
                     sender.pool.writer(page, p % sps));
         }
-        logWrite(r, t, from, count, "TRANSFER");
+        logWrite(r, t, from, count, "TRANSFER", sendRecords);
     }
 
     /** A checksum of the tokens at positions {@code [0, tokens)} of the given pages. */
@@ -318,7 +323,25 @@ public final class Node {
         return h;
     }
 
+    /** Spec v1.1: receive transfers with {@code sent: true}, their senders writing {@code XFER_SEND}. */
+    public void sendRecords(boolean on) {
+        sendRecords = on;
+    }
+
+    /** The sender's side of a transfer chunk: positions [from, from + count) of the request's table were read now. */
+    private void logSent(Request r, int from, int count) {
+        if (log == null) {
+            return;
+        }
+        Instant ts = clock.get();
+        emitter.submit(() -> log.xferSend(ts, r.name(), r.tenant(), from, count));
+    }
+
     private void logWrite(Request r, Table t, int from, int count, String source) {
+        logWrite(r, t, from, count, source, false);
+    }
+
+    private void logWrite(Request r, Table t, int from, int count, String source, boolean sent) {
         if (log == null) {
             return;
         }
@@ -356,7 +379,7 @@ public final class Node {
                     fp.add(new AuditLogWriter.Fingerprint(page, Fingerprints.hex(before)));
                 }
             }
-            log.write(ts, r.name(), r.tenant(), from, count, source, fp.isEmpty() ? null : fp);
+            log.write(ts, r.name(), r.tenant(), from, count, source, sent, fp.isEmpty() ? null : fp);
         });
     }
 

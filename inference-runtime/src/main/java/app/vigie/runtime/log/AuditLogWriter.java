@@ -107,9 +107,18 @@ public final class AuditLogWriter {
     /** @param fingerprints pairs of (logical page, hex fingerprint) of pages this write leaves complete */
     public void write(Instant ts, String request, String tenant, int from, int tokens, String source,
             List<Fingerprint> fingerprints) {
+        write(ts, request, tenant, from, tokens, source, false, fingerprints);
+    }
+
+    /** {@code sent} (spec v1.1, a TRANSFER only): the sender writes {@code XFER_SEND} for these positions. */
+    public void write(Instant ts, String request, String tenant, int from, int tokens, String source, boolean sent,
+            List<Fingerprint> fingerprints) {
         StringBuilder b = requestEnvelope(ts, "WRITE", request, tenant);
         b.append(",\"from\":").append(from).append(",\"tokens\":").append(tokens)
                 .append(",\"source\":\"").append(source).append('"');
+        if (sent) {
+            b.append(",\"sent\":true");
+        }
         if (fingerprints != null) {
             b.append(",\"fp\":[");
             for (int i = 0; i < fingerprints.size(); i++) {
@@ -147,6 +156,13 @@ public final class AuditLogWriter {
         Json.string(b, request);
         runs(b, pages);
         b.append(",\"reason\":\"").append(reason).append('"');
+        emit(b);
+    }
+
+    /** Spec v1.1, sender side: positions [from, from + tokens) of the request's table were read to be sent. */
+    public void xferSend(Instant ts, String request, String tenant, int from, int tokens) {
+        StringBuilder b = requestEnvelope(ts, "XFER_SEND", request, tenant);
+        b.append(",\"from\":").append(from).append(",\"tokens\":").append(tokens);
         emit(b);
     }
 

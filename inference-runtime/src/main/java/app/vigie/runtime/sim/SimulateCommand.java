@@ -30,10 +30,11 @@ public final class SimulateCommand {
             usage: simulate [--scenario incident-2026|colocated] [--tenants N] [--requests N] [--seed N]
                             [--faults all|none|f1,f2] [--fixes all|none|x1,x2] [--long-prompts SHARE]
                             [--cache per-tenant|shared|off] [--reboot-every N] [--rate REQUESTS_PER_S]
-                            [--deployment NAME] [--truth FILE]
+                            [--deployment NAME] [--truth FILE] [--log-version 1.1|1]
                             (--out FILE[.gz] | --vigie URL | --kafka BOOTSTRAP [--topic vigie.page-audit.v1])
               faults: %s
               fixes:  %s
+              --log-version 1: transfers without the sender's XFER_SEND (an engine writing spec v1)
               --vigie posts to URL/api/audit-log as VIGIE_USER (default admin) with VIGIE_PASSWORD
             """;
 
@@ -58,6 +59,7 @@ public final class SimulateCommand {
         int rebootEvery = 0;
         double rate = 50;
         String deployment = "sim-model/prod";
+        boolean sendRecords = true;
         Path file = null;
         URI vigie = null;
         String kafka = null;
@@ -91,6 +93,11 @@ public final class SimulateCommand {
                     case "--kafka" -> kafka = v;
                     case "--topic" -> topic = v;
                     case "--truth" -> truthFile = Path.of(v);
+                    case "--log-version" -> sendRecords = switch (v) {
+                        case "1.1" -> true;
+                        case "1" -> false;
+                        default -> throw new IllegalArgumentException("--log-version is 1.1 or 1, got '" + v + "'");
+                    };
                     default -> throw new IllegalArgumentException("unknown option " + a);
                 }
             }
@@ -98,7 +105,7 @@ public final class SimulateCommand {
                 throw new IllegalArgumentException("give one of --out FILE, --vigie URL or --kafka BOOTSTRAP");
             }
             Options options = new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPrompts,
-                    cache, rebootEvery, rate);
+                    cache, rebootEvery, rate, sendRecords);
             Simulation.Summary summary;
             try (Sinks.Sink sink = file != null ? Sinks.file(file) : vigie != null ? Sinks.http(vigie,
                     System.getenv().getOrDefault("VIGIE_USER", "admin"), password(), 5000)

@@ -45,7 +45,15 @@ public final class Simulation {
      * @param longPromptShare share of prompts longer than the prefill's max input (over-long, as in 2026)
      */
     public record Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
-            String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate) {
+            String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate,
+            boolean sendRecords) {
+        /** A log of spec v1.1: the sender of each KV transfer writes {@code XFER_SEND}. */
+        public Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
+                String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate) {
+            this(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache, rebootEvery,
+                    rate, true);
+        }
+
         /** With a prefix cache salted per tenant, and no reboot. */
         public Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
                 String deployment, double longPromptShare) {
@@ -82,24 +90,33 @@ public final class Simulation {
 
         public Options with(Set<Fault> f, Set<Fix> x) {
             return new Options(scenario, tenants, requests, f, x, seed, deployment, longPromptShare, cache,
-                    rebootEvery, rate);
+                    rebootEvery, rate, sendRecords);
         }
 
         public Options with(Cache c) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, c,
-                    rebootEvery, rate);
+                    rebootEvery, rate, sendRecords);
         }
 
         /** The engines restart every {@code n} requests (0: never). */
         public Options rebootingEvery(int n) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache, n,
-                    rate);
+                    rate, sendRecords);
         }
 
         /** Requests arrive at {@code r} per second on average (Poisson arrivals). */
         public Options arriving(double r) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
-                    rebootEvery, r);
+                    rebootEvery, r, sendRecords);
+        }
+
+        /**
+         * A log of spec v1 ({@code false}): transfers are written without {@code sent} and no {@code XFER_SEND}, as an
+         * engine that does not write the sender's record.
+         */
+        public Options sendRecords(boolean on) {
+            return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
+                    rebootEvery, rate, on);
         }
     }
 
@@ -170,12 +187,14 @@ public final class Simulation {
         Node prefill;
         Node decode;
         if (o.scenario() == Scenario.INCIDENT_2026) {
+            // one sender and one receiver: the sender's XFER_SEND tells the receiver's slots their origin
             prefill = new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE, 40, 16_384,
                     2_500), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,
                     tagging);
             decode = new Node(new Node.Config("sim/n21/decode/dp0", o.deployment(), boot, PAGE_SIZE, 200, 16_384,
                     16_384), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,
                     tagging);
+            decode.sendRecords(o.sendRecords());
         } else {
             prefill = new Node(new Node.Config("sim/n1/colo/dp0", o.deployment(), boot, PAGE_SIZE, 200, 16_384,
                     8_192), o.cache(), o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,

@@ -1,0 +1,156 @@
+package app.vigie.detection.core;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import app.vigie.detection.core.TransferSend.Origin;
+
+/**
+ * Spec v1.1, "Provenance through transfers": a read of slots a transfer wrote is judged against the origin of each
+ * position as its sender saw it when it sent it, not against the receiving request. {@link #join} judges one read
+ * against one send; joining every read with every send of its request, in any order, gives the same exposures and
+ * findings (they merge by union and by earliest occurrence), so the two streams may be read in any order.
+ *
+ * <p>An instance holds reads and sends in memory and joins each newcomer with what it has: the {@code validate}
+ * command and the tests use it; the service keeps both in PostgreSQL and joins there ({@code TransferStore}).
+ */
+public final class Provenance {
+    private final Map<String, List<TransferRead>> readsByVia = new HashMap<>();
+    private final Map<String, List<TransferSend>> sendsByRequest = new HashMap<>();
+    private final Map<String, Boolean> seenReads = new HashMap<>();
+
+    /** A read: judged against every send of its request known so far. */
+    public void read(TransferRead r, DetectionSink sink) {
+        if (seenReads.putIfAbsent(r.key(), Boolean.TRUE) != null) {
+            return;
+        }
+        readsByVia.computeIfAbsent(r.via(), k -> new ArrayList<>()).add(r);
+        for (TransferSend s : sendsByRequest.getOrDefault(r.via(), List.of())) {
+            join(r, s, sink);
+        }
+    }
+
+    /** A send: every read of its request known so far is judged against it. */
+    public void send(TransferSend s, DetectionSink sink) {
+        sendsByRequest.computeIfAbsent(s.request(), k -> new ArrayList<>()).add(s);
+        for (TransferRead r : readsByVia.getOrDefault(s.request(), List.of())) {
+            join(r, s, sink);
+        }
+    }
+
+    /** Reads with positions that no send covers (yet): they are not judged. */
+    public List<TransferRead> unresolved() {
+        List<TransferRead> out = new ArrayList<>();
+        readsByVia.values().forEach(list -> list.forEach(r -> {
+            if (uncovered(r, sendsByRequest.getOrDefault(r.via(), List.of())) > 0) {
+                out.add(r);
+            }
+        }));
+        return out;
+    }
+
+    /** How many of the read's positions no send covers. */
+    public static int uncovered(TransferRead r, List<TransferSend> sends) {
+        int from = r.viaFrom();
+        int to = r.viaFrom() + r.tokens();
+        List<int[]> spans = new ArrayList<>();
+        for (TransferSend s : sends) {
+            int a = Math.max(from, s.from());
+            int b = Math.min(to, s.end());
+            if (a < b) {
+                spans.add(new int[] {a, b});
+            }
+        }
+        spans.sort((x, y) -> Integer.compare(x[0], y[0]));
+        int done = from;
+        int count = 0;
+        for (int[] span : spans) {
+            if (span[1] > done) {
+                count += span[1] - Math.max(done, span[0]);
+                done = span[1];
+            }
+        }
+        return r.tokens() - count;
+    }
+
+    private record Victim(String request, String tenant) {
+    }
+
+    /** Judges read {@code r} against send {@code s} (of the request {@code r} read through), where they overlap. */
+    public static void join(TransferRead r, TransferSend s, DetectionSink sink) {
+        int a = Math.max(r.viaFrom(), s.from());
+        int b = Math.min(r.viaFrom() + r.tokens(), s.end());
+        if (a >= b || !r.via().equals(s.request())) {
+            return;
+        }
+        // victims in code point order of their request, so that evidence reads the same whatever the order
+        Map<String, Positions> byVictim = new TreeMap<>(Rule::compareIds);
+        Map<String, Victim> victims = new HashMap<>();
+        Positions uninitialized = new Positions();
+        int at = a;
+        for (Origin o : s.foreign()) {
+            int x = Math.max(a, o.from());
+            int y = Math.min(b, o.to());
+            if (x >= y) {
+                continue;
+            }
+            if (at < x) {
+                piece(r, new Victim(s.request(), s.tenant()), at, x, byVictim, victims, uninitialized);
+            }
+            piece(r, o.request() == null ? null : new Victim(o.request(), o.tenant()), x, y, byVictim, victims,
+                    uninitialized);
+            at = y;
+        }
+        if (at < b) {
+            piece(r, new Victim(s.request(), s.tenant()), at, b, byVictim, victims, uninitialized);
+        }
+        List<String> cross = new ArrayList<>();
+        List<String> intra = new ArrayList<>();
+        String via = " received by transfer of " + r.via() + " and sent from " + s.stream() + " (seq " + s.seq() + ")";
+        for (Map.Entry<String, Positions> e : byVictim.entrySet()) {
+            Victim v = victims.get(e.getKey());
+            boolean isCross = !v.tenant().equals(r.readerTenant());
+            Positions ps = e.getValue();
+            sink.exposure(new ExposureRead(r.deployment(), isCross ? ExposureKind.CROSS_TENANT
+                    : ExposureKind.INTRA_TENANT, r.reader(), r.readerTenant(), v.request(), v.tenant(),
+                    Ranges.ofAscending(ps), r.at(), r.at(), r.stream(), r.boot(), r.seq()));
+            (isCross ? cross : intra).add(ps.size() + " positions (" + ps.ranges(8) + ")" + via
+                    + ", last written there by " + v.request() + " of tenant " + v.tenant());
+        }
+        if (!cross.isEmpty()) {
+            sink.finding(finding(Rule.CROSS_TENANT_READ, r, cross));
+        }
+        if (!intra.isEmpty()) {
+            sink.finding(finding(Rule.INTRA_TENANT_READ, r, intra));
+        }
+        if (uninitialized.size() > 0) {
+            sink.finding(finding(Rule.UNINITIALIZED_READ, r, List.of(uninitialized.size() + " positions ("
+                    + uninitialized.ranges(8) + ")" + via + ", never written there")));
+        }
+    }
+
+    /** Reader positions for via positions [x, y), whose origin is {@code v} (null: never written). */
+    private static void piece(TransferRead r, Victim v, int x, int y, Map<String, Positions> byVictim,
+            Map<String, Victim> victims, Positions uninitialized) {
+        int from = r.readerFrom() + (x - r.viaFrom());
+        int to = r.readerFrom() + (y - r.viaFrom());
+        if (v == null) {
+            uninitialized.addRun(from, to);
+            return;
+        }
+        if (v.request().equals(r.reader()) || r.shared() && v.tenant().equals(r.readerTenant())) {
+            return;  // rule 1 (its own content back) or rule 2 (a cache shared within its tenant)
+        }
+        victims.putIfAbsent(v.request(), v);
+        byVictim.computeIfAbsent(v.request(), k -> new Positions()).addRun(from, to);
+    }
+
+    private static Finding finding(Rule rule, TransferRead r, List<String> what) {
+        return new Finding(rule, r.deployment(), r.reader(), r.at(), new Finding.Evidence(r.stream(), r.boot(),
+                r.seq(), r.seq(), "ATTACH of " + r.attachTokens() + " positions by " + r.reader() + " of tenant "
+                        + r.readerTenant() + ": " + String.join("; ", what)));
+    }
+}

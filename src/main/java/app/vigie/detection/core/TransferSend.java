@@ -1,0 +1,25 @@
+package app.vigie.detection.core;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Spec v1.1: one {@code XFER_SEND}, judged on the sender's stream. Positions {@code [from, from + tokens)} of
+ * {@code request} were sent; each one's origin is the request itself, except in {@code foreign}: positions whose
+ * sender slot held content the request could not call its own (another request's, or never written).
+ */
+public record TransferSend(String deployment, String request, String tenant, int from, int tokens,
+        List<Origin> foreign, Instant at, String stream, String boot, long seq) {
+
+    public TransferSend {
+        foreign = List.copyOf(foreign);
+    }
+
+    /** Positions {@code [from, to)} whose sender slot was last written by {@code request} (null: never written). */
+    public record Origin(int from, int to, String request, String tenant) {
+    }
+
+    public int end() {
+        return from + tokens;
+    }
+}

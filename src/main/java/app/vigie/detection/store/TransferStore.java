@@ -1,0 +1,340 @@
+package app.vigie.detection.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import app.vigie.detection.core.DetectionSink;
+import app.vigie.detection.core.ExposureRead;
+import app.vigie.detection.core.Finding;
+import app.vigie.detection.core.Provenance;
+import app.vigie.detection.core.RequestFact;
+import app.vigie.detection.core.TransferRead;
+import app.vigie.detection.core.TransferSend;
+import app.vigie.auditlog.record.AuditRecord;
+
+/**
+ * Spec v1.1, provenance through transfers, kept in PostgreSQL: the sends judged on a sender's stream
+ * ({@code transfer_send}) and the reads of what a sent transfer brought ({@code transfer_read}, V28), joined in
+ * whichever transaction brings the second half, by {@link Provenance#join}. Two transactions bringing the two halves
+ * of one transferred request take an advisory lock on it first (sorted, before any incident lock), so the second
+ * sees the first's rows: no pair is missed, whatever the order the streams are read in.
+ */
+public final class TransferStore {
+    /** The advisory lock space of transferred requests ("VTX1"). */
+    private static final int LOCK_SPACE = 0x56545831;
+    private static final char FIELD = '\u0001';
+    private static final char ORIGIN = '\u0002';
+
+    private TransferStore() {
+    }
+
+    /** Stores the buffer's reads and sends and adds to it what they resolve: exposures and findings. */
+    static void join(Connection c, DetectionBuffer b) throws SQLException {
+        if (b.transferReads.isEmpty() && b.transferSends.isEmpty()) {
+            return;
+        }
+        Set<String> requests = new TreeSet<>();
+        b.transferReads.values().forEach(r -> requests.add(r.via()));
+        b.transferSends.forEach(s -> requests.add(s.request()));
+        lock(c, requests);
+        List<TransferSend> newSends = insertSends(c, b.transferSends);
+        List<TransferRead> newReads = insertReads(c, new ArrayList<>(b.transferReads.values()));
+        Set<String> readVias = new TreeSet<>();
+        newReads.forEach(r -> readVias.add(r.via()));
+        Set<String> sendRequests = new TreeSet<>();
+        newSends.forEach(s -> sendRequests.add(s.request()));
+        Map<String, List<TransferSend>> sends = sends(c, readVias);
+        Map<String, List<TransferRead>> reads = reads(c, sendRequests);
+        Set<String> fresh = new HashSet<>();
+        newReads.forEach(r -> fresh.add(r.key()));
+        for (TransferRead r : newReads) {
+            for (TransferSend s : sends.getOrDefault(r.via(), List.of())) {
+                join(r, s, b);
+            }
+        }
+        for (TransferSend s : newSends) {
+            for (TransferRead r : reads.getOrDefault(s.request(), List.of())) {
+                if (!fresh.contains(r.key())) {
+                    join(r, s, b);
+                }
+            }
+        }
+    }
+
+    /** Joins one pair into the buffer; the sender's boot becomes evidence of what it resolves. */
+    private static void join(TransferRead r, TransferSend s, DetectionBuffer b) {
+        boolean[] found = {false};
+        Provenance.join(r, s, new DetectionSink() {
+            @Override
+            public void finding(Finding f) {
+                found[0] = true;
+                b.finding(f);
+            }
+
+            @Override
+            public void exposure(ExposureRead e) {
+                found[0] = true;
+                b.exposure(e);
+            }
+
+            @Override
+            public void requestFact(RequestFact f) {
+                b.requestFact(f);
+            }
+
+            @Override
+            public void transferRead(TransferRead read) {
+                b.transferRead(read);
+            }
+
+            @Override
+            public void transferSend(TransferSend send) {
+                b.transferSend(send);
+            }
+
+            @Override
+            public void invalid(AuditRecord record, String reason) {
+                b.invalid(record, reason);
+            }
+        });
+        if (found[0]) {
+            b.exposureBoot(r.deployment(), s.stream(), s.boot());
+        }
+    }
+
+    private static void lock(Connection c, Set<String> requests) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                select pg_advisory_xact_lock(?, k)
+                from (select distinct hashtext(r) as k from unnest(?::text[]) as u(r) order by 1) as keys""")) {
+            ps.setInt(1, LOCK_SPACE);
+            ps.setArray(2, c.createArrayOf("text", requests.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    // one row per lock taken, in the keys' order
+                }
+            }
+        }
+    }
+
+    /** Inserts the sends; returns those new to the table (a replayed one is already there). */
+    private static List<TransferSend> insertSends(Connection c, List<TransferSend> sends) throws SQLException {
+        if (sends.isEmpty()) {
+            return List.of();
+        }
+        int n = sends.size();
+        String[] stream = new String[n];
+        String[] boot = new String[n];
+        Long[] seq = new Long[n];
+        String[] deployment = new String[n];
+        String[] request = new String[n];
+        String[] tenant = new String[n];
+        Integer[] from = new Integer[n];
+        Integer[] to = new Integer[n];
+        String[] foreign = new String[n];
+        Timestamp[] at = new Timestamp[n];
+        Map<String, TransferSend> byKey = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            TransferSend s = sends.get(i);
+            stream[i] = s.stream();
+            boot[i] = s.boot();
+            seq[i] = s.seq();
+            deployment[i] = s.deployment();
+            request[i] = s.request();
+            tenant[i] = s.tenant();
+            from[i] = s.from();
+            to[i] = s.end();
+            foreign[i] = encode(s.foreign());
+            at[i] = Timestamp.from(s.at());
+            byKey.put(s.stream() + FIELD + s.boot() + FIELD + s.seq(), s);
+        }
+        List<TransferSend> inserted = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into transfer_send (stream, boot, seq, deployment, request, tenant, from_pos, to_pos,
+                  foreign_origins, seen_at)
+                select * from unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[],
+                  ?::int[], ?::text[], ?::timestamptz[])
+                on conflict do nothing
+                returning stream, boot, seq""")) {
+            ps.setArray(1, c.createArrayOf("text", stream));
+            ps.setArray(2, c.createArrayOf("text", boot));
+            ps.setArray(3, c.createArrayOf("bigint", seq));
+            ps.setArray(4, c.createArrayOf("text", deployment));
+            ps.setArray(5, c.createArrayOf("text", request));
+            ps.setArray(6, c.createArrayOf("text", tenant));
+            ps.setArray(7, c.createArrayOf("int4", from));
+            ps.setArray(8, c.createArrayOf("int4", to));
+            ps.setArray(9, c.createArrayOf("text", foreign));
+            ps.setArray(10, c.createArrayOf("timestamptz", at));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    inserted.add(byKey.get(rs.getString(1) + FIELD + rs.getString(2) + FIELD + rs.getLong(3)));
+                }
+            }
+        }
+        return inserted;
+    }
+
+    /**
+     * Inserts the reads; returns those new to the table, or whose stored occurrence this one replaces as earlier
+     * (the same read judged on two tensor-parallel ranks): both are joined again, so that evidence does not depend
+     * on the order the streams were read in.
+     */
+    private static List<TransferRead> insertReads(Connection c, List<TransferRead> reads) throws SQLException {
+        if (reads.isEmpty()) {
+            return List.of();
+        }
+        int n = reads.size();
+        Object[][] cols = new Object[14][n];
+        Map<String, TransferRead> byKey = new HashMap<>();
+        for (int i = 0; i < n; i++) {
+            TransferRead r = reads.get(i);
+            cols[0][i] = r.deployment();
+            cols[1][i] = r.reader();
+            cols[2][i] = r.readerTenant();
+            cols[3][i] = r.readerFrom();
+            cols[4][i] = r.via();
+            cols[5][i] = r.viaTenant();
+            cols[6][i] = r.viaFrom();
+            cols[7][i] = r.tokens();
+            cols[8][i] = r.shared();
+            cols[9][i] = r.attachTokens();
+            cols[10][i] = r.stream();
+            cols[11][i] = r.boot();
+            cols[12][i] = r.seq();
+            cols[13][i] = Timestamp.from(r.at());
+            byKey.put(r.key(), r);
+        }
+        String[] types = {"text", "text", "text", "int4", "text", "text", "int4", "int4", "bool", "int4", "text",
+            "text", "int8", "timestamptz"};
+        List<TransferRead> inserted = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                insert into transfer_read as t (deployment, reader, reader_tenant, reader_from, via, via_tenant,
+                  via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at)
+                select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::int[],
+                  ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::timestamptz[])
+                on conflict (deployment, reader, via, reader_from, via_from, tokens, shared) do update
+                  set stream = excluded.stream, boot = excluded.boot, seq = excluded.seq, seen_at = excluded.seen_at,
+                    attach_tokens = excluded.attach_tokens
+                  where (excluded.seen_at, excluded.stream collate "C", excluded.boot collate "C", excluded.seq)
+                    < (t.seen_at, t.stream collate "C", t.boot collate "C", t.seq)
+                returning deployment, reader, via, reader_from, via_from, tokens, shared""")) {
+            for (int k = 0; k < cols.length; k++) {
+                ps.setArray(k + 1, c.createArrayOf(types[k], cols[k]));
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    inserted.add(byKey.get(rs.getString(1) + "\u0000" + rs.getString(2) + "\u0000" + rs.getString(3)
+                            + "\u0000" + rs.getInt(4) + "\u0000" + rs.getInt(5) + "\u0000" + rs.getInt(6) + "\u0000"
+                            + rs.getBoolean(7)));
+                }
+            }
+        }
+        return inserted;
+    }
+
+    /** Every stored send of these requests. */
+    private static Map<String, List<TransferSend>> sends(Connection c, Set<String> requests) throws SQLException {
+        Map<String, List<TransferSend>> out = new HashMap<>();
+        if (requests.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                select stream, boot, seq, deployment, request, tenant, from_pos, to_pos, foreign_origins, seen_at
+                from transfer_send where request = any(?::text[])""")) {
+            ps.setArray(1, c.createArrayOf("text", requests.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    int from = rs.getInt(7);
+                    TransferSend s = new TransferSend(rs.getString(4), rs.getString(5), rs.getString(6), from,
+                            rs.getInt(8) - from, decode(rs.getString(9)), rs.getTimestamp(10).toInstant(),
+                            rs.getString(1), rs.getString(2), rs.getLong(3));
+                    out.computeIfAbsent(s.request(), k -> new ArrayList<>()).add(s);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every stored read through these requests. */
+    private static Map<String, List<TransferRead>> reads(Connection c, Set<String> vias) throws SQLException {
+        Map<String, List<TransferRead>> out = new HashMap<>();
+        if (vias.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                select deployment, reader, reader_tenant, reader_from, via, via_tenant, via_from, tokens, shared,
+                  attach_tokens, stream, boot, seq, seen_at
+                from transfer_read where via = any(?::text[])""")) {
+            ps.setArray(1, c.createArrayOf("text", vias.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    TransferRead r = new TransferRead(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4),
+                            rs.getString(5), rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getBoolean(9),
+                            rs.getInt(10), rs.getTimestamp(14).toInstant(), rs.getString(11), rs.getString(12),
+                            rs.getLong(13));
+                    out.computeIfAbsent(r.via(), k -> new ArrayList<>()).add(r);
+                }
+            }
+        }
+        return out;
+    }
+
+    static String encode(List<TransferSend.Origin> origins) {
+        if (origins.isEmpty()) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder();
+        for (TransferSend.Origin o : origins) {
+            if (b.length() > 0) {
+                b.append(ORIGIN);
+            }
+            b.append(o.from()).append(FIELD).append(o.to()).append(FIELD)
+                    .append(o.request() == null ? "" : o.request()).append(FIELD)
+                    .append(o.tenant() == null ? "" : o.tenant());
+        }
+        return b.toString();
+    }
+
+    static List<TransferSend.Origin> decode(String s) {
+        if (s == null) {
+            return List.of();
+        }
+        List<TransferSend.Origin> out = new ArrayList<>();
+        for (String o : s.split(String.valueOf(ORIGIN))) {
+            String[] f = o.split(String.valueOf(FIELD), -1);
+            out.add(new TransferSend.Origin(Integer.parseInt(f[0]), Integer.parseInt(f[1]),
+                    f[2].isEmpty() ? null : f[2], f[3].isEmpty() ? null : f[3]));
+        }
+        return out;
+    }
+
+    /** For tests: the stored reads that a send does not cover yet (they are not judged until it comes). */
+    public static int unresolvedReads(Connection c) throws SQLException {
+        int n = 0;
+        try (PreparedStatement ps = c.prepareStatement("select distinct via from transfer_read");
+                ResultSet rs = ps.executeQuery()) {
+            Set<String> vias = new TreeSet<>();
+            while (rs.next()) {
+                vias.add(rs.getString(1));
+            }
+            Map<String, List<TransferRead>> reads = reads(c, vias);
+            Map<String, List<TransferSend>> sends = sends(c, vias);
+            for (List<TransferRead> list : reads.values()) {
+                for (TransferRead r : list) {
+                    n += Provenance.uncovered(r, sends.getOrDefault(r.via(), List.of())) > 0 ? 1 : 0;
+                }
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,39 @@
+-- Spec v1.1, provenance through KV transfers (docs/page-audit-log.md): the sender's XFER_SEND records as judged on
+-- its stream, and the reads of content a transfer written with "sent": true brought. Detection joins the two, in any
+-- order of arrival (TransferStore), under a transaction-scoped advisory lock per transferred request.
+
+create table transfer_send (
+    stream text not null,
+    boot text not null,
+    seq bigint not null,
+    deployment text not null,
+    request text not null,
+    tenant text not null,
+    from_pos integer not null,
+    to_pos integer not null,
+    -- positions whose origin is not the request itself: "from SOH to SOH request SOH tenant" joined by STX (an empty
+    -- request: never written); identifiers never hold control characters (the intake refuses them)
+    foreign_origins text,
+    seen_at timestamptz not null,
+    primary key (stream, boot, seq)
+);
+create index transfer_send_request on transfer_send (request);
+
+create table transfer_read (
+    deployment text not null,
+    reader text not null,
+    reader_tenant text not null,
+    reader_from integer not null,
+    via text not null,
+    via_tenant text not null,
+    via_from integer not null,
+    tokens integer not null,
+    shared boolean not null,
+    attach_tokens integer not null,
+    stream text not null,
+    boot text not null,
+    seq bigint not null,
+    seen_at timestamptz not null,
+    primary key (deployment, reader, via, reader_from, via_from, tokens, shared)
+);
+create index transfer_read_via on transfer_read (via);
