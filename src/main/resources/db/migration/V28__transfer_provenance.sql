@@ -37,3 +37,5 @@ create table transfer_read (
     primary key (deployment, reader, via, reader_from, via_from, tokens, shared)
 );
 create index transfer_read_via on transfer_read (via);
+-- the retention job deletes a purged boot's reads
+create index transfer_read_boot on transfer_read (stream, boot);

@@ -107,6 +107,15 @@ final class RetentionStore {
             ps.setArray(1, c.createArrayOf("bigint", ids));
             ps.executeUpdate();
         }
+        // spec v1.1: what the boots sent and the reads they judged of received positions go with their records
+        for (String table : List.of("transfer_send", "transfer_read")) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    delete from %s t using stream_boot sb
+                    where sb.id = any(?) and t.stream = sb.stream and t.boot = sb.boot""".formatted(table))) {
+                ps.setArray(1, c.createArrayOf("bigint", ids));
+                ps.executeUpdate();
+            }
+        }
         try (PreparedStatement ps = c.prepareStatement(
                 "update stream_boot set purged_at = ?, purge_pending = true where id = any(?)")) {
             ps.setTimestamp(1, Timestamp.from(now));

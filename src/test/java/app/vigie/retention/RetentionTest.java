@@ -137,6 +137,11 @@ class RetentionTest {
         assertThat(purged(d + "/quiet")).isTrue();
         assertThat(string("select deployment from stream_boot where stream = ?", p + "c/s")).isEqualTo(p + "c/dep");
         assertThat(purged(k + "/old")).isTrue();
+        // what a purged boot sent and read of received positions goes with it; a kept boot keeps its own
+        assertThat(string("select count(*) from transfer_send where stream = ?", p + "b/s")).isEqualTo("0");
+        assertThat(string("select count(*) from transfer_read where stream = ?", p + "b/s")).isEqualTo("0");
+        assertThat(string("select count(*) from transfer_send where stream = ?", p + "c/s")).isEqualTo("1");
+        assertThat(string("select count(*) from transfer_read where stream = ?", p + "c/s")).isEqualTo("1");
         assertThat(purged(o + "/s")).isTrue();
         assertThat(purged(p + "b/s")).isTrue();
         assertThat(count("select count(*) from record_segment g join stream_boot s on s.id = g.stream_boot_id"
@@ -284,7 +289,10 @@ class RetentionTest {
         return Api.admin().get("/api/incidents/" + id + "/evidence-check").then().statusCode(200).extract().jsonPath();
     }
 
-    /** A boot serving one tenant, each request reading only what it wrote: six records, no finding. */
+    /**
+     * A boot serving one tenant, each request reading only what it wrote or received by a transfer whose sender wrote
+     * XFER_SEND (spec v1.1, here on the same stream): twelve records, no finding.
+     */
     private static void benign(String stream, String deployment) {
         List<String> lines = new ArrayList<>();
         AuditLogWriter w = new AuditLogWriter(stream, deployment, "b1", lines::add);
@@ -296,7 +304,15 @@ class RetentionTest {
         w.attach(T, r, "acme", 16);
         w.finish(T, r, "acme", "STOP", 200, 1, true);
         w.free(T, r, pages, "FINISH");
-        Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", Matchers.equalTo(6));
+        String received = stream + "-r1";
+        List<PageRun> second = List.of(new PageRun(1, 1));
+        w.alloc(T, received, "acme", second, "PREALLOC", 16);
+        w.write(T, received, "acme", 0, 16, "TRANSFER", true, null);
+        w.xferSend(T, received, "acme", 0, 16);
+        w.attach(T, received, "acme", 16);
+        w.finish(T, received, "acme", "STOP", 200, 1, true);
+        w.free(T, received, second, "FINISH");
+        Api.post(Logs.body(lines)).then().statusCode(200).body("accepted", Matchers.equalTo(12));
     }
 
     /**

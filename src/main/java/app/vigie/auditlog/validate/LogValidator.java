@@ -121,6 +121,15 @@ public final class LogValidator {
                 s.applyReady(collector);
             }
         }
+        // spec v1.1: a sent write promises the sender's XFER_SEND; a read of positions none covered was never judged
+        for (TransferRead r : collector.provenance.unresolved()) {
+            Held h = collector.readAt.get(r.key());
+            problems.add(new Problem("unsent", h.source, h.line, r.stream(), r.boot(), r.seq(), "ATTACH of "
+                    + r.reader() + " read positions " + r.readerFrom() + "-" + (r.readerFrom() + r.tokens() - 1)
+                    + " received by a sent transfer of " + r.via() + " (its positions " + r.viaFrom() + "-"
+                    + (r.viaFrom() + r.tokens() - 1) + "), and no XFER_SEND of " + r.via() + " covers them all: the"
+                    + " service holds such reads, not judged, until the sender's record comes"));
+        }
         for (Collector.Impossible i : collector.impossible) {
             Held h = i.where;
             problems.add(new Problem("impossible", h.source, h.line, h.record.stream(), h.record.boot(),
@@ -217,6 +226,8 @@ public final class LogValidator {
         final Map<String, RequestFacts> facts = new HashMap<>();
         final List<Impossible> impossible = new ArrayList<>();
         final Provenance provenance = new Provenance();
+        /** Where each read of received positions was first made. */
+        final Map<String, Held> readAt = new HashMap<>();
         Held where;
 
         record Impossible(Held where, String reason) {
@@ -240,6 +251,7 @@ public final class LogValidator {
 
         @Override
         public void transferRead(TransferRead read) {
+            readAt.putIfAbsent(read.key(), where);
             provenance.read(read, this);
         }
 

@@ -96,7 +96,8 @@ class ValidateCommandTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"not-json", "conflicting-duplicate", "missing-seq", "write-before-alloc"})
+    @ValueSource(strings = {"not-json", "conflicting-duplicate", "missing-seq", "write-before-alloc",
+        "unsent-transfer"})
     void eachBrokenLogFailsWithItsProblem(String name) throws Exception {
         // NAME.expected: kind, line, words the message must contain, separated by |
         String[] wanted = new String(resource("/conformance/broken/" + name + ".expected"), StandardCharsets.UTF_8)
@@ -115,6 +116,31 @@ class ValidateCommandTest {
         Run text = run(null, copy("/conformance/broken/" + name + ".ndjson"));
         assertThat(text.out).contains("conforms: no, ").contains(":" + wanted[1] + " " + wanted[0])
                 .contains(wanted[2]).contains("exit 2");
+    }
+
+    /**
+     * Spec v1.1: a transfer whose sender writes XFER_SEND conforms and is quiet; when the sender's pages were freed
+     * and another tenant's prefill wrote them before the second chunk was sent, the reader of that chunk read the
+     * other tenant's tokens: an exposure of req-b (globex), not of req-a's own transfer.
+     */
+    @Test
+    void aSentTransferIsJudgedByItsOrigins() throws Exception {
+        Run quiet = run(null, "--json", copy("/conformance/pass/transfer-v1.1.ndjson"));
+        assertThat(quiet.exit).as(quiet.out).isZero();
+        Run leak = run(null, "--json", copy("/conformance/pass/free-during-transfer-v1.1.ndjson"));
+        assertThat(leak.exit).as(leak.out).isEqualTo(1);
+        JsonNode report = leak.json();
+        assertThat(report.get("conforms").asBoolean()).isTrue();
+        assertThat(report.get("exposures")).hasSize(1);
+        JsonNode e = report.get("exposures").get(0);
+        assertThat(e.get("kind").asText()).isEqualTo("CROSS_TENANT");
+        assertThat(e.get("reader_request").asText()).isEqualTo("req-a");
+        assertThat(e.get("victim_request").asText()).isEqualTo("req-b");
+        assertThat(e.get("victim_tenant").asText()).isEqualTo("globex");
+        assertThat(e.get("tokens").asInt()).isEqualTo(4);
+        assertThat(report.get("finding_counts").toString()).contains("CROSS_TENANT_READ");
+        assertThat(report.get("findings").toString()).contains("received by transfer of req-a")
+                .contains("last written there by req-b of tenant globex");
     }
 
     @Test
