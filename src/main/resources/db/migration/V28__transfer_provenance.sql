@@ -20,6 +20,9 @@ create table transfer_send (
 create index transfer_send_request on transfer_send (request);
 
 create table transfer_read (
+    -- the first 16 bytes of the SHA-256 of what the read is (deployment, reader, via, positions, shared): a replay,
+    -- a later ATTACH or another tensor-parallel rank reading the same is one row
+    key uuid primary key,
     deployment text not null,
     reader text not null,
     reader_tenant text not null,
@@ -33,8 +36,7 @@ create table transfer_read (
     stream text not null,
     boot text not null,
     seq bigint not null,
-    seen_at timestamptz not null,
-    primary key (deployment, reader, via, reader_from, via_from, tokens, shared)
+    seen_at timestamptz not null
 );
 create index transfer_read_via on transfer_read (via);
 -- the retention job deletes a purged boot's reads

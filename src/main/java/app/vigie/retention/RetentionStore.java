@@ -210,11 +210,14 @@ final class RetentionStore {
                   pg_total_relation_size('finding'), (select count(*) from finding),
                   pg_total_relation_size('request_fact'), (select count(*) from request_fact),
                   pg_total_relation_size('quarantine'), (select count(*) from quarantine),
+                  pg_total_relation_size('transfer_send') + pg_total_relation_size('transfer_read'),
+                  (select count(*) from transfer_send), (select count(*) from transfer_read),
                   pg_database_size(current_database())""");
                 ResultSet rs = ps.executeQuery()) {
             rs.next();
             return Storage.of(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
-                    rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11));
+                    rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11),
+                    rs.getLong(12), rs.getLong(13), rs.getLong(14));
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -22,6 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import app.vigie.runtime.engine.Fault;
+import app.vigie.runtime.sim.Simulation;
 import app.vigie.runtime.workload.BenignWorkload;
 import app.vigie.testing.ServiceProcess;
 
@@ -55,7 +58,7 @@ public final class IngestHttpBenchmark {
                 case "--cold" -> coldRecords = Long.parseLong(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + "; options: --records N --threads N --streams-per-thread N --batch N --url URL "
-                        + "--workload benign|pd-example --warmup N --cold N (a fresh JVM's first N records timed apart)");
+                        + "--workload benign|pd-example|runtime-pd[-clean][-v1] --warmup N --cold N (a fresh JVM's first N records timed apart)");
             }
         }
         long seed = System.nanoTime();
@@ -172,12 +175,26 @@ public final class IngestHttpBenchmark {
                             .replace("\"request\": \"", "\"request\": \"" + tag));
                 }
             }
+        } else if (workload.startsWith("runtime-pd")) {
+            // the reference runtime's prefill/decode deployments, with the incident's faults that end in reads (none
+            // with "-clean"): spec v1.1 (the sender's XFER_SEND, received positions joined with it), or v1 with "-v1"
+            boolean v11 = !workload.endsWith("-v1");
+            Set<Fault> faults = workload.contains("-clean") ? Set.of() : Fault.endingInReads();
+            for (int t = 0; t < threads; t++) {
+                List<String> out = perThread.get(t);
+                for (int k = 0; out.size() < records / threads; k++) {
+                    String name = "bench-" + Long.toString(seed, 36) + "-t" + t + "-" + k;
+                    Simulation.run(new Simulation.Options(Simulation.Scenario.INCIDENT_2026, 6, 400,
+                            faults, Set.of(), seed + 7919L * t + k, name, 0.15).sendRecords(v11),
+                            line -> out.add(line.replace("\"stream\":\"sim/", "\"stream\":\"" + name + "/")), null);
+                }
+            }
         } else if ("benign".equals(workload)) {
             for (int t = 0; t < threads; t++) {
                 new BenignWorkload(streamsPerThread, seed + t).generate(records / threads, perThread.get(t)::add);
             }
         } else {
-            throw new IllegalArgumentException("--workload is benign or pd-example");
+            throw new IllegalArgumentException("--workload is benign, pd-example or runtime-pd[-clean][-v1]");
         }
         return perThread;
     }
@@ -223,12 +240,14 @@ public final class IngestHttpBenchmark {
         JsonNode s = new ObjectMapper().readTree(r.body()).get("storage");
         System.out.printf("storage: %,d records in %,d bytes on disk: %.1f bytes per stored record%s; %,d exposures"
                 + " in %,d bytes: %.1f bytes per exposure; %,d findings in %,d bytes; %,d request facts in %,d bytes;"
-                + " database %,d bytes%n", s.get("records").asLong(), s.get("record_bytes").asLong(),
+                + " transfers (v1.1) %,d sends and %,d reads in %,d bytes; database %,d bytes%n", s.get("records").asLong(),
+                s.get("record_bytes").asLong(),
                 s.get("bytes_per_record").asDouble(),
                 rawPerRecord > 0 ? String.format(" (reference: %.1f bytes of NDJSON per record)", rawPerRecord) : "",
                 s.get("exposures").asLong(), s.get("exposure_bytes").asLong(), s.get("bytes_per_exposure").asDouble(),
                 s.get("findings").asLong(), s.get("finding_bytes").asLong(), s.get("request_facts").asLong(),
-                s.get("request_fact_bytes").asLong(), s.get("database_bytes").asLong());
+                s.get("request_fact_bytes").asLong(), s.get("transfer_sends").asLong(), s.get("transfer_reads").asLong(),
+                s.get("transfer_bytes").asLong(), s.get("database_bytes").asLong());
     }
 
     private static double ingest(String url, String password, List<List<String>> perThread, int batch)

@@ -109,7 +109,7 @@ public final class Provenance {
         }
         List<String> cross = new ArrayList<>();
         List<String> intra = new ArrayList<>();
-        String via = " received by transfer of " + r.via() + " and sent from " + s.stream() + " (seq " + s.seq() + ")";
+        String via = " received by transfer of " + r.via() + " and sent from " + s.stream();
         for (Map.Entry<String, Positions> e : byVictim.entrySet()) {
             Victim v = victims.get(e.getKey());
             boolean isCross = !v.tenant().equals(r.readerTenant());

@@ -508,6 +508,14 @@ public final class StreamDetector {
             }
             int base = page * pageSize;
             int limit = Math.min(pageSize, n - lp * pageSize);
+            if (q.sentId != 0 && pageWriter[page] == q.sentId && q.kind[lp] == ALLOCATED) {
+                // a page of its own that it received whole by a sent transfer: one read of it, in one step
+                int received = writers[q.sentId].logicalPages.get(page);
+                if (received >= 0) {
+                    j.transferred(writers[q.sentId], received * pageSize, lp * pageSize, lp * pageSize + limit, false);
+                    continue;
+                }
+            }
             int i = 0;
             while (i < limit && slots[base + i] == rid) {
                 i++;

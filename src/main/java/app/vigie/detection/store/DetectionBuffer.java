@@ -34,6 +34,8 @@ public final class DetectionBuffer implements DetectionSink {
     /** Spec v1.1: reads of content received by sent transfers (by key: a read judged again is one), and sends. */
     final Map<String, TransferRead> transferReads = new LinkedHashMap<>();
     final List<TransferSend> transferSends = new ArrayList<>();
+    /** The index in {@link #transferSends} of the last send of each (stream, boot, request). */
+    private final Map<String, Integer> lastSend = new HashMap<>();
 
     /** An impossible record and why. */
     record Invalid(AuditRecord record, String reason) {
@@ -80,8 +82,26 @@ public final class DetectionBuffer implements DetectionSink {
         transferReads.merge(read.key(), read, (a, b) -> b.earlier(a) ? b : a);
     }
 
+    /**
+     * A send that continues the previous one of its request on its (stream, boot) joins it: the chunks of one transfer
+     * are usually in one transaction, and one row per transfer is what the join needs (the place of a send is not
+     * evidence: the read's is).
+     */
     @Override
     public void transferSend(TransferSend send) {
+        String key = send.stream() + "\u0000" + send.boot() + "\u0000" + send.request();
+        Integer at = lastSend.get(key);
+        if (at != null) {
+            TransferSend last = transferSends.get(at);
+            if (last.end() == send.from()) {
+                List<TransferSend.Origin> foreign = new ArrayList<>(last.foreign());
+                foreign.addAll(send.foreign());
+                transferSends.set(at, new TransferSend(last.deployment(), last.request(), last.tenant(), last.from(),
+                        last.tokens() + send.tokens(), foreign, last.at(), last.stream(), last.boot(), last.seq()));
+                return;
+            }
+        }
+        lastSend.put(key, transferSends.size());
         transferSends.add(send);
     }
 

@@ -1,5 +1,9 @@
 package app.vigie.detection.store;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -12,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 
 import app.vigie.detection.core.DetectionSink;
 import app.vigie.detection.core.ExposureRead;
@@ -194,10 +199,13 @@ public final class TransferStore {
             return List.of();
         }
         int n = reads.size();
-        Object[][] cols = new Object[14][n];
-        Map<String, TransferRead> byKey = new HashMap<>();
+        Object[][] cols = new Object[15][n];
+        Map<UUID, TransferRead> byKey = new HashMap<>();
         for (int i = 0; i < n; i++) {
             TransferRead r = reads.get(i);
+            UUID key = key(r);
+            cols[14][i] = key;
+            byKey.put(key, r);
             cols[0][i] = r.deployment();
             cols[1][i] = r.reader();
             cols[2][i] = r.readerTenant();
@@ -212,30 +220,27 @@ public final class TransferStore {
             cols[11][i] = r.boot();
             cols[12][i] = r.seq();
             cols[13][i] = Timestamp.from(r.at());
-            byKey.put(r.key(), r);
         }
         String[] types = {"text", "text", "text", "int4", "text", "text", "int4", "int4", "bool", "int4", "text",
-            "text", "int8", "timestamptz"};
+            "text", "int8", "timestamptz", "uuid"};
         List<TransferRead> inserted = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into transfer_read as t (deployment, reader, reader_tenant, reader_from, via, via_tenant,
-                  via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at)
+                  via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, key)
                 select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::int[],
-                  ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::timestamptz[])
-                on conflict (deployment, reader, via, reader_from, via_from, tokens, shared) do update
+                  ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::timestamptz[], ?::uuid[])
+                on conflict (key) do update
                   set stream = excluded.stream, boot = excluded.boot, seq = excluded.seq, seen_at = excluded.seen_at,
                     attach_tokens = excluded.attach_tokens
                   where (excluded.seen_at, excluded.stream collate "C", excluded.boot collate "C", excluded.seq)
                     < (t.seen_at, t.stream collate "C", t.boot collate "C", t.seq)
-                returning deployment, reader, via, reader_from, via_from, tokens, shared""")) {
+                returning key""")) {
             for (int k = 0; k < cols.length; k++) {
                 ps.setArray(k + 1, c.createArrayOf(types[k], cols[k]));
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    inserted.add(byKey.get(rs.getString(1) + "\u0000" + rs.getString(2) + "\u0000" + rs.getString(3)
-                            + "\u0000" + rs.getInt(4) + "\u0000" + rs.getInt(5) + "\u0000" + rs.getInt(6) + "\u0000"
-                            + rs.getBoolean(7)));
+                    inserted.add(byKey.get(rs.getObject(1, UUID.class)));
                 }
             }
         }
@@ -287,6 +292,17 @@ public final class TransferStore {
             }
         }
         return out;
+    }
+
+    /** The row key of a read: the first 16 bytes of the SHA-256 of {@link TransferRead#key()}. */
+    static UUID key(TransferRead r) {
+        try {
+            byte[] h = MessageDigest.getInstance("SHA-256").digest(r.key().getBytes(StandardCharsets.UTF_8));
+            ByteBuffer b = ByteBuffer.wrap(h);
+            return new UUID(b.getLong(), b.getLong());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
     }
 
     static String encode(List<TransferSend.Origin> origins) {

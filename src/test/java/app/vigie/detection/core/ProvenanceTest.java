@@ -1,0 +1,185 @@
+package app.vigie.detection.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+import app.vigie.auditlog.intake.RecordParser;
+import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.runtime.log.AuditLogWriter;
+import app.vigie.runtime.log.PageRun;
+
+/**
+ * Spec v1.1, "Provenance through transfers", rule by rule: a sender stream {@code p} and a receiver stream {@code d},
+ * each case judged with the receiver's stream read first and with the sender's read first, which must agree.
+ */
+class ProvenanceTest {
+    private static final Instant T = Instant.parse("2026-08-27T09:00:00Z");
+    private static final int PS = 4;
+
+    private final List<String> lines = new ArrayList<>();
+    private final AuditLogWriter p = new AuditLogWriter("p", "d/prod", "b1", lines::add);
+    private final AuditLogWriter d = new AuditLogWriter("d", "d/prod", "b1", lines::add);
+
+    ProvenanceTest() {
+        p.config(T, PS, 8, 32, 32);
+        d.config(T, PS, 8, 32, 32);
+    }
+
+    private static List<PageRun> pages(int first, int count) {
+        return List.of(new PageRun(first, count));
+    }
+
+    /** Request {@code r} prefilled on {@code p} (pages from {@code page}) and received whole on {@code d}. */
+    private void prefill(String r, String tenant, int page, int tokens) {
+        p.alloc(T, r, tenant, pages(page, (tokens + PS - 1) / PS), "PREFILL", null);
+        p.write(T, r, tenant, 0, tokens, "COMPUTE", null);
+    }
+
+    private void receive(String r, String tenant, int page, int tokens) {
+        d.alloc(T, r, tenant, pages(page, (tokens + PS - 1) / PS), "PREALLOC", tokens);
+        d.write(T, r, tenant, 0, tokens, "TRANSFER", true, null);
+        d.xferCommit(T, r, tenant, tokens, tokens, null);
+    }
+
+    /** The log judged with one stream's records first, then the other's. */
+    private Recorder judged(String first) throws Exception {
+        RecordParser parser = new RecordParser();
+        List<AuditRecord> records = new ArrayList<>();
+        for (String l : lines) {
+            records.add(parser.parse(l));
+        }
+        Recorder rec = new Recorder();
+        Map<String, StreamDetector> detectors = new LinkedHashMap<>();
+        for (String stream : first.equals("p") ? List.of("p", "d") : List.of("d", "p")) {
+            for (AuditRecord r : records) {
+                if (r.stream().equals(stream)) {
+                    detectors.computeIfAbsent(stream, s -> new StreamDetector(s, "b1")).apply(r, rec);
+                }
+            }
+        }
+        assertThat(rec.invalid).isEmpty();
+        return rec;
+    }
+
+    /** reader -> victim -> tokens, and the rules raised, the same in both orders. */
+    private Map<String, Object> outcome() throws Exception {
+        Recorder a = judged("p");
+        Recorder b = judged("d");
+        Map<String, Object> out = new TreeMap<>();
+        a.exposures.values().forEach(e -> out.put(e.readerRequest() + "<-" + e.victimRequest(), e.kind() + " "
+                + e.tokens()));
+        out.put("rules", a.counts());
+        Map<String, Object> other = new TreeMap<>();
+        b.exposures.values().forEach(e -> other.put(e.readerRequest() + "<-" + e.victimRequest(), e.kind() + " "
+                + e.tokens()));
+        other.put("rules", b.counts());
+        assertThat(other).as("receiver's stream read first").isEqualTo(out);
+        assertThat(a.findings.keySet()).isEqualTo(b.findings.keySet());
+        a.findings.forEach((k, f) -> assertThat(b.findings.get(k).evidence()).as(k).isEqualTo(f.evidence()));
+        return out;
+    }
+
+    @Test
+    void aTransferOfItsOwnContentIsSilent() throws Exception {
+        prefill("r", "acme", 0, 8);
+        p.xferSend(T, "r", "acme", 0, 8);
+        receive("r", "acme", 0, 8);
+        d.attach(T, "r", "acme", 8);
+        assertThat(outcome()).containsOnlyKeys("rules").containsEntry("rules", Map.of());
+    }
+
+    @Test
+    void whatASenderReadAfterAFreeIsTheIntrudersContent() throws Exception {
+        prefill("r", "acme", 0, 8);
+        p.xferSend(T, "r", "acme", 0, 4);
+        p.free(T, "r", pages(0, 2), "FINISH");
+        prefill("x", "globex", 0, 8);  // the intruder takes the freed pages and writes them
+        p.xferSend(T, "r", "acme", 4, 4);
+        receive("r", "acme", 0, 8);
+        d.attach(T, "r", "acme", 8);
+        assertThat(outcome()).containsEntry("r<-x", "CROSS_TENANT 4")
+                .containsEntry("rules", Map.of("CROSS_TENANT_READ", 1)).hasSize(2);
+    }
+
+    @Test
+    void aLaterReaderOfTheReceivedSlotsReadsTheirOriginNotTheReceiver() throws Exception {
+        prefill("r", "acme", 0, 8);
+        p.free(T, "r", pages(0, 2), "FINISH");
+        prefill("x", "globex", 0, 8);
+        p.xferSend(T, "r", "acme", 0, 8);
+        receive("r", "acme", 0, 8);
+        d.free(T, "r", pages(0, 2), "FINISH");
+        // the 2026 shape on the decode node: a request of acme given r's stale pages
+        d.alloc(T, "s", "acme", pages(0, 2), "PREALLOC", 8);
+        d.write(T, "s", "acme", 0, 1, "TRANSFER", null);
+        d.attach(T, "s", "acme", 8);
+        assertThat(outcome()).containsEntry("s<-x", "CROSS_TENANT 7").doesNotContainKey("s<-r")
+                .doesNotContainKey("r<-x");  // r never attended: its own reads are not exposures yet
+    }
+
+    @Test
+    void anOwnOriginLeavesTheReceiverTheLastWriterForOtherReaders() throws Exception {
+        prefill("r", "acme", 0, 8);
+        p.xferSend(T, "r", "acme", 0, 8);
+        receive("r", "acme", 0, 8);
+        d.free(T, "r", pages(0, 2), "FINISH");
+        d.alloc(T, "s", "globex", pages(0, 2), "PREALLOC", 8);
+        d.attach(T, "s", "globex", 8);
+        assertThat(outcome()).containsEntry("s<-r", "CROSS_TENANT 8")
+                .containsEntry("rules", Map.of("CROSS_TENANT_READ", 1));
+    }
+
+    @Test
+    void aSlotTheSenderNeverWroteIsAnUninitializedRead() throws Exception {
+        prefill("r", "acme", 0, 6);  // positions 6 and 7 never computed
+        p.xferSend(T, "r", "acme", 0, 8);
+        receive("r", "acme", 0, 8);
+        d.attach(T, "r", "acme", 8);
+        assertThat(outcome()).containsEntry("rules", Map.of("UNINITIALIZED_READ", 1)).hasSize(1);
+    }
+
+    @Test
+    void everySendOfAPositionGivesItsOriginAndAReadWithoutSendIsHeld() throws Exception {
+        prefill("r", "acme", 0, 8);
+        p.xferSend(T, "r", "acme", 0, 8);  // handed over: its own
+        p.free(T, "r", pages(0, 2), "FINISH");
+        prefill("x", "globex", 0, 4);
+        p.xferSend(T, "r", "acme", 0, 8);  // the read known to be over, after the intruder's write
+        receive("r", "acme", 0, 8);
+        d.attach(T, "r", "acme", 8);
+        // a second request received by a sent transfer whose sender never wrote its record
+        prefill("u", "acme", 2, 4);
+        receive("u", "acme", 2, 4);
+        d.attach(T, "u", "acme", 4);
+        assertThat(outcome()).containsEntry("r<-x", "CROSS_TENANT 4").hasSize(2);
+        Recorder rec = judged("d");
+        assertThat(rec.provenance.unresolved()).singleElement()
+                .satisfies(read -> assertThat(read.via()).isEqualTo("u"));
+    }
+
+    @Test
+    void aCacheSharedWithinATenantIsFineByOriginAndProvenanceGoesOneHop() throws Exception {
+        prefill("a", "acme", 0, 4);
+        // b of acme shares a's page without fingerprint (a prefix cache within acme), sends it and its own page
+        p.xferSend(T, "a", "acme", 0, 4);
+        d.alloc(T, "a", "acme", pages(0, 1), "PREALLOC", 4);
+        d.write(T, "a", "acme", 0, 4, "TRANSFER", true, null);
+        d.attach(T, "a", "acme", 4);
+        // on the decode node, b (acme) shares a's received page without fingerprint: its origin a is of acme: fine
+        d.share(T, "b", "acme", pages(0, 1), null);
+        d.attach(T, "b", "acme", 4);
+        // c (globex) shares it too: the origin a is another tenant's: an exposure of a, not of a's transfer
+        d.share(T, "c", "globex", pages(0, 1), null);
+        d.attach(T, "c", "globex", 4);
+        assertThat(outcome()).containsEntry("c<-a", "CROSS_TENANT 4").doesNotContainKey("b<-a")
+                .containsEntry("rules", Map.of("CROSS_TENANT_READ", 1));
+    }
+}
