@@ -107,28 +107,30 @@ public final class Provenance {
         if (at < b) {
             piece(r, new Victim(s.request(), s.tenant()), at, b, byVictim, victims, uninitialized);
         }
-        List<String> cross = new ArrayList<>();
-        List<String> intra = new ArrayList<>();
-        String via = " received by transfer of " + r.via() + " and sent from " + s.stream();
+        boolean cross = false;
+        boolean intra = false;
         for (Map.Entry<String, Positions> e : byVictim.entrySet()) {
             Victim v = victims.get(e.getKey());
             boolean isCross = !v.tenant().equals(r.readerTenant());
-            Positions ps = e.getValue();
             sink.exposure(new ExposureRead(r.deployment(), isCross ? ExposureKind.CROSS_TENANT
                     : ExposureKind.INTRA_TENANT, r.reader(), r.readerTenant(), v.request(), v.tenant(),
-                    Ranges.ofAscending(ps), r.at(), r.at(), r.stream(), r.boot(), r.seq()));
-            (isCross ? cross : intra).add(ps.size() + " positions (" + ps.ranges(8) + ")" + via
-                    + ", last written there by " + v.request() + " of tenant " + v.tenant());
+                    Ranges.ofAscending(e.getValue()), r.at(), r.at(), r.stream(), r.boot(), r.seq()));
+            cross |= isCross;
+            intra |= !isCross;
         }
-        if (!cross.isEmpty()) {
-            sink.finding(finding(Rule.CROSS_TENANT_READ, r, cross));
+        // The evidence's words depend on the read alone, not on the sends it met (one or several, merged or not,
+        // before or after it): whatever the order, one ATTACH gives one set of texts. The exposures name each victim.
+        if (cross) {
+            sink.finding(finding(Rule.CROSS_TENANT_READ, r, "held another tenant's tokens on the sender when it read"
+                    + " them (each victim and its positions are in the exposures)"));
         }
-        if (!intra.isEmpty()) {
-            sink.finding(finding(Rule.INTRA_TENANT_READ, r, intra));
+        if (intra) {
+            sink.finding(finding(Rule.INTRA_TENANT_READ, r, "held tokens of another request of the same tenant on the"
+                    + " sender when it read them (each victim and its positions are in the exposures)"));
         }
         if (uninitialized.size() > 0) {
-            sink.finding(finding(Rule.UNINITIALIZED_READ, r, List.of(uninitialized.size() + " positions ("
-                    + uninitialized.ranges(8) + ")" + via + ", never written there")));
+            sink.finding(finding(Rule.UNINITIALIZED_READ, r, "had never been written on the sender when it read"
+                    + " them"));
         }
     }
 
@@ -148,9 +150,11 @@ public final class Provenance {
         byVictim.computeIfAbsent(v.request(), k -> new Positions()).addRun(from, to);
     }
 
-    private static Finding finding(Rule rule, TransferRead r, List<String> what) {
+    private static Finding finding(Rule rule, TransferRead r, String what) {
         return new Finding(rule, r.deployment(), r.reader(), r.at(), new Finding.Evidence(r.stream(), r.boot(),
                 r.seq(), r.seq(), "ATTACH of " + r.attachTokens() + " positions by " + r.reader() + " of tenant "
-                        + r.readerTenant() + ": " + String.join("; ", what)));
+                        + r.readerTenant() + ": some of positions " + r.readerFrom() + "-"
+                        + (r.readerFrom() + r.tokens() - 1) + ", received by a transfer of " + r.via() + " whose"
+                        + " sender wrote XFER_SEND, " + what));
     }
 }

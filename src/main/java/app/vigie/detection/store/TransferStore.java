@@ -11,7 +11,6 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -60,8 +59,7 @@ public final class TransferStore {
         newSends.forEach(s -> sendRequests.add(s.request()));
         Map<String, List<TransferSend>> sends = sends(c, readVias);
         Map<String, List<TransferRead>> reads = reads(c, sendRequests);
-        Set<String> fresh = new HashSet<>();
-        newReads.forEach(r -> fresh.add(r.key()));
+        // a pair both new here is joined twice, to the same effect (exposures unite, findings keep the earliest)
         for (TransferRead r : newReads) {
             for (TransferSend s : sends.getOrDefault(r.via(), List.of())) {
                 join(r, s, b);
@@ -69,9 +67,7 @@ public final class TransferStore {
         }
         for (TransferSend s : newSends) {
             for (TransferRead r : reads.getOrDefault(s.request(), List.of())) {
-                if (!fresh.contains(r.key())) {
-                    join(r, s, b);
-                }
+                join(r, s, b);
             }
         }
     }
