@@ -84,6 +84,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
                 .setServerConfig("fsync", "on")
                 .setServerConfig("synchronous_commit", "on")
                 .setServerConfig("timezone", "UTC")
+                // spec v1.1 transfers: one advisory lock per transferred request of a transaction (TransferStore)
+                .setServerConfig("max_locks_per_transaction", "1024")
                 // intake writes a lot: fewer checkpoints and compressed full-page images keep the WAL small
                 .setServerConfig("max_wal_size", "2GB")
                 .setServerConfig("checkpoint_timeout", "15min")

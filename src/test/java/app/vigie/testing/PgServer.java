@@ -32,7 +32,7 @@ public final class PgServer implements AutoCloseable {
                 .setOverrideWorkingDirectory(Path.of(System.getProperty("java.io.tmpdir"), "vigie-pg-bin").toFile())
                 .setRegisterShutdownHook(true).setPGStartupWait(Duration.ofSeconds(60))
                 .setServerConfig("listen_addresses", "127.0.0.1").setServerConfig("timezone", "UTC")
-                .setServerConfig("max_connections", "200")
+                .setServerConfig("max_connections", "200").setServerConfig("max_locks_per_transaction", "1024")
                 // as the embedded mode sets it (EmbeddedDatabase): intake writes a lot
                 .setServerConfig("max_wal_size", "2GB").setServerConfig("checkpoint_timeout", "15min")
                 .setServerConfig("wal_compression", "on").setServerConfig("shared_buffers", "256MB")

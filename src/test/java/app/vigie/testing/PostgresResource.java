@@ -19,7 +19,8 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
                 Path dir = Files.createTempDirectory("vigie-test-pg");
                 postgres = EmbeddedPostgres.builder().setDataDirectory(dir.resolve("data"))
                         .setOverrideWorkingDirectory(Path.of(System.getProperty("java.io.tmpdir"), "vigie-pg-bin").toFile())
-                        .setServerConfig("timezone", "UTC").start();
+                        .setServerConfig("timezone", "UTC")
+                        .setServerConfig("max_locks_per_transaction", "1024").start();
                 Runtime.getRuntime().addShutdownHook(new Thread(PostgresResource::closeServer));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);

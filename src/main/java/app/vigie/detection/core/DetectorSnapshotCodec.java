@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -68,6 +69,12 @@ public final class DetectorSnapshotCodec {
                             out.writeInt(m.keys[i]);
                             out.writeInt(m.values[i]);
                         }
+                    }
+                    Map<Integer, int[]> positions = w.slotPositions == null ? Map.of() : w.slotPositions;
+                    out.writeInt(positions.size());
+                    for (Map.Entry<Integer, int[]> e : positions.entrySet()) {
+                        out.writeInt(e.getKey());
+                        writeInts(out, e.getValue(), e.getValue().length);
                     }
                 }
             }
@@ -168,6 +175,13 @@ public final class DetectorSnapshotCodec {
                 int pages = in.readInt();
                 for (int k = 0; k < pages; k++) {
                     w.logicalPages.put(in.readInt(), in.readInt());
+                }
+                int ambiguous = in.readInt();
+                if (ambiguous > 0) {
+                    w.slotPositions = new HashMap<>();
+                    for (int k = 0; k < ambiguous; k++) {
+                        w.slotPositions.put(in.readInt(), readInts(in));
+                    }
                 }
             }
             d.writers[id] = w;

@@ -20,14 +20,24 @@ import app.vigie.detection.core.TransferSend.Origin;
 public final class Provenance {
     private final Map<String, List<TransferRead>> readsByVia = new HashMap<>();
     private final Map<String, List<TransferSend>> sendsByRequest = new HashMap<>();
-    private final Map<String, Boolean> seenReads = new HashMap<>();
+    private final Map<String, TransferRead> seenReads = new HashMap<>();
 
-    /** A read: judged against every send of its request known so far. */
+    /**
+     * A read: judged against every send of its request known so far. The same read made again (a later ATTACH,
+     * another tensor-parallel rank) counts once, at its earliest occurrence: an earlier one read later replaces it and
+     * is judged again, so that first sight and evidence do not depend on the order streams are read in.
+     */
     public void read(TransferRead r, DetectionSink sink) {
-        if (seenReads.putIfAbsent(r.key(), Boolean.TRUE) != null) {
+        TransferRead known = seenReads.get(r.key());
+        if (known != null && !r.earlier(known)) {
             return;
         }
-        readsByVia.computeIfAbsent(r.via(), k -> new ArrayList<>()).add(r);
+        seenReads.put(r.key(), r);
+        List<TransferRead> list = readsByVia.computeIfAbsent(r.via(), k -> new ArrayList<>());
+        if (known != null) {
+            list.remove(known);
+        }
+        list.add(r);
         for (TransferSend s : sendsByRequest.getOrDefault(r.via(), List.of())) {
             join(r, s, sink);
         }

@@ -108,6 +108,23 @@ public final class StreamDetector {
         RequestState state;
         /** Sent writers: physical page -> the logical page of the request it was received at. */
         IntIntMap logicalPages;
+        /**
+         * Sent writers, pages received at two logical pages of the request (it held the page twice in its table): the
+         * received position of each slot. Null until a page needs it.
+         */
+        Map<Integer, int[]> slotPositions;
+
+        /** What the received positions take, estimated (arrays and map entries). */
+        long receivedBytes(int pageSize) {
+            if (!sent) {
+                return 0;
+            }
+            long bytes = 48 + 9L * logicalPages.keys.length;
+            if (slotPositions != null) {
+                bytes += slotPositions.size() * (64L + 4L * pageSize);
+            }
+            return bytes;
+        }
 
         Writer(String request, String tenant, int tenantId) {
             this(request, tenant, tenantId, false);
@@ -440,7 +457,7 @@ public final class StreamDetector {
             int from = Math.max(w.from(), lp * pageSize) - lp * pageSize;
             int to = (int) Math.min(end, (long) (lp + 1) * pageSize) - lp * pageSize;
             if (me.sent) {
-                me.logicalPages.put(page, lp);
+                received(me, id, page, lp, from, to);
             }
             int before = pageWriter[page];
             if (before == id) {
@@ -508,7 +525,9 @@ public final class StreamDetector {
             }
             int base = page * pageSize;
             int limit = Math.min(pageSize, n - lp * pageSize);
-            if (q.sentId != 0 && pageWriter[page] == q.sentId && q.kind[lp] == ALLOCATED) {
+            if (q.sentId != 0 && pageWriter[page] == q.sentId && q.kind[lp] == ALLOCATED
+                    && (writers[q.sentId].slotPositions == null
+                            || !writers[q.sentId].slotPositions.containsKey(page))) {
                 // a page of its own that it received whole by a sent transfer: one read of it, in one step
                 int received = writers[q.sentId].logicalPages.get(page);
                 if (received >= 0) {
@@ -552,9 +571,17 @@ public final class StreamDetector {
         }
         if (w != 0 && writers[w].sent) {
             // content received by a sent transfer: judged against its origin once the sender's XFER_SEND is known
-            int lp = writers[w].logicalPages.get(page);
+            Writer v = writers[w];
+            int[] positions = v.slotPositions == null ? null : v.slotPositions.get(page);
+            if (positions != null) {
+                for (int p = from; p < to; p++) {
+                    j.transferred(v, positions[p % pageSize], p, p + 1, kind == SHARED);
+                }
+                return;
+            }
+            int lp = v.logicalPages.get(page);
             if (lp >= 0) {
-                j.transferred(writers[w], lp * pageSize + from % pageSize, from, to, kind == SHARED);
+                j.transferred(v, lp * pageSize + from % pageSize, from, to, kind == SHARED);
                 return;
             }
         }
@@ -566,6 +593,35 @@ public final class StreamDetector {
             return;
         }
         j.hit(w, from, to, page);
+    }
+
+    /**
+     * Records that a sent write puts slots {@code [from, to)} of {@code page} at logical page {@code lp} of its request.
+     * A page received at another logical page before, whose slots still hold some of it, keeps per slot where each was
+     * received (spec: each slot's last writer is the received position it was written at).
+     */
+    private void received(Writer me, int id, int page, int lp, int from, int to) {
+        int known = me.logicalPages.get(page);
+        int[] positions = me.slotPositions == null ? null : me.slotPositions.get(page);
+        if (positions == null && known >= 0 && known != lp) {
+            positions = new int[pageSize];
+            Arrays.fill(positions, -1);
+            for (int slot = 0; slot < pageSize; slot++) {
+                if (slots[page * pageSize + slot] == id) {
+                    positions[slot] = known * pageSize + slot;
+                }
+            }
+            if (me.slotPositions == null) {
+                me.slotPositions = new HashMap<>();
+            }
+            me.slotPositions.put(page, positions);
+        }
+        if (positions != null) {
+            for (int slot = from; slot < to; slot++) {
+                positions[slot] = lp * pageSize + slot;
+            }
+        }
+        me.logicalPages.put(page, lp);
     }
 
     /** The id of the writer of what {@code q} receives by sent transfers, made on first use. */
@@ -785,7 +841,9 @@ public final class StreamDetector {
                     + " of " + request + " after its freed page table left memory (over the budget of "
                     + (keptTablesBudget >> 10) + " KiB for freed tables on this stream): not applied, so its reads"
                     + " were not judged" + (r.type() == RecordType.WRITE
-                            ? " and the slots it wrote keep their earlier last writer" : ""))));
+                            ? " and the slots it wrote keep their earlier last writer"
+                            : r.type() == RecordType.XFER_SEND ? "; what it sent has no origin here, so the reads of"
+                                    + " it on the receiver stay unjudged" : ""))));
             return create ? null : NO_TABLE;
         }
         if (!create) {
@@ -817,7 +875,8 @@ public final class StreamDetector {
         if (!q.done || q.owned > 0 || q.compact()) {
             return;
         }
-        q.keptBytes = q.shrink();
+        q.keptBytes = q.shrink() + (q.sentId == 0 ? 0 : (int) Math.min(Integer.MAX_VALUE,
+                writers[q.sentId].receivedBytes(pageSize)));
         keptBytes += q.keptBytes;
         keptCount++;
         q.older = newestKept;

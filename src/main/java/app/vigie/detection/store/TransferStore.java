@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -142,7 +143,7 @@ public final class TransferStore {
         Integer[] from = new Integer[n];
         Integer[] to = new Integer[n];
         String[] foreign = new String[n];
-        Timestamp[] at = new Timestamp[n];
+        Long[] at = new Long[n];
         Map<String, TransferSend> byKey = new HashMap<>();
         for (int i = 0; i < n; i++) {
             TransferSend s = sends.get(i);
@@ -155,15 +156,16 @@ public final class TransferStore {
             from[i] = s.from();
             to[i] = s.end();
             foreign[i] = encode(s.foreign());
-            at[i] = Timestamp.from(s.at());
+            at[i] = micros(s.at());
             byKey.put(s.stream() + FIELD + s.boot() + FIELD + s.seq(), s);
         }
         List<TransferSend> inserted = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into transfer_send (stream, boot, seq, deployment, request, tenant, from_pos, to_pos,
                   foreign_origins, seen_at)
-                select * from unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[],
-                  ?::int[], ?::text[], ?::timestamptz[])
+                select st, bt, sq, dp, rq, tn, fr, tp, fo, timestamptz 'epoch' + a * interval '1 microsecond'
+                from unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[],
+                  ?::int[], ?::text[], ?::bigint[]) as u(st, bt, sq, dp, rq, tn, fr, tp, fo, a)
                 on conflict do nothing
                 returning stream, boot, seq""")) {
             ps.setArray(1, c.createArrayOf("text", stream));
@@ -175,7 +177,7 @@ public final class TransferStore {
             ps.setArray(7, c.createArrayOf("int4", from));
             ps.setArray(8, c.createArrayOf("int4", to));
             ps.setArray(9, c.createArrayOf("text", foreign));
-            ps.setArray(10, c.createArrayOf("timestamptz", at));
+            ps.setArray(10, c.createArrayOf("bigint", at));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     inserted.add(byKey.get(rs.getString(1) + FIELD + rs.getString(2) + FIELD + rs.getLong(3)));
@@ -215,16 +217,19 @@ public final class TransferStore {
             cols[10][i] = r.stream();
             cols[11][i] = r.boot();
             cols[12][i] = r.seq();
-            cols[13][i] = Timestamp.from(r.at());
+            cols[13][i] = micros(r.at());
         }
         String[] types = {"text", "text", "text", "int4", "text", "text", "int4", "int4", "bool", "int4", "text",
-            "text", "int8", "timestamptz", "uuid"};
+            "text", "int8", "int8", "uuid"};
         List<TransferRead> inserted = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into transfer_read as t (deployment, reader, reader_tenant, reader_from, via, via_tenant,
                   via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, key)
-                select * from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::int[],
-                  ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::timestamptz[], ?::uuid[])
+                select dp, rd, rt, rf, vi, vt, vf, tk, sh, at, st, bt, sq,
+                  timestamptz 'epoch' + a * interval '1 microsecond', ky
+                from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::int[],
+                  ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::uuid[])
+                  as u(dp, rd, rt, rf, vi, vt, vf, tk, sh, at, st, bt, sq, a, ky)
                 on conflict (key) do update
                   set stream = excluded.stream, boot = excluded.boot, seq = excluded.seq, seen_at = excluded.seen_at,
                     attach_tokens = excluded.attach_tokens
@@ -288,6 +293,11 @@ public final class TransferStore {
             }
         }
         return out;
+    }
+
+    /** Microseconds since the epoch: no time zone between the JVM and PostgreSQL (a DST hour is never ambiguous). */
+    private static long micros(Instant t) {
+        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
     }
 
     /** The row key of a read: the first 16 bytes of the SHA-256 of {@link TransferRead#key()}. */

@@ -165,6 +165,26 @@ class ProvenanceTest {
                 .satisfies(read -> assertThat(read.via()).isEqualTo("u"));
     }
 
+    /** A page the receiver holds twice in its table: each slot keeps the position it was received at. */
+    @Test
+    void aPageReceivedAtTwoLogicalPagesKeepsEachSlotsOwnPosition() throws Exception {
+        prefill("r", "acme", 0, 8);
+        p.xferSend(T, "r", "acme", 0, 4);
+        p.free(T, "r", pages(0, 2), "FINISH");
+        prefill("x", "globex", 1, 4);  // x takes r's second page: r's positions 4-7 there are x's now
+        p.xferSend(T, "r", "acme", 4, 4);
+        d.alloc(T, "r", "acme", pages(5, 1), "PREALLOC", 8);
+        d.write(T, "r", "acme", 0, 4, "TRANSFER", true, null);
+        d.free(T, "r", pages(5, 1), "ABORT");
+        d.alloc(T, "r", "acme", pages(5, 1), "PREALLOC", 8);  // the same page again: the table is [5, 5]
+        d.write(T, "r", "acme", 4, 2, "TRANSFER", true, null);  // slots 0-1 now hold positions 4-5, slots 2-3 keep 2-3
+        d.attach(T, "r", "acme", 8);
+        // positions 0-1 and 4-5 read slots 0-1 (received at 4-5: x's); 2-3 and 6-7 read slots 2-3 (received at 2-3)
+        assertThat(outcome()).containsEntry("r<-x", "CROSS_TENANT 4")
+                .containsEntry("rules", Map.of("CROSS_TENANT_READ", 1)).hasSize(2);
+        assertThat(judged("p").provenance.unresolved()).isEmpty();
+    }
+
     @Test
     void aCacheSharedWithinATenantIsFineByOriginAndProvenanceGoesOneHop() throws Exception {
         prefill("a", "acme", 0, 4);
