@@ -746,6 +746,10 @@ public final class RandomLogs {
                                 emit(PREFILL, rest);
                             }
                         }
+                        if (covered > 1 && (a + b) % 6 == 5) {
+                            // a retried send of the second half, read again later: every origin of each counts
+                            laterSends.add(new Body.XferSend(r.id, r.tenant, covered / 2, covered - covered / 2));
+                        }
                     }
                     Boolean checksumOk = freeDuringTransfer ? Boolean.FALSE
                             : b % 5 == 4 ? null : b % 7 == 3 ? Boolean.FALSE : Boolean.TRUE;

@@ -261,6 +261,7 @@ public final class RandomLogsCheck {
             Map<String, StreamBoot> state = new HashMap<>();
             Map<String, Set<String>> streamsOf = new LinkedHashMap<>();
             Map<String, Set<String>> crossReadStreams = new HashMap<>();
+            Map<String, Set<Integer>> sentPositions = new HashMap<>();
             Set<String> rejected = new HashSet<>();
             Set<String> served = new HashSet<>();
             Map<String, Integer> boots = new HashMap<>();
@@ -426,6 +427,9 @@ public final class RandomLogsCheck {
                         continue;
                     }
                     features.add("XFER_SEND");
+                    if (!sentPositions.computeIfAbsent(x.request(), k -> new HashSet<>()).add(x.from())) {
+                        features.add("XFER_SEND of a position sent before");
+                    }
                     if (st.freed.contains(x.request())) {
                         features.add("XFER_SEND after its pages were freed");
                     }
