@@ -36,8 +36,12 @@ create table transfer_read (
     stream text not null,
     boot text not null,
     seq bigint not null,
-    seen_at timestamptz not null
+    seen_at timestamptz not null,
+    -- when Vigie stored it, and whether the check for a missing XFER_SEND (TransferCheck) has looked at it
+    stored_at timestamptz not null default now(),
+    checked boolean not null default false
 );
 create index transfer_read_via on transfer_read (via);
+create index transfer_read_unchecked on transfer_read (stored_at) where not checked;
 -- the retention job deletes a purged boot's reads
 create index transfer_read_boot on transfer_read (stream, boot);

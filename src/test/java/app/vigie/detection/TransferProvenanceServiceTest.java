@@ -78,7 +78,9 @@ class TransferProvenanceServiceTest {
             assertThat(check.get("reproduced").asBoolean()).as(order + ": " + check).isTrue();
         }
         try (Connection c = dataSource.getConnection()) {
-            assertThat(TransferStore.unresolvedReads(c)).as("reads waiting for a send").isZero();
+            for (String order : List.of("decode-first/", "prefill-first/", "interleaved/")) {
+                assertThat(TransferStore.unresolvedReads(c, order)).as("reads waiting for a send").isZero();
+            }
         }
     }
 

@@ -29,7 +29,8 @@ public class DutyWordsPageTest {
             "\\b(gdpr|nis2|dora|uk-gdpr|ch-nfadp|hipaa|us-ca|tn|eu-ai-act)-[0-9a-z-]+\\b");
     private static final Pattern DETECTOR_CODE = Pattern.compile("\\b(CROSS_TENANT_READ|INTRA_TENANT_READ|"
             + "CROSS_TENANT_SHARE|UNINITIALIZED_READ|REJECTED_REQUEST_SERVED|TRANSFER_COVERAGE_GAP|"
-            + "TRANSFER_CHECKSUM_MISMATCH|CONTEXT_EXCEEDS_POOL|DOUBLE_ALLOC|STREAM_GAP|TABLE_EVICTED)\\b");
+            + "TRANSFER_CHECKSUM_MISMATCH|CONTEXT_EXCEEDS_POOL|DOUBLE_ALLOC|STREAM_GAP|TABLE_EVICTED|"
+            + "TRANSFER_SEND_MISSING)\\b");
 
     @Test
     void theIncidentPageNamesDutiesAndFindingsInWordsInEachLanguage() {

@@ -1,13 +1,16 @@
 package app.vigie.detection.core;
 
 /**
- * The finding rules of the spec ("Findings"), and one of Vigie's own: {@code TABLE_EVICTED}, raised when a record
+ * The finding rules of the spec ("Findings"), and two of Vigie's own: {@code TABLE_EVICTED}, raised when a record
  * addresses a freed request's page table that Vigie evicted to stay within its memory budget (docs/detection.md), so
- * that the record could not be judged.
+ * that the record could not be judged; {@code TRANSFER_SEND_MISSING} (spec v1.1), raised by the service when reads of
+ * positions a {@code sent} transfer brought waited longer than its timeout for the sender's {@code XFER_SEND}, so that
+ * they are not judged until it comes.
  */
 public enum Rule {
     CROSS_TENANT_READ, INTRA_TENANT_READ, CROSS_TENANT_SHARE, UNINITIALIZED_READ, REJECTED_REQUEST_SERVED,
-    TRANSFER_COVERAGE_GAP, TRANSFER_CHECKSUM_MISMATCH, CONTEXT_EXCEEDS_POOL, DOUBLE_ALLOC, STREAM_GAP, TABLE_EVICTED;
+    TRANSFER_COVERAGE_GAP, TRANSFER_CHECKSUM_MISMATCH, CONTEXT_EXCEEDS_POOL, DOUBLE_ALLOC, STREAM_GAP, TABLE_EVICTED,
+    TRANSFER_SEND_MISSING;
 
     /**
      * Whether one occurrence comes before another as the finding's evidence: findings are kept once per

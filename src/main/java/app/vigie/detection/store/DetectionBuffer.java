@@ -49,6 +49,11 @@ public final class DetectionBuffer implements DetectionSink {
     record ExposureSpan(Instant first, Instant last) {
     }
 
+    /** How many findings, merged per (deployment, rule, subject). */
+    public int findingCount() {
+        return findings.size();
+    }
+
     public boolean isEmpty() {
         return findings.isEmpty() && exposures.isEmpty() && facts.isEmpty() && invalid.isEmpty()
                 && transferReads.isEmpty() && transferSends.isEmpty();

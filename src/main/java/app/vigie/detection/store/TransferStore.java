@@ -9,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,6 +24,7 @@ import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Finding;
 import app.vigie.detection.core.Provenance;
 import app.vigie.detection.core.RequestFact;
+import app.vigie.detection.core.Rule;
 import app.vigie.detection.core.TransferRead;
 import app.vigie.detection.core.TransferSend;
 import app.vigie.auditlog.record.AuditRecord;
@@ -340,14 +342,74 @@ public final class TransferStore {
         return out;
     }
 
-    /** For tests: the stored reads that a send does not cover yet (they are not judged until it comes). */
-    public static int unresolvedReads(Connection c) throws SQLException {
+    /**
+     * Checks reads stored before {@code storedBefore} and not checked yet (at most {@code limit}, skipping those another
+     * instance is checking): each one whose positions no stored send covers all of raises {@code TRANSFER_SEND_MISSING}
+     * into {@code b}; every one looked at is marked checked. Returns how many were looked at.
+     */
+    public static int checkUnsent(Connection c, DetectionBuffer b, Instant storedBefore, Duration timeout, int limit)
+            throws SQLException {
+        List<TransferRead> reads = new ArrayList<>();
+        List<UUID> keys = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select deployment, reader, reader_tenant, reader_from, via, via_tenant, via_from, tokens, shared,
+                  attach_tokens, stream, boot, seq, seen_at, key
+                from transfer_read where not checked and stored_at < timestamptz 'epoch' + ? * interval '1 microsecond'
+                order by stored_at limit ? for update skip locked""")) {
+            ps.setLong(1, micros(storedBefore));
+            ps.setInt(2, limit);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    reads.add(new TransferRead(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4),
+                            rs.getString(5), rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getBoolean(9),
+                            rs.getInt(10), rs.getTimestamp(14).toInstant(), rs.getString(11), rs.getString(12),
+                            rs.getLong(13)));
+                    keys.add(rs.getObject(15, UUID.class));
+                }
+            }
+        }
+        if (reads.isEmpty()) {
+            return 0;
+        }
+        Set<String> vias = new TreeSet<>();
+        reads.forEach(r -> vias.add(r.via()));
+        // a send committing now either is seen here or joins the read itself (the lock is the join's)
+        lock(c, vias);
+        Map<String, List<TransferSend>> sends = sends(c, vias);
+        for (TransferRead r : reads) {
+            int missing = Provenance.uncovered(r, sends.getOrDefault(r.via(), List.of()));
+            if (missing > 0) {
+                b.finding(new Finding(Rule.TRANSFER_SEND_MISSING, r.deployment(), r.via(), r.at(),
+                        new Finding.Evidence(r.stream(), r.boot(), r.seq(), r.seq(), "ATTACH of " + r.attachTokens()
+                                + " positions by " + r.reader() + " of tenant " + r.readerTenant() + " read positions "
+                                + r.readerFrom() + "-" + (r.readerFrom() + r.tokens() - 1) + ", received by a transfer"
+                                + " of " + r.via() + " marked sent, and no XFER_SEND of " + r.via() + " covered "
+                                + missing + " of them within " + timeout + " of their arrival: those are not judged"
+                                + " until it comes (a record lost, or an engine that marks transfers sent without"
+                                + " writing the sender's record)")));
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("update transfer_read set checked = true where key = any(?)")) {
+            ps.setArray(1, c.createArrayOf("uuid", keys.toArray()));
+            ps.executeUpdate();
+        }
+        return reads.size();
+    }
+
+    /**
+     * For tests: the stored reads by readers whose id starts with {@code prefix} that a send does not cover yet (they
+     * are not judged until it comes).
+     */
+    public static int unresolvedReads(Connection c, String prefix) throws SQLException {
         int n = 0;
-        try (PreparedStatement ps = c.prepareStatement("select distinct via from transfer_read");
-                ResultSet rs = ps.executeQuery()) {
+        try (PreparedStatement ps = c.prepareStatement(
+                "select distinct via from transfer_read where starts_with(reader, ?)")) {
+            ps.setString(1, prefix);
             Set<String> vias = new TreeSet<>();
-            while (rs.next()) {
-                vias.add(rs.getString(1));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    vias.add(rs.getString(1));
+                }
             }
             Map<String, List<TransferRead>> reads = reads(c, vias);
             Map<String, List<TransferSend>> sends = sends(c, vias);
