@@ -7,13 +7,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.inject.Inject;
 
@@ -44,11 +38,13 @@ class IncidentCountersTest {
     @Inject
     AgroalDataSource dataSource;
 
-    private final ExecutorService second = Executors.newSingleThreadExecutor();
+    private TwoWriters two;
 
     @AfterEach
     void stop() {
-        second.shutdownNow();
+        if (two != null) {
+            two.close();
+        }
     }
 
     @Test
@@ -168,30 +164,10 @@ class IncidentCountersTest {
         }
     }
 
-    /**
-     * Writes {@code first} in a transaction held open, then {@code then} in another on the second thread, which must
-     * wait on a lock of the first; commits the first and waits for the second to commit.
-     */
+    /** The second waits on a lock the first holds. */
     private void writeAtOnce(DetectionBuffer first, DetectionBuffer then) throws Exception {
-        Future<?> late;
-        try (Connection a = dataSource.getConnection()) {
-            a.setAutoCommit(false);
-            DetectionStore.write(a, first, AT);
-            AtomicInteger pid = new AtomicInteger();
-            late = second.submit(() -> {
-                try (Connection c = dataSource.getConnection()) {
-                    pid.set(backend(c));
-                    c.setAutoCommit(false);
-                    DetectionStore.write(c, then, AT);
-                    c.commit();
-                }
-                return null;
-            });
-            awaitLockWait(pid);
-            assertThat(late.isDone()).isFalse();
-            a.commit();
-        }
-        late.get(30, TimeUnit.SECONDS);
+        two = new TwoWriters(dataSource, AT, null);
+        two.writeAtOnce(first, then);
     }
 
     /**
@@ -215,32 +191,6 @@ class IncidentCountersTest {
                 return rs.getString(1);
             }
         }
-    }
-
-    private static int backend(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select pg_backend_pid()"); ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getInt(1);
-        }
-    }
-
-    /** Until the second transaction's own connection waits on a lock. */
-    private void awaitLockWait(AtomicInteger pid) throws Exception {
-        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "select count(*) from pg_stat_activity where wait_event_type = 'Lock' and pid = ?")) {
-            while (System.nanoTime() < until) {
-                ps.setInt(1, pid.get());
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    if (rs.getLong(1) > 0) {
-                        return;
-                    }
-                }
-                Thread.sleep(20);
-            }
-        }
-        throw new AssertionError("the second transaction never waited for the first");
     }
 
     private static DetectionBuffer exposureOf(String deployment, String reader, String p) {
