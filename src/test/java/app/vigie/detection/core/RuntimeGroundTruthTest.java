@@ -92,6 +92,26 @@ class RuntimeGroundTruthTest {
         }
     }
 
+    /**
+     * The incident's published shape (a decode pool of 681,280 tokens behind a 1,048,576-token window): every leaking
+     * response is an over-long prompt rejected but served, reading hundreds of thousands of stale positions, and the
+     * detector finds exactly what the responses carried.
+     */
+    @Test
+    void atTheIncidentsFullShapeTheDetectorFindsExactlyWhatLeaked() throws Exception {
+        Run run = run(new Options(Scenario.INCIDENT_2026_FULL, 40, 1500, EnumSet.of(Fault.POOL_SMALLER_THAN_WINDOW,
+                Fault.REJECT_WITHOUT_ABORT), Set.of(), 2026, "sim-model/full", 0.01));
+        GroundTruth truth = run.summary().truth();
+        assertThat(truth.readers()).isNotEmpty();
+        assertThat(run.summary().rejectedButServed()).isEqualTo(truth.readers().size());
+        assertThat(detected(run.detected())).isEqualTo(truth(truth));
+        assertThat(run.detected().counts()).containsKeys("CONTEXT_EXCEEDS_POOL", "TRANSFER_COVERAGE_GAP",
+                "CROSS_TENANT_READ");
+        // over-long prompts (more than 131,072 tokens) over a pool still partly never written at this scale (1,500
+        // requests against a 681,280-token pool): stale pages and never-written positions both
+        assertThat(run.detected().counts()).containsKey("UNINITIALIZED_READ");
+    }
+
     @Test
     void acrossRebootsTheDetectorStillFindsExactlyWhatLeaked() throws Exception {
         Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, 5).with(FAULTS, Set.of()).rebootingEvery(70));

@@ -30,6 +30,12 @@ public final class Simulation {
     public static final Instant START = Instant.parse("2026-08-27T09:00:00Z");
     private static final int PAGE_SIZE = 64;
     private static final int CHUNK = 512;
+    /** The 2026 incident's published shape (INCIDENT_2026_FULL): the decode pool, the window it advertised. */
+    static final int FULL_DECODE_TOKENS = 681_280;
+    static final int FULL_WINDOW = 1_048_576;
+    /** Its prefill (not published): a pool of 163,840 tokens taking prompts up to 131,072. */
+    static final int FULL_PREFILL_TOKENS = 163_840;
+    static final int FULL_MAX_INPUT = 131_072;
     /** The template (first 256) and system prompt (next 256) tokens behind every colocated prompt. */
     private static final int[] SYSTEM = new Random(42).ints(512, 0, 1_000_000).toArray();
 
@@ -37,6 +43,11 @@ public final class Simulation {
     public enum Scenario {
         /** Prefill/decode disaggregation as in 2026: a small prefill pool, a decode pool under the window. */
         INCIDENT_2026,
+        /**
+         * The same at the incident's published shape: a decode pool of 681,280 tokens behind an advertised window of
+         * 1,048,576, a prefill taking prompts up to 131,072 tokens; over-long prompts run from 131,073 to 531,072.
+         */
+        INCIDENT_2026_FULL,
         /** One colocated node. */
         COLOCATED
     }
@@ -186,7 +197,15 @@ public final class Simulation {
         String boot = "b" + Long.toString(o.seed() & 0xffffff, 36);
         Node prefill;
         Node decode;
-        if (o.scenario() == Scenario.INCIDENT_2026) {
+        if (o.scenario() == Scenario.INCIDENT_2026_FULL) {
+            prefill = new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE,
+                    FULL_PREFILL_TOKENS / PAGE_SIZE, FULL_WINDOW, FULL_MAX_INPUT), Cache.OFF, o.faults(), o.fixes(), key,
+                    requests, truth, clock, sink, emitter, tagging);
+            decode = new Node(new Node.Config("sim/n21/decode/dp0", o.deployment(), boot, PAGE_SIZE,
+                    FULL_DECODE_TOKENS / PAGE_SIZE, FULL_WINDOW, FULL_WINDOW), Cache.OFF, o.faults(), o.fixes(), key,
+                    requests, truth, clock, sink, emitter, tagging);
+            decode.sendRecords(o.sendRecords());
+        } else if (o.scenario() == Scenario.INCIDENT_2026) {
             // one sender and one receiver: the sender's XFER_SEND tells the receiver's slots their origin
             prefill = new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE, 40, 16_384,
                     2_500), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,
@@ -224,7 +243,9 @@ public final class Simulation {
         for (int i = 0; i < o.requests(); i++) {
             int tenant = random.nextInt(o.tenants());
             boolean tooLong = random.nextDouble() < o.longPromptShare();
-            int length = tooLong ? 3_000 + random.nextInt(9_000) : 100 + random.nextInt(1_900);
+            int length = o.scenario() == Scenario.INCIDENT_2026_FULL
+                    ? tooLong ? FULL_MAX_INPUT + 1 + random.nextInt(400_000) : 100 + random.nextInt(1_900)
+                    : tooLong ? 3_000 + random.nextInt(9_000) : 100 + random.nextInt(1_900);
             int[] prompt = new int[length];
             int prefix = 0;
             if (o.scenario() == Scenario.COLOCATED) {
