@@ -47,6 +47,10 @@ class TransferCheckTest {
             assertThat(f.get("detail").asText()).contains("no XFER_SEND of " + p + "/req-a covered 8 of them");
         });
         assertThat(incidentOf(quiet + "/llama-8b/prod-pd")).isNull();
+        // the incident's kept records show the read again (the wait itself is a fact of time, not of records)
+        JsonNode evidence = JSON.readTree(Api.admin().get("/api/incidents/" + id + "/evidence-check").then()
+                .statusCode(200).extract().asString());
+        assertThat(evidence.get("reproduced").asBoolean()).as(evidence.toString()).isTrue();
         // checked once: a second pass raises nothing more
         assertThat(check.check(Instant.now().plusSeconds(1))).isZero();
         // the sender's records come at last (another stream of the deployment): the read is judged, quietly

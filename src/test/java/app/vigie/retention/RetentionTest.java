@@ -367,11 +367,17 @@ class RetentionTest {
         return id;
     }
 
+    /**
+     * An alert of 100 days ago and its delivery. Already escalated then: the delivery worker's escalation of
+     * unacknowledged alerts would otherwise update (and lock) it while the retention job runs, whose purge skips
+     * locked rows (a run later takes them).
+     */
     private void alert(String incident, String key, String body, String status) throws SQLException {
         sql("""
                 with a as (insert into customer_alert (incident_id, tenant, phase, idempotency_key, created_at,
-                  exposed_requests, received_requests, body, ack_token)
-                  values (?::uuid, 'acme', 'UPDATE', ?, now() - interval '100 days', 1, 0, ?, ?) returning id)
+                  exposed_requests, received_requests, body, ack_token, escalated_at)
+                  values (?::uuid, 'acme', 'UPDATE', ?, now() - interval '100 days', 1, 0, ?, ?,
+                    now() - interval '99 days') returning id)
                 insert into alert_delivery (alert_id, channel, target, status, attempts, next_attempt_at, delivered_at,
                   updated_at)
                 select id, 'webhook', 'https://acme.example/hook', ?, 1, now(),
