@@ -30,7 +30,7 @@ public class DutyWordsPageTest {
     private static final Pattern DETECTOR_CODE = Pattern.compile("\\b(CROSS_TENANT_READ|INTRA_TENANT_READ|"
             + "CROSS_TENANT_SHARE|UNINITIALIZED_READ|REJECTED_REQUEST_SERVED|TRANSFER_COVERAGE_GAP|"
             + "TRANSFER_CHECKSUM_MISMATCH|CONTEXT_EXCEEDS_POOL|DOUBLE_ALLOC|STREAM_GAP|TABLE_EVICTED|"
-            + "TRANSFER_SEND_MISSING)\\b");
+            + "TRANSFER_SEND_MISSING|TRANSFER_SENT_FOREIGN)\\b");
 
     @Test
     void theIncidentPageNamesDutiesAndFindingsInWordsInEachLanguage() {

@@ -759,6 +759,20 @@ public final class StreamDetector {
         }
         sink.transferSend(new TransferSend(r.deployment(), x.request(), x.tenant(), x.from(), x.tokens(), foreign,
                 r.ts(), stream, boot, r.seq()));
+        if (!foreign.isEmpty()) {
+            Positions other = new Positions();
+            Positions never = new Positions();
+            for (TransferSend.Origin o : foreign) {
+                (o.request() == null ? never : other).addRun(o.from(), o.to());
+            }
+            sink.finding(new Finding(Rule.TRANSFER_SENT_FOREIGN, r.deployment(), x.request(), r.ts(), evidence(r,
+                    "XFER_SEND of positions " + x.from() + "-" + (end - 1) + " of " + x.request() + " of tenant "
+                            + x.tenant() + ": " + (other.size() > 0 ? other.size() + " positions ("
+                            + other.ranges(EVIDENCE_RANGES) + ") held another request's content" : "")
+                            + (other.size() > 0 && never.size() > 0 ? "; " : "")
+                            + (never.size() > 0 ? never.size() + " positions (" + never.ranges(EVIDENCE_RANGES)
+                                    + ") had never been written" : "") + " when they were read to be sent")));
+        }
     }
 
     private Finding readFinding(Rule rule, AuditRecord r, RequestState q, List<String> what) {

@@ -138,7 +138,10 @@ class ValidateCommandTest {
         assertThat(e.get("victim_request").asText()).isEqualTo("req-b");
         assertThat(e.get("victim_tenant").asText()).isEqualTo("globex");
         assertThat(e.get("tokens").asInt()).isEqualTo(4);
-        assertThat(report.get("finding_counts").toString()).contains("CROSS_TENANT_READ");
+        assertThat(report.get("finding_counts").toString()).contains("CROSS_TENANT_READ")
+                .contains("\"TRANSFER_SENT_FOREIGN\":1");
+        assertThat(report.get("findings").toString()).contains("positions 4-7 of req-a of tenant acme: 4 positions"
+                + " (4-7) held another request's content");
         assertThat(report.get("findings").toString()).contains("received by a transfer of req-a")
                 .contains("held another tenant's tokens on the sender");
     }

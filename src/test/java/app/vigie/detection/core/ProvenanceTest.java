@@ -106,7 +106,7 @@ class ProvenanceTest {
         receive("r", "acme", 0, 8);
         d.attach(T, "r", "acme", 8);
         assertThat(outcome()).containsEntry("r<-x", "CROSS_TENANT 4")
-                .containsEntry("rules", Map.of("CROSS_TENANT_READ", 1)).hasSize(2);
+                .containsEntry("rules", Map.of("CROSS_TENANT_READ", 1, "TRANSFER_SENT_FOREIGN", 1)).hasSize(2);
     }
 
     @Test
@@ -143,7 +143,7 @@ class ProvenanceTest {
         p.xferSend(T, "r", "acme", 0, 8);
         receive("r", "acme", 0, 8);
         d.attach(T, "r", "acme", 8);
-        assertThat(outcome()).containsEntry("rules", Map.of("UNINITIALIZED_READ", 1)).hasSize(1);
+        assertThat(outcome()).containsEntry("rules", Map.of("UNINITIALIZED_READ", 1, "TRANSFER_SENT_FOREIGN", 1)).hasSize(1);
     }
 
     @Test
@@ -181,7 +181,7 @@ class ProvenanceTest {
         d.attach(T, "r", "acme", 8);
         // positions 0-1 and 4-5 read slots 0-1 (received at 4-5: x's); 2-3 and 6-7 read slots 2-3 (received at 2-3)
         assertThat(outcome()).containsEntry("r<-x", "CROSS_TENANT 4")
-                .containsEntry("rules", Map.of("CROSS_TENANT_READ", 1)).hasSize(2);
+                .containsEntry("rules", Map.of("CROSS_TENANT_READ", 1, "TRANSFER_SENT_FOREIGN", 1)).hasSize(2);
         assertThat(judged("p").provenance.unresolved()).isEmpty();
     }
 

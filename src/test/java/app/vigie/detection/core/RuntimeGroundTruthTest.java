@@ -150,7 +150,15 @@ class RuntimeGroundTruthTest {
                 assertThat(e.victimRequest()).contains("-x");  // the intruder, not the request whose transfer it was
             });
             assertThat(run.detected().provenance.unresolved()).isEmpty();
+            // the sender's side says it too: each corrupted transfer sent another request's content
+            assertThat(subjects(run, Rule.TRANSFER_SENT_FOREIGN)).isNotEmpty()
+                    .isEqualTo(subjects(run, Rule.TRANSFER_CHECKSUM_MISMATCH));
         }
+    }
+
+    private static List<String> subjects(Run run, Rule rule) {
+        return run.detected().findings.values().stream().filter(f -> f.rule() == rule).map(Finding::subject).sorted()
+                .toList();
     }
 
     /**
@@ -164,6 +172,7 @@ class RuntimeGroundTruthTest {
                 Set.of()).sendRecords(false));
         assertThat(run.summary().truth().readers()).isNotEmpty();
         assertThat(run.detected().exposures).isEmpty();
+        assertThat(subjects(run, Rule.TRANSFER_SENT_FOREIGN)).isEmpty();
         assertThat(run.detected().findings.values().stream().filter(f -> f.rule() == Rule.TRANSFER_CHECKSUM_MISMATCH)
                 .map(Finding::subject).sorted().toList())
                 .isEqualTo(run.summary().truth().readers().keySet().stream().sorted().toList());

@@ -467,6 +467,7 @@ public final class NaiveModel {
         }
         // "Each position q of an XFER_SEND of request S (tenant U) on stream A has an origin, taken from A's state
         // after all earlier records of A, as if S attended q"
+        boolean foreign = false;
         for (int q = x.from(); q < end; q++) {
             TableEntry entry = table.get(q / pageSize);
             Writer writer = lastWriter.get(new SlotKey(r.stream(), r.boot(), entry.page(), q % pageSize));
@@ -489,6 +490,11 @@ public final class NaiveModel {
             } else {
                 sent.add(new Sent(x.request(), q, writer.request(), writer.tenant()));  // "the slot's last writer"
             }
+            foreign |= !own;
+        }
+        // "TRANSFER_SENT_FOREIGN: an XFER_SEND with a position whose origin is not its request" (per request)
+        if (foreign) {
+            raise(single(r, "TRANSFER_SENT_FOREIGN", x.request()));
         }
     }
 
