@@ -89,12 +89,15 @@ public final class Provenance {
     private record Victim(String request, String tenant) {
     }
 
-    /** Judges read {@code r} against send {@code s} (of the request {@code r} read through), where they overlap. */
-    public static void join(TransferRead r, TransferSend s, DetectionSink sink) {
+    /**
+     * Judges read {@code r} against send {@code s} (of the request {@code r} read through), where they overlap;
+     * returns whether it found anything (an exposure or a finding).
+     */
+    public static boolean join(TransferRead r, TransferSend s, DetectionSink sink) {
         int a = Math.max(r.viaFrom(), s.from());
         int b = Math.min(r.viaFrom() + r.tokens(), s.end());
         if (a >= b || !r.via().equals(s.request())) {
-            return;
+            return false;
         }
         // victims in code point order of their request, so that evidence reads the same whatever the order
         Map<String, Positions> byVictim = new TreeMap<>(Rule::compareIds);
@@ -142,6 +145,7 @@ public final class Provenance {
             sink.finding(finding(Rule.UNINITIALIZED_READ, r, "had never been written on the sender when it read"
                     + " them"));
         }
+        return cross || intra || uninitialized.size() > 0;
     }
 
     /** Reader positions for via positions [x, y), whose origin is {@code v} (null: never written). */

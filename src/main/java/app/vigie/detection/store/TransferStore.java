@@ -19,15 +19,11 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 
-import app.vigie.detection.core.DetectionSink;
-import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Finding;
 import app.vigie.detection.core.Provenance;
-import app.vigie.detection.core.RequestFact;
 import app.vigie.detection.core.Rule;
 import app.vigie.detection.core.TransferRead;
 import app.vigie.detection.core.TransferSend;
-import app.vigie.auditlog.record.AuditRecord;
 
 /**
  * Spec v1.1, provenance through transfers, kept in PostgreSQL: the sends judged on a sender's stream
@@ -77,41 +73,7 @@ public final class TransferStore {
 
     /** Joins one pair into the buffer; the sender's boot becomes evidence of what it resolves. */
     private static void join(TransferRead r, TransferSend s, DetectionBuffer b) {
-        boolean[] found = {false};
-        Provenance.join(r, s, new DetectionSink() {
-            @Override
-            public void finding(Finding f) {
-                found[0] = true;
-                b.finding(f);
-            }
-
-            @Override
-            public void exposure(ExposureRead e) {
-                found[0] = true;
-                b.exposure(e);
-            }
-
-            @Override
-            public void requestFact(RequestFact f) {
-                b.requestFact(f);
-            }
-
-            @Override
-            public void transferRead(TransferRead read) {
-                b.transferRead(read);
-            }
-
-            @Override
-            public void transferSend(TransferSend send) {
-                b.transferSend(send);
-            }
-
-            @Override
-            public void invalid(AuditRecord record, String reason) {
-                b.invalid(record, reason);
-            }
-        });
-        if (found[0]) {
+        if (Provenance.join(r, s, b)) {
             b.exposureBoot(r.deployment(), s.stream(), s.boot());
         }
     }
@@ -273,23 +235,29 @@ public final class TransferStore {
         return out;
     }
 
+    /** The columns {@link #read} maps, first in a select. */
+    private static final String READ_COLUMNS = "deployment, reader, reader_tenant, reader_from, via, via_tenant,"
+            + " via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at";
+
+    /** A stored read from a row whose first columns are {@link #READ_COLUMNS}. */
+    private static TransferRead read(ResultSet rs) throws SQLException {
+        return new TransferRead(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5),
+                rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getBoolean(9), rs.getInt(10),
+                rs.getTimestamp(14).toInstant(), rs.getString(11), rs.getString(12), rs.getLong(13));
+    }
+
     /** Every stored read through these requests. */
     private static Map<String, List<TransferRead>> reads(Connection c, Set<String> vias) throws SQLException {
         Map<String, List<TransferRead>> out = new HashMap<>();
         if (vias.isEmpty()) {
             return out;
         }
-        try (PreparedStatement ps = c.prepareStatement("""
-                select deployment, reader, reader_tenant, reader_from, via, via_tenant, via_from, tokens, shared,
-                  attach_tokens, stream, boot, seq, seen_at
-                from transfer_read where via = any(?::text[])""")) {
+        try (PreparedStatement ps = c.prepareStatement("select " + READ_COLUMNS
+                + " from transfer_read where via = any(?::text[])")) {
             ps.setArray(1, c.createArrayOf("text", vias.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    TransferRead r = new TransferRead(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4),
-                            rs.getString(5), rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getBoolean(9),
-                            rs.getInt(10), rs.getTimestamp(14).toInstant(), rs.getString(11), rs.getString(12),
-                            rs.getLong(13));
+                    TransferRead r = read(rs);
                     out.computeIfAbsent(r.via(), k -> new ArrayList<>()).add(r);
                 }
             }
@@ -351,19 +319,14 @@ public final class TransferStore {
             throws SQLException {
         List<TransferRead> reads = new ArrayList<>();
         List<UUID> keys = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                select deployment, reader, reader_tenant, reader_from, via, via_tenant, via_from, tokens, shared,
-                  attach_tokens, stream, boot, seq, seen_at, key
-                from transfer_read where not checked and stored_at < timestamptz 'epoch' + ? * interval '1 microsecond'
-                order by stored_at limit ? for update skip locked""")) {
+        try (PreparedStatement ps = c.prepareStatement("select " + READ_COLUMNS + ", key from transfer_read"
+                + " where not checked and stored_at < timestamptz 'epoch' + ? * interval '1 microsecond'"
+                + " order by stored_at limit ? for update skip locked")) {
             ps.setLong(1, micros(storedBefore));
             ps.setInt(2, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    reads.add(new TransferRead(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4),
-                            rs.getString(5), rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getBoolean(9),
-                            rs.getInt(10), rs.getTimestamp(14).toInstant(), rs.getString(11), rs.getString(12),
-                            rs.getLong(13)));
+                    reads.add(read(rs));
                     keys.add(rs.getObject(15, UUID.class));
                 }
             }
