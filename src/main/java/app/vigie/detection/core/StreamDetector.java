@@ -569,6 +569,13 @@ public final class StreamDetector {
             }
             return;
         }
+        if (kind != ALLOCATED && (w == 0 || !writers[w].request.equals(q.request)
+                && !(kind == SHARED && writers[w].tenantId == q.tenantId))) {
+            // a page of the prefix cache whose slot another request wrote (by the slot's own writer, before any
+            // provenance): the cache did not hand over the prefix it stood for
+            j.sharedForeign.addRun(from, to);
+            j.sharedForeignPages.add(page);
+        }
         if (w != 0 && writers[w].sent) {
             // content received by a sent transfer: judged against its origin once the sender's XFER_SEND is known
             Writer v = writers[w];
@@ -636,6 +643,8 @@ public final class StreamDetector {
     private static final class Judgement {
         final Positions uninitialized = new Positions();
         final Positions crossShare = new Positions();
+        final Positions sharedForeign = new Positions();
+        final Positions sharedForeignPages = new Positions();
         final Map<Integer, Positions> byWriter = new LinkedHashMap<>();
         final Map<Integer, Positions> pagesByWriter = new HashMap<>();
 
@@ -702,6 +711,11 @@ public final class StreamDetector {
         if (j.crossShare.size() > 0) {
             sink.finding(readFinding(Rule.CROSS_TENANT_SHARE, r, q, List.of("shared pages "
                     + j.crossShare.ranges(EVIDENCE_RANGES) + " written by another tenant, with matching fingerprints")));
+        }
+        if (j.sharedForeign.size() > 0) {
+            sink.finding(readFinding(Rule.SHARED_PAGE_FOREIGN, r, q, List.of(j.sharedForeign.size() + " positions ("
+                    + j.sharedForeign.ranges(EVIDENCE_RANGES) + ") on pages " + j.sharedForeignPages.ranges(EVIDENCE_RANGES)
+                    + " it got by SHARE held another request's content or had never been written")));
         }
         int attached = ((Body.Attach) r.body()).tokens();
         for (Object[] t : j.transferred) {

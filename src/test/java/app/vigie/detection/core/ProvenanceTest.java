@@ -196,10 +196,11 @@ class ProvenanceTest {
         // on the decode node, b (acme) shares a's received page without fingerprint: its origin a is of acme: fine
         d.share(T, "b", "acme", pages(0, 1), null);
         d.attach(T, "b", "acme", 4);
-        // c (globex) shares it too: the origin a is another tenant's: an exposure of a, not of a's transfer
+        // c (globex) shares it too: the origin a is another tenant's: an exposure of a, not of a's transfer; and a
+        // shared page of another tenant's content without fingerprint is SHARED_PAGE_FOREIGN (b's is not)
         d.share(T, "c", "globex", pages(0, 1), null);
         d.attach(T, "c", "globex", 4);
         assertThat(outcome()).containsEntry("c<-a", "CROSS_TENANT 4").doesNotContainKey("b<-a")
-                .containsEntry("rules", Map.of("CROSS_TENANT_READ", 1));
+                .containsEntry("rules", Map.of("CROSS_TENANT_READ", 1, "SHARED_PAGE_FOREIGN", 1));
     }
 }

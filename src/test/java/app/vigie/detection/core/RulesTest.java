@@ -161,7 +161,7 @@ class RulesTest {
         w.share(T, "b", "acme", pages(0, 1), List.of("ff"));
         w.attach(T, "b", "acme", 4);
         run();
-        assertThat(rec.rules()).containsExactly(Rule.INTRA_TENANT_READ);
+        assertThat(rec.rules()).containsExactlyInAnyOrder(Rule.INTRA_TENANT_READ, Rule.SHARED_PAGE_FOREIGN);
         assertThat(rec.exposures.get("b|a").tokens()).isEqualTo(4);
     }
 
@@ -171,7 +171,7 @@ class RulesTest {
         w.share(T, "b", "globex", pages(0, 1), List.of("f0"));
         w.attach(T, "b", "globex", 4);
         run();
-        assertThat(rec.rules()).containsExactly(Rule.CROSS_TENANT_READ);
+        assertThat(rec.rules()).containsExactlyInAnyOrder(Rule.CROSS_TENANT_READ, Rule.SHARED_PAGE_FOREIGN);
     }
 
     @Test
@@ -181,7 +181,7 @@ class RulesTest {
         w.share(T, "b", "acme", pages(0, 1), List.of("f0"));
         w.attach(T, "b", "acme", 4);
         run();
-        assertThat(rec.rules()).containsExactly(Rule.INTRA_TENANT_READ);
+        assertThat(rec.rules()).containsExactlyInAnyOrder(Rule.INTRA_TENANT_READ, Rule.SHARED_PAGE_FOREIGN);
     }
 
     @Test
@@ -192,8 +192,36 @@ class RulesTest {
         w.share(T, "c", "globex", pages(0, 1), null);
         w.attach(T, "c", "globex", 4);
         run();
-        assertThat(rec.rules()).containsExactly(Rule.CROSS_TENANT_READ);
+        assertThat(rec.rules()).containsExactlyInAnyOrder(Rule.CROSS_TENANT_READ, Rule.SHARED_PAGE_FOREIGN);
         assertThat(rec.exposures).containsOnlyKeys("c|a");
+        assertThat(rec.findings.values()).filteredOn(f -> f.rule() == Rule.SHARED_PAGE_FOREIGN).singleElement()
+                .satisfies(f -> assertThat(f.subject()).isEqualTo("c"));
+    }
+
+    /**
+     * A stale prefix-cache index: the page a's prefix was cached on was freed and written by another request; a later
+     * hit shares it. The read is an exposure of the page's new writer, and SHARED_PAGE_FOREIGN says the cache handed
+     * it over; reads of stale content on the reader's own pages, or of a page never written, are told apart.
+     */
+    @Test
+    void aSharedPageWrittenByAnotherRequestSinceItWasCachedIsASharedPageForeign() throws Exception {
+        writer("a", "acme", 0, 8, List.of(new Fingerprint(0, "f0"), new Fingerprint(1, "f1")), true);
+        w.alloc(T, "x", "globex", pages(1, 1), "PREFILL", null);
+        w.write(T, "x", "globex", 0, 4, "COMPUTE", List.of(new Fingerprint(0, "99")));
+        w.share(T, "b", "acme", pages(0, 2), List.of("f0", "f1"));  // page 0 is still a's prefix; page 1 is x's now
+        w.alloc(T, "b", "acme", pages(5, 1), "PREFILL", null);
+        w.attach(T, "b", "acme", 8);
+        w.share(T, "u", "acme", pages(9, 1), List.of("f0"));  // a page never written
+        w.attach(T, "u", "acme", 4);
+        run();
+        assertThat(rec.rules()).containsExactlyInAnyOrder(Rule.CROSS_TENANT_READ, Rule.SHARED_PAGE_FOREIGN,
+                Rule.UNINITIALIZED_READ);
+        assertThat(rec.exposures).containsOnlyKeys("b|x");
+        assertThat(rec.findings.values()).filteredOn(f -> f.rule() == Rule.SHARED_PAGE_FOREIGN)
+                .extracting(Finding::subject).containsExactlyInAnyOrder("b", "u");
+        assertThat(rec.findings.values()).filteredOn(f -> f.rule() == Rule.SHARED_PAGE_FOREIGN
+                && f.subject().equals("b")).singleElement().satisfies(f -> assertThat(f.evidence().detail())
+                        .contains("4 positions (4-7) on pages 1 it got by SHARE"));
     }
 
     @Test
@@ -408,7 +436,8 @@ class RulesTest {
         w.attach(T, "c", "globex", 8);
         run();
         assertThat(detector.evictedTables()).as("a, b and v (freed) left; not c").isEqualTo(3);
-        assertThat(rec.findings).containsOnlyKeys("CROSS_TENANT_READ|d/prod|c", "UNINITIALIZED_READ|d/prod|c");
+        assertThat(rec.findings).containsOnlyKeys("CROSS_TENANT_READ|d/prod|c", "UNINITIALIZED_READ|d/prod|c",
+                "SHARED_PAGE_FOREIGN|d/prod|c");
         assertThat(rec.exposures.get("c|v").tokens()).isEqualTo(4);
     }
 

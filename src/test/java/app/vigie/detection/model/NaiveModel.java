@@ -375,6 +375,12 @@ public final class NaiveModel {
                         continue;
                     }
                 }
+                // Vigie's SHARED_PAGE_FOREIGN (docs/detection.md): a shared page whose slot another request wrote,
+                // taking the receiving request S as the writer (before provenance), and not fine by rule 2
+                if (entry.how() == How.SHARE && !writer.request().equals(reader)
+                        && !(entry.expectedFp() == null && writer.tenant().equals(readerTenant))) {
+                    raise(single(r, "SHARED_PAGE_FOREIGN", reader));
+                }
                 // "otherwise ... p is judged against each origin of q given by any XFER_SEND of S on any stream";
                 // "Until one covers q, a read of p is held, not judged" (judged in result(), from every send)
                 held.add(new Held(r.deployment(), reader, readerTenant,
@@ -404,7 +410,8 @@ public final class NaiveModel {
                     // shared inside one tenant)"
                     continue;
                 }
-                // "otherwise it is judged by 3 to 5, like any other slot"
+                // "otherwise it is judged by 3 to 5, like any other slot"; and Vigie raises SHARED_PAGE_FOREIGN
+                raise(single(r, "SHARED_PAGE_FOREIGN", reader));
             }
             // "3. the slot was never written in this boot: UNINITIALIZED_READ"
             if (writer == null) {

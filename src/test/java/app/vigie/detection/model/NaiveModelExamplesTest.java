@@ -274,7 +274,8 @@ class NaiveModelExamplesTest {
         s.add(m, attach("r", "globex", 4));
         s.add(m, attach("q", "globex", 4));
         ModelResult r = m.result();
-        assertThat(r.findings()).containsOnlyKeys("d|CROSS_TENANT_SHARE|r", "d|CROSS_TENANT_READ|q");
+        assertThat(r.findings()).containsOnlyKeys("d|CROSS_TENANT_SHARE|r", "d|CROSS_TENANT_READ|q",
+                "d|SHARED_PAGE_FOREIGN|q");
         assertThat(r.exposures()).containsOnlyKeys("d|q|w");
         assertThat(r.exposures().get("d|q|w").tokens()).isEqualTo(4);
     }
