@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.stream.Stream;
 
 import app.vigie.tenant.TenantEntry;
@@ -445,6 +446,36 @@ public final class IncidentQueries {
             }
         }
         return out;
+    }
+
+    /**
+     * The incident's findings grouped by subject (in code point order), each subject once with its rules and when each
+     * was seen: what root-cause hints are matched on. Streams the rows: an incident may have many.
+     */
+    public static void findingsBySubject(Connection c, UUID id, BiConsumer<String, Map<String, Instant>> each)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                select subject, rule, seen_at from finding where incident_id = ?
+                order by subject collate "C", rule""")) {
+            ps.setObject(1, id);
+            ps.setFetchSize(10_000);
+            try (ResultSet rs = ps.executeQuery()) {
+                String subject = null;
+                Map<String, Instant> rules = new HashMap<>();
+                while (rs.next()) {
+                    String s = rs.getString(1);
+                    if (subject != null && !subject.equals(s)) {
+                        each.accept(subject, rules);
+                        rules = new HashMap<>();
+                    }
+                    subject = s;
+                    rules.put(rs.getString(2), instant(rs.getTimestamp(3)));
+                }
+                if (subject != null) {
+                    each.accept(subject, rules);
+                }
+            }
+        }
     }
 
     /**

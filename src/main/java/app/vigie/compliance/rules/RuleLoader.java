@@ -1,7 +1,6 @@
 package app.vigie.compliance.rules;
 
 import java.io.IOException;
-import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,11 +26,6 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
-import org.yaml.snakeyaml.nodes.Node;
 
 import app.vigie.compliance.rules.ObligationRule.Cap;
 import app.vigie.compliance.rules.ObligationRule.Kind;
@@ -117,20 +111,7 @@ public final class RuleLoader {
     }
 
     private static YamlNode root(String file, String text) {
-        try {
-            LoaderOptions options = new LoaderOptions();
-            options.setAllowDuplicateKeys(false);
-            Node n = new Yaml(options).compose(new StringReader(text));
-            if (n == null) {
-                throw new InvalidRules(file, 0, "empty file");
-            }
-            return new YamlNode(file, n, "");
-        } catch (MarkedYAMLException e) {
-            int line = e.getProblemMark() == null ? 0 : e.getProblemMark().getLine() + 1;
-            throw new InvalidRules(file, line, "not valid YAML: " + e.getProblem());
-        } catch (YAMLException e) {
-            throw new InvalidRules(file, 0, "not valid YAML: " + e.getMessage());
-        }
+        return YamlNode.parse(file, text);
     }
 
     /**
@@ -412,16 +393,7 @@ public final class RuleLoader {
      * A text in each language: one value (a proper name, the same in every language) or {@code {en: ..., fr: ...}}.
      */
     private static Map<String, String> texts(YamlNode n) {
-        Map<String, String> out = new LinkedHashMap<>();
-        if (n.isScalar()) {
-            LANGUAGES.forEach(l -> out.put(l, n.text()));
-            return Map.copyOf(out);
-        }
-        Map<String, YamlNode> m = n.map(Set.copyOf(LANGUAGES));
-        for (String l : LANGUAGES) {
-            out.put(l, YamlNode.required(m, l, n).text());
-        }
-        return Map.copyOf(out);
+        return n.inEachLanguage(LANGUAGES);
     }
 
     private static LocalDate date(YamlNode n) {

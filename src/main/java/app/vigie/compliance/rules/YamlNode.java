@@ -1,5 +1,6 @@
 package app.vigie.compliance.rules;
 
+import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -7,17 +8,42 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 
-/** A node of a rule file with its file and line, so that every problem can say where it is. */
-final class YamlNode {
+/**
+ * A node of a data file (compliance-rules/, root-causes/) with its file and line, so that every problem can say where
+ * it is.
+ */
+public final class YamlNode {
     private final String file;
     private final Node node;
     private final String path;
+
+    /** The root node of a YAML text; refuses an empty text, invalid YAML and a key given twice. */
+    public static YamlNode parse(String file, String text) {
+        try {
+            LoaderOptions options = new LoaderOptions();
+            options.setAllowDuplicateKeys(false);
+            Node n = new Yaml(options).compose(new StringReader(text));
+            if (n == null) {
+                throw new InvalidRules(file, 0, "empty file");
+            }
+            return new YamlNode(file, n, "");
+        } catch (MarkedYAMLException e) {
+            int line = e.getProblemMark() == null ? 0 : e.getProblemMark().getLine() + 1;
+            throw new InvalidRules(file, line, "not valid YAML: " + e.getProblem());
+        } catch (YAMLException e) {
+            throw new InvalidRules(file, 0, "not valid YAML: " + e.getMessage());
+        }
+    }
 
     YamlNode(String file, Node node, String path) {
         this.file = file;
@@ -25,28 +51,28 @@ final class YamlNode {
         this.path = path;
     }
 
-    int line() {
+    public int line() {
         return node.getStartMark().getLine() + 1;
     }
 
-    String path() {
+    public String path() {
         return path;
     }
 
-    InvalidRules problem(String what) {
+    public InvalidRules problem(String what) {
         return new InvalidRules(file, line(), (path.isEmpty() ? "" : "'" + path + "': ") + what);
     }
 
-    boolean isMap() {
+    public boolean isMap() {
         return node instanceof MappingNode;
     }
 
-    boolean isScalar() {
+    public boolean isScalar() {
         return node instanceof ScalarNode;
     }
 
     /** The keys and values of a mapping, in file order; refuses keys outside {@code allowed} (a typo is an error). */
-    Map<String, YamlNode> map(Set<String> allowed) {
+    public Map<String, YamlNode> map(Set<String> allowed) {
         if (!(node instanceof MappingNode m)) {
             throw problem("expected a mapping (key: value)");
         }
@@ -68,7 +94,7 @@ final class YamlNode {
         return out;
     }
 
-    List<YamlNode> list() {
+    public List<YamlNode> list() {
         if (!(node instanceof SequenceNode s)) {
             throw problem("expected a list");
         }
@@ -79,7 +105,7 @@ final class YamlNode {
         return out;
     }
 
-    String text() {
+    public String text() {
         if (!(node instanceof ScalarNode s)) {
             throw problem("expected a single value");
         }
@@ -87,7 +113,7 @@ final class YamlNode {
     }
 
     /** A list of single values, or one value taken as a list of one. */
-    List<String> texts() {
+    public List<String> texts() {
         if (node instanceof ScalarNode s) {
             return List.of(s.getValue());
         }
@@ -98,7 +124,24 @@ final class YamlNode {
         return out;
     }
 
-    double number() {
+    /**
+     * A text in each of {@code languages}: one value (a proper name, the same in every language) or
+     * {@code {en: ..., fr: ...}} with every language given.
+     */
+    public Map<String, String> inEachLanguage(List<String> languages) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (isScalar()) {
+            languages.forEach(l -> out.put(l, text()));
+            return Map.copyOf(out);
+        }
+        Map<String, YamlNode> m = map(Set.copyOf(languages));
+        for (String l : languages) {
+            out.put(l, required(m, l, this).text());
+        }
+        return Map.copyOf(out);
+    }
+
+    public double number() {
         try {
             return Double.parseDouble(text());
         } catch (NumberFormatException e) {
@@ -106,7 +149,7 @@ final class YamlNode {
         }
     }
 
-    boolean bool() {
+    public boolean bool() {
         return switch (text()) {
             case "true" -> true;
             case "false" -> false;
@@ -114,7 +157,7 @@ final class YamlNode {
         };
     }
 
-    static YamlNode required(Map<String, YamlNode> m, String key, YamlNode parent) {
+    public static YamlNode required(Map<String, YamlNode> m, String key, YamlNode parent) {
         YamlNode n = m.get(key);
         if (n == null) {
             throw parent.problem("'" + key + "' is required");
