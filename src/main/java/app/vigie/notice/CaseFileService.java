@@ -20,6 +20,8 @@ import app.vigie.incident.IncidentMeasure;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.incident.TenantView;
+import app.vigie.rootcause.RootCauses;
+import app.vigie.rootcause.core.HintMatcher;
 
 /**
  * What the dashboard's incident page and a customer's portal page show of an incident, each read in one transaction,
@@ -37,16 +39,20 @@ public class CaseFileService {
     @Inject
     NoticeService notices;
 
+    @Inject
+    RootCauses rootCauses;
+
     /**
      * An incident's file: its facts, its exposures summed per pair of tenants and per leaking response, tenants,
      * plan, findings counted per rule ({@code findingsTotal} in all) and one page of them (page {@code findingsPage}
-     * of {@code findingsPages}, from 1), measures and timeline. Nothing in it grows with the incident's exposures but
+     * of {@code findingsPages}, from 1), measures and timeline, and the known causes the findings match. Nothing in it grows with the incident's exposures but
      * the leaking responses.
      */
     public record IncidentFile(IncidentView incident, List<IncidentQueries.PairTokens> pairs,
             List<IncidentQueries.Leak> leaks, List<TenantView> tenants, ObligationService.Plan plan,
             List<IncidentQueries.FindingCount> findingCounts, long findingsTotal, int findingsPage, int findingsPages,
-            List<FindingView> findings, List<IncidentMeasure.Measure> measures, List<IncidentReport.Event> timeline) {
+            List<FindingView> findings, List<IncidentMeasure.Measure> measures, List<IncidentReport.Event> timeline,
+            HintMatcher.Result causes) {
     }
 
     /** A controller's file on its portal: the processor's alert to it, its statements, its severity. */
@@ -74,7 +80,7 @@ public class CaseFileService {
             return Optional.of(new IncidentFile(i, sums.pairs(), sums.leaks(), sums.tenants(),
                     obligations.plan(c, id, now, false).orElseThrow(), counts, total, page, pages,
                     IncidentQueries.findingsPage(c, id, (page - 1) * perPage, perPage), IncidentMeasure.of(id),
-                    Timeline.of(c, i, zone, locale)));
+                    Timeline.of(c, i, zone, locale), rootCauses.of(c, id)));
         });
     }
 

@@ -5,11 +5,11 @@ import java.util.UUID;
 
 /**
  * The provider's report of an incident for a regulator: the facts, the timeline (from the audit trail), the
- * technical cause (the detector's findings), the exposure per tenant, each case's decisions with their reasoning
+ * technical cause (the detector's findings, and the known causes they match), the exposure per tenant, each case's decisions with their reasoning
  * and its obligations, the measures.
  */
 public record IncidentReport(String language, String zone, When generatedAt, ProcessorAlert.Party processor,
-        Facts facts, List<ProcessorAlert.FindingLine> findings, List<Event> timeline, List<TenantLine> exposure, List<Case> cases,
+        Facts facts, List<ProcessorAlert.FindingLine> findings, TechnicalCause technicalCause, List<Event> timeline, List<TenantLine> exposure, List<Case> cases,
         List<ProcessorAlert.Measure> measures, List<DecisionLine> providerDecisions,
         List<ProcessorAlert.Duty> providerObligations, String rulesVersion) {
 

@@ -36,6 +36,7 @@ import app.vigie.incident.IncidentMeasure;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.incident.TenantView;
+import app.vigie.rootcause.RootCauses;
 import app.vigie.tenant.Tenant;
 import app.vigie.tenant.TenantEntry;
 
@@ -61,6 +62,9 @@ public class NoticeService {
 
     @Inject
     ObjectMapper json;
+
+    @Inject
+    RootCauses rootCauses;
 
     @ConfigProperty(name = "vigie.provider.legal-name")
     Optional<String> providerName;
@@ -143,6 +147,16 @@ public class NoticeService {
     private List<ProcessorAlert.FindingLine> findings(IncidentView incident, String lang) {
         return incident.findings().entrySet().stream().map(e -> new ProcessorAlert.FindingLine(e.getKey(),
                 words.of(lang, "finding", e.getKey()), e.getValue())).toList();
+    }
+
+    /**
+     * The known causes the incident's findings match, in the documents' words: each rule named by its sentence.
+     */
+    public TechnicalCause technicalCause(Connection c, IncidentView incident, Locale lang, ZoneId zone)
+            throws SQLException {
+        String language = lang.getLanguage();
+        return TechnicalCause.of(rootCauses.of(c, incident.id()), rootCauses.catalogue().version(), language, zone,
+                lang, rule -> TechnicalCause.sentence(words.of(language, "finding", rule), lang), words);
     }
 
     /** The controller's statements of its case ({@link Statements#NONE} when it has stated nothing). */
@@ -283,7 +297,7 @@ public class NoticeService {
                         words.of(lang.getLanguage(), "incident_status", incident.status()), incident.statusReason(), incident.classification(), When.of(incident.detectedAt(), zone, lang),
                         When.of(incident.firstExposureAt(), zone, lang), When.of(incident.lastExposureAt(), zone, lang),
                         incident.leakedResponses()),
-                findings(incident, lang.getLanguage()), timeline,
+                findings(incident, lang.getLanguage()), technicalCause(c, incident, lang, zone), timeline,
                 tenants.stream().map(t -> new IncidentReport.TenantLine(t.tenant(), t.controller(),
                         t.roles(), t.exposedRequests(), t.exposedTokens(), t.receivedTokens(),
                         t.responsesReceived())).toList(), cases,

@@ -20,6 +20,9 @@ import io.quarkus.runtime.Startup;
 
 import app.vigie.compliance.rules.InvalidRules;
 import app.vigie.incident.IncidentQueries;
+import app.vigie.rootcause.core.HintCatalogue;
+import app.vigie.rootcause.core.HintLoader;
+import app.vigie.rootcause.core.HintMatcher;
 
 /**
  * The root-cause hints, read and checked at start ({@code vigie.root-causes.file}; unset, ./root-causes/root-causes.yaml

@@ -45,7 +45,8 @@ class ArchitectureTest {
     static final String JAX_RS_PATH = "jakarta.ws.rs.Path";
     /** Packages whose code is plain Java: records in, decisions out, no framework. */
     static final String[] CORES = {"app.vigie.detection.core..", "app.vigie.auditlog.record..",
-        "app.vigie.compliance.rules..", "app.vigie.compliance.plan..", "app.vigie.compliance.severity.."};
+        "app.vigie.compliance.rules..", "app.vigie.compliance.plan..", "app.vigie.compliance.severity..",
+        "app.vigie.rootcause.core.."};
     /** What a core must not use: containers, HTTP, persistence, messaging, configuration, logging frameworks. */
     static final String[] FRAMEWORKS = {"io.quarkus..", "jakarta..", "javax.sql..", "java.sql..", "io.vertx..",
         "io.smallrye..", "org.jboss..", "org.hibernate..", "io.agroal..", "org.eclipse.microprofile..",
@@ -58,7 +59,8 @@ class ArchitectureTest {
                 .layer("Application").definedBy("app.vigie.embedded..", "app.vigie.demo..", "app.vigie.warmup..")
                 .layer("Features").definedBy("app.vigie.alert..", "app.vigie.notice..", "app.vigie.register..",
                         "app.vigie.compliance.service..", "app.vigie.incident..", "app.vigie.tenant..",
-                        "app.vigie.security..", "app.vigie.pack..", "app.vigie.metrics..", "app.vigie.retention..")
+                        "app.vigie.security..", "app.vigie.pack..", "app.vigie.metrics..", "app.vigie.retention..",
+                        "app.vigie.rootcause")
                 .layer("Intake and detection").definedBy("app.vigie.auditlog", "app.vigie.auditlog.intake..",
                         "app.vigie.auditlog.kafka..", "app.vigie.auditlog.replay..", "app.vigie.auditlog.rest..",
                         "app.vigie.auditlog.store..", "app.vigie.auditlog.validate..", "app.vigie.detection",
@@ -86,7 +88,7 @@ class ArchitectureTest {
                 "app.vigie.detection..", "app.vigie.runtime..", "app.vigie.db..", "app.vigie.json..",
                 "app.vigie.time..", "app.vigie.problem..", "app.vigie.platform..", "app.vigie.kafka..",
                 "app.vigie.export..", "app.vigie.audit..", "app.vigie.pack..", "app.vigie.metrics..",
-                "app.vigie.retention..")
+                "app.vigie.retention..", "app.vigie.rootcause..")
                 .because("a new package takes its place in the layers (theLayersDependOnlyDownwards)")
                 .check(CLASSES);
     }

@@ -38,6 +38,16 @@ public enum Rule {
         return c < 0;
     }
 
+    /** A rule's place in this list (the gravest first), by name; a name this version does not know, after them all. */
+    public static int orderOf(String name) {
+        for (Rule r : values()) {
+            if (r.name().equals(name)) {
+                return r.ordinal();
+            }
+        }
+        return Integer.MAX_VALUE;
+    }
+
     /**
      * Identifiers in code point order: the order of their UTF-8 bytes, as PostgreSQL compares them with
      * {@code collate "C"}, so that the store and the core break ties alike ({@code String.compareTo} orders UTF-16

@@ -49,6 +49,17 @@ public interface CockpitMessages {
     @Message
     String happened_bucket(String from, String to, int responses);
 
+    /**
+     * The known technical causes (root-causes/): title, intro, none, support, examples, prevention, references,
+     * unaccounted, note, first_seen.
+     */
+    @Message
+    String cause(String key);
+
+    /** How many subjects (requests, or a node's boot) a cause was seen on. */
+    @Message
+    String cause_subjects(long subjects);
+
     /** Inline actions: a decision, a delivery resent or released, a customer added; their fields and buttons. */
     @Message
     String act(String key);

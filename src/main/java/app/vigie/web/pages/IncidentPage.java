@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import app.vigie.notice.IncidentReport;
+import app.vigie.notice.TechnicalCause;
 import app.vigie.notice.When;
 
 /**
@@ -24,7 +25,7 @@ public record IncidentPage(String language, String zone, String user, String id,
         String formTakenAt, String formText, String formDuty, String formDoneAt, String formEvidence,
         String formLateReasons, List<AlertLine> alerts, List<NextDuty> next, List<CustomerLine> customers,
         Header header, Picture picture, Evidence evidence, List<DecisionChoice> decisions, boolean canDirect,
-        Map<String, String> typed) {
+        Map<String, String> typed, TechnicalCause causes) {
 
     /** What was typed into one of the newer forms (decision, directory entry) when the action was refused. */
     public String typed(String field) {

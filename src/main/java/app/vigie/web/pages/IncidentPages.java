@@ -56,10 +56,13 @@ import app.vigie.notice.CaseFileService;
 import app.vigie.notice.DocumentService;
 import app.vigie.notice.DutyWords;
 import app.vigie.notice.Reader;
+import app.vigie.notice.TechnicalCause;
 import app.vigie.notice.When;
+import app.vigie.notice.Words;
 import app.vigie.pack.RegulatorPackService;
 import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
+import app.vigie.rootcause.RootCauses;
 import app.vigie.security.Role;
 import app.vigie.tenant.Tenant;
 import app.vigie.tenant.TenantService;
@@ -105,6 +108,12 @@ public class IncidentPages {
 
     @Inject
     DutyWords dutyWords;
+
+    @Inject
+    Words documentWords;
+
+    @Inject
+    RootCauses rootCauses;
 
     @Inject
     RegulatorPackService packs;
@@ -462,7 +471,9 @@ public class IncidentPages {
                 form == null ? "" : form.value("evidence"), form == null ? "" : form.value("late_reasons"),
                 alertLines, next, customers, header(next, plan, customers.size()),
                 picture(file, zone, locale, language), evidence, decisions(plan, names, words, language),
-                who.isUserInRole(Role.R_DPO), form == null ? Map.of() : form.map());
+                who.isUserInRole(Role.R_DPO), form == null ? Map.of() : form.map(),
+                TechnicalCause.of(file.causes(), rootCauses.catalogue().version(), language, zone, locale,
+                        words::finding_name, documentWords));
         return engine.getTemplate("pages/incident").instance().setLocale(page.language()).data("page", page).render();
     }
 
@@ -577,27 +588,11 @@ public class IncidentPages {
     /** The findings per rule, in the rules' order (the gravest first), each with its count and first sighting. */
     private List<IncidentPage.FindingKind> findingKinds(List<IncidentQueries.FindingCount> counts,
             PageMessages words, String language, ZoneId zone, Locale locale) {
-        return counts.stream().sorted(Comparator.comparingInt((IncidentQueries.FindingCount f) -> ruleOrder(f.rule()))
+        return counts.stream().sorted(Comparator.comparingInt((IncidentQueries.FindingCount f) -> Rule.orderOf(f.rule()))
                 .thenComparing(IncidentQueries.FindingCount::rule))
                 .map(f -> new IncidentPage.FindingKind(f.rule(), words.finding_name(f.rule()),
-                        sentence(dutyWords.finding(f.rule(), language), locale), (int) f.findings(),
+                        TechnicalCause.sentence(dutyWords.finding(f.rule(), language), locale), (int) f.findings(),
                         When.of(f.firstSeenAt(), zone, locale))).toList();
-    }
-
-    /** The documents' words for a finding (written to follow a colon) as a sentence of its own. */
-    static String sentence(String words, Locale locale) {
-        return words == null || words.isEmpty() ? words
-                : words.substring(0, 1).toUpperCase(locale) + words.substring(1) + ".";
-    }
-
-    /** A rule's place in the detector's list of rules (the gravest first); an unknown one after them. */
-    private static int ruleOrder(String rule) {
-        for (Rule r : Rule.values()) {
-            if (r.name().equals(rule)) {
-                return r.ordinal();
-            }
-        }
-        return Integer.MAX_VALUE;
     }
 
     private static String actor(SecurityContext who) {

@@ -1,4 +1,4 @@
-package app.vigie.rootcause;
+package app.vigie.rootcause.core;
 
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package app.vigie.rootcause;
+package app.vigie.rootcause.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package app.vigie.rootcause;
+package app.vigie.rootcause.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.entry;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.entry;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -23,7 +24,7 @@ class HintMatcherTest {
     }
 
     private Set<String> ids(Rule... present) {
-        Set<String> out = new java.util.LinkedHashSet<>();
+        Set<String> out = new LinkedHashSet<>();
         matcher.match(EnumSet.of(present[0], present)).keySet().forEach(h -> out.add(h.id()));
         return out;
     }

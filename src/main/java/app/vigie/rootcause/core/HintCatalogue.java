@@ -1,4 +1,4 @@
-package app.vigie.rootcause;
+package app.vigie.rootcause.core;
 
 import java.util.List;
 import java.util.Optional;

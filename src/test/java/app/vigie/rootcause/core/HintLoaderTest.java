@@ -1,4 +1,4 @@
-package app.vigie.rootcause;
+package app.vigie.rootcause.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,11 +6,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
+import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import app.vigie.compliance.rules.InvalidRules;
+import app.vigie.rootcause.RootCauses;
 import app.vigie.detection.core.Rule;
 
 /** The shipped catalogue loads; a broken one is refused with its line and the problem, one way after another. */
@@ -58,8 +63,7 @@ class HintLoaderTest {
     private static void refused(String from, String to, int line, String problem) throws Exception {
         String text = shipped();
         assertThat(text).contains(from);
-        String broken = text.replaceFirst(java.util.regex.Pattern.quote(from),
-                java.util.regex.Matcher.quoteReplacement(to));
+        String broken = text.replaceFirst(Pattern.quote(from), Matcher.quoteReplacement(to));
         assertThatThrownBy(() -> HintLoader.load("root-causes.yaml", broken)).isInstanceOf(InvalidRules.class)
                 .satisfies(e -> {
                     assertThat(e.getMessage()).contains(problem);
@@ -78,7 +82,7 @@ class HintLoaderTest {
     void aBrokenCatalogueIsRefusedWithItsLineAndTheProblem() throws Exception {
         refused("matches: [CONTEXT_EXCEEDS_POOL]", "matches: [CONTEXT_TOO_BIG]", lineOf("matches: [CONTEXT_EXCEEDS_POOL]"),
                 "no finding rule 'CONTEXT_TOO_BIG'");
-        refused("      fr: Fenêtre de contexte plus grande que le pool de cache KV\n", "",
+        refused("      fr: Fenêtre de contexte plus grande que la réserve du cache KV\n", "",
                 lineOf("      en: Context window larger than the KV pool"), "'fr' is required");
         refused("url: https://github.com/vllm-project/vllm/pull/2163", "url: http://github.com/vllm-project/vllm/pull/2163",
                 lineOf("url: https://github.com/vllm-project/vllm/pull/2163"), "expected an https:// address");
@@ -96,25 +100,25 @@ class HintLoaderTest {
         refused("    cause:\n      en: >-\n        The engine advertised", "    causes:\n      en: >-\n        The engine advertised",
                 0, "unknown key 'causes'");
         refused("version: 2026-12-06", "version: last week", 0, "expected the file's date");
-        refused("    name:\n      en: Context window larger than the KV pool\n      fr: Fenêtre de contexte plus grande que le"
-                + " pool de cache KV\n", "    name: Context window\n", 0, "expected a text per language");
+        refused("    name:\n      en: Context window larger than the KV pool\n      fr: Fenêtre de contexte plus grande que la"
+                + " réserve du cache KV\n", "    name: Context window\n", 0, "expected a text per language");
     }
 
     /** The service reads the file named by vigie.root-causes.file at start, and does not start with a broken one. */
     @Test
-    void theServiceRefusesToStartWithABrokenFileAndReadsAGoodOne(@org.junit.jupiter.api.io.TempDir Path dir)
+    void theServiceRefusesToStartWithABrokenFileAndReadsAGoodOne(@TempDir Path dir)
             throws Exception {
         Path good = dir.resolve("good.yaml");
         Files.writeString(good, shipped());
-        assertThat(new RootCauses(java.util.Optional.of(good.toString())).catalogue().hints()).hasSize(7);
+        assertThat(new RootCauses(Optional.of(good.toString())).catalogue().hints()).hasSize(7);
         Path broken = dir.resolve("broken.yaml");
         Files.writeString(broken, shipped().replace("matches: [SHARED_PAGE_FOREIGN]", "matches: [SHARED_PAGE]"));
-        assertThatThrownBy(() -> new RootCauses(java.util.Optional.of(broken.toString())))
+        assertThatThrownBy(() -> new RootCauses(Optional.of(broken.toString())))
                 .isInstanceOf(InvalidRules.class).hasMessageStartingWith(broken + " line ")
                 .hasMessageContaining("no finding rule 'SHARED_PAGE'");
-        assertThatThrownBy(() -> new RootCauses(java.util.Optional.of(dir.resolve("none.yaml").toString())))
+        assertThatThrownBy(() -> new RootCauses(Optional.of(dir.resolve("none.yaml").toString())))
                 .isInstanceOf(InvalidRules.class).hasMessageContaining("cannot be read");
         // unset: ./root-causes/root-causes.yaml, here the shipped one
-        assertThat(new RootCauses(java.util.Optional.empty()).catalogue().version()).isEqualTo("2026-12-06");
+        assertThat(new RootCauses(Optional.empty()).catalogue().version()).isEqualTo("2026-12-06");
     }
 }

@@ -1,4 +1,4 @@
-package app.vigie.rootcause;
+package app.vigie.rootcause.core;
 
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -36,6 +36,9 @@ public final class HintLoader {
             "shows");
     private static final Set<String> KINDS = Set.of("issue", "pull", "advisory");
     private static final Set<String> STATES = Set.of("open", "closed", "merged", "published");
+    /** The states each kind of reference can be in (documents have words for each pair). */
+    private static final Map<String, List<String>> STATES_OF = Map.of("issue", List.of("open", "closed"), "pull",
+            List.of("open", "closed", "merged"), "advisory", List.of("published"));
     private static final Set<String> CACHES = Set.of("per-tenant", "shared", "off");
     private static final Set<String> LOG_VERSIONS = Set.of("1", "1.1");
 
@@ -133,8 +136,13 @@ public final class HintLoader {
                         + "'");
             }
         }
-        return new Hint.Reference(ref, url, oneOf(YamlNode.required(m, "kind", n), KINDS),
-                oneOf(YamlNode.required(m, "state", n), STATES), date, nonBlank(YamlNode.required(m, "engine", n)),
+        String kind = oneOf(YamlNode.required(m, "kind", n), KINDS);
+        String state = oneOf(YamlNode.required(m, "state", n), STATES);
+        if (!STATES_OF.get(kind).contains(state)) {
+            throw m.get("state").problem("an " + kind + " is " + String.join(" or ", STATES_OF.get(kind)) + ", not "
+                    + state);
+        }
+        return new Hint.Reference(ref, url, kind, state, date, nonBlank(YamlNode.required(m, "engine", n)),
                 nonBlank(YamlNode.required(m, "title", n)), texts(YamlNode.required(m, "shows", n)));
     }
 
