@@ -51,7 +51,7 @@ public interface CockpitMessages {
 
     /**
      * The known technical causes (root-causes/): title, intro, none, support, examples, prevention, references,
-     * unaccounted, note, first_seen.
+     * unaccounted, catalogue, first_seen, since.
      */
     @Message
     String cause(String key);
