@@ -1,10 +1,5 @@
 package app.vigie.rootcause;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Optional;
@@ -33,33 +28,23 @@ import app.vigie.rootcause.core.HintMatcher;
 @Singleton
 public class RootCauses {
     private static final Logger LOG = Logger.getLogger(RootCauses.class);
-    static final String BUNDLED = "root-causes/root-causes.yaml";
 
     private final HintCatalogue catalogue;
     private final HintMatcher matcher;
-    private final String origin;
 
     @Inject
     public RootCauses(@ConfigProperty(name = "vigie.root-causes.file") Optional<String> file) {
-        String text;
-        if (file.isPresent()) {
-            origin = file.get();
-            text = read(Path.of(origin));
-        } else if (Files.isRegularFile(Path.of(BUNDLED))) {
-            origin = Path.of(BUNDLED).toAbsolutePath().toString();
-            text = read(Path.of(BUNDLED));
-        } else {
-            origin = BUNDLED + " (inside the application)";
-            text = bundled();
-        }
+        HintLoader.Loaded loaded;
         try {
-            catalogue = HintLoader.load(origin, text);
+            loaded = HintLoader.resolve(file);
         } catch (InvalidRules e) {
             LOG.errorf("Root-cause hints refused, the service does not start: %s", e.getMessage());
             throw e;
         }
+        catalogue = loaded.catalogue();
         matcher = new HintMatcher(catalogue);
-        LOG.infof("Root-cause hints: %d from %s (version %s)", catalogue.hints().size(), origin, catalogue.version());
+        LOG.infof("Root-cause hints: %d from %s (version %s)", catalogue.hints().size(), loaded.origin(),
+                catalogue.version());
     }
 
     public HintCatalogue catalogue() {
@@ -71,24 +56,5 @@ public class RootCauses {
         HintMatcher.Tally tally = matcher.tally();
         IncidentQueries.findingsBySubject(c, incident, tally::subject);
         return tally.result();
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.readString(p, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InvalidRules(p.toString(), 0, "cannot be read: " + e.getMessage());
-        }
-    }
-
-    private static String bundled() {
-        try (InputStream in = RootCauses.class.getClassLoader().getResourceAsStream(BUNDLED)) {
-            if (in == null) {
-                throw new InvalidRules(BUNDLED, 0, "no root-causes/ directory here and no copy inside the application");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new InvalidRules(BUNDLED, 0, "cannot be read inside the application: " + e.getMessage());
-        }
     }
 }

@@ -1,5 +1,6 @@
 package app.vigie.auditlog.validate;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -52,7 +53,7 @@ public final class LogValidator {
 
     /** A finding, as the service would record it in its incident. */
     public record FindingLine(String rule, String deployment, String subject, String stream, String boot,
-            long firstSeq, long lastSeq, String detail) {
+            long firstSeq, long lastSeq, String detail, Instant at) {
     }
 
     /** An exposure, one per (reader, victim), as the service would record it. */
@@ -142,7 +143,8 @@ public final class LogValidator {
                 .sorted(Comparator.comparing((Finding f) -> f.rule().name()).thenComparing(Finding::deployment)
                         .thenComparing(Finding::subject))
                 .map(f -> new FindingLine(f.rule().name(), f.deployment(), f.subject(), f.evidence().stream(),
-                        f.evidence().boot(), f.evidence().firstSeq(), f.evidence().lastSeq(), f.evidence().detail()))
+                        f.evidence().boot(), f.evidence().firstSeq(), f.evidence().lastSeq(), f.evidence().detail(),
+                        f.at()))
                 .toList();
         Map<String, Integer> counts = new TreeMap<>();
         findingLines.forEach(f -> counts.merge(f.rule(), 1, Integer::sum));

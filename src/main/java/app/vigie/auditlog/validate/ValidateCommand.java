@@ -7,20 +7,30 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.LineSplitter;
 import app.vigie.auditlog.intake.Source;
+import app.vigie.compliance.rules.InvalidRules;
 import app.vigie.json.JsonConfig;
+import app.vigie.rootcause.core.HintCatalogue;
+import app.vigie.rootcause.core.HintLoader;
+import app.vigie.rootcause.core.HintMatcher;
 
 /**
  * {@code validate [--json] [--limit N] LOG...}: judges page audit logs (NDJSON, gzip or not; {@code -} reads the
@@ -42,6 +52,7 @@ public final class ValidateCommand {
     public static int run(String[] args, InputStream stdin, PrintStream out, PrintStream err) {
         boolean json = false;
         int limit = DEFAULT_LIMIT;
+        Optional<String> rootCauses = Optional.empty();
         List<String> logs = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -51,6 +62,12 @@ public final class ValidateCommand {
                         return usage(err, "--limit takes a number of lines (0: none listed)");
                     }
                     limit = Integer.parseInt(args[++i]);
+                }
+                case "--root-causes" -> {
+                    if (i + 1 >= args.length) {
+                        return usage(err, "--root-causes takes a file (root-causes/root-causes.yaml's format)");
+                    }
+                    rootCauses = Optional.of(args[++i]);
                 }
                 case "-h", "--help" -> {
                     usage(out, null);
@@ -67,6 +84,13 @@ public final class ValidateCommand {
         if (logs.isEmpty()) {
             return usage(err, "no log given");
         }
+        HintCatalogue catalogue;
+        try {
+            catalogue = HintLoader.resolve(rootCauses).catalogue();
+        } catch (InvalidRules e) {
+            err.println("validate: root-cause hints refused: " + e.getMessage());
+            return CANNOT_RUN;
+        }
         LogValidator validator = new LogValidator();
         for (String log : logs) {
             try (InputStream in = open(log, stdin)) {
@@ -80,10 +104,11 @@ public final class ValidateCommand {
             }
         }
         LogValidator.Report report = validator.finish();
+        HintMatcher.Result causes = causes(report, catalogue);
         if (json) {
-            out.println(json(report));
+            out.println(json(report, causes, catalogue.version()));
         } else {
-            text(report, logs, limit, out);
+            text(report, causes, catalogue.version(), logs, limit, out);
         }
         return report.exitCode();
     }
@@ -92,7 +117,8 @@ public final class ValidateCommand {
         if (problem != null) {
             to.println("validate: " + problem);
         }
-        to.println("usage: validate [--json] [--limit N] LOG...   (NDJSON page audit logs, gzip or not; - for stdin)");
+        to.println("usage: validate [--json] [--limit N] [--root-causes FILE] LOG...   (NDJSON page audit logs, gzip or"
+                + " not; - for stdin)");
         to.println("exit: 0 conforms, nothing found; 1 conforms, findings; 2 does not conform; 3 cannot run");
         return problem == null ? 0 : CANNOT_RUN;
     }
@@ -149,18 +175,41 @@ public final class ValidateCommand {
         return -1;
     }
 
-    static String json(LogValidator.Report r) {
+    /** The known causes the findings match, per subject (a request id, or stream@boot), as the service matches them. */
+    public static HintMatcher.Result causes(LogValidator.Report r, HintCatalogue catalogue) {
+        Map<String, Map<String, Instant>> bySubject = new TreeMap<>();
+        r.findings().forEach(f -> bySubject.computeIfAbsent(f.subject(), k -> new HashMap<>())
+                .merge(f.rule(), f.at(), (a, b) -> a.isBefore(b) ? a : b));
+        HintMatcher.Tally tally = new HintMatcher(catalogue).tally();
+        bySubject.forEach(tally::subject);
+        return tally.result();
+    }
+
+    static String json(LogValidator.Report r, HintMatcher.Result causes, String version) {
         ObjectMapper mapper = JsonConfig.standalone();
         try {
             ObjectNode node = mapper.valueToTree(r);
             node.put("conforms", r.conforms()).put("exit", r.exitCode());
+            ObjectNode c = node.putObject("causes").put("catalogue_version", version);
+            ArrayNode matched = c.putArray("matched");
+            for (HintMatcher.Match m : causes.matches()) {
+                ObjectNode h = matched.addObject().put("hint", m.hint().id()).put("name", m.hint().name().get("en"))
+                        .put("subjects", m.subjects());
+                ObjectNode f = h.putObject("findings");
+                m.findings().forEach((rule, n) -> f.put(rule.name(), n));
+                ArrayNode ex = h.putArray("first_subjects");
+                m.examples().forEach(e -> ex.add(e.subject()));
+            }
+            ObjectNode un = c.putObject("unaccounted");
+            causes.unaccounted().forEach(un::put);
             return mapper.writerWithDefaultPrettyPrinter().writeValueAsString(node);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    private static void text(LogValidator.Report r, List<String> logs, int limit, PrintStream out) {
+    private static void text(LogValidator.Report r, HintMatcher.Result causes, String version, List<String> logs,
+            int limit, PrintStream out) {
         out.printf(Locale.ROOT, "%d log(s), %,d lines, %,d records (%,d duplicates), %d stream(s)%n", logs.size(),
                 r.lines(), r.records(), r.duplicates(), r.streams().size());
         if (r.conforms()) {
@@ -192,6 +241,21 @@ public final class ValidateCommand {
                 "  %s %s/%s read %d token(s) of %s/%s%s%n", e.kind(), e.readerTenant(), e.readerRequest(), e.tokens(),
                 e.victimTenant(), e.victimRequest(), Boolean.TRUE.equals(e.delivered()) ? ", delivered" : ""));
         more(out, r.exposures().size(), limit);
+        if (!r.findings().isEmpty()) {
+            out.printf(Locale.ROOT, "probable causes (root-causes/ version %s: hints, not proof; docs/root-causes.md):%n",
+                    version);
+            if (causes.matches().isEmpty()) {
+                out.println("  none of the known runtime faults matches these findings");
+            }
+            causes.matches().forEach(m -> out.printf(Locale.ROOT, "  %s: %s. %,d subject(s), %s; first %s%n",
+                    m.hint().id(), m.hint().name().get("en"), m.subjects(), m.findings().toString()
+                            .replaceAll("[{}]", ""), String.join(", ", m.examples().stream()
+                                    .map(HintMatcher.Example::subject).toList())));
+            if (!causes.unaccounted().isEmpty()) {
+                out.printf(Locale.ROOT, "  findings no known cause accounts for: %s%n", causes.unaccounted().toString()
+                        .replaceAll("[{}]", ""));
+            }
+        }
         out.println(switch (r.exitCode()) {
             case 0 -> "exit 0: the log conforms and nothing was found";
             case 1 -> "exit 1: the log conforms; the detectors found what is listed above";

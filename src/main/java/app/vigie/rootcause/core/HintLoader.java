@@ -1,5 +1,10 @@
 package app.vigie.rootcause.core;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -9,6 +14,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -42,7 +48,45 @@ public final class HintLoader {
     private static final Set<String> CACHES = Set.of("per-tenant", "shared", "off");
     private static final Set<String> LOG_VERSIONS = Set.of("1", "1.1");
 
+    /** Where the application carries its copy, on the class path. */
+    public static final String BUNDLED = "root-causes/root-causes.yaml";
+
     private HintLoader() {
+    }
+
+    /** A catalogue and where it was read from. */
+    public record Loaded(HintCatalogue catalogue, String origin) {
+    }
+
+    /**
+     * The catalogue of {@code file}; unset, ./root-causes/root-causes.yaml where it exists, else the copy on the class
+     * path. Refused as {@link InvalidRules} when it cannot be read or is invalid.
+     */
+    public static Loaded resolve(Optional<String> file) {
+        if (file.isPresent()) {
+            return new Loaded(load(file.get(), read(Path.of(file.get()))), file.get());
+        }
+        if (Files.isRegularFile(Path.of(BUNDLED))) {
+            String origin = Path.of(BUNDLED).toAbsolutePath().toString();
+            return new Loaded(load(origin, read(Path.of(BUNDLED))), origin);
+        }
+        String origin = BUNDLED + " (inside the application)";
+        try (InputStream in = HintLoader.class.getClassLoader().getResourceAsStream(BUNDLED)) {
+            if (in == null) {
+                throw new InvalidRules(BUNDLED, 0, "no root-causes/ directory here and no copy inside the application");
+            }
+            return new Loaded(load(origin, new String(in.readAllBytes(), StandardCharsets.UTF_8)), origin);
+        } catch (IOException e) {
+            throw new InvalidRules(BUNDLED, 0, "cannot be read inside the application: " + e.getMessage());
+        }
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new InvalidRules(p.toString(), 0, "cannot be read: " + e.getMessage());
+        }
     }
 
     public static HintCatalogue load(String file, String text) {

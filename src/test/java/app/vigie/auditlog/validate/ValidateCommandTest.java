@@ -168,6 +168,41 @@ class ValidateCommandTest {
         assertThat(help.out).contains("usage: validate");
     }
 
+    /**
+     * The known causes (root-causes/) the findings match, as the service shows them: an engine team sees in CI which
+     * fault its log points to. The 2026 example: a window larger than the pool, rejected prompts served; its coverage
+     * gaps and reads are the reject's, and nothing is left unaccounted for.
+     */
+    @Test
+    void theReportNamesTheKnownCausesTheFindingsMatch() throws Exception {
+        String log = copy("/examples/03-pd-rejected-prompt.ndjson");
+        Run json = run(null, "--json", log);
+        JsonNode causes = json.json().get("causes");
+        assertThat(causes.get("catalogue_version").asText()).isEqualTo("2026-12-06");
+        assertThat(causes.get("matched")).extracting(c -> c.get("hint").asText())
+                .containsExactly("context-exceeds-pool", "rejected-request-served");
+        JsonNode reject = causes.get("matched").get(1);
+        assertThat(reject.get("findings").get("TRANSFER_COVERAGE_GAP").asInt())
+                .isEqualTo(reject.get("findings").get("REJECTED_REQUEST_SERVED").asInt()).isPositive();
+        assertThat(causes.get("unaccounted").size()).isZero();
+        Run text = run(null, log);
+        assertThat(text.out).contains("probable causes (root-causes/ version 2026-12-06: hints, not proof",
+                "  rejected-request-served: A rejected request served all the same. ");
+
+        // a log whose reads have nothing else on their request: no known cause, and the report says which findings
+        Run plain = run(null, copy("/examples/02-partial-overwrite.ndjson"));
+        assertThat(plain.out).contains("none of the known runtime faults matches these findings",
+                "findings no known cause accounts for: ");
+
+        // another catalogue, named; a broken one stops the command before it reads the log
+        Path broken = dir.resolve("broken.yaml");
+        Files.writeString(broken, Files.readString(Path.of("root-causes/root-causes.yaml"))
+                .replace("matches: [REJECTED_REQUEST_SERVED]", "matches: [REJECTED]"));
+        Run refused = run(null, "--root-causes", broken.toString(), log);
+        assertThat(refused.exit).isEqualTo(3);
+        assertThat(refused.err).contains("root-cause hints refused", "no finding rule 'REJECTED'");
+    }
+
     private Run run(byte[] stdin, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -3,14 +3,11 @@ package app.vigie.rootcause.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
@@ -18,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.Source;
 import app.vigie.auditlog.validate.LogValidator;
+import app.vigie.auditlog.validate.ValidateCommand;
 import app.vigie.runtime.engine.Cache;
 import app.vigie.runtime.engine.Fault;
 import app.vigie.runtime.engine.Fix;
@@ -30,13 +28,10 @@ import app.vigie.runtime.sim.Simulation.Scenario;
  * {@code runtime} says how to reproduce it; and each check the runtime can switch on prevents the leak.
  */
 class RootCauseRuntimeTest {
-    private static final Instant T = Instant.parse("2026-08-27T09:00:00Z");
     private final HintCatalogue catalogue;
-    private final HintMatcher matcher;
 
     RootCauseRuntimeTest() throws Exception {
         catalogue = HintLoader.load("root-causes.yaml", HintLoaderTest.shipped());
-        matcher = new HintMatcher(catalogue);
     }
 
     private static <E extends Enum<E>> E constant(Class<E> type, String name) {
@@ -66,11 +61,7 @@ class RootCauseRuntimeTest {
         }
         LogValidator.Report report = v.finish();
         assertThat(report.problems()).as("the runtime's log conforms").isEmpty();
-        Map<String, Map<String, Instant>> bySubject = new HashMap<>();
-        report.findings().forEach(f -> bySubject.computeIfAbsent(f.subject(), k -> new HashMap<>()).put(f.rule(), T));
-        HintMatcher.Tally tally = matcher.tally();
-        bySubject.forEach(tally::subject);
-        HintMatcher.Result result = tally.result();
+        HintMatcher.Result result = ValidateCommand.causes(report, catalogue);
         Set<String> hints = new LinkedHashSet<>();
         result.matches().forEach(m -> hints.add(m.hint().id()));
         return new Outcome(hints, summary);
