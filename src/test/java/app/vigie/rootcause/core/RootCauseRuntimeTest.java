@@ -22,10 +22,12 @@ import app.vigie.runtime.engine.Fix;
 import app.vigie.runtime.sim.Simulation;
 import app.vigie.runtime.sim.Simulation.Options;
 import app.vigie.runtime.sim.Simulation.Scenario;
+import app.vigie.runtime.sim.Simulation.Scheduling;
 
 /**
  * The catalogue against the reference runtime: each fault alone yields its own hint and no other, as each hint's
- * {@code runtime} says how to reproduce it; and each check the runtime can switch on prevents the leak.
+ * {@code runtime} says how to reproduce it, one request at a time and with continuous batching; and each check the
+ * runtime can switch on prevents the leak.
  */
 class RootCauseRuntimeTest {
     private final HintCatalogue catalogue;
@@ -39,8 +41,12 @@ class RootCauseRuntimeTest {
     }
 
     private static Options options(Hint.Reproduction r, Set<Fix> fixes, long seed) {
+        return options(r, fixes, seed, Scheduling.ONE_AT_A_TIME);
+    }
+
+    private static Options options(Hint.Reproduction r, Set<Fix> fixes, long seed, Scheduling scheduling) {
         Scenario scenario = constant(Scenario.class, r.scenario());
-        Options o = Options.of(scenario, 6, scenario == Scenario.COLOCATED ? 600 : 400, seed)
+        Options o = Options.of(scenario, 6, scenario == Scenario.COLOCATED ? 600 : 400, seed).scheduled(scheduling)
                 .with(r.fault() == null ? Set.of() : EnumSet.of(constant(Fault.class, r.fault())), fixes);
         if (r.cache() != null) {
             o = o.with(constant(Cache.class, r.cache()));
@@ -73,9 +79,11 @@ class RootCauseRuntimeTest {
         for (Hint h : catalogue.hints()) {
             Hint.Reproduction r = h.runtime();
             assertThat(r).as("%s says how the runtime reproduces it", h.id()).isNotNull();
-            for (long seed : List.of(7L, 2026L)) {
-                Outcome o = run(options(r, Set.of(), seed));
-                assertThat(o.hints()).as("%s, seed %d", h.id(), seed).containsExactly(h.id());
+            for (Scheduling scheduling : Scheduling.values()) {
+                for (long seed : List.of(7L, 2026L)) {
+                    Outcome o = run(options(r, Set.of(), seed, scheduling));
+                    assertThat(o.hints()).as("%s, seed %d, %s", h.id(), seed, scheduling).containsExactly(h.id());
+                }
             }
             if (r.fault() != null) {
                 reproduced.add(constant(Fault.class, r.fault()));

@@ -197,6 +197,30 @@ public final class Node {
      * written. At least the last token is always computed. False when the pool is short.
      */
     public boolean prefill(Request r, int length, int written) {
+        int from = startPrefill(r, length);
+        if (from < 0) {
+            return false;
+        }
+        if (written > from) {
+            write(r, from, Arrays.copyOfRange(r.prompt(), from, written), written - from, "COMPUTE");
+        }
+        return true;
+    }
+
+    /**
+     * Whether a table of {@code tokens} positions would fit now: the free pages and those the prefix cache could give
+     * back (a scheduler that waits for room asks before it starts a request, as a prefix hit may need fewer).
+     */
+    public boolean fits(int tokens) {
+        int needed = (tokens + pool.pageSize() - 1) / pool.pageSize();
+        return needed <= pool.freePages() + (cache == null ? 0 : cache.evictable());
+    }
+
+    /**
+     * Starts a prefill of {@code length} tokens: the full pages the prefix cache has for the prompt are shared, the
+     * rest allocated; nothing is written. Returns the first position left to compute, or -1 when the pool is short.
+     */
+    public int startPrefill(Request r, int length) {
         int ps = pool.pageSize();
         Table t = tables.computeIfAbsent(r.id(), k -> new Table());
         int hits = 0;
@@ -234,13 +258,9 @@ public final class Node {
             }
         }
         if (!allocate(r, length, "PREFILL", null)) {
-            return false;
+            return -1;
         }
-        int from = hits * ps;
-        if (written > from) {
-            write(r, from, Arrays.copyOfRange(r.prompt(), from, written), written - from, "COMPUTE");
-        }
-        return true;
+        return hits * ps;
     }
 
     /** The number this node's page tags give the request's tenant. */
@@ -422,6 +442,14 @@ public final class Node {
         Table t = tables.get(r.id());
         flush(r, t);
         int ps = pool.pageSize();
+        // A shared page another request owns now (a stale cache entry) may hold tokens it decoded but has not told
+        // yet: told first, so that the log says who wrote what the reader reads (many requests decode at once).
+        for (int page = 0; page < t.shared && page * ps < tokens; page++) {
+            int owner = pool.owner(t.pages[page]);
+            if (owner != KvPool.NONE && owner != r.id() && tables.containsKey(owner)) {
+                flush(requests.get(owner), tables.get(owner));
+            }
+        }
         if (fixes.contains(Fix.TAG_CHECK)) {
             int tenant = tenantTag(r);
             for (int page = 0; page * ps < tokens; page++) {

@@ -63,6 +63,17 @@ final class PrefixCache {
         }
     }
 
+    /** How many pages {@link #evict} could give back now. */
+    int evictable() {
+        int n = 0;
+        for (Entry e : index.values()) {
+            if (e.held && e.readers == 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Gives back up to {@code wanted} pages nobody reads now, least recently used first; returns them. */
     List<Integer> evict(int wanted, KvPool pool) {
         List<Integer> pages = new ArrayList<>();

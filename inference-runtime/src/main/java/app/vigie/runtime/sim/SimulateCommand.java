@@ -31,10 +31,13 @@ public final class SimulateCommand {
                             [--faults all|none|f1,f2] [--fixes all|none|x1,x2] [--long-prompts SHARE]
                             [--cache per-tenant|shared|off] [--reboot-every N] [--rate REQUESTS_PER_S]
                             [--deployment NAME] [--truth FILE] [--log-version 1.1|1]
+                            [--scheduling one-at-a-time|batched]
                             (--out FILE[.gz] | --vigie URL | --kafka BOOTSTRAP [--topic vigie.page-audit.v1])
               faults: %s
               fixes:  %s
               --log-version 1: transfers without the sender's XFER_SEND (an engine writing spec v1)
+              --scheduling batched: continuous batching (a token budget per step, prompt chunks mixed with decodes,
+                admission while others decode); one-at-a-time (the default) runs each request to its end first
               --vigie posts to URL/api/audit-log as VIGIE_USER (default admin) with VIGIE_PASSWORD
             """;
 
@@ -58,6 +61,7 @@ public final class SimulateCommand {
         Cache cache = Cache.PER_TENANT;
         int rebootEvery = 0;
         double rate = 50;
+        Simulation.Scheduling scheduling = Simulation.Scheduling.ONE_AT_A_TIME;
         String deployment = "sim-model/prod";
         boolean sendRecords = true;
         Path file = null;
@@ -87,6 +91,7 @@ public final class SimulateCommand {
                     case "--reboot-every" -> rebootEvery = Integer.parseInt(v);
                     case "--rate" -> rate = Double.parseDouble(v);
                     case "--cache" -> cache = constant(Cache.class, v);
+                    case "--scheduling" -> scheduling = constant(Simulation.Scheduling.class, v);
                     case "--deployment" -> deployment = v;
                     case "--out" -> file = Path.of(v);
                     case "--vigie" -> vigie = URI.create(v);
@@ -105,7 +110,7 @@ public final class SimulateCommand {
                 throw new IllegalArgumentException("give one of --out FILE, --vigie URL or --kafka BOOTSTRAP");
             }
             Options options = new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPrompts,
-                    cache, rebootEvery, rate, sendRecords);
+                    cache, rebootEvery, rate, sendRecords, scheduling);
             Simulation.Summary summary;
             try (Sinks.Sink sink = file != null ? Sinks.file(file) : vigie != null ? Sinks.http(vigie,
                     System.getenv().getOrDefault("VIGIE_USER", "admin"), password(), 5000)
@@ -124,6 +129,11 @@ public final class SimulateCommand {
                     summary.truth().readers().size(),
                     summary.truth().deliveredForeignTokens(), file != null ? file : vigie != null ? vigie
                     : "topic " + topic + " of " + kafka);
+            if (scheduling == Simulation.Scheduling.BATCHED) {
+                Simulation.Batching b = summary.batching();
+                out.printf("batched: %,d steps, %,d with prompt chunks and decodes together, at most %d requests in a"
+                        + " step and %d in flight%n", b.steps(), b.mixedSteps(), b.maxBatch(), b.maxInFlight());
+            }
             if (truthFile != null) {
                 Files.writeString(truthFile, truthJson(summary.truth()), StandardCharsets.UTF_8);
                 out.println("ground truth in " + truthFile);

@@ -4,7 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
@@ -29,7 +31,7 @@ public final class Simulation {
     /** Where the simulated clock starts. */
     public static final Instant START = Instant.parse("2026-08-27T09:00:00Z");
     private static final int PAGE_SIZE = 64;
-    private static final int CHUNK = 512;
+    static final int CHUNK = 512;
     /** The 2026 incident's published shape (INCIDENT_2026_FULL): the decode pool, the window it advertised. */
     static final int FULL_DECODE_TOKENS = 681_280;
     static final int FULL_WINDOW = 1_048_576;
@@ -38,6 +40,18 @@ public final class Simulation {
     static final int FULL_MAX_INPUT = 131_072;
     /** The template (first 256) and system prompt (next 256) tokens behind every colocated prompt. */
     private static final int[] SYSTEM = new Random(42).ints(512, 0, 1_000_000).toArray();
+
+    /** How a node schedules the requests it serves. */
+    public enum Scheduling {
+        /** Each request runs to its end before the next one starts: pages one request frees are the next one's. */
+        ONE_AT_A_TIME,
+        /**
+         * Continuous batching, as vLLM's and SGLang's schedulers: every step runs the decodes of the running requests
+         * and chunks of prompts within a token budget, and admits waiting requests while others decode
+         * ({@link Batched}).
+         */
+        BATCHED
+    }
 
     /** The scenarios: their deployments. */
     public enum Scenario {
@@ -57,7 +71,15 @@ public final class Simulation {
      */
     public record Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
             String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate,
-            boolean sendRecords) {
+            boolean sendRecords, Scheduling scheduling) {
+        /** One request at a time per node, as before continuous batching. */
+        public Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
+                String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate,
+                boolean sendRecords) {
+            this(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache, rebootEvery,
+                    rate, sendRecords, Scheduling.ONE_AT_A_TIME);
+        }
+
         /** A log of spec v1.1: the sender of each KV transfer writes {@code XFER_SEND}. */
         public Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
                 String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate) {
@@ -93,6 +115,7 @@ public final class Simulation {
                 throw new IllegalArgumentException("reboot-every must be >= 0 (0: never), got " + rebootEvery);
             }
             fixes = fixes.isEmpty() ? EnumSet.noneOf(Fix.class) : EnumSet.copyOf(fixes);
+            Objects.requireNonNull(scheduling, "scheduling");
         }
 
         public static Options of(Scenario scenario, int tenants, int requests, long seed) {
@@ -101,24 +124,24 @@ public final class Simulation {
 
         public Options with(Set<Fault> f, Set<Fix> x) {
             return new Options(scenario, tenants, requests, f, x, seed, deployment, longPromptShare, cache,
-                    rebootEvery, rate, sendRecords);
+                    rebootEvery, rate, sendRecords, scheduling);
         }
 
         public Options with(Cache c) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, c,
-                    rebootEvery, rate, sendRecords);
+                    rebootEvery, rate, sendRecords, scheduling);
         }
 
         /** The engines restart every {@code n} requests (0: never). */
         public Options rebootingEvery(int n) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache, n,
-                    rate, sendRecords);
+                    rate, sendRecords, scheduling);
         }
 
         /** Requests arrive at {@code r} per second on average (Poisson arrivals). */
         public Options arriving(double r) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
-                    rebootEvery, r, sendRecords);
+                    rebootEvery, r, sendRecords, scheduling);
         }
 
         /**
@@ -127,7 +150,13 @@ public final class Simulation {
          */
         public Options sendRecords(boolean on) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
-                    rebootEvery, rate, on);
+                    rebootEvery, rate, on, scheduling);
+        }
+
+        /** How each node schedules its requests. */
+        public Options scheduled(Scheduling s) {
+            return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
+                    rebootEvery, rate, sendRecords, s);
         }
     }
 
@@ -136,7 +165,15 @@ public final class Simulation {
      * anyway (counted in {@code delivered}); {@code rejected}: rejected and answered so.
      */
     public record Summary(int requests, int rejected, int rejectedButServed, int aborted, int delivered,
-            GroundTruth truth, long pagesAllocated) {
+            GroundTruth truth, long pagesAllocated, Batching batching) {
+    }
+
+    /**
+     * What batching did (zeros one at a time): scheduler steps, steps that ran prompt chunks and decodes together,
+     * the most requests one step ran, and the most requests in flight at once.
+     */
+    public record Batching(long steps, long mixedSteps, int maxBatch, int maxInFlight) {
+        static final Batching NONE = new Batching(0, 0, 0, 0);
     }
 
     /** Told after each request: done so far, of how many. */
@@ -236,31 +273,37 @@ public final class Simulation {
             requests.put(x.id(), x);
             return x;
         };
+        if (o.scheduling() == Scheduling.BATCHED) {
+            // every request drawn first, then served as they arrive (Poisson, absolute times)
+            List<Request> drawn = new ArrayList<>(o.requests());
+            List<Instant> at = new ArrayList<>(o.requests());
+            Instant arrival = START;
+            for (int i = 0; i < o.requests(); i++) {
+                Request r = draw(i, random, o, run);
+                requests.put(i, r);
+                drawn.add(r);
+                arrival = arrival.plusNanos((long) (-Math.log(1 - arrivals.nextDouble()) / o.rate() * 1e9));
+                at.add(arrival);
+            }
+            String bootName = boot;
+            Batched.Counts c = new Batched(prefill, decode, o, now, progress, k -> {
+                String next = bootName + "-r" + k;
+                prefill.reboot(next);
+                if (decode != prefill) {
+                    decode.reboot(next);
+                }
+            }).run(drawn, at);
+            long pages = prefill.pool().allocations() + (decode == prefill ? 0 : decode.pool().allocations());
+            return new Summary(o.requests(), c.rejected, c.rejectedButServed, c.aborted, c.delivered,
+                    truth == null ? new GroundTruth() : truth, pages,
+                    new Batching(c.steps, c.mixedSteps, c.maxBatch, c.maxInFlight));
+        }
         int rejected = 0;
         int rejectedButServed = 0;
         int aborted = 0;
         int delivered = 0;
         for (int i = 0; i < o.requests(); i++) {
-            int tenant = random.nextInt(o.tenants());
-            boolean tooLong = random.nextDouble() < o.longPromptShare();
-            int length = o.scenario() == Scenario.INCIDENT_2026_FULL
-                    ? tooLong ? FULL_MAX_INPUT + 1 + random.nextInt(400_000) : 100 + random.nextInt(1_900)
-                    : tooLong ? 3_000 + random.nextInt(9_000) : 100 + random.nextInt(1_900);
-            int[] prompt = new int[length];
-            int prefix = 0;
-            if (o.scenario() == Scenario.COLOCATED) {
-                // Prompts start with the deployment's template (4 pages, the same for all) and the tenant's system
-                // prompt (4 pages): what a prefix cache is for.
-                prefix = Math.min(length - 1, SYSTEM.length);
-                for (int p = 0; p < prefix; p++) {
-                    prompt[p] = p < 256 ? SYSTEM[p] : (tenant + 1) * 1_000_000 + SYSTEM[p];
-                }
-            }
-            for (int p = prefix; p < length; p++) {
-                // A tenant's tokens are its own numbers: a foreign token in a response is recognisable.
-                prompt[p] = (tenant + 1) * 1_000_000 + random.nextInt(1_000_000);
-            }
-            Request r = new Request(i, run + "-" + i, "tenant-" + tenant, prompt, 8 + random.nextInt(56));
+            Request r = draw(i, random, o, run);
             requests.put(i, r);
             // Poisson arrivals: exponential gaps of mean 1/rate, from a generator of their own.
             now[0] = now[0].plusNanos((long) (-Math.log(1 - arrivals.nextDouble()) / o.rate() * 1e9));
@@ -288,13 +331,37 @@ public final class Simulation {
         }
         long pages = prefill.pool().allocations() + (decode == prefill ? 0 : decode.pool().allocations());
         return new Summary(o.requests(), rejected, rejectedButServed, aborted, delivered,
-                truth == null ? new GroundTruth() : truth, pages);
+                truth == null ? new GroundTruth() : truth, pages, Batching.NONE);
+    }
+
+    /** Request {@code i} of the workload: its tenant, its prompt (over-long for a share), its output length. */
+    private static Request draw(int i, Random random, Options o, String run) {
+        int tenant = random.nextInt(o.tenants());
+        boolean tooLong = random.nextDouble() < o.longPromptShare();
+        int length = o.scenario() == Scenario.INCIDENT_2026_FULL
+                ? tooLong ? FULL_MAX_INPUT + 1 + random.nextInt(400_000) : 100 + random.nextInt(1_900)
+                : tooLong ? 3_000 + random.nextInt(9_000) : 100 + random.nextInt(1_900);
+        int[] prompt = new int[length];
+        int prefix = 0;
+        if (o.scenario() == Scenario.COLOCATED) {
+            // Prompts start with the deployment's template (4 pages, the same for all) and the tenant's system
+            // prompt (4 pages): what a prefix cache is for.
+            prefix = Math.min(length - 1, SYSTEM.length);
+            for (int p = 0; p < prefix; p++) {
+                prompt[p] = p < 256 ? SYSTEM[p] : (tenant + 1) * 1_000_000 + SYSTEM[p];
+            }
+        }
+        for (int p = prefix; p < length; p++) {
+            // A tenant's tokens are its own numbers: a foreign token in a response is recognisable.
+            prompt[p] = (tenant + 1) * 1_000_000 + random.nextInt(1_000_000);
+        }
+        return new Request(i, run + "-" + i, "tenant-" + tenant, prompt, 8 + random.nextInt(56));
     }
 
     private enum Outcome { REJECTED, REJECTED_BUT_SERVED, ABORTED, DELIVERED }
 
     /** Positions the prefill writes: the whole prompt, or its first chunk when the prefill is cut short. */
-    private static int prefilled(Request r, Options o) {
+    static int prefilled(Request r, Options o) {
         int length = r.prompt().length;
         return o.faults().contains(Fault.PARTIAL_PREFILL_WRITE) && r.id() % 10 == 3 ? Math.min(CHUNK, length)
                 : length;

@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 
 import org.assertj.core.api.Assertions;
@@ -48,6 +50,22 @@ class SimulateCommandTest {
         assertThat(err.toString()).contains("simulated 200 of 200 requests (100%)").contains("(50%)");
         assertThat(out.toString()).contains("200 requests").contains("carried other requests' tokens");
         assertThat(Files.readString(truth)).contains("\"readers\":[").containsPattern("\"victims\":\\[\\{\"request\":\"r[0-9a-z]+-[0-9]+\"");
+    }
+
+    /** Continuous batching from the command line: what batching did is printed after the summary. */
+    @Test
+    void batchedSchedulingIsAnOptionAndSaysWhatItDid() throws IOException {
+        Path log = dir.resolve("batched.ndjson");
+        assertThat(run("--scenario", "colocated", "--tenants", "4", "--requests", "300", "--scheduling", "batched",
+                "--rate", "200", "--out", log.toString())).isZero();
+        Matcher m = Pattern.compile("batched: ([\\d,]+) steps, ([\\d,]+) with prompt chunks and decodes together, at"
+                + " most (\\d+) requests in a step and (\\d+) in flight").matcher(out.toString());
+        assertThat(m.find()).as(out.toString()).isTrue();
+        assertThat(Integer.parseInt(m.group(3))).isGreaterThan(1);
+        assertThat(Integer.parseInt(m.group(4))).isGreaterThan(1);
+        assertThat(Files.readAllLines(log)).isNotEmpty();
+        assertThat(run("--scheduling", "parallel", "--out", dir.resolve("y").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("one-at-a-time", "batched");
     }
 
     @Test

@@ -1,0 +1,426 @@
+package app.vigie.runtime.sim;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.IntConsumer;
+
+import app.vigie.runtime.engine.Fault;
+import app.vigie.runtime.engine.Fix;
+import app.vigie.runtime.engine.Node;
+import app.vigie.runtime.engine.Request;
+import app.vigie.runtime.sim.Simulation.Options;
+
+/**
+ * Continuous batching, the shape of vLLM's {@code Scheduler.schedule()} (v1) without preemption: each step first runs
+ * the running requests (a decode token each, or the next chunk of a prompt being prefilled), then admits waiting
+ * requests in arrival order while the step's token budget and the running limit allow, their first chunk in the same
+ * step. Chunks of prompts and decodes of others share a step, and a request is admitted while others decode, so the
+ * pages one request frees go to whichever needs pages next, as in a real engine.
+ *
+ * <p>Disaggregated, the prefill node runs the prompts; a prompt done is pre-allocated on the decode node (waiting
+ * while it is full) and transferred a chunk per step, so that the prefill's other requests run while it is in flight:
+ * a free during the transfer (the fault) gives its pages to the next prompts, whose KV the later chunks carry. The
+ * decode node runs a token per decoding request each step.
+ *
+ * <p>A request that needs pages and finds none waits at the head of the queue (first come, first served); a
+ * decoding request whose table cannot grow ends with {@code LENGTH}, as one at a time: no preemption, whose
+ * recomputation the page audit log cannot tell yet (a table never shrinks; see docs/page-audit-log.md).
+ */
+final class Batched {
+    /** Tokens one step computes on a node (vLLM's {@code max_num_batched_tokens}). */
+    static final int TOKEN_BUDGET = 2_048;
+    /** Requests a prefill (or colocated) node runs at once (vLLM's {@code max_num_seqs}). */
+    static final int MAX_RUNNING = 32;
+
+    private final Node prefill;
+    private final Node decode;
+    private final boolean colocated;
+    private final Options o;
+    private final Instant[] now;
+    private final Simulation.Progress progress;
+    private final IntConsumer reboot;
+    private final Counts counts = new Counts();
+
+    private final Deque<Seq> waiting = new ArrayDeque<>();
+    /** On the prefill (or colocated) node: prompts being computed, then (disaggregated) waiting for the decode node. */
+    private final List<Seq> prefilling = new ArrayList<>();
+    private final List<Seq> awaitingDecode = new ArrayList<>();
+    private final List<Seq> transferring = new ArrayList<>();
+    private final List<Seq> decoding = new ArrayList<>();
+    private int total;
+
+    /** What a run counted. */
+    static final class Counts {
+        int rejected;
+        int rejectedButServed;
+        int aborted;
+        int delivered;
+        long steps;
+        long mixedSteps;
+        int maxBatch;
+        int maxInFlight;
+        int done;
+    }
+
+    /** A request in flight. */
+    private static final class Seq {
+        final Request r;
+        final int length;
+        /** Positions its prefill computes (fewer than its prompt when the prefill is cut short). */
+        final int target;
+        boolean admitted;
+        int computed;
+        int generated;
+        int[] context;
+        boolean rejectedServed;
+        int[] senderPages;
+        long sent;
+        int transferred;
+        boolean freedEarly;
+
+        Seq(Request r, Options o) {
+            this.r = r;
+            this.length = r.prompt().length;
+            this.target = Simulation.prefilled(r, o);
+        }
+    }
+
+    Batched(Node prefill, Node decode, Options o, Instant[] now, Simulation.Progress progress, IntConsumer reboot) {
+        this.prefill = prefill;
+        this.decode = decode;
+        this.colocated = prefill == decode;
+        this.o = o;
+        this.now = now;
+        this.progress = progress;
+        this.reboot = reboot;
+    }
+
+    Counts run(List<Request> requests, List<Instant> arrivals) {
+        total = requests.size();
+        int next = 0;
+        int reboots = 0;
+        while (counts.done < total) {
+            // a reboot comes after the arrivals before it are served: the engines drain, then restart
+            boolean drain = o.rebootEvery() > 0 && next > 0 && next < total && next % o.rebootEvery() == 0
+                    && next / o.rebootEvery() > reboots;
+            if (drain && idle()) {
+                reboots++;
+                reboot.accept(reboots);
+                drain = false;
+            }
+            while (!drain && next < total && !arrivals.get(next).isAfter(now[0])) {
+                waiting.add(new Seq(requests.get(next), o));
+                next++;
+                drain = o.rebootEvery() > 0 && next % o.rebootEvery() == 0 && next < total;
+            }
+            if (idle()) {
+                if (next < total && arrivals.get(next).isAfter(now[0])) {
+                    now[0] = arrivals.get(next);  // nothing to do until the next request arrives
+                }
+                continue;
+            }
+            step();
+        }
+        return counts;
+    }
+
+    private boolean idle() {
+        return waiting.isEmpty() && prefilling.isEmpty() && awaitingDecode.isEmpty() && transferring.isEmpty()
+                && decoding.isEmpty();
+    }
+
+    private int onPrefill() {
+        return prefilling.size() + awaitingDecode.size() + transferring.size() + (colocated ? decoding.size() : 0);
+    }
+
+    /** One scheduler step on every node. */
+    private void step() {
+        counts.steps++;
+        int inFlight = prefilling.size() + awaitingDecode.size() + transferring.size() + decoding.size();
+        int before = counts.done;
+        int budget = TOKEN_BUDGET;
+        int ran = 0;
+        boolean prompts = false;
+        // running first: decodes (colocated, they share the budget with the prompts)
+        int decodes = 0;
+        for (Seq s : new ArrayList<>(decoding)) {
+            if (colocated && budget == 0) {
+                break;
+            }
+            decodeToken(s);
+            decodes++;
+            if (colocated) {
+                budget--;
+            }
+        }
+        ran += decodes;
+        // then the prompts being computed, a chunk each
+        for (Seq s : new ArrayList<>(prefilling)) {
+            if (budget == 0) {
+                break;
+            }
+            budget -= chunk(s, budget);
+            prompts = true;
+            ran++;
+        }
+        // then waiting requests, first come first served, while the budget and the running limit allow
+        while (budget > 0 && onPrefill() < MAX_RUNNING && !waiting.isEmpty()) {
+            Seq s = waiting.peek();
+            int started = start(s);
+            if (started < 0) {
+                break;  // no room yet: it waits at the head of the queue
+            }
+            waiting.poll();
+            if (started > 0 && prefilling.contains(s)) {
+                budget -= chunk(s, budget);
+                prompts = true;
+                ran++;
+            }
+        }
+        if (!colocated) {
+            for (Seq s : new ArrayList<>(awaitingDecode)) {
+                preallocate(s);
+            }
+            for (Seq s : new ArrayList<>(transferring)) {
+                transferChunk(s);
+                ran++;
+            }
+        }
+        if (prompts && decodes > 0) {
+            counts.mixedSteps++;
+        }
+        counts.maxBatch = Math.max(counts.maxBatch, ran);
+        counts.maxInFlight = Math.max(counts.maxInFlight, inFlight);
+        if (ran == 0 && counts.done == before && inFlight == prefilling.size() + awaitingDecode.size()
+                + transferring.size() + decoding.size()) {
+            unblock();
+        }
+        if (progress != null && counts.done != before) {
+            progress.update(counts.done, total);
+        }
+    }
+
+    /**
+     * Admits the request at the head of the queue: 1 when it started (or ended: rejected, aborted), 0 when it started
+     * without a prompt to compute here, -1 when it waits for pages.
+     */
+    private int start(Seq s) {
+        Request r = s.r;
+        if (!s.admitted) {
+            s.admitted = true;
+            if (!prefill.admit(r, s.length)) {
+                rejected(s);
+                return 0;
+            }
+        }
+        int ps = prefill.pool().pageSize();
+        if ((s.length + ps - 1) / ps > prefill.pool().pages()) {
+            // more than the whole pool: it can never run
+            prefill.finish(r, "ABORT", 503, 0, false);
+            end(s, Outcome.ABORTED);
+            return 0;
+        }
+        if (!prefill.fits(s.length)) {
+            if (onPrefill() > 0) {
+                return -1;
+            }
+        }
+        int from = colocated ? prefill.startPrefill(r, s.length)
+                : prefill.allocate(r, s.length, "PREFILL", null) ? 0 : -1;
+        if (from < 0) {
+            // short although it fit (or nothing else runs to free pages): as one at a time, a 503
+            prefill.free(r, "ABORT");
+            prefill.finish(r, "ABORT", 503, 0, false);
+            end(s, Outcome.ABORTED);
+            return 0;
+        }
+        s.computed = from;
+        prefilling.add(s);
+        if (s.computed >= s.target) {
+            prefilled(s);
+            return 0;
+        }
+        return 1;
+    }
+
+    /** A rejected request: answered so, or (the 2026 fault) pre-allocated and served by the decode node anyway. */
+    private void rejected(Seq s) {
+        Request r = s.r;
+        if (!colocated && o.faults().contains(Fault.REJECT_WITHOUT_ABORT)
+                && !o.fixes().contains(Fix.NO_PREALLOC_FOR_REJECTED)) {
+            if (!decode.allocate(r, s.length, "PREALLOC", s.length)) {
+                prefill.finish(r, "ABORT", 400, 0, false);
+                end(s, Outcome.REJECTED);
+                return;
+            }
+            decode.write(r, 0, r.prompt(), 1, "TRANSFER");
+            decode.xferCommit(r, s.length, 1, null);
+            if (decode.has(Fix.COVERAGE_CHECK)) {
+                decode.finish(r, "ABORT", 500, 0, false);
+                decode.free(r, "ABORT");
+                end(s, Outcome.ABORTED);
+                return;
+            }
+            s.rejectedServed = true;
+            startDecode(s);
+            return;
+        }
+        prefill.finish(r, "ABORT", 400, 0, false);
+        end(s, Outcome.REJECTED);
+    }
+
+    /** The next chunk of a prompt: at most the chunk size and what is left of the budget. Returns its tokens. */
+    private int chunk(Seq s, int budget) {
+        int n = Math.min(Math.min(Simulation.CHUNK, budget), s.target - s.computed);
+        if (n > 0) {
+            int[] values = new int[n];
+            System.arraycopy(s.r.prompt(), s.computed, values, 0, n);
+            prefill.write(s.r, s.computed, values, n, "COMPUTE");
+            s.computed += n;
+        }
+        if (s.computed >= s.target) {
+            prefilled(s);
+        }
+        return Math.max(n, 0);
+    }
+
+    /** The prompt is computed (or as much of it as the prefill will compute): decode, or send it to the decode node. */
+    private void prefilled(Seq s) {
+        prefilling.remove(s);
+        if (colocated) {
+            startDecode(s);
+        } else {
+            awaitingDecode.add(s);
+            preallocate(s);
+        }
+    }
+
+    /** Pre-allocates the request's table on the decode node and starts its transfer; waits while it is full. */
+    private void preallocate(Seq s) {
+        Request r = s.r;
+        if (!decode.allocate(r, s.length, "PREALLOC", s.length)) {
+            int ps = decode.pool().pageSize();
+            if ((s.length + ps - 1) / ps > decode.pool().pages() || decoding.isEmpty() && transferring.isEmpty()) {
+                awaitingDecode.remove(s);
+                prefill.free(r, "ABORT");
+                prefill.finish(r, "ABORT", 503, 0, false);
+                end(s, Outcome.ABORTED);
+            }
+            return;
+        }
+        awaitingDecode.remove(s);
+        // the transfer engine reads the prefill's pages chunk by chunk, and checksums what it meant to send
+        s.senderPages = prefill.pagesOf(r);
+        s.sent = prefill.checksum(s.senderPages, s.target);
+        s.freedEarly = o.faults().contains(Fault.FREE_DURING_TRANSFER) && !o.fixes().contains(Fix.DEFERRED_FREE)
+                && r.id() % 10 == 7;
+        transferring.add(s);
+    }
+
+    /** One chunk of a transfer in flight; the last one commits it and starts the decode. */
+    private void transferChunk(Seq s) {
+        Request r = s.r;
+        int n = Math.min(Simulation.CHUNK, s.target - s.transferred);
+        decode.receive(r, s.transferred, n, prefill, s.senderPages);
+        if (s.freedEarly && s.transferred == 0) {
+            prefill.free(r, "FINISH");  // the fault: its pages go to the next prompts while the rest is in flight
+        }
+        s.transferred += n;
+        if (s.transferred < s.target) {
+            return;
+        }
+        transferring.remove(s);
+        decode.xferCommit(r, s.length, s.target, s.sent == decode.checksum(decode.pagesOf(r), s.target));
+        if (!s.freedEarly) {
+            prefill.free(r, "FINISH");
+        }
+        if (s.target < s.length && decode.has(Fix.COVERAGE_CHECK)) {
+            decode.finish(r, "ABORT", 500, 0, false);
+            decode.free(r, "ABORT");
+            end(s, Outcome.ABORTED);
+            return;
+        }
+        startDecode(s);
+    }
+
+    /** Decoding starts: the request attends its context. */
+    private void startDecode(Seq s) {
+        if (!decode.attach(s.r, s.length)) {
+            decode.finish(s.r, "ABORT", 500, 0, false);
+            decode.free(s.r, "ABORT");
+            end(s, Outcome.ABORTED);
+            return;
+        }
+        // the toy model: its k-th generated token repeats the k-th token it attends
+        s.context = decode.echo(s.r, s.length);
+        decoding.add(s);
+    }
+
+    /** One decoding step of a request: its token, the table grown a page when it fills one. */
+    private void decodeToken(Seq s) {
+        Request r = s.r;
+        int position = s.length + s.generated;
+        boolean grows = position % decode.pool().pageSize() == 0;
+        if (grows && !decode.allocate(r, position + 1, "DECODE", null)) {
+            finishDecoding(s, "LENGTH");
+            return;
+        }
+        decode.decodeWrite(r, position, s.context[s.generated % s.length]);
+        s.generated++;
+        if (grows && !decode.attach(r, position + 1)) {
+            decoding.remove(s);
+            decode.finish(r, "ABORT", 500, 0, false);
+            decode.free(r, "ABORT");
+            end(s, Outcome.ABORTED);
+            return;
+        }
+        if (s.generated == r.maxOutput()) {
+            finishDecoding(s, "STOP");
+        }
+    }
+
+    private void finishDecoding(Seq s, String status) {
+        decoding.remove(s);
+        decode.finish(s.r, status, 200, s.generated, true);
+        decode.free(s.r, "FINISH");
+        end(s, s.rejectedServed ? Outcome.REJECTED_BUT_SERVED : Outcome.DELIVERED);
+    }
+
+    /** Nothing could run this step: the request that blocks the others is aborted, so that the run goes on. */
+    private void unblock() {
+        Iterator<Seq> waitingFor = awaitingDecode.iterator();
+        if (waitingFor.hasNext()) {
+            Seq s = waitingFor.next();
+            waitingFor.remove();
+            prefill.free(s.r, "ABORT");
+            prefill.finish(s.r, "ABORT", 503, 0, false);
+            end(s, Outcome.ABORTED);
+            return;
+        }
+        Seq s = waiting.poll();
+        if (s != null) {
+            prefill.free(s.r, "ABORT");
+            prefill.finish(s.r, "ABORT", 503, 0, false);
+            end(s, Outcome.ABORTED);
+        }
+    }
+
+    private enum Outcome { REJECTED, REJECTED_BUT_SERVED, ABORTED, DELIVERED }
+
+    private void end(Seq s, Outcome outcome) {
+        switch (outcome) {
+            case REJECTED -> counts.rejected++;
+            case ABORTED -> counts.aborted++;
+            case DELIVERED -> counts.delivered++;
+            case REJECTED_BUT_SERVED -> {
+                counts.rejectedButServed++;
+                counts.delivered++;
+            }
+        }
+        counts.done++;
+    }
+}
