@@ -53,8 +53,6 @@ public class RootCauses {
 
     /** The hints an incident's findings match, and the findings no hint accounts for. */
     public HintMatcher.Result of(Connection c, UUID incident) throws SQLException {
-        HintMatcher.Tally tally = matcher.tally();
-        IncidentQueries.findingsBySubject(c, incident, tally::subject);
-        return tally.result();
+        return matcher.result(tally -> IncidentQueries.findingsBySubject(c, incident, tally::subject));
     }
 }

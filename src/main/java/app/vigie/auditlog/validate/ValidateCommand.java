@@ -180,9 +180,7 @@ public final class ValidateCommand {
         Map<String, Map<String, Instant>> bySubject = new TreeMap<>();
         r.findings().forEach(f -> bySubject.computeIfAbsent(f.subject(), k -> new HashMap<>())
                 .merge(f.rule(), f.at(), (a, b) -> a.isBefore(b) ? a : b));
-        HintMatcher.Tally tally = new HintMatcher(catalogue).tally();
-        bySubject.forEach(tally::subject);
-        return tally.result();
+        return new HintMatcher(catalogue).result(tally -> bySubject.forEach(tally::subject));
     }
 
     static String json(LogValidator.Report r, HintMatcher.Result causes, String version) {

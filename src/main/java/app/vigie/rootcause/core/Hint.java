@@ -9,11 +9,13 @@ import app.vigie.detection.core.Rule;
 
 /**
  * A known runtime fault behind a pattern of findings (root-causes/root-causes.yaml): the findings that signal it
- * ({@code matches}), those of the same subject it accounts for ({@code explains}), what happened, the checks that would
- * have prevented it and public references. Texts are per language ({@code en}, {@code fr}).
+ * ({@code matches}), those of the same subject it accounts for ({@code explains}), those of any subject of the incident
+ * it accounts for once it matches somewhere ({@code explainsInIncident}), what happened, the checks that would have
+ * prevented it and public references. Texts are per language ({@code en}, {@code fr}).
  */
 public record Hint(String id, Map<String, String> name, Set<Rule> matches, Set<Rule> explains,
-        Map<String, String> cause, List<Check> prevention, Reproduction runtime, List<Reference> references) {
+        Set<Rule> explainsInIncident, Map<String, String> cause, List<Check> prevention, Reproduction runtime,
+        List<Reference> references) {
 
     /** A check that would have prevented the fault; {@code runtimeFix}: the reference runtime's switch for it, if any. */
     public record Check(String id, String runtimeFix, Map<String, String> text) {

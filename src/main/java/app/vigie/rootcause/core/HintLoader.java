@@ -34,8 +34,8 @@ public final class HintLoader {
     private static final Pattern SWITCH = Pattern.compile("[a-z][a-z0-9-]{0,62}");
     private static final Pattern REF = Pattern.compile("[A-Za-z0-9._-]+/[A-Za-z0-9._-]+#[0-9]+|CVE-[0-9]{4}-[0-9]{4,}");
     private static final Set<String> ROOT_KEYS = Set.of("version", "hints");
-    private static final Set<String> HINT_KEYS = Set.of("id", "name", "matches", "explains", "cause", "prevention",
-            "runtime", "references");
+    private static final Set<String> HINT_KEYS = Set.of("id", "name", "matches", "explains", "explains_in_incident",
+            "cause", "prevention", "runtime", "references");
     private static final Set<String> CHECK_KEYS = Set.of("id", "runtime_fix", "text");
     private static final Set<String> RUNTIME_KEYS = Set.of("fault", "scenario", "cache", "log_version");
     private static final Set<String> REFERENCE_KEYS = Set.of("ref", "url", "kind", "state", "date", "engine", "title",
@@ -120,6 +120,28 @@ public final class HintLoader {
         if (hints.isEmpty()) {
             throw list.problem("no hint");
         }
+        // explained in the incident: by one hint only, and never a rule that signals a hint explaining so (no chains)
+        Map<Rule, String> byIncident = new EnumMap<>(Rule.class);
+        for (int i = 0; i < hints.size(); i++) {
+            for (Rule r : hints.get(i).explainsInIncident()) {
+                String other = byIncident.put(r, hints.get(i).id());
+                if (other != null) {
+                    throw list.list().get(i).problem(r + " is explained in the incident by two hints (" + other + ", "
+                            + hints.get(i).id() + ")");
+                }
+            }
+        }
+        for (int i = 0; i < hints.size(); i++) {
+            Hint h = hints.get(i);
+            if (!h.explainsInIncident().isEmpty()) {
+                for (Rule r : h.matches()) {
+                    if (byIncident.containsKey(r)) {
+                        throw list.list().get(i).problem(r + " signals this hint and is explained in the incident by "
+                                + byIncident.get(r) + ": a chain the matching does not follow");
+                    }
+                }
+            }
+        }
         return new HintCatalogue(version, List.copyOf(hints));
     }
 
@@ -134,6 +156,12 @@ public final class HintLoader {
         for (Rule r : explains) {
             if (matches.contains(r)) {
                 throw m.get("explains").problem(r + " is both matched and explained by this hint");
+            }
+        }
+        Set<Rule> inIncident = m.containsKey("explains_in_incident") ? rules(m.get("explains_in_incident")) : Set.of();
+        for (Rule r : inIncident) {
+            if (matches.contains(r)) {
+                throw m.get("explains_in_incident").problem(r + " is both matched and explained by this hint");
             }
         }
         List<Hint.Check> prevention = new ArrayList<>();
@@ -153,7 +181,7 @@ public final class HintLoader {
         if (references.isEmpty()) {
             throw m.get("references").problem("at least one public reference");
         }
-        return new Hint(id, texts(YamlNode.required(m, "name", n)), matches, explains,
+        return new Hint(id, texts(YamlNode.required(m, "name", n)), matches, explains, inIncident,
                 texts(YamlNode.required(m, "cause", n)), List.copyOf(prevention),
                 m.containsKey("runtime") ? reproduction(m.get("runtime")) : null, List.copyOf(references));
     }

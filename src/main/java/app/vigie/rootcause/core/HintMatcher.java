@@ -18,7 +18,10 @@ import app.vigie.detection.core.Rule;
  * Matches findings to hints, subject by subject (a finding's subject: a request, or stream@boot). Within one subject a
  * finding is <em>explained</em> when the subject also has a finding of another rule that some hint matches and whose
  * {@code explains} lists it; a hint matches the subject when one of its {@code matches} rules is there and not
- * explained. A finding neither matched nor explained is <em>unaccounted for</em>: no known cause in the catalogue.
+ * explained. Then, over the incident: a finding of a rule that a hint matched somewhere lists in
+ * {@code explainsInIncident} is that hint's, on every subject (a stale cache entry can hand one customer another's page
+ * of the same tokens: a cross-customer share with no subject-level sign). A finding neither matched nor explained is
+ * <em>unaccounted for</em>: no known cause in the catalogue. The findings are read twice ({@link #result(Feed)}).
  * Records in, result out: no framework, no database.
  */
 public final class HintMatcher {
@@ -40,11 +43,19 @@ public final class HintMatcher {
 
     /** The hints the findings of one subject match, each with the rules of the subject's findings that support it. */
     public Map<Hint, Set<Rule>> match(Set<Rule> present) {
+        return match(present, Map.of());
+    }
+
+    /**
+     * The same, with the rules the incident's matched hints explain on every subject ({@code incident}: rule to the
+     * hint that explains it).
+     */
+    public Map<Hint, Set<Rule>> match(Set<Rule> present, Map<Rule, Hint> incident) {
         Map<Hint, Set<Rule>> out = new LinkedHashMap<>();
         for (Hint h : hints) {
             Set<Rule> support = EnumSet.noneOf(Rule.class);
             for (Rule r : h.matches()) {
-                if (present.contains(r) && !explained(r, present)) {
+                if (present.contains(r) && !explained(r, present) && !incident.containsKey(r)) {
                     support.add(r);
                 }
             }
@@ -57,7 +68,38 @@ public final class HintMatcher {
                 out.put(h, support);
             }
         }
+        for (Rule r : present) {
+            Hint by = incident.get(r);
+            if (by != null) {
+                out.computeIfAbsent(by, k -> EnumSet.noneOf(Rule.class)).add(r);
+            }
+        }
         return out;
+    }
+
+    /** Feeds a tally every subject's findings once (it may be asked twice). */
+    @FunctionalInterface
+    public interface Feed<E extends Exception> {
+        void into(Tally tally) throws E;
+    }
+
+    /**
+     * The result over a set of findings: a first pass finds the hints matched subject by subject, a second counts
+     * with the rules they explain over the incident.
+     */
+    public <E extends Exception> Result result(Feed<E> feed) throws E {
+        Tally first = new Tally(Map.of());
+        feed.into(first);
+        Map<Rule, Hint> incident = new EnumMap<>(Rule.class);
+        for (Hint h : first.subjects.keySet()) {
+            h.explainsInIncident().forEach(r -> incident.put(r, h));
+        }
+        if (incident.isEmpty()) {
+            return first.result();
+        }
+        Tally second = new Tally(incident);
+        feed.into(second);
+        return second.result();
     }
 
     private boolean explained(Rule r, Set<Rule> present) {
@@ -69,9 +111,12 @@ public final class HintMatcher {
         return false;
     }
 
-    /** A tally over many subjects: feed each subject's findings once, then read {@link #result()}. */
+    /**
+     * A tally over many subjects, without the incident's explanations: feed each subject's findings once, then read
+     * {@link Tally#result()}; {@link #result(Feed)} gives the whole matching.
+     */
     public Tally tally() {
-        return new Tally();
+        return new Tally(Map.of());
     }
 
     /** One hint matched: over how many subjects, the supporting findings per rule, the earliest subjects. */
@@ -97,8 +142,10 @@ public final class HintMatcher {
         private final Map<Hint, Map<Rule, Long>> findings = new LinkedHashMap<>();
         private final Map<Hint, List<Example>> examples = new LinkedHashMap<>();
         private final Map<String, Long> unaccounted = new TreeMap<>();
+        private final Map<Rule, Hint> incident;
 
-        private Tally() {
+        private Tally(Map<Rule, Hint> incident) {
+            this.incident = incident;
         }
 
         /** The findings of one subject: rule name -> when it was seen. Each subject is fed once. */
@@ -112,7 +159,7 @@ public final class HintMatcher {
                     known.put(r, at);
                 }
             });
-            Map<Hint, Set<Rule>> matched = match(known.keySet());
+            Map<Hint, Set<Rule>> matched = match(known.keySet(), incident);
             Set<Rule> accounted = EnumSet.noneOf(Rule.class);
             for (Map.Entry<Hint, Set<Rule>> e : matched.entrySet()) {
                 Hint h = e.getKey();

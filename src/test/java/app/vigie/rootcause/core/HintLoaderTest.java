@@ -100,6 +100,14 @@ class HintLoaderTest {
         refused("    cause:\n      en: >-\n        The engine advertised", "    causes:\n      en: >-\n        The engine advertised",
                 0, "unknown key 'causes'");
         refused("version: 2026-12-06", "version: last week", 0, "expected the file's date");
+        refused("    matches: [CROSS_TENANT_SHARE]\n    explains: []", "    matches: [CROSS_TENANT_SHARE]\n    explains: []\n"
+                + "    explains_in_incident: [CROSS_TENANT_SHARE]", 0, "CROSS_TENANT_SHARE is both matched and explained");
+        refused("    matches: [TRANSFER_CHECKSUM_MISMATCH]\n    explains: []", "    matches: [TRANSFER_CHECKSUM_MISMATCH]\n"
+                + "    explains: []\n    explains_in_incident: [CROSS_TENANT_SHARE]", 0,
+                "CROSS_TENANT_SHARE is explained in the incident by two hints");
+        refused("    matches: [TRANSFER_CHECKSUM_MISMATCH]\n    explains: []", "    matches: [TRANSFER_CHECKSUM_MISMATCH]\n"
+                + "    explains: []\n    explains_in_incident: [SHARED_PAGE_FOREIGN]", 0,
+                "SHARED_PAGE_FOREIGN signals this hint and is explained in the incident by transfer-checksum-mismatch");
         refused("    name:\n      en: Context window larger than the KV pool\n      fr: Fenêtre de contexte plus grande que la"
                 + " réserve du cache KV\n", "    name: Context window\n", 0, "expected a text per language");
     }

@@ -79,4 +79,28 @@ class HintMatcherTest {
         assertThat(r.unaccounted()).containsExactly(entry("A_RULE_OF_LONG_AGO", 1L), entry("CROSS_TENANT_READ", 1L),
                 entry("DOUBLE_ALLOC", 1L));
     }
+
+    /**
+     * A stale cache entry seen anywhere in the incident accounts for its cross-customer shares on every subject: a
+     * cache salted per customer shares across customers only through such an entry. Without one, the shares are the
+     * shared cache's.
+     */
+    @Test
+    void aStaleEntryInTheIncidentAccountsForItsCrossCustomerSharesOnEverySubject() {
+        Map<String, Map<String, Instant>> withStale = Map.of("a", Map.of("SHARED_PAGE_FOREIGN", T,
+                "CROSS_TENANT_READ", T), "b", Map.of("CROSS_TENANT_SHARE", T.plusSeconds(1)));
+        HintMatcher.Result r = matcher.result(t -> withStale.forEach(t::subject));
+        assertThat(r.matches()).extracting(m -> m.hint().id()).containsExactly("stale-prefix-cache-index");
+        assertThat(r.matches().get(0).subjects()).isEqualTo(2);
+        assertThat(r.matches().get(0).findings()).containsEntry(Rule.CROSS_TENANT_SHARE, 1L);
+        assertThat(r.unaccounted()).isEmpty();
+        // one pass alone (a subject at a time) cannot know it
+        HintMatcher.Tally once = matcher.tally();
+        withStale.forEach(once::subject);
+        assertThat(once.result().matches()).extracting(m -> m.hint().id()).containsExactly("stale-prefix-cache-index",
+                "prefix-cache-shared-between-customers");
+        Map<String, Map<String, Instant>> shared = Map.of("b", Map.of("CROSS_TENANT_SHARE", T));
+        assertThat(matcher.result(t -> shared.forEach(t::subject)).matches()).extracting(m -> m.hint().id())
+                .containsExactly("prefix-cache-shared-between-customers");
+    }
 }

@@ -35,6 +35,12 @@ final class Batched {
     static final int TOKEN_BUDGET = 2_048;
     /** Requests a prefill (or colocated) node runs at once (vLLM's {@code max_num_seqs}). */
     static final int MAX_RUNNING = 32;
+    /**
+     * What a step takes in simulated time: a fixed part and a part per token computed (made up, deterministic: a
+     * step of decodes alone takes about 10 ms, one with a full budget of prompt chunks about 50 ms).
+     */
+    static final long STEP_MICROS = 10_000;
+    static final long TOKEN_MICROS = 20;
 
     private final Node prefill;
     private final Node decode;
@@ -52,6 +58,8 @@ final class Batched {
     private final List<Seq> transferring = new ArrayList<>();
     private final List<Seq> decoding = new ArrayList<>();
     private int total;
+    /** Prompt tokens computed in the current step. */
+    private int tokens;
 
     /** What a run counted. */
     static final class Counts {
@@ -133,13 +141,19 @@ final class Batched {
                 && decoding.isEmpty();
     }
 
+    /** Requests holding the prefill (or colocated) node's pages; a rejected one waiting for the decode node holds none. */
     private int onPrefill() {
-        return prefilling.size() + awaitingDecode.size() + transferring.size() + (colocated ? decoding.size() : 0);
+        int waitingForDecode = 0;
+        for (Seq s : awaitingDecode) {
+            waitingForDecode += s.rejectedServed ? 0 : 1;
+        }
+        return prefilling.size() + waitingForDecode + transferring.size() + (colocated ? decoding.size() : 0);
     }
 
     /** One scheduler step on every node. */
     private void step() {
         counts.steps++;
+        tokens = 0;
         int inFlight = prefilling.size() + awaitingDecode.size() + transferring.size() + decoding.size();
         int before = counts.done;
         int budget = TOKEN_BUDGET;
@@ -193,6 +207,7 @@ final class Batched {
         if (prompts && decodes > 0) {
             counts.mixedSteps++;
         }
+        now[0] = now[0].plusNanos((STEP_MICROS + TOKEN_MICROS * (tokens + decodes)) * 1_000);
         counts.maxBatch = Math.max(counts.maxBatch, ran);
         counts.maxInFlight = Math.max(counts.maxInFlight, inFlight);
         if (ran == 0 && counts.done == before && inFlight == prefilling.size() + awaitingDecode.size()
@@ -252,21 +267,11 @@ final class Batched {
         Request r = s.r;
         if (!colocated && o.faults().contains(Fault.REJECT_WITHOUT_ABORT)
                 && !o.fixes().contains(Fix.NO_PREALLOC_FOR_REJECTED)) {
-            if (!decode.allocate(r, s.length, "PREALLOC", s.length)) {
-                prefill.finish(r, "ABORT", 400, 0, false);
-                end(s, Outcome.REJECTED);
-                return;
-            }
-            decode.write(r, 0, r.prompt(), 1, "TRANSFER");
-            decode.xferCommit(r, s.length, 1, null);
-            if (decode.has(Fix.COVERAGE_CHECK)) {
-                decode.finish(r, "ABORT", 500, 0, false);
-                decode.free(r, "ABORT");
-                end(s, Outcome.ABORTED);
-                return;
-            }
+            // The decode node is never told: it pre-allocates for the whole prompt (waiting for room, as for any
+            // other), receives the KV of one token, takes the rest as written, and decodes.
             s.rejectedServed = true;
-            startDecode(s);
+            awaitingDecode.add(s);
+            preallocate(s);
             return;
         }
         prefill.finish(r, "ABORT", 400, 0, false);
@@ -281,6 +286,7 @@ final class Batched {
             System.arraycopy(s.r.prompt(), s.computed, values, 0, n);
             prefill.write(s.r, s.computed, values, n, "COMPUTE");
             s.computed += n;
+            tokens += n;
         }
         if (s.computed >= s.target) {
             prefilled(s);
@@ -306,13 +312,23 @@ final class Batched {
             int ps = decode.pool().pageSize();
             if ((s.length + ps - 1) / ps > decode.pool().pages() || decoding.isEmpty() && transferring.isEmpty()) {
                 awaitingDecode.remove(s);
-                prefill.free(r, "ABORT");
-                prefill.finish(r, "ABORT", 503, 0, false);
-                end(s, Outcome.ABORTED);
+                abortBeforeDecode(s);
             }
             return;
         }
         awaitingDecode.remove(s);
+        if (s.rejectedServed) {
+            decode.write(r, 0, r.prompt(), 1, "TRANSFER");
+            decode.xferCommit(r, s.length, 1, null);
+            if (decode.has(Fix.COVERAGE_CHECK)) {
+                decode.finish(r, "ABORT", 500, 0, false);
+                decode.free(r, "ABORT");
+                end(s, Outcome.ABORTED);
+                return;
+            }
+            startDecode(s);
+            return;
+        }
         // the transfer engine reads the prefill's pages chunk by chunk, and checksums what it meant to send
         s.senderPages = prefill.pagesOf(r);
         s.sent = prefill.checksum(s.senderPages, s.target);
@@ -396,9 +412,7 @@ final class Batched {
         if (waitingFor.hasNext()) {
             Seq s = waitingFor.next();
             waitingFor.remove();
-            prefill.free(s.r, "ABORT");
-            prefill.finish(s.r, "ABORT", 503, 0, false);
-            end(s, Outcome.ABORTED);
+            abortBeforeDecode(s);
             return;
         }
         Seq s = waiting.poll();
@@ -407,6 +421,21 @@ final class Batched {
             prefill.finish(s.r, "ABORT", 503, 0, false);
             end(s, Outcome.ABORTED);
         }
+    }
+
+    /**
+     * The decode node can never take the request: a rejected one is answered as rejected (as one at a time when the
+     * pre-allocation fails), another aborted with its prefill's pages freed.
+     */
+    private void abortBeforeDecode(Seq s) {
+        if (s.rejectedServed) {
+            prefill.finish(s.r, "ABORT", 400, 0, false);
+            end(s, Outcome.REJECTED);
+            return;
+        }
+        prefill.free(s.r, "ABORT");
+        prefill.finish(s.r, "ABORT", 503, 0, false);
+        end(s, Outcome.ABORTED);
     }
 
     private enum Outcome { REJECTED, REJECTED_BUT_SERVED, ABORTED, DELIVERED }

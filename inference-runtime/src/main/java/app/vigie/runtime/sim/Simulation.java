@@ -226,8 +226,13 @@ public final class Simulation {
         Map<Integer, Request> requests = new HashMap<>();
         GroundTruth truth = groundTruth ? new GroundTruth() : null;
         Instant[] now = {START};
+        // One at a time, each record takes a millisecond; batched, a step takes its time (Batched.STEP) and its records
+        // share it, so that simulated time does not depend on whether a log is written.
+        boolean perRecord = o.scheduling() == Scheduling.ONE_AT_A_TIME;
         Supplier<Instant> clock = () -> {
-            now[0] = now[0].plusMillis(1);
+            if (perRecord) {
+                now[0] = now[0].plusMillis(1);
+            }
             return now[0];
         };
         byte[] key = ("vigie-sim-fingerprint-key/" + o.seed()).getBytes(StandardCharsets.UTF_8);
