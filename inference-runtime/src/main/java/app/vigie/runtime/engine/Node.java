@@ -233,7 +233,7 @@ public final class Node {
             }
             if (hits > 0) {
                 int[] pages = found.stream().mapToInt(e -> e.page).toArray();
-                found.forEach(e -> e.readers++);
+                found.forEach(cache::acquire);
                 t.add(pages);
                 t.shared = hits;
                 t.sharedEntries = found;
@@ -530,7 +530,9 @@ public final class Node {
             return;
         }
         flush(r, t);
-        t.sharedEntries.forEach(e -> e.readers--);
+        if (cache != null) {
+            t.sharedEntries.forEach(cache::release);
+        }
         if (t.count == t.shared) {
             return;
         }

@@ -32,6 +32,7 @@ final class PrefixCache {
 
     private final Map<Long, Entry> index = new LinkedHashMap<>(64, 0.75f, true);
     private final boolean staleIndex;
+    private int evictable;
 
     PrefixCache(boolean staleIndex) {
         this.staleIndex = staleIndex;
@@ -61,17 +62,31 @@ final class PrefixCache {
         if (old != null && old.held && old.page != page) {
             throw new IllegalStateException("key cached twice");
         }
+        if (old != null && old.held && old.readers == 0) {
+            evictable--;
+        }
+        evictable++;
     }
 
-    /** How many pages {@link #evict} could give back now. */
+    /** How many pages {@link #evict} could give back now: held entries nobody reads, counted as they change. */
     int evictable() {
-        int n = 0;
-        for (Entry e : index.values()) {
-            if (e.held && e.readers == 0) {
-                n++;
-            }
+        return evictable;
+    }
+
+    /** A request reads the entry's page (a hit). */
+    void acquire(Entry e) {
+        if (e.held && e.readers == 0) {
+            evictable--;
         }
-        return n;
+        e.readers++;
+    }
+
+    /** A request that read the entry's page is done with it. */
+    void release(Entry e) {
+        e.readers--;
+        if (e.held && e.readers == 0) {
+            evictable++;
+        }
     }
 
     /** Gives back up to {@code wanted} pages nobody reads now, least recently used first; returns them. */
@@ -84,6 +99,7 @@ final class PrefixCache {
                 continue;
             }
             e.held = false;
+            evictable--;
             if (!staleIndex) {
                 it.remove();
             }

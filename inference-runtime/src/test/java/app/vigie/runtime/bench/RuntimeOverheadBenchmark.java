@@ -2,6 +2,7 @@ package app.vigie.runtime.bench;
 
 import java.lang.management.ManagementFactory;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Set;
 
 import com.sun.management.OperatingSystemMXBean;
@@ -9,6 +10,7 @@ import com.sun.management.OperatingSystemMXBean;
 import app.vigie.runtime.sim.Simulation;
 import app.vigie.runtime.sim.Simulation.Options;
 import app.vigie.runtime.sim.Simulation.Scenario;
+import app.vigie.runtime.sim.Simulation.Scheduling;
 
 /**
  * What the audit costs the runtime: the colocated workload (prefix cache on, no fault) run with page tags and the
@@ -16,18 +18,22 @@ import app.vigie.runtime.sim.Simulation.Scenario;
  * to a sink that counts them) with the log's work in the engine's thread ("inline") and in a thread of its own
  * ("background", the runtime's default), in pages allocated per second, the overhead ratios, and the process CPU time
  * per page, of the engine's thread and of the whole process (every thread: engine, emitter, compiler, collector): what
- * the background mode spends on a second core shows in the latter.
+ * the background mode spends on a second core shows in the latter. One request at a time, or with continuous batching
+ * ({@code batched}, second argument).
  * Ground truth is off throughout: it is the tests' instrument, not the runtime's. Run it with
- * {@code bench/runtime [requests]}.
+ * {@code bench/runtime [requests] [one-at-a-time|batched]}.
  */
 public final class RuntimeOverheadBenchmark {
     private static final String[] MODES = {"bare", "tags", "tags + log inline", "tags + log background"};
 
     public static void main(String[] args) {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
-        Options o = Options.of(Scenario.COLOCATED, 6, requests, 1).with(Set.of(), Set.of());
-        System.out.printf("colocated workload, %,d requests, 6 tenants, prefix cache per tenant, Java %s, %d cores%n",
-                requests, System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
+        Scheduling scheduling = args.length > 1 ? Scheduling.valueOf(args[1].toUpperCase(Locale.ROOT)
+                .replace('-', '_')) : Scheduling.ONE_AT_A_TIME;
+        Options o = Options.of(Scenario.COLOCATED, 6, requests, 1).with(Set.of(), Set.of()).scheduled(scheduling);
+        System.out.printf("colocated workload, %,d requests, 6 tenants, prefix cache per tenant, scheduling %s, Java %s,"
+                + " %d cores%n", requests, scheduling.name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors());
         int rounds = 11;
         int warm = 2;
         double[][] rate = new double[MODES.length][rounds - warm];
