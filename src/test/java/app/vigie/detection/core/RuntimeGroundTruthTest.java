@@ -1,6 +1,7 @@
 package app.vigie.detection.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -290,5 +291,38 @@ class RuntimeGroundTruthTest {
         assertThat(truth(first.truth())).isEqualTo(truth(second.truth()));
         Run reboots = run(batched(Scenario.INCIDENT_2026, 6, 300, 5).with(FAULTS, Set.of()).rebootingEvery(70));
         assertThat(detected(reboots.detected())).isEqualTo(truth(reboots.summary().truth()));
+    }
+
+    /**
+     * One prefill node serving three decode nodes, requests sent to each in turn, one at a time and batched: every
+     * decode node is a stream of its own, the sender's XFER_SEND on the prefill's stream gives each receiver's slots
+     * their origin, and the detector still finds exactly what leaked.
+     */
+    @Test
+    void withSeveralDecodeNodesBehindOnePrefillTheDetectorFindsExactlyWhatLeaked() throws Exception {
+        for (Scheduling scheduling : Scheduling.values()) {
+            for (long seed : List.of(2026L, 7L)) {
+                Options o = Options.of(Scenario.INCIDENT_2026, 6, 400, seed).with(FAULTS, Set.of())
+                        .scheduled(scheduling).decodingOn(3);
+                List<String> lines = new ArrayList<>();
+                Simulation.Summary summary = Simulation.run(o, lines::add, null);
+                assertThat(lines.stream().map(l -> l.replaceAll(".*\"stream\":\"([^\"]+)\".*", "$1")).distinct()
+                        .sorted()).containsExactly("sim/n17/prefill/dp0", "sim/n21/decode/dp0", "sim/n22/decode/dp0",
+                                "sim/n23/decode/dp0");
+                RecordParser parser = new RecordParser();
+                List<AuditRecord> records = new ArrayList<>();
+                for (String line : lines) {
+                    records.add(parser.parse(line));
+                }
+                Recorder rec = SharedExamplesCoreTest.detect(records);
+                assertThat(rec.invalid).isEmpty();
+                String what = scheduling + " seed " + seed;
+                assertThat(summary.truth().readers()).as(what).isNotEmpty();
+                assertThat(detected(rec)).as(what).isEqualTo(truth(summary.truth()));
+                assertThat(rec.provenance.unresolved()).as(what).isEmpty();
+            }
+        }
+        assertThatThrownBy(() -> Options.of(Scenario.COLOCATED, 6, 10, 1).decodingOn(2))
+                .hasMessageContaining("decode nodes are for the disaggregated scenarios");
     }
 }

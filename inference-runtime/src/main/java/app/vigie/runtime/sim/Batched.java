@@ -21,7 +21,8 @@ import app.vigie.runtime.sim.Simulation.Options;
  * step. Chunks of prompts and decodes of others share a step, and a request is admitted while others decode, so the
  * pages one request frees go to whichever needs pages next, as in a real engine.
  *
- * <p>Disaggregated, the prefill node runs the prompts; a prompt done is pre-allocated on the decode node (waiting
+ * <p>Disaggregated, the prefill node runs the prompts for one or several decode nodes (a request goes to the next in
+ * turn); a prompt done is pre-allocated on its decode node (waiting
  * while it is full) and transferred a chunk per step, so that the prefill's other requests run while it is in flight:
  * a free during the transfer (the fault) gives its pages to the next prompts, whose KV the later chunks carry. The
  * decode node runs a token per decoding request each step.
@@ -43,7 +44,9 @@ final class Batched {
     static final long TOKEN_MICROS = 20;
 
     private final Node prefill;
-    private final Node decode;
+    /** The decode nodes (colocated: the one node); a request goes to the next in turn (round robin). */
+    private final List<Node> decodes;
+    private int router;
     private final boolean colocated;
     private final Options o;
     private final Instant[] now;
@@ -52,6 +55,13 @@ final class Batched {
     private final Counts counts = new Counts();
 
     private final Deque<Seq> waiting = new ArrayDeque<>();
+
+    /** A request that came in, with its decode node. */
+    private Seq arrive(Request r) {
+        Seq s = new Seq(r, o);
+        s.decode = decodes.get(router++ % decodes.size());
+        return s;
+    }
     /** On the prefill (or colocated) node: prompts being computed, then (disaggregated) waiting for the decode node. */
     private final List<Seq> prefilling = new ArrayList<>();
     private final List<Seq> awaitingDecode = new ArrayList<>();
@@ -85,6 +95,8 @@ final class Batched {
         int generated;
         int[] context;
         boolean rejectedServed;
+        /** Where it decodes: the colocated node, or the decode node the router gave it. */
+        Node decode;
         int[] senderPages;
         long sent;
         int transferred;
@@ -97,10 +109,11 @@ final class Batched {
         }
     }
 
-    Batched(Node prefill, Node decode, Options o, Instant[] now, Simulation.Progress progress, IntConsumer reboot) {
+    Batched(Node prefill, List<Node> decodes, Options o, Instant[] now, Simulation.Progress progress,
+            IntConsumer reboot) {
         this.prefill = prefill;
-        this.decode = decode;
-        this.colocated = prefill == decode;
+        this.decodes = List.copyOf(decodes);
+        this.colocated = decodes.size() == 1 && prefill == decodes.get(0);
         this.o = o;
         this.now = now;
         this.progress = progress;
@@ -121,7 +134,7 @@ final class Batched {
                 drain = false;
             }
             while (!drain && next < total && !arrivals.get(next).isAfter(now[0])) {
-                waiting.add(new Seq(requests.get(next), o));
+                waiting.add(arrive(requests.get(next)));
                 next++;
                 drain = o.rebootEvery() > 0 && next % o.rebootEvery() == 0 && next < total;
             }
@@ -308,9 +321,10 @@ final class Batched {
     /** Pre-allocates the request's table on the decode node and starts its transfer; waits while it is full. */
     private void preallocate(Seq s) {
         Request r = s.r;
+        Node decode = s.decode;
         if (!decode.allocate(r, s.length, "PREALLOC", s.length)) {
             int ps = decode.pool().pageSize();
-            if ((s.length + ps - 1) / ps > decode.pool().pages() || decoding.isEmpty() && transferring.isEmpty()) {
+            if ((s.length + ps - 1) / ps > decode.pool().pages() || !busy(decode)) {
                 awaitingDecode.remove(s);
                 abortBeforeDecode(s);
             }
@@ -337,9 +351,25 @@ final class Batched {
         transferring.add(s);
     }
 
+    /** Whether requests decode or are being transferred on the node: it will free pages. */
+    private boolean busy(Node decode) {
+        for (Seq s : decoding) {
+            if (s.decode == decode) {
+                return true;
+            }
+        }
+        for (Seq s : transferring) {
+            if (s.decode == decode) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** One chunk of a transfer in flight; the last one commits it and starts the decode. */
     private void transferChunk(Seq s) {
         Request r = s.r;
+        Node decode = s.decode;
         int n = Math.min(Simulation.CHUNK, s.target - s.transferred);
         decode.receive(r, s.transferred, n, prefill, s.senderPages);
         if (s.freedEarly && s.transferred == 0) {
@@ -365,6 +395,7 @@ final class Batched {
 
     /** Decoding starts: the request attends its context. */
     private void startDecode(Seq s) {
+        Node decode = s.decode;
         if (!decode.attach(s.r, s.length)) {
             decode.finish(s.r, "ABORT", 500, 0, false);
             decode.free(s.r, "ABORT");
@@ -379,6 +410,7 @@ final class Batched {
     /** One decoding step of a request: its token, the table grown a page when it fills one. */
     private void decodeToken(Seq s) {
         Request r = s.r;
+        Node decode = s.decode;
         int position = s.length + s.generated;
         boolean grows = position % decode.pool().pageSize() == 0;
         if (grows && !decode.allocate(r, position + 1, "DECODE", null)) {
@@ -400,6 +432,7 @@ final class Batched {
     }
 
     private void finishDecoding(Seq s, String status) {
+        Node decode = s.decode;
         decoding.remove(s);
         decode.finish(s.r, status, 200, s.generated, true);
         decode.free(s.r, "FINISH");

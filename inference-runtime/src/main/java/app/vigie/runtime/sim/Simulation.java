@@ -71,13 +71,13 @@ public final class Simulation {
      */
     public record Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
             String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate,
-            boolean sendRecords, Scheduling scheduling) {
-        /** One request at a time per node, as before continuous batching. */
+            boolean sendRecords, Scheduling scheduling, int decodeNodes) {
+        /** One request at a time per node, as before continuous batching; one decode node. */
         public Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
                 String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate,
                 boolean sendRecords) {
             this(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache, rebootEvery,
-                    rate, sendRecords, Scheduling.ONE_AT_A_TIME);
+                    rate, sendRecords, Scheduling.ONE_AT_A_TIME, 1);
         }
 
         /** A log of spec v1.1: the sender of each KV transfer writes {@code XFER_SEND}. */
@@ -116,6 +116,13 @@ public final class Simulation {
             }
             fixes = fixes.isEmpty() ? EnumSet.noneOf(Fix.class) : EnumSet.copyOf(fixes);
             Objects.requireNonNull(scheduling, "scheduling");
+            if (decodeNodes < 1 || decodeNodes > 8) {
+                throw new IllegalArgumentException("decode nodes are 1 to 8, got " + decodeNodes);
+            }
+            if (decodeNodes > 1 && scenario == Scenario.COLOCATED) {
+                throw new IllegalArgumentException("a colocated node decodes its own requests: decode nodes are for the"
+                        + " disaggregated scenarios");
+            }
         }
 
         public static Options of(Scenario scenario, int tenants, int requests, long seed) {
@@ -124,24 +131,24 @@ public final class Simulation {
 
         public Options with(Set<Fault> f, Set<Fix> x) {
             return new Options(scenario, tenants, requests, f, x, seed, deployment, longPromptShare, cache,
-                    rebootEvery, rate, sendRecords, scheduling);
+                    rebootEvery, rate, sendRecords, scheduling, decodeNodes);
         }
 
         public Options with(Cache c) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, c,
-                    rebootEvery, rate, sendRecords, scheduling);
+                    rebootEvery, rate, sendRecords, scheduling, decodeNodes);
         }
 
         /** The engines restart every {@code n} requests (0: never). */
         public Options rebootingEvery(int n) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache, n,
-                    rate, sendRecords, scheduling);
+                    rate, sendRecords, scheduling, decodeNodes);
         }
 
         /** Requests arrive at {@code r} per second on average (Poisson arrivals). */
         public Options arriving(double r) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
-                    rebootEvery, r, sendRecords, scheduling);
+                    rebootEvery, r, sendRecords, scheduling, decodeNodes);
         }
 
         /**
@@ -150,13 +157,22 @@ public final class Simulation {
          */
         public Options sendRecords(boolean on) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
-                    rebootEvery, rate, on, scheduling);
+                    rebootEvery, rate, on, scheduling, decodeNodes);
         }
 
         /** How each node schedules its requests. */
         public Options scheduled(Scheduling s) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
-                    rebootEvery, rate, sendRecords, s);
+                    rebootEvery, rate, sendRecords, s, decodeNodes);
+        }
+
+        /**
+         * Disaggregated, how many decode nodes the prefill node serves (1 to 8): a request goes to the next in turn,
+         * its KV transferred there.
+         */
+        public Options decodingOn(int nodes) {
+            return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
+                    rebootEvery, rate, sendRecords, scheduling, nodes);
         }
     }
 
@@ -238,30 +254,33 @@ public final class Simulation {
         byte[] key = ("vigie-sim-fingerprint-key/" + o.seed()).getBytes(StandardCharsets.UTF_8);
         String boot = "b" + Long.toString(o.seed() & 0xffffff, 36);
         Node prefill;
-        Node decode;
-        if (o.scenario() == Scenario.INCIDENT_2026_FULL) {
-            prefill = new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE,
-                    FULL_PREFILL_TOKENS / PAGE_SIZE, FULL_WINDOW, FULL_MAX_INPUT), Cache.OFF, o.faults(), o.fixes(), key,
-                    requests, truth, clock, sink, emitter, tagging);
-            decode = new Node(new Node.Config("sim/n21/decode/dp0", o.deployment(), boot, PAGE_SIZE,
-                    FULL_DECODE_TOKENS / PAGE_SIZE, FULL_WINDOW, FULL_WINDOW), Cache.OFF, o.faults(), o.fixes(), key,
-                    requests, truth, clock, sink, emitter, tagging);
-            decode.sendRecords(o.sendRecords());
-        } else if (o.scenario() == Scenario.INCIDENT_2026) {
-            // one sender and one receiver: the sender's XFER_SEND tells the receiver's slots their origin
-            prefill = new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE, 40, 16_384,
-                    2_500), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,
-                    tagging);
-            decode = new Node(new Node.Config("sim/n21/decode/dp0", o.deployment(), boot, PAGE_SIZE, 200, 16_384,
-                    16_384), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,
-                    tagging);
-            decode.sendRecords(o.sendRecords());
-        } else {
+        List<Node> decodes = new ArrayList<>();
+        if (o.scenario() == Scenario.COLOCATED) {
             prefill = new Node(new Node.Config("sim/n1/colo/dp0", o.deployment(), boot, PAGE_SIZE, 200, 16_384,
                     8_192), o.cache(), o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,
                     tagging);
-            decode = prefill;
+            decodes.add(prefill);
+        } else {
+            boolean full = o.scenario() == Scenario.INCIDENT_2026_FULL;
+            prefill = full ? new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE,
+                    FULL_PREFILL_TOKENS / PAGE_SIZE, FULL_WINDOW, FULL_MAX_INPUT), Cache.OFF, o.faults(), o.fixes(), key,
+                    requests, truth, clock, sink, emitter, tagging)
+                    : new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE, 40, 16_384,
+                            2_500), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,
+                            tagging);
+            // one sender, one receiver per request: the sender's XFER_SEND tells the receiver's slots their origin
+            for (int d = 0; d < o.decodeNodes(); d++) {
+                Node decode = full ? new Node(new Node.Config("sim/n" + (21 + d) + "/decode/dp0", o.deployment(), boot,
+                        PAGE_SIZE, FULL_DECODE_TOKENS / PAGE_SIZE, FULL_WINDOW, FULL_WINDOW), Cache.OFF, o.faults(),
+                        o.fixes(), key, requests, truth, clock, sink, emitter, tagging)
+                        : new Node(new Node.Config("sim/n" + (21 + d) + "/decode/dp0", o.deployment(), boot, PAGE_SIZE,
+                                200, 16_384, 16_384), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock,
+                                sink, emitter, tagging);
+                decode.sendRecords(o.sendRecords());
+                decodes.add(decode);
+            }
         }
+        boolean colocated = decodes.get(0) == prefill;
         // Request ids are unique across streams and runs (the gateway's): a run names its requests after its
         // deployment, scenario and seed.
         String run = "r" + Integer.toString((o.deployment() + "|" + o.scenario() + "|" + o.seed()).hashCode()
@@ -291,14 +310,9 @@ public final class Simulation {
                 at.add(arrival);
             }
             String bootName = boot;
-            Batched.Counts c = new Batched(prefill, decode, o, now, progress, k -> {
-                String next = bootName + "-r" + k;
-                prefill.reboot(next);
-                if (decode != prefill) {
-                    decode.reboot(next);
-                }
-            }).run(drawn, at);
-            long pages = prefill.pool().allocations() + (decode == prefill ? 0 : decode.pool().allocations());
+            Batched.Counts c = new Batched(prefill, decodes, o, now, progress, k -> reboot(prefill, decodes,
+                    bootName + "-r" + k)).run(drawn, at);
+            long pages = pagesAllocated(prefill, decodes);
             return new Summary(o.requests(), c.rejected, c.rejectedButServed, c.aborted, c.delivered,
                     truth == null ? new GroundTruth() : truth, pages,
                     new Batching(c.steps, c.mixedSteps, c.maxBatch, c.maxInFlight));
@@ -313,14 +327,10 @@ public final class Simulation {
             // Poisson arrivals: exponential gaps of mean 1/rate, from a generator of their own.
             now[0] = now[0].plusNanos((long) (-Math.log(1 - arrivals.nextDouble()) / o.rate() * 1e9));
             if (o.rebootEvery() > 0 && i > 0 && i % o.rebootEvery() == 0) {
-                String next = boot + "-r" + (i / o.rebootEvery());
-                prefill.reboot(next);
-                if (decode != prefill) {
-                    decode.reboot(next);
-                }
+                reboot(prefill, decodes, boot + "-r" + (i / o.rebootEvery()));
             }
-            Outcome out = prefill == decode ? colocated(prefill, r, o)
-                    : disaggregated(prefill, decode, r, o, intruders);
+            Outcome out = colocated ? colocated(prefill, r, o)
+                    : disaggregated(prefill, decodes.get(i % decodes.size()), r, o, intruders);
             switch (out) {
                 case REJECTED -> rejected++;
                 case ABORTED -> aborted++;
@@ -334,9 +344,26 @@ public final class Simulation {
                 progress.update(i + 1, o.requests());
             }
         }
-        long pages = prefill.pool().allocations() + (decode == prefill ? 0 : decode.pool().allocations());
         return new Summary(o.requests(), rejected, rejectedButServed, aborted, delivered,
-                truth == null ? new GroundTruth() : truth, pages, Batching.NONE);
+                truth == null ? new GroundTruth() : truth, pagesAllocated(prefill, decodes), Batching.NONE);
+    }
+
+    /** The engines restart, every node of the deployment with the same new boot. */
+    private static void reboot(Node prefill, List<Node> decodes, String boot) {
+        prefill.reboot(boot);
+        for (Node d : decodes) {
+            if (d != prefill) {
+                d.reboot(boot);
+            }
+        }
+    }
+
+    private static long pagesAllocated(Node prefill, List<Node> decodes) {
+        long pages = prefill.pool().allocations();
+        for (Node d : decodes) {
+            pages += d == prefill ? 0 : d.pool().allocations();
+        }
+        return pages;
     }
 
     /** Request {@code i} of the workload: its tenant, its prompt (over-long for a share), its output length. */
