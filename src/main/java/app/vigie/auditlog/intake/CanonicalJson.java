@@ -66,6 +66,9 @@ public final class CanonicalJson {
             if (a.claimedTokens() != null) {
                 g.writeNumberField("claimed_tokens", a.claimedTokens());
             }
+            if (a.restart()) {
+                g.writeBooleanField("restart", true);
+            }
         } else if (body instanceof Body.Write w) {
             request(g, w.request(), w.tenant());
             g.writeNumberField("from", w.from());
@@ -87,6 +90,9 @@ public final class CanonicalJson {
         } else if (body instanceof Body.Share s) {
             request(g, s.request(), s.tenant());
             runs(g, s.pages());
+            if (s.restart()) {
+                g.writeBooleanField("restart", true);
+            }
             if (s.fp() != null) {
                 g.writeArrayFieldStart("fp");
                 for (String hex : s.fp()) {

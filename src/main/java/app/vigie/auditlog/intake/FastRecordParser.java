@@ -506,8 +506,10 @@ final class FastRecordParser {
                     return null;
                 }
             }
-            return request == null || tenant == null || pages == null || purpose < 0 ? null
-                    : new Body.Alloc(request, tenant, pages, Body.AllocPurpose.values()[purpose], claimed);
+            int restart = bool("restart");
+            return request == null || tenant == null || pages == null || purpose < 0 || restart < 0 ? null
+                    : new Body.Alloc(request, tenant, pages, Body.AllocPurpose.values()[purpose], claimed,
+                            restart == 1);
         }
 
         private Body write() {
@@ -591,7 +593,8 @@ final class FastRecordParser {
                     return null;
                 }
             }
-            return new Body.Share(request, tenant, pages, fp);
+            int restart = bool("restart");
+            return restart < 0 ? null : new Body.Share(request, tenant, pages, fp, restart == 1);
         }
 
         private Body attach() {

@@ -130,7 +130,8 @@ public final class RecordParser {
             case ADMIT -> new Body.Admit(request(f), tenant(f), f.intValue("input_tokens", 0),
                     f.enumValue("verdict", Body.Verdict.class), f.optionalText("reason", MAX_REASON));
             case ALLOC -> new Body.Alloc(request(f), tenant(f), runs(f, "pages"),
-                    f.enumValue("purpose", Body.AllocPurpose.class), f.optionalInt("claimed_tokens", 0));
+                    f.enumValue("purpose", Body.AllocPurpose.class), f.optionalInt("claimed_tokens", 0),
+                    Boolean.TRUE.equals(f.optionalBool("restart")));
             case WRITE -> write(f);
             case SHARE -> share(f);
             case ATTACH -> new Body.Attach(request(f), tenant(f), f.intValue("tokens", 0));
@@ -199,7 +200,7 @@ public final class RecordParser {
                 fp.add(hex(f, "fp[" + i + "]", array.get(i)));
             }
         }
-        return new Body.Share(request, tenant, pages, fp);
+        return new Body.Share(request, tenant, pages, fp, Boolean.TRUE.equals(f.optionalBool("restart")));
     }
 
     private static int positive(Fields f, String name) throws InvalidRecordException {

@@ -29,8 +29,17 @@ public sealed interface Body {
 
     enum AllocPurpose { PREFILL, DECODE, PREALLOC }
 
-    record Alloc(String request, String tenant, List<PageRun> pages, AllocPurpose purpose, Integer claimedTokens)
-            implements Body, OfRequest {
+    /**
+     * {@code restart} (spec v1.2): the request's page table on this stream starts anew with these pages (a preempted
+     * request re-admitted to recompute its KV); it owns no page here then.
+     */
+    record Alloc(String request, String tenant, List<PageRun> pages, AllocPurpose purpose, Integer claimedTokens,
+            boolean restart) implements Body, OfRequest {
+        /** An allocation as in spec v1: no {@code restart}. */
+        public Alloc(String request, String tenant, List<PageRun> pages, AllocPurpose purpose, Integer claimedTokens) {
+            this(request, tenant, pages, purpose, claimedTokens, false);
+        }
+
         public RecordType type() {
             return RecordType.ALLOC;
         }
@@ -55,8 +64,17 @@ public sealed interface Body {
         }
     }
 
-    /** {@code fp} is null when the record carries none; otherwise one expected fingerprint per shared page. */
-    record Share(String request, String tenant, List<PageRun> pages, List<String> fp) implements Body, OfRequest {
+    /**
+     * {@code fp} is null when the record carries none; otherwise one expected fingerprint per shared page.
+     * {@code restart} (spec v1.2): as for {@link Alloc}.
+     */
+    record Share(String request, String tenant, List<PageRun> pages, List<String> fp, boolean restart)
+            implements Body, OfRequest {
+        /** A share as in spec v1: no {@code restart}. */
+        public Share(String request, String tenant, List<PageRun> pages, List<String> fp) {
+            this(request, tenant, pages, fp, false);
+        }
+
         public RecordType type() {
             return RecordType.SHARE;
         }

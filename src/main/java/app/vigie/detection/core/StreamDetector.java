@@ -381,11 +381,17 @@ public final class StreamDetector {
             sink.invalid(r, "ALLOC: " + outside + "; no effect");
             return;
         }
+        if (a.restart() && restartRefused(r, a.request(), "ALLOC", sink)) {
+            return;
+        }
         // an ALLOC on any stream serves the request (REJECTED_REQUEST_SERVED), even one whose table left memory
         sink.requestFact(fact(RequestFact.Kind.SERVED, r, a.request(), a.tenant(), false, 0));
         RequestState q = table(r, a.request(), a.tenant(), true, sink);
         if (q == null) {
             return;
+        }
+        if (a.restart()) {
+            restart(q);
         }
         Positions taken = new Positions();
         for (PageRun run : a.pages()) {
@@ -418,9 +424,15 @@ public final class StreamDetector {
             sink.invalid(r, "SHARE: " + outside + "; no effect");
             return;
         }
+        if (s.restart() && restartRefused(r, s.request(), "SHARE", sink)) {
+            return;
+        }
         RequestState q = table(r, s.request(), s.tenant(), true, sink);
         if (q == null) {
             return;
+        }
+        if (s.restart()) {
+            restart(q);
         }
         int i = 0;
         for (PageRun run : s.pages()) {
@@ -433,6 +445,26 @@ public final class StreamDetector {
                 i++;
             }
         }
+    }
+
+    /**
+     * Spec v1.2: {@code restart} starts the request's table anew (a preempted request re-admitted to recompute its KV);
+     * refused, and the record reported invalid, while the request still owns pages here. What it wrote stays in the
+     * slots, with their last writers; exposures already counted stay.
+     */
+    private boolean restartRefused(AuditRecord r, String request, String type, DetectionSink sink) {
+        RequestState q = requests.get(request);
+        if (q == null || q.owned == 0) {
+            return false;
+        }
+        sink.invalid(r, type + ": restart while " + request + " still owns " + q.owned + " page(s) on this stream (a"
+                + " restarted table starts after every page was freed); no effect");
+        return true;
+    }
+
+    private static void restart(RequestState q) {
+        q.pages = 0;
+        q.done = false;
     }
 
     private void write(AuditRecord r, Body.Write w, DetectionSink sink) {

@@ -68,6 +68,12 @@ class FastRecordParserTest {
         AuditRecord sent = sameAsStrict("{" + env + ",\"type\":\"WRITE\",\"request\":\"r\",\"tenant\":\"t\",\"from\":0,"
                 + "\"tokens\":3,\"source\":\"TRANSFER\",\"sent\":true}", true);
         assertThat(((Body.Write) sent.body()).sent()).isTrue();
+        AuditRecord restart = sameAsStrict("{" + env + ",\"type\":\"ALLOC\",\"request\":\"r\",\"tenant\":\"t\","
+                + "\"pages\":[[0,1]],\"purpose\":\"PREFILL\",\"restart\":true}", true);
+        assertThat(((Body.Alloc) restart.body()).restart()).isTrue();
+        AuditRecord shareRestart = sameAsStrict("{" + env + ",\"type\":\"SHARE\",\"request\":\"r\",\"tenant\":\"t\","
+                + "\"pages\":[[1,2]],\"restart\":true}", true);
+        assertThat(((Body.Share) shareRestart.body()).restart()).isTrue();
         sameAsStrict("\t{" + env + ",\"type\":\"SHARE\",\"request\":\"r\",\"tenant\":\"t\",\"pages\":[[1,2]],"
                 + "\"fp\":[\"aa\",\"BB\"]}\r", true);
         // Left to the strict parser: an escape, a non-ASCII identifier, a null that matters, a nested object.

@@ -69,6 +69,16 @@ class RecordParserTest {
         assertThat(((Body.Write) parser.parse(rec("WRITE", WRITE.replace("COMPUTE", "TRANSFER")
                 + ",\"sent\":false")).body()).sent()).isFalse();
         assertThat(parser.parse(rec("HEARTBEAT", "")).body()).isEqualTo(new Body.Heartbeat());
+        // spec v1.2: a table started anew after a preemption
+        AuditRecord restart = parser.parse(rec("ALLOC", ALLOC + ",\"restart\":true"));
+        assertThat(restart.body()).isEqualTo(new Body.Alloc("r1", "acme", List.of(new PageRun(0, 2)),
+                Body.AllocPurpose.PREFILL, null, true));
+        assertThat(CanonicalJson.of(restart)).contains("\"restart\":true");
+        AuditRecord shareRestart = parser.parse(rec("SHARE", SHARE + ",\"restart\":true"));
+        assertThat(((Body.Share) shareRestart.body()).restart()).isTrue();
+        assertThat(CanonicalJson.of(shareRestart)).contains("\"restart\":true");
+        assertThat(((Body.Alloc) parser.parse(rec("ALLOC", ALLOC + ",\"restart\":false")).body()).restart()).isFalse();
+        assertThat(CanonicalJson.of(parser.parse(rec("ALLOC", ALLOC + ",\"restart\":false")))).doesNotContain("restart");
     }
 
     @Test
@@ -189,6 +199,8 @@ class RecordParserTest {
                 Arguments.of(rec("WRITE", WRITE.replace("\"from\":0,", "")), "WRITE: field 'from' is required"),
                 Arguments.of(rec("WRITE", WRITE + ",\"sent\":true"), "WRITE: field 'sent' applies to writes with source TRANSFER only"),
                 Arguments.of(rec("WRITE", WRITE.replace("COMPUTE", "TRANSFER") + ",\"sent\":1"), "WRITE: field 'sent' must be true or false"),
+                Arguments.of(rec("ALLOC", ALLOC + ",\"restart\":\"yes\""), "ALLOC: field 'restart' must be true or false"),
+                Arguments.of(rec("SHARE", SHARE + ",\"restart\":1"), "SHARE: field 'restart' must be true or false"),
                 Arguments.of(rec("XFER_SEND", "\"request\":\"r1\",\"tenant\":\"acme\",\"from\":0,\"tokens\":0"), "XFER_SEND: field 'tokens' must be >= 1"),
                 Arguments.of(rec("XFER_SEND", "\"request\":\"r1\",\"tenant\":\"acme\",\"tokens\":3"), "XFER_SEND: field 'from' is required"),
                 Arguments.of(rec("WRITE", WRITE.replace("\"from\":0", "\"from\":2147483640")), "WRITE: positions from + tokens"),

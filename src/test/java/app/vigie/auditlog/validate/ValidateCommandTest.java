@@ -97,7 +97,7 @@ class ValidateCommandTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"not-json", "conflicting-duplicate", "missing-seq", "write-before-alloc",
-        "unsent-transfer"})
+        "unsent-transfer", "restart-while-owning"})
     void eachBrokenLogFailsWithItsProblem(String name) throws Exception {
         // NAME.expected: kind, line, words the message must contain, separated by |
         String[] wanted = new String(resource("/conformance/broken/" + name + ".expected"), StandardCharsets.UTF_8)
@@ -123,6 +123,23 @@ class ValidateCommandTest {
      * and another tenant's prefill wrote them before the second chunk was sent, the reader of that chunk read the
      * other tenant's tokens: an exposure of req-b (globex), not of req-a's own transfer.
      */
+    /**
+     * Spec v1.2: a preempted request re-admitted starts a new table ({@code restart}); its recomputation writes there,
+     * so the request that took its pages reads its own. Without {@code restart}, the recomputation would write the old
+     * table, the other request's pages: a cross-tenant read (the same log without the field shows it).
+     */
+    @Test
+    void aRestartedTableAfterAPreemptionIsQuiet() throws Exception {
+        String log = copy("/conformance/pass/preemption-restart-v1.2.ndjson");
+        Run quiet = run(null, "--json", log);
+        assertThat(quiet.exit).as(quiet.out).isZero();
+        Path without = dir.resolve("without-restart.ndjson");
+        Files.writeString(without, Files.readString(Path.of(log)).replace(", \"restart\": true", ""));
+        Run leak = run(null, "--json", without.toString());
+        assertThat(leak.exit).as(leak.out).isEqualTo(1);
+        assertThat(leak.json().get("exposures").get(0).get("reader_request").asText()).isEqualTo("req-b");
+    }
+
     @Test
     void aSentTransferIsJudgedByItsOrigins() throws Exception {
         Run quiet = run(null, "--json", copy("/conformance/pass/transfer-v1.1.ndjson"));

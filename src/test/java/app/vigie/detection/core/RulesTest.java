@@ -199,6 +199,41 @@ class RulesTest {
     }
 
     /**
+     * Spec v1.2, preemption: a request whose pages were all freed starts a new table with {@code restart}; its
+     * recomputation writes there and its reads are judged there. A restart while it still owns pages is impossible
+     * and has no effect.
+     */
+    @Test
+    void aRestartedTableIsTheOneLaterRecordsAddressAndARestartWhileOwningPagesIsRefused() throws Exception {
+        w.alloc(T, "a", "acme", pages(0, 2), "PREFILL", null);
+        w.write(T, "a", "acme", 0, 8, "COMPUTE", null);
+        w.free(T, "a", pages(0, 2), "EVICT");
+        w.alloc(T, "b", "globex", pages(0, 2), "PREFILL", null);
+        w.write(T, "b", "globex", 0, 8, "COMPUTE", null);
+        w.alloc(T, "a", "acme", pages(4, 2), "PREFILL", null, true);  // a new table: pages 4-5
+        w.write(T, "a", "acme", 0, 8, "COMPUTE", null);
+        w.attach(T, "a", "acme", 8);
+        w.attach(T, "b", "globex", 8);
+        run();
+        assertThat(rec.findings).as("a reads its recomputation, b its own pages").isEmpty();
+        assertThat(rec.invalid).isEmpty();
+        // a's table is 4-5: a restart now, while it owns them, is refused; it still reads pages 4-5
+        w.alloc(T, "a", "acme", pages(8, 1), "DECODE", null, true);
+        w.attach(T, "a", "acme", 8);
+        run();
+        assertThat(rec.invalid).singleElement().asString().contains("restart while a still owns 2 page(s)");
+        assertThat(rec.findings).isEmpty();
+        // the same log without restart: the recomputation writes the old table, b's pages, and b reads a's tokens
+        Recorder old = new Recorder();
+        StreamDetector d = new StreamDetector("s", "b1");
+        RecordParser parser = new RecordParser();
+        for (String line : lines) {
+            d.apply(parser.parse(line.replace(",\"restart\":true", "")), old);
+        }
+        assertThat(old.exposures).containsKey("b|a");
+    }
+
+    /**
      * A stale prefix-cache index: the page a's prefix was cached on was freed and written by another request; a later
      * hit shares it. The read is an exposure of the page's new writer, and SHARED_PAGE_FOREIGN says the cache handed
      * it over; reads of stale content on the reader's own pages, or of a page never written, are told apart.

@@ -325,4 +325,25 @@ class RuntimeGroundTruthTest {
         assertThatThrownBy(() -> Options.of(Scenario.COLOCATED, 6, 10, 1).decodingOn(2))
                 .hasMessageContaining("decode nodes are for the disaggregated scenarios");
     }
+
+    /**
+     * Preemption (recompute), batched: when a decoding request's table cannot grow, the request admitted last is
+     * preempted (its pages freed), and re-admitted later it recomputes its KV in a new table whose first record says
+     * {@code restart} (spec v1.2). Without a fault nothing leaks and nothing is found, though pages move between
+     * tenants' requests; with every fault the detector finds exactly what leaked.
+     */
+    @Test
+    void preemptedRequestsRecomputeInANewTableAndTheDetectorStillFindsExactlyWhatLeaked() throws Exception {
+        for (long seed : List.of(7L, 2026L)) {
+            Options o = batched(Scenario.COLOCATED, 6, 600, seed).with(Cache.OFF).arriving(200);
+            Run quiet = run(o);
+            assertThat(quiet.summary().batching().preemptions()).as("seed %d preempts", seed).isPositive();
+            assertThat(quiet.summary().truth().readers()).isEmpty();
+            assertThat(quiet.detected().counts()).as("seed %d", seed).isEmpty();
+            Run faults = run(o.with(FAULTS, Set.of()));
+            assertThat(faults.summary().batching().preemptions()).isPositive();
+            assertThat(faults.summary().truth().readers()).isNotEmpty();
+            assertThat(detected(faults.detected())).as("seed %d", seed).isEqualTo(truth(faults.summary().truth()));
+        }
+    }
 }

@@ -264,8 +264,17 @@ public final class NaiveModel {
             invalid.add(name(r));
             return;
         }
-        List<TableEntry> table = tables.computeIfAbsent(new TableKey(r.stream(), r.boot(), a.request()),
-                k -> new ArrayList<>());
+        // v1.2: "restart ... the request must own no page on this stream, else the record is invalid"
+        if (a.restart() && ownsAny(r, a.request())) {
+            invalid.add(name(r));
+            return;
+        }
+        TableKey key = new TableKey(r.stream(), r.boot(), a.request());
+        if (a.restart()) {
+            // "its page table on this stream starts anew with these pages"
+            tables.put(key, new ArrayList<>());
+        }
+        List<TableEntry> table = tables.computeIfAbsent(key, k -> new ArrayList<>());
         for (int page : pagesOf(a.pages())) {
             PageKey pk = new PageKey(r.stream(), r.boot(), page);
             String previous = owner.get(pk);
@@ -295,13 +304,31 @@ public final class NaiveModel {
             invalid.add(name(r));
             return;
         }
-        List<TableEntry> table = tables.computeIfAbsent(new TableKey(r.stream(), r.boot(), s.request()),
-                k -> new ArrayList<>());
+        if (s.restart() && ownsAny(r, s.request())) {
+            invalid.add(name(r));
+            return;
+        }
+        TableKey key = new TableKey(r.stream(), r.boot(), s.request());
+        if (s.restart()) {
+            tables.put(key, new ArrayList<>());
+        }
+        List<TableEntry> table = tables.computeIfAbsent(key, k -> new ArrayList<>());
         // "A prefix-cache hit: appends cached pages to the request's table without owning or writing them."
         for (int i = 0; i < pages.size(); i++) {
             String expected = s.fp() == null ? null : s.fp().get(i);
             table.add(new TableEntry(pages.get(i), How.SHARE, expected));
         }
+    }
+
+    /** Whether the request owns a page on the record's stream and boot. */
+    private boolean ownsAny(AuditRecord r, String request) {
+        for (Map.Entry<PageKey, String> e : owner.entrySet()) {
+            if (e.getValue().equals(request) && e.getKey().stream().equals(r.stream())
+                    && e.getKey().boot().equals(r.boot())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void applyWrite(AuditRecord r, Body.Config config, Body.Write w) {

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +38,8 @@ public final class Node {
     private final Supplier<Instant> clock;
     private final Map<Integer, Table> tables = new HashMap<>();
     private final Map<String, Integer> tenantTags = new HashMap<>();
+    /** Requests preempted here: the first ALLOC or SHARE of their next table says {@code restart} (spec v1.2). */
+    private final Set<Integer> restarting = new HashSet<>();
     private final Cache cacheMode;
     private PrefixCache cache;
     private final boolean staleIndex;
@@ -133,6 +136,7 @@ public final class Node {
      */
     public void reboot(String boot) {
         tables.clear();
+        restarting.clear();
         pool = new KvPool(config.pageSize(), config.poolPages(), tagging);
         cache = cacheMode == Cache.OFF ? null : new PrefixCache(staleIndex);
         if (log != null) {
@@ -183,10 +187,11 @@ public final class Node {
             return false;
         }
         t.add(pages);
+        boolean restart = restarting.remove(r.id());
         if (log != null) {
             Instant ts = clock.get();
             emitter.submit(() -> log.alloc(ts, r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), purpose,
-                    claimed));
+                    claimed, restart));
         }
         return true;
     }
@@ -237,6 +242,7 @@ public final class Node {
                 t.add(pages);
                 t.shared = hits;
                 t.sharedEntries = found;
+                boolean restart = restarting.remove(r.id());
                 if (log != null) {
                     // What the request expects: its own tokens' fingerprints.
                     Fingerprint[] own = new Fingerprint[hits];
@@ -252,7 +258,7 @@ public final class Node {
                                     ps);
                             expected.add(Fingerprints.hex(own[k].value));
                         }
-                        log.share(ts, r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), expected);
+                        log.share(ts, r.name(), r.tenant(), KvPool.runs(pages, 0, pages.length), expected, restart);
                     });
                 }
             }
@@ -518,6 +524,16 @@ public final class Node {
         if (truth != null) {
             truth.finished(r, delivered);
         }
+    }
+
+    /**
+     * Preemption (recompute): the request's decoded tokens are told, its pages freed ({@code EVICT}) and its table
+     * dropped; re-admitted later, it recomputes its KV in a new table, whose first {@code ALLOC} or {@code SHARE} says
+     * {@code restart}.
+     */
+    public void preempt(Request r) {
+        free(r, "EVICT");
+        restarting.add(r.id());
     }
 
     /**

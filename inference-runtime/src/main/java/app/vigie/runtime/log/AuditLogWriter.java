@@ -95,11 +95,20 @@ public final class AuditLogWriter {
 
     public void alloc(Instant ts, String request, String tenant, List<PageRun> pages, String purpose,
             Integer claimedTokens) {
+        alloc(ts, request, tenant, pages, purpose, claimedTokens, false);
+    }
+
+    /** @param restart spec v1.2: the request's table on this stream starts anew (a preempted request re-admitted) */
+    public void alloc(Instant ts, String request, String tenant, List<PageRun> pages, String purpose,
+            Integer claimedTokens, boolean restart) {
         StringBuilder b = requestEnvelope(ts, "ALLOC", request, tenant);
         runs(b, pages);
         b.append(",\"purpose\":\"").append(purpose).append('"');
         if (claimedTokens != null) {
             b.append(",\"claimed_tokens\":").append(claimedTokens);
+        }
+        if (restart) {
+            b.append(",\"restart\":true");
         }
         emit(b);
     }
@@ -132,8 +141,17 @@ public final class AuditLogWriter {
     }
 
     public void share(Instant ts, String request, String tenant, List<PageRun> pages, List<String> expected) {
+        share(ts, request, tenant, pages, expected, false);
+    }
+
+    /** @param restart spec v1.2: the request's table on this stream starts anew (a preempted request re-admitted) */
+    public void share(Instant ts, String request, String tenant, List<PageRun> pages, List<String> expected,
+            boolean restart) {
         StringBuilder b = requestEnvelope(ts, "SHARE", request, tenant);
         runs(b, pages);
+        if (restart) {
+            b.append(",\"restart\":true");
+        }
         if (expected != null) {
             b.append(",\"fp\":[");
             for (int i = 0; i < expected.size(); i++) {

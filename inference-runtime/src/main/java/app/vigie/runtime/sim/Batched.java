@@ -27,9 +27,12 @@ import app.vigie.runtime.sim.Simulation.Options;
  * a free during the transfer (the fault) gives its pages to the next prompts, whose KV the later chunks carry. The
  * decode node runs a token per decoding request each step.
  *
- * <p>A request that needs pages and finds none waits at the head of the queue (first come, first served); a
- * decoding request whose table cannot grow ends with {@code LENGTH}, as one at a time: no preemption, whose
- * recomputation the page audit log cannot tell yet (a table never shrinks; see docs/page-audit-log.md).
+ * <p>A request that needs pages and finds none waits at the head of the queue (first come, first served). On a
+ * colocated node, a decoding request whose table cannot grow preempts the request admitted last (vLLM's
+ * {@code _preempt_request}, recompute): its pages are freed ({@code FREE EVICT}), it goes back to the head of the
+ * queue, and when re-admitted it recomputes its prompt and the tokens it had generated in a new table, whose first
+ * {@code ALLOC} or {@code SHARE} says {@code restart} (spec v1.2). With nothing to preempt, or on a decode node (whose
+ * preemption would recompute a prompt it received by transfer), it ends with {@code LENGTH}, as one at a time.
  */
 final class Batched {
     /** Tokens one step computes on a node (vLLM's {@code max_num_batched_tokens}). */
@@ -68,6 +71,7 @@ final class Batched {
     private final List<Seq> transferring = new ArrayList<>();
     private final List<Seq> decoding = new ArrayList<>();
     private int total;
+    private long admissions;
     /** Prompt tokens computed in the current step. */
     private int tokens;
 
@@ -79,6 +83,7 @@ final class Batched {
         int delivered;
         long steps;
         long mixedSteps;
+        long preemptions;
         int maxBatch;
         int maxInFlight;
         int done;
@@ -101,6 +106,10 @@ final class Batched {
         long sent;
         int transferred;
         boolean freedEarly;
+        /** When it was admitted, in order: the last admitted is preempted first. */
+        long admittedAt;
+        /** Preempted: re-admitted without a second ADMIT, it recomputes its KV in a new table. */
+        boolean preempted;
 
         Seq(Request r, Options o) {
             this.r = r;
@@ -178,6 +187,9 @@ final class Batched {
             if (colocated && budget == 0) {
                 break;
             }
+            if (!decoding.contains(s)) {
+                continue;  // preempted by an earlier one this step
+            }
             decodeToken(s);
             decodes++;
             if (colocated) {
@@ -189,6 +201,9 @@ final class Batched {
         for (Seq s : new ArrayList<>(prefilling)) {
             if (budget == 0) {
                 break;
+            }
+            if (!prefilling.contains(s)) {
+                continue;
             }
             budget -= chunk(s, budget);
             prompts = true;
@@ -245,6 +260,9 @@ final class Batched {
                 return 0;
             }
         }
+        if (s.preempted) {
+            return resume(s);
+        }
         int ps = prefill.pool().pageSize();
         if ((s.length + ps - 1) / ps > prefill.pool().pages()) {
             // more than the whole pool: it can never run
@@ -267,6 +285,34 @@ final class Batched {
             return 0;
         }
         s.computed = from;
+        s.admittedAt = admissions++;
+        prefilling.add(s);
+        if (s.computed >= s.target) {
+            prefilled(s);
+            return 0;
+        }
+        return 1;
+    }
+
+    /**
+     * A preempted request re-admitted: a new table for its prompt and the tokens it had generated, then its prompt
+     * computed again, chunk by chunk. -1 while there is no room.
+     */
+    private int resume(Seq s) {
+        Request r = s.r;
+        int tokens = s.length + s.generated;
+        if (!prefill.fits(tokens) && onPrefill() > 0) {
+            return -1;
+        }
+        int from = prefill.startPrefill(r, s.length);
+        if (from < 0 || s.generated > 0 && !prefill.allocate(r, tokens, "PREFILL", null)) {
+            prefill.free(r, "ABORT");
+            prefill.finish(r, "ABORT", 503, 0, false);
+            end(s, Outcome.ABORTED);
+            return 0;
+        }
+        s.computed = from;
+        s.admittedAt = admissions++;
         prefilling.add(s);
         if (s.computed >= s.target) {
             prefilled(s);
@@ -396,7 +442,15 @@ final class Batched {
     /** Decoding starts: the request attends its context. */
     private void startDecode(Seq s) {
         Node decode = s.decode;
-        if (!decode.attach(s.r, s.length)) {
+        if (s.preempted && s.generated > 0) {
+            // the tokens it had generated, computed again after its prompt
+            int[] again = new int[s.generated];
+            for (int k = 0; k < s.generated; k++) {
+                again[k] = s.context[k % s.length];
+            }
+            decode.write(s.r, s.length, again, s.generated, "COMPUTE");
+        }
+        if (!decode.attach(s.r, s.length + s.generated)) {
             decode.finish(s.r, "ABORT", 500, 0, false);
             decode.free(s.r, "ABORT");
             end(s, Outcome.ABORTED);
@@ -413,9 +467,13 @@ final class Batched {
         Node decode = s.decode;
         int position = s.length + s.generated;
         boolean grows = position % decode.pool().pageSize() == 0;
-        if (grows && !decode.allocate(r, position + 1, "DECODE", null)) {
-            finishDecoding(s, "LENGTH");
-            return;
+        while (grows && !decode.allocate(r, position + 1, "DECODE", null)) {
+            Seq victim = colocated ? victim(s) : null;
+            if (victim == null) {
+                finishDecoding(s, "LENGTH");
+                return;
+            }
+            preempt(victim);
         }
         decode.decodeWrite(r, position, s.context[s.generated % s.length]);
         s.generated++;
@@ -429,6 +487,30 @@ final class Batched {
         if (s.generated == r.maxOutput()) {
             finishDecoding(s, "STOP");
         }
+    }
+
+    /** The running request admitted last, other than {@code s}: what a pool running short preempts first. */
+    private Seq victim(Seq s) {
+        Seq last = null;
+        for (List<Seq> running : List.of(decoding, prefilling)) {
+            for (Seq v : running) {
+                if (v != s && (last == null || v.admittedAt > last.admittedAt)) {
+                    last = v;
+                }
+            }
+        }
+        return last;
+    }
+
+    /** Preempts a running request: its pages freed, back to the head of the queue, to recompute when re-admitted. */
+    private void preempt(Seq v) {
+        v.decode.preempt(v.r);
+        decoding.remove(v);
+        prefilling.remove(v);
+        v.preempted = true;
+        v.computed = 0;
+        waiting.addFirst(v);
+        counts.preemptions++;
     }
 
     private void finishDecoding(Seq s, String status) {

@@ -135,7 +135,8 @@ public final class SimulateCommand {
             if (scheduling == Simulation.Scheduling.BATCHED) {
                 Simulation.Batching b = summary.batching();
                 out.printf("batched: %,d steps, %,d with prompt chunks and decodes together, at most %d requests in a"
-                        + " step and %d in flight%n", b.steps(), b.mixedSteps(), b.maxBatch(), b.maxInFlight());
+                        + " step and %d in flight, %,d preempted%n", b.steps(), b.mixedSteps(), b.maxBatch(),
+                        b.maxInFlight(), b.preemptions());
             }
             if (truthFile != null) {
                 Files.writeString(truthFile, truthJson(summary.truth()), StandardCharsets.UTF_8);

@@ -186,10 +186,10 @@ public final class Simulation {
 
     /**
      * What batching did (zeros one at a time): scheduler steps, steps that ran prompt chunks and decodes together,
-     * the most requests one step ran, and the most requests in flight at once.
+     * the most requests one step ran, the most requests in flight at once, and the requests preempted (recomputed later).
      */
-    public record Batching(long steps, long mixedSteps, int maxBatch, int maxInFlight) {
-        static final Batching NONE = new Batching(0, 0, 0, 0);
+    public record Batching(long steps, long mixedSteps, int maxBatch, int maxInFlight, long preemptions) {
+        static final Batching NONE = new Batching(0, 0, 0, 0, 0);
     }
 
     /** Told after each request: done so far, of how many. */
@@ -315,7 +315,7 @@ public final class Simulation {
             long pages = pagesAllocated(prefill, decodes);
             return new Summary(o.requests(), c.rejected, c.rejectedButServed, c.aborted, c.delivered,
                     truth == null ? new GroundTruth() : truth, pages,
-                    new Batching(c.steps, c.mixedSteps, c.maxBatch, c.maxInFlight));
+                    new Batching(c.steps, c.mixedSteps, c.maxBatch, c.maxInFlight, c.preemptions));
         }
         int rejected = 0;
         int rejectedButServed = 0;
