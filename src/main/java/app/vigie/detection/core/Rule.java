@@ -5,9 +5,9 @@ package app.vigie.detection.core;
  * addresses a freed request's page table that Vigie evicted to stay within its memory budget (docs/detection.md), so
  * that the record could not be judged; {@code TRANSFER_SEND_MISSING} (spec v1.1), raised by the service when reads of
  * positions a {@code sent} transfer brought waited longer than its timeout for the sender's {@code XFER_SEND}, so that
- * they are not judged until it comes; {@code SHARED_PAGE_FOREIGN}, raised when a reader attended positions on pages it
- * got by {@code SHARE} whose slot was last written by another request and not shared by the spec's rule 2 (or never
- * written): the prefix cache handed over pages that no longer held the prefix it stood for, the sign of a stale
+ * they are not judged until it comes; {@code SHARED_PAGE_FOREIGN}, raised when a reader attended (or, sending a
+ * transfer, read) positions on pages it got by {@code SHARE} whose slot was last written by another request and not
+ * shared by the spec's rule 2 (or never written): the prefix cache handed over pages that no longer held the prefix it stood for, the sign of a stale
  * cache index (docs/detection.md, "Root-cause evidence").
  */
 public enum Rule {

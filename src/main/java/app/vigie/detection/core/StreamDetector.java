@@ -776,6 +776,8 @@ public final class StreamDetector {
             return;
         }
         List<TransferSend.Origin> foreign = new ArrayList<>();
+        Positions sharedForeign = new Positions();
+        Positions sharedForeignPages = new Positions();
         int p = x.from();
         while (p < end) {
             int lp = p / pageSize;
@@ -791,6 +793,10 @@ public final class StreamDetector {
             while (e < pageEnd && slots[page * pageSize + e % pageSize] == w) {
                 e++;
             }
+            if (!own && k != ALLOCATED) {
+                sharedForeign.addRun(p, e);
+                sharedForeignPages.add(page);
+            }
             if (!own) {
                 String request = w == 0 ? null : writers[w].request;
                 String tenant = w == 0 ? null : writers[w].tenant;
@@ -805,6 +811,15 @@ public final class StreamDetector {
         }
         sink.transferSend(new TransferSend(r.deployment(), x.request(), x.tenant(), x.from(), x.tokens(), foreign,
                 r.ts(), stream, boot, r.seq()));
+        if (sharedForeign.size() > 0) {
+            // the sender's prefix cache handed it pages that no longer held its prefix (read here to be sent)
+            sink.finding(new Finding(Rule.SHARED_PAGE_FOREIGN, r.deployment(), x.request(), r.ts(), evidence(r,
+                    "XFER_SEND of positions " + x.from() + "-" + (end - 1) + " of " + x.request() + " of tenant "
+                            + x.tenant() + ": " + sharedForeign.size() + " positions ("
+                            + sharedForeign.ranges(EVIDENCE_RANGES) + ") on pages "
+                            + sharedForeignPages.ranges(EVIDENCE_RANGES) + " it got by SHARE held another request's"
+                            + " content or had never been written")));
+        }
         if (!foreign.isEmpty()) {
             Positions other = new Positions();
             Positions never = new Positions();

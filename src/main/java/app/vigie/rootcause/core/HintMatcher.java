@@ -179,7 +179,9 @@ public final class HintMatcher {
                 }
             }
             for (Rule r : known.keySet()) {
-                if (!accounted.contains(r)) {
+                // explained by another finding of the subject: a known cause's consequence, even when that cause's
+                // own hint lists it only as explained by another (no match's support names it)
+                if (!accounted.contains(r) && !explained(r, known.keySet())) {
                     unaccounted.merge(r.name(), 1L, Long::sum);
                 }
             }

@@ -346,4 +346,36 @@ class RuntimeGroundTruthTest {
             assertThat(detected(faults.detected())).as("seed %d", seed).isEqualTo(truth(faults.summary().truth()));
         }
     }
+
+    /**
+     * A prefix cache on the prefill node of a disaggregated deployment: what it shares is sent on with the rest. A
+     * cached page that holds the request's own prompt is its own when sent (the spec's origin, rule 2), a stale one
+     * is the content of whoever wrote it since; in every cache mode, one at a time and batched, the detector finds
+     * exactly what leaked.
+     */
+    @Test
+    void withAPrefixCacheOnThePrefillNodeTheDetectorFindsExactlyWhatLeaked() throws Exception {
+        for (Scheduling scheduling : Scheduling.values()) {
+            for (Cache cache : Cache.values()) {
+                for (long seed : List.of(2026L, 7L)) {
+                    Options o = Options.of(Scenario.DISAGGREGATED, 6, 400, seed).with(FAULTS, Set.of()).with(cache)
+                            .scheduled(scheduling);
+                    Run run = run(o);
+                    String what = scheduling + " " + cache + " seed " + seed;
+                    assertThat(run.summary().truth().readers()).as(what).isNotEmpty();
+                    assertThat(detected(run.detected())).as(what).isEqualTo(truth(run.summary().truth()));
+                    assertThat(run.detected().provenance.unresolved()).as(what).isEmpty();
+                }
+            }
+            // the cache alone, salted per tenant: its hits are the request's own prompt, nothing leaks
+            Run quiet = run(Options.of(Scenario.DISAGGREGATED, 6, 400, 11).scheduled(scheduling));
+            assertThat(quiet.summary().truth().readers()).isEmpty();
+            assertThat(quiet.detected().counts()).isEmpty();
+            // a stale index there: the sender sent pages that were no longer the prompt it stood for
+            Run stale = run(Options.of(Scenario.DISAGGREGATED, 6, 400, 11).with(EnumSet.of(Fault.STALE_CACHE_INDEX),
+                    Set.of()).scheduled(scheduling));
+            assertThat(detected(stale.detected())).isEqualTo(truth(stale.summary().truth())).isNotEmpty();
+            assertThat(stale.detected().counts()).containsKeys("SHARED_PAGE_FOREIGN", "TRANSFER_SENT_FOREIGN");
+        }
+    }
 }

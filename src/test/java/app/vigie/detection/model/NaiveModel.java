@@ -502,6 +502,7 @@ public final class NaiveModel {
         // "Each position q of an XFER_SEND of request S (tenant U) on stream A has an origin, taken from A's state
         // after all earlier records of A, as if S attended q"
         boolean foreign = false;
+        boolean sharedForeign = false;
         for (int q = x.from(); q < end; q++) {
             TableEntry entry = table.get(q / pageSize);
             Writer writer = lastWriter.get(new SlotKey(r.stream(), r.boot(), entry.page(), q % pageSize));
@@ -525,6 +526,11 @@ public final class NaiveModel {
                 sent.add(new Sent(x.request(), q, writer.request(), writer.tenant()));  // "the slot's last writer"
             }
             foreign |= !own;
+            // Vigie's SHARED_PAGE_FOREIGN, on the sender: a position on a page it got by SHARE that is not its own
+            sharedForeign |= !own && entry.how() == How.SHARE;
+        }
+        if (sharedForeign) {
+            raise(single(r, "SHARED_PAGE_FOREIGN", x.request()));
         }
         // "TRANSFER_SENT_FOREIGN: an XFER_SEND with a position whose origin is not its request" (per request)
         if (foreign) {

@@ -114,4 +114,22 @@ class RootCauseRuntimeTest {
             }
         }
     }
+
+    /**
+     * The same on a disaggregated deployment with a prefix cache on its prefill node, where every fault can happen:
+     * each alone yields the hint whose reproduction names it (log v1.1), and no other, in both schedulings.
+     */
+    @Test
+    void onAPrefillNodeWithACacheEachFaultAloneYieldsItsOwnHint() {
+        for (Fault fault : Fault.values()) {
+            String name = fault.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            Hint h = catalogue.hints().stream().filter(x -> x.runtime() != null && name.equals(x.runtime().fault())
+                    && x.runtime().logVersion().equals("1.1")).findFirst().orElseThrow();
+            for (Scheduling scheduling : Scheduling.values()) {
+                Outcome o = run(options(new Hint.Reproduction(name, "disaggregated", null, "1.1"), Set.of(), 7,
+                        scheduling));
+                assertThat(o.hints()).as("%s, %s", name, scheduling).containsExactly(h.id());
+            }
+        }
+    }
 }

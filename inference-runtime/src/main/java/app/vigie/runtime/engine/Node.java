@@ -314,6 +314,12 @@ public final class Node {
         }
     }
 
+    /** How many of the request's first pages here it got from the prefix cache (shared, not owned). */
+    public int sharedOf(Request r) {
+        Table t = tables.get(r.id());
+        return t == null ? 0 : t.shared;
+    }
+
     /** The pages of the request's table here, as a transfer engine holds them. */
     public int[] pagesOf(Request r) {
         Table t = tables.get(r.id());
@@ -325,6 +331,15 @@ public final class Node {
      * origin, is written as the request's ({@code TRANSFER}).
      */
     public void receive(Request r, int from, int count, Node sender, int[] senderPages) {
+        receive(r, from, count, sender, senderPages, 0);
+    }
+
+    /**
+     * The same, the sender's first {@code senderShared} pages got from its prefix cache: a slot there that still
+     * holds the request's own prompt tokens has the request as origin (the spec's origin: rule 2 with a matching
+     * fingerprint), whoever computed the cached page.
+     */
+    public void receive(Request r, int from, int count, Node sender, int[] senderPages, int senderShared) {
         if (sendRecords) {
             sender.logSent(r, from, count);
         }
@@ -333,8 +348,9 @@ public final class Node {
         int sps = sender.pool.pageSize();
         for (int p = from; p < from + count; p++) {
             int page = senderPages[p / sps];
-            pool.write(t.pages[p / ps], p % ps, sender.pool.token(page, p % sps), r.id(),
-                    sender.pool.writer(page, p % sps));
+            int origin = p / sps < senderShared && sender.holdsOwnTokens(r, page, p / sps) ? r.id()
+                    : sender.pool.writer(page, p % sps);
+            pool.write(t.pages[p / ps], p % ps, sender.pool.token(page, p % sps), r.id(), origin);
         }
         logWrite(r, t, from, count, "TRANSFER", sendRecords);
     }

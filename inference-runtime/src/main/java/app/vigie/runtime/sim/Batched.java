@@ -103,6 +103,7 @@ final class Batched {
         /** Where it decodes: the colocated node, or the decode node the router gave it. */
         Node decode;
         int[] senderPages;
+        int senderShared;
         long sent;
         int transferred;
         boolean freedEarly;
@@ -275,8 +276,7 @@ final class Batched {
                 return -1;
             }
         }
-        int from = colocated ? prefill.startPrefill(r, s.length)
-                : prefill.allocate(r, s.length, "PREFILL", null) ? 0 : -1;
+        int from = prefill.startPrefill(r, s.length);
         if (from < 0) {
             // short although it fit (or nothing else runs to free pages): as one at a time, a 503
             prefill.free(r, "ABORT");
@@ -391,6 +391,7 @@ final class Batched {
         }
         // the transfer engine reads the prefill's pages chunk by chunk, and checksums what it meant to send
         s.senderPages = prefill.pagesOf(r);
+        s.senderShared = prefill.sharedOf(r);
         s.sent = prefill.checksum(s.senderPages, s.target);
         s.freedEarly = o.faults().contains(Fault.FREE_DURING_TRANSFER) && !o.fixes().contains(Fix.DEFERRED_FREE)
                 && r.id() % 10 == 7;
@@ -417,7 +418,7 @@ final class Batched {
         Request r = s.r;
         Node decode = s.decode;
         int n = Math.min(Simulation.CHUNK, s.target - s.transferred);
-        decode.receive(r, s.transferred, n, prefill, s.senderPages);
+        decode.receive(r, s.transferred, n, prefill, s.senderPages, s.senderShared);
         if (s.freedEarly && s.transferred == 0) {
             prefill.free(r, "FINISH");  // the fault: its pages go to the next prompts while the rest is in flight
         }

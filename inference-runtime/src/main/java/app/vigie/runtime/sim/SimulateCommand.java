@@ -27,7 +27,7 @@ import app.vigie.runtime.sim.Simulation.Scenario;
  */
 public final class SimulateCommand {
     static final String USAGE = """
-            usage: simulate [--scenario incident-2026|incident-2026-full|colocated] [--tenants N] [--requests N] [--seed N]
+            usage: simulate [--scenario incident-2026|incident-2026-full|colocated|disaggregated] [--tenants N] [--requests N] [--seed N]
                             [--faults all|none|f1,f2] [--fixes all|none|x1,x2] [--long-prompts SHARE]
                             [--cache per-tenant|shared|off] [--reboot-every N] [--rate REQUESTS_PER_S]
                             [--deployment NAME] [--truth FILE] [--log-version 1.1|1]

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,7 +64,12 @@ public final class Simulation {
          */
         INCIDENT_2026_FULL,
         /** One colocated node. */
-        COLOCATED
+        COLOCATED,
+        /**
+         * Prefill/decode disaggregation with a prefix cache on the prefill node (prompts with a template and a system
+         * prompt, as colocated; {@code --cache}): what the cache shares is sent on with the rest.
+         */
+        DISAGGREGATED
     }
 
     /**
@@ -262,12 +268,13 @@ public final class Simulation {
             decodes.add(prefill);
         } else {
             boolean full = o.scenario() == Scenario.INCIDENT_2026_FULL;
+            boolean cached = o.scenario() == Scenario.DISAGGREGATED;
             prefill = full ? new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE,
                     FULL_PREFILL_TOKENS / PAGE_SIZE, FULL_WINDOW, FULL_MAX_INPUT), Cache.OFF, o.faults(), o.fixes(), key,
                     requests, truth, clock, sink, emitter, tagging)
-                    : new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE, 40, 16_384,
-                            2_500), Cache.OFF, o.faults(), o.fixes(), key, requests, truth, clock, sink, emitter,
-                            tagging);
+                    : new Node(new Node.Config("sim/n17/prefill/dp0", o.deployment(), boot, PAGE_SIZE,
+                            cached ? 120 : 40, 16_384, 2_500), cached ? o.cache() : Cache.OFF, o.faults(), o.fixes(),
+                            key, requests, truth, clock, sink, emitter, tagging);
             // one sender, one receiver per request: the sender's XFER_SEND tells the receiver's slots their origin
             for (int d = 0; d < o.decodeNodes(); d++) {
                 Node decode = full ? new Node(new Node.Config("sim/n" + (21 + d) + "/decode/dp0", o.deployment(), boot,
@@ -375,7 +382,7 @@ public final class Simulation {
                 : tooLong ? 3_000 + random.nextInt(9_000) : 100 + random.nextInt(1_900);
         int[] prompt = new int[length];
         int prefix = 0;
-        if (o.scenario() == Scenario.COLOCATED) {
+        if (o.scenario() == Scenario.COLOCATED || o.scenario() == Scenario.DISAGGREGATED) {
             // Prompts start with the deployment's template (4 pages, the same for all) and the tenant's system
             // prompt (4 pages): what a prefix cache is for.
             prefix = Math.min(length - 1, SYSTEM.length);
@@ -447,12 +454,17 @@ public final class Simulation {
             prefill.finish(r, "ABORT", 400, 0, false);
             return Outcome.REJECTED;
         }
-        if (!prefill.allocate(r, length, "PREFILL", null)) {
+        // a prefix cache on the prefill node shares what it has of the prompt (DISAGGREGATED)
+        int cached = prefill.startPrefill(r, length);
+        if (cached < 0) {
+            prefill.free(r, "ABORT");
             prefill.finish(r, "ABORT", 503, 0, false);
             return Outcome.ABORTED;
         }
         int written = prefilled(r, o);
-        prefill.write(r, 0, r.prompt(), written, "COMPUTE");
+        if (written > cached) {
+            prefill.write(r, cached, Arrays.copyOfRange(r.prompt(), cached, written), written - cached, "COMPUTE");
+        }
         if (!decode.allocate(r, length, "PREALLOC", length)) {
             prefill.free(r, "ABORT");
             prefill.finish(r, "ABORT", 503, 0, false);
@@ -460,11 +472,12 @@ public final class Simulation {
         }
         // The transfer engine reads the prefill's pages chunk by chunk, and checksums what it meant to send.
         int[] senderPages = prefill.pagesOf(r);
+        int senderShared = prefill.sharedOf(r);
         long sent = prefill.checksum(senderPages, written);
         boolean freeEarly = o.faults().contains(Fault.FREE_DURING_TRANSFER) && !o.fixes().contains(Fix.DEFERRED_FREE)
                 && r.id() % 10 == 7;
         for (int from = 0; from < written; from += CHUNK) {
-            decode.receive(r, from, Math.min(CHUNK, written - from), prefill, senderPages);
+            decode.receive(r, from, Math.min(CHUNK, written - from), prefill, senderPages, senderShared);
             if (freeEarly && from == 0) {
                 prefill.free(r, "FINISH");
                 intrude(prefill, intruders.apply(r));

@@ -74,8 +74,8 @@ class SimulateCommandTest {
         assertThat(err.toString()).contains("unknown fault 'pool-too-small'").contains("pool-smaller-than-window");
         assertThat(run("--requests", "10")).isEqualTo(2);
         assertThat(err.toString()).contains("give one of --out FILE, --vigie URL or --kafka BOOTSTRAP");
-        assertThat(run("--scenario", "disaggregated", "--out", dir.resolve("z").toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("unknown scenario 'disaggregated'; one of incident-2026, incident-2026-full, colocated");
+        assertThat(run("--scenario", "monolithic", "--out", dir.resolve("z").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown scenario 'monolithic'; one of incident-2026, incident-2026-full, colocated, disaggregated");
         assertThat(run("--tenants", "0", "--out", dir.resolve("y").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("tenants must be 1 to 1000");
     }

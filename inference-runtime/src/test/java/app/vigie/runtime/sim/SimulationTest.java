@@ -235,7 +235,8 @@ class SimulationTest {
                 assertThat(b.truth().deliveredForeignTokens()).isEqualTo(a.truth().deliveredForeignTokens());
                 // Fingerprints serve to judge a SHARE: written for the pages a prefix cache may share, and only then.
                 long withFingerprints = inline.stream().filter(l -> l.contains("\"fp\":[")).count();
-                boolean cacheOn = scenario == Scenario.COLOCATED && cache != Cache.OFF;
+                boolean cacheOn = (scenario == Scenario.COLOCATED || scenario == Scenario.DISAGGREGATED)
+                        && cache != Cache.OFF;
                 assertThat(withFingerprints > 0).as(scenario + " " + cache + " fingerprints").isEqualTo(cacheOn);
             }
         }
