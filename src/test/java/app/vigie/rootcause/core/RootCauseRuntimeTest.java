@@ -40,10 +40,6 @@ class RootCauseRuntimeTest {
         return Enum.valueOf(type, name.toUpperCase(Locale.ROOT).replace('-', '_'));
     }
 
-    private static Options options(Hint.Reproduction r, Set<Fix> fixes, long seed) {
-        return options(r, fixes, seed, Scheduling.ONE_AT_A_TIME);
-    }
-
     private static Options options(Hint.Reproduction r, Set<Fix> fixes, long seed, Scheduling scheduling) {
         Scenario scenario = constant(Scenario.class, r.scenario());
         Options o = Options.of(scenario, 6, scenario == Scenario.COLOCATED ? 600 : 400, seed).scheduled(scheduling)
@@ -98,15 +94,22 @@ class RootCauseRuntimeTest {
      */
     @Test
     void eachCheckTheRuntimeCanSwitchOnPreventsTheLeak() {
+        for (Scheduling scheduling : Scheduling.values()) {
+            checksPreventTheLeak(scheduling);
+        }
+    }
+
+    private void checksPreventTheLeak(Scheduling scheduling) {
         for (Hint h : catalogue.hints()) {
             Hint.Reproduction r = h.runtime();
-            Outcome without = run(options(r, Set.of(), 7));
+            Outcome without = run(options(r, Set.of(), 7, scheduling));
             for (Hint.Check c : h.prevention()) {
                 if (c.runtimeFix() == null) {
                     continue;
                 }
-                Outcome with = run(options(r, EnumSet.of(constant(Fix.class, c.runtimeFix())), 7));
-                assertThat(with.summary().truth().readers()).as("%s with %s", h.id(), c.id()).isEmpty();
+                Outcome with = run(options(r, EnumSet.of(constant(Fix.class, c.runtimeFix())), 7, scheduling));
+                assertThat(with.summary().truth().readers()).as("%s with %s, %s", h.id(), c.id(), scheduling)
+                        .isEmpty();
                 if (c.id().equals("startup-window-check")) {
                     assertThat(without.hints()).contains(h.id());
                     assertThat(with.hints()).as("%s with %s", h.id(), c.id()).doesNotContain(h.id());
