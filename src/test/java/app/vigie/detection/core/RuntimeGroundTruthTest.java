@@ -344,6 +344,15 @@ class RuntimeGroundTruthTest {
             assertThat(faults.summary().batching().preemptions()).isPositive();
             assertThat(faults.summary().truth().readers()).isNotEmpty();
             assertThat(detected(faults.detected())).as("seed %d", seed).isEqualTo(truth(faults.summary().truth()));
+            // on decode nodes: the request that started decoding there last is preempted, and the decode node
+            // recomputes its whole prompt when there is room
+            for (Scenario pd : List.of(Scenario.INCIDENT_2026, Scenario.DISAGGREGATED)) {
+                Run decode = run(batched(pd, 6, 800, seed).with(FAULTS, Set.of()));
+                assertThat(decode.summary().batching().preemptions()).as("%s seed %d preempts", pd, seed)
+                        .isPositive();
+                assertThat(detected(decode.detected())).as("%s seed %d", pd, seed)
+                        .isEqualTo(truth(decode.summary().truth()));
+            }
         }
     }
 

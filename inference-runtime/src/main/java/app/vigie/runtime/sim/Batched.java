@@ -3,6 +3,7 @@ package app.vigie.runtime.sim;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
@@ -31,8 +32,10 @@ import app.vigie.runtime.sim.Simulation.Options;
  * colocated node, a decoding request whose table cannot grow preempts the request admitted last (vLLM's
  * {@code _preempt_request}, recompute): its pages are freed ({@code FREE EVICT}), it goes back to the head of the
  * queue, and when re-admitted it recomputes its prompt and the tokens it had generated in a new table, whose first
- * {@code ALLOC} or {@code SHARE} says {@code restart} (spec v1.2). With nothing to preempt, or on a decode node (whose
- * preemption would recompute a prompt it received by transfer), it ends with {@code LENGTH}, as one at a time.
+ * {@code ALLOC} or {@code SHARE} says {@code restart} (spec v1.2). On a decode node the same happens there: the
+ * request admitted there last is preempted and waits on that node, which recomputes its whole prompt itself when
+ * there is room (vLLM's recompute; SGLang would reload the KV it offloaded). With nothing to preempt, a request ends
+ * with {@code LENGTH}, as one at a time.
  */
 final class Batched {
     /** Tokens one step computes on a node (vLLM's {@code max_num_batched_tokens}). */
@@ -70,6 +73,8 @@ final class Batched {
     private final List<Seq> awaitingDecode = new ArrayList<>();
     private final List<Seq> transferring = new ArrayList<>();
     private final List<Seq> decoding = new ArrayList<>();
+    /** Preempted on a decode node: waiting there to recompute (first come, first served; a preempted one first). */
+    private final Deque<Seq> decodeWaiting = new ArrayDeque<>();
     private int total;
     private long admissions;
     /** Prompt tokens computed in the current step. */
@@ -161,7 +166,7 @@ final class Batched {
 
     private boolean idle() {
         return waiting.isEmpty() && prefilling.isEmpty() && awaitingDecode.isEmpty() && transferring.isEmpty()
-                && decoding.isEmpty();
+                && decoding.isEmpty() && decodeWaiting.isEmpty();
     }
 
     /** Requests holding the prefill (or colocated) node's pages; a rejected one waiting for the decode node holds none. */
@@ -230,6 +235,12 @@ final class Batched {
             }
             for (Seq s : new ArrayList<>(transferring)) {
                 transferChunk(s);
+                ran++;
+            }
+            for (Seq s : new ArrayList<>(decodeWaiting)) {
+                if (!resumeOnDecode(s)) {
+                    break;
+                }
                 ran++;
             }
         }
@@ -469,7 +480,7 @@ final class Batched {
         int position = s.length + s.generated;
         boolean grows = position % decode.pool().pageSize() == 0;
         while (grows && !decode.allocate(r, position + 1, "DECODE", null)) {
-            Seq victim = colocated ? victim(s) : null;
+            Seq victim = colocated ? victim(s) : decodeVictim(s);
             if (victim == null) {
                 finishDecoding(s, "LENGTH");
                 return;
@@ -503,15 +514,65 @@ final class Batched {
         return last;
     }
 
-    /** Preempts a running request: its pages freed, back to the head of the queue, to recompute when re-admitted. */
+    /** On a decode node: the request that started decoding there last, other than {@code s}. */
+    private Seq decodeVictim(Seq s) {
+        for (int i = decoding.size() - 1; i >= 0; i--) {
+            Seq v = decoding.get(i);
+            if (v != s && v.decode == s.decode) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Preempts a running request: its pages freed, to recompute when re-admitted: at the head of the queue
+     * (colocated), or of its decode node's, which recomputes it itself (vLLM's recompute on a decode node).
+     */
     private void preempt(Seq v) {
         v.decode.preempt(v.r);
         decoding.remove(v);
         prefilling.remove(v);
         v.preempted = true;
         v.computed = 0;
-        waiting.addFirst(v);
+        if (colocated) {
+            waiting.addFirst(v);
+        } else {
+            decodeWaiting.addFirst(v);
+        }
         counts.preemptions++;
+    }
+
+    /**
+     * A request preempted on a decode node, re-admitted there: a new table, its whole prompt and the tokens it had
+     * generated computed again by the decode node, then it decodes on. False while there is no room.
+     */
+    private boolean resumeOnDecode(Seq s) {
+        Node decode = s.decode;
+        Request r = s.r;
+        int tokens = s.length + s.generated;
+        if (!decode.fits(tokens)) {
+            if (busy(decode)) {
+                return false;
+            }
+            decodeWaiting.remove(s);
+            decode.finish(r, "ABORT", 503, s.generated, false);
+            end(s, Outcome.ABORTED);
+            return true;
+        }
+        decodeWaiting.remove(s);
+        int from = decode.startPrefill(r, s.length);
+        if (from < 0 || !decode.allocate(r, tokens, "PREFILL", null)) {
+            decode.free(r, "ABORT");
+            decode.finish(r, "ABORT", 503, s.generated, false);
+            end(s, Outcome.ABORTED);
+            return true;
+        }
+        if (s.length > from) {
+            decode.write(r, from, Arrays.copyOfRange(r.prompt(), from, s.length), s.length - from, "COMPUTE");
+        }
+        startDecode(s);
+        return true;
     }
 
     private void finishDecoding(Seq s, String status) {

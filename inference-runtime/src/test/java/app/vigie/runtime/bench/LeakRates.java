@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
+import app.vigie.runtime.engine.Cache;
 import app.vigie.runtime.engine.Fault;
 import app.vigie.runtime.engine.GroundTruth;
 import app.vigie.runtime.sim.Simulation;
@@ -19,7 +20,10 @@ import app.vigie.runtime.sim.Simulation.Scheduling;
  * Run it with {@code bench/leak-rates [requests] [seeds]}.
  */
 public final class LeakRates {
-    private record Row(String name, Scenario scenario, Set<Fault> faults) {
+    private record Row(String name, Scenario scenario, Set<Fault> faults, Cache cache, double rate) {
+        Row(String name, Scenario scenario, Set<Fault> faults) {
+            this(name, scenario, faults, Cache.PER_TENANT, 50);
+        }
     }
 
     private static final List<Row> ROWS = List.of(
@@ -30,16 +34,20 @@ public final class LeakRates {
             new Row("P/D: every fault", Scenario.INCIDENT_2026, EnumSet.allOf(Fault.class)),
             new Row("colocated: prefill cut short", Scenario.COLOCATED, EnumSet.of(Fault.PARTIAL_PREFILL_WRITE)),
             new Row("colocated: stale cache index", Scenario.COLOCATED, EnumSet.of(Fault.STALE_CACHE_INDEX)),
-            new Row("colocated: every fault", Scenario.COLOCATED, EnumSet.allOf(Fault.class)));
+            new Row("colocated: every fault", Scenario.COLOCATED, EnumSet.allOf(Fault.class)),
+            new Row("P/D, cache on prefill: stale cache index", Scenario.DISAGGREGATED,
+                    EnumSet.of(Fault.STALE_CACHE_INDEX)),
+            new Row("colocated, no cache, 200/s: every fault", Scenario.COLOCATED, EnumSet.allOf(Fault.class),
+                    Cache.OFF, 200));
 
     public static void main(String[] args) {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         int seeds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-        System.out.printf(Locale.ROOT, "%,d requests x %d seeds per cell, 6 tenants, 50 requests/s; per 1,000 requests:"
+        System.out.printf(Locale.ROOT, "%,d requests x %d seeds per cell, 6 tenants, 50 requests/s unless said; per 1,000 requests:"
                 + " responses delivered with another request's tokens (of another tenant's), foreign tokens delivered%n",
                 requests, seeds);
         System.out.printf(Locale.ROOT, "%-44s | %-34s | %-34s | %s%n", "workload", "one at a time", "batched",
-                "batched: most requests in flight, in a step");
+                "batched: most requests in flight, in a step; preempted");
         for (Row row : ROWS) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-44s", row.name()));
             String batching = "";
@@ -49,9 +57,10 @@ public final class LeakRates {
                 long tokens = 0;
                 int inFlight = 0;
                 int batch = 0;
+                long preempted = 0;
                 for (int seed = 1; seed <= seeds; seed++) {
                     Options o = Options.of(row.scenario(), 6, requests, seed).with(row.faults(), Set.of())
-                            .scheduled(scheduling);
+                            .with(row.cache()).arriving(row.rate()).scheduled(scheduling);
                     Simulation.Summary s = Simulation.run(o, null, null, true, true);
                     GroundTruth t = s.truth();
                     for (GroundTruth.Reader r : t.readers().values()) {
@@ -66,12 +75,13 @@ public final class LeakRates {
                     tokens += t.deliveredForeignTokens();
                     inFlight = Math.max(inFlight, s.batching().maxInFlight());
                     batch = Math.max(batch, s.batching().maxBatch());
+                    preempted += s.batching().preemptions();
                 }
                 double n = (double) requests * seeds / 1000;
                 line.append(String.format(Locale.ROOT, " | %7.2f (%7.2f) %,14.0f tok", leaking / n, cross / n,
                         tokens / n));
                 if (scheduling == Scheduling.BATCHED) {
-                    batching = inFlight + ", " + batch;
+                    batching = inFlight + ", " + batch + (preempted > 0 ? "; " + preempted + " preempted" : "");
                 }
             }
             System.out.println(line + " | " + batching);
