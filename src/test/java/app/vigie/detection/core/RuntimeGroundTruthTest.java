@@ -114,6 +114,17 @@ class RuntimeGroundTruthTest {
         assertThat(run.detected().counts()).containsKey("UNINITIALIZED_READ");
     }
 
+    /** The same published shape with continuous batching: over-long prompts wait for room on the decode node. */
+    @Test
+    void atTheIncidentsFullShapeBatchedTheDetectorFindsExactlyWhatLeaked() throws Exception {
+        Run run = run(new Options(Scenario.INCIDENT_2026_FULL, 40, 1500, EnumSet.of(Fault.POOL_SMALLER_THAN_WINDOW,
+                Fault.REJECT_WITHOUT_ABORT), Set.of(), 2026, "sim-model/full", 0.01).scheduled(Scheduling.BATCHED));
+        GroundTruth truth = run.summary().truth();
+        assertThat(truth.readers()).isNotEmpty();
+        assertThat(detected(run.detected())).isEqualTo(truth(truth));
+        assertThat(run.summary().batching().maxInFlight()).isGreaterThan(1);
+    }
+
     @Test
     void acrossRebootsTheDetectorStillFindsExactlyWhatLeaked() throws Exception {
         Run run = run(Options.of(Scenario.INCIDENT_2026, 6, 300, 5).with(FAULTS, Set.of()).rebootingEvery(70));
