@@ -272,9 +272,6 @@ final class Batched {
                 return 0;
             }
         }
-        if (s.preempted) {
-            return resume(s);
-        }
         int ps = prefill.pool().pageSize();
         if ((s.length + ps - 1) / ps > prefill.pool().pages()) {
             // more than the whole pool: it can never run
@@ -282,41 +279,14 @@ final class Batched {
             end(s, Outcome.ABORTED);
             return 0;
         }
-        if (!prefill.fits(s.length)) {
-            if (onPrefill() > 0) {
-                return -1;
-            }
-        }
-        int from = prefill.startPrefill(r, s.length);
-        if (from < 0) {
-            // short although it fit (or nothing else runs to free pages): as one at a time, a 503
-            prefill.free(r, "ABORT");
-            prefill.finish(r, "ABORT", 503, 0, false);
-            end(s, Outcome.ABORTED);
-            return 0;
-        }
-        s.computed = from;
-        s.admittedAt = admissions++;
-        prefilling.add(s);
-        if (s.computed >= s.target) {
-            prefilled(s);
-            return 0;
-        }
-        return 1;
-    }
-
-    /**
-     * A preempted request re-admitted: a new table for its prompt and the tokens it had generated, then its prompt
-     * computed again, chunk by chunk. -1 while there is no room.
-     */
-    private int resume(Seq s) {
-        Request r = s.r;
+        // a preempted request (colocated) comes back for its prompt and the tokens it had generated, in a new table
         int tokens = s.length + s.generated;
         if (!prefill.fits(tokens) && onPrefill() > 0) {
             return -1;
         }
         int from = prefill.startPrefill(r, s.length);
         if (from < 0 || s.generated > 0 && !prefill.allocate(r, tokens, "PREFILL", null)) {
+            // short although it fit (or nothing else runs to free pages): as one at a time, a 503
             prefill.free(r, "ABORT");
             prefill.finish(r, "ABORT", 503, 0, false);
             end(s, Outcome.ABORTED);
