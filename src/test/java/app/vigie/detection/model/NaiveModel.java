@@ -264,17 +264,10 @@ public final class NaiveModel {
             invalid.add(name(r));
             return;
         }
-        // v1.2: "restart ... the request must own no page on this stream, else the record is invalid"
-        if (a.restart() && ownsAny(r, a.request())) {
-            invalid.add(name(r));
+        List<TableEntry> table = tableOf(r, a.request(), a.restart());
+        if (table == null) {
             return;
         }
-        TableKey key = new TableKey(r.stream(), r.boot(), a.request());
-        if (a.restart()) {
-            // "its page table on this stream starts anew with these pages"
-            tables.put(key, new ArrayList<>());
-        }
-        List<TableEntry> table = tables.computeIfAbsent(key, k -> new ArrayList<>());
         for (int page : pagesOf(a.pages())) {
             PageKey pk = new PageKey(r.stream(), r.boot(), page);
             String previous = owner.get(pk);
@@ -304,20 +297,32 @@ public final class NaiveModel {
             invalid.add(name(r));
             return;
         }
-        if (s.restart() && ownsAny(r, s.request())) {
-            invalid.add(name(r));
+        List<TableEntry> table = tableOf(r, s.request(), s.restart());
+        if (table == null) {
             return;
         }
-        TableKey key = new TableKey(r.stream(), r.boot(), s.request());
-        if (s.restart()) {
-            tables.put(key, new ArrayList<>());
-        }
-        List<TableEntry> table = tables.computeIfAbsent(key, k -> new ArrayList<>());
         // "A prefix-cache hit: appends cached pages to the request's table without owning or writing them."
         for (int i = 0; i < pages.size(); i++) {
             String expected = s.fp() == null ? null : s.fp().get(i);
             table.add(new TableEntry(pages.get(i), How.SHARE, expected));
         }
+    }
+
+    /**
+     * The request's table on the record's stream, for an ALLOC or a SHARE; null (the record invalid) for a restart
+     * while it owns pages there. v1.2: "restart ... the request must own no page on this stream, else the record is
+     * invalid"; "its page table on this stream starts anew with these pages".
+     */
+    private List<TableEntry> tableOf(AuditRecord r, String request, boolean restart) {
+        if (restart && ownsAny(r, request)) {
+            invalid.add(name(r));
+            return null;
+        }
+        TableKey key = new TableKey(r.stream(), r.boot(), request);
+        if (restart) {
+            tables.put(key, new ArrayList<>());
+        }
+        return tables.computeIfAbsent(key, k -> new ArrayList<>());
     }
 
     /** Whether the request owns a page on the record's stream and boot. */
