@@ -2,6 +2,10 @@ package app.vigie.rootcause;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -53,6 +57,9 @@ public class RootCauses {
 
     /** The hints an incident's findings match, and the findings no hint accounts for. */
     public HintMatcher.Result of(Connection c, UUID incident) throws SQLException {
-        return matcher.result(tally -> IncidentQueries.findingsBySubject(c, incident, tally::subject));
+        // read once, matched twice: both passes see the same findings, whatever is recorded meanwhile
+        List<Map.Entry<String, Map<String, Instant>>> subjects = new ArrayList<>();
+        IncidentQueries.findingsBySubject(c, incident, (subject, rules) -> subjects.add(Map.entry(subject, rules)));
+        return matcher.result(tally -> subjects.forEach(e -> tally.subject(e.getKey(), e.getValue())));
     }
 }

@@ -52,6 +52,8 @@ public final class HintMatcher {
      */
     public Map<Hint, Set<Rule>> match(Set<Rule> present, Map<Rule, Hint> incident) {
         Map<Hint, Set<Rule>> out = new LinkedHashMap<>();
+        // a finding a matched hint explains counts under the first such hint only, in the catalogue's order
+        Set<Rule> given = EnumSet.noneOf(Rule.class);
         for (Hint h : hints) {
             Set<Rule> support = EnumSet.noneOf(Rule.class);
             for (Rule r : h.matches()) {
@@ -61,7 +63,7 @@ public final class HintMatcher {
             }
             if (!support.isEmpty()) {
                 for (Rule r : h.explains()) {
-                    if (present.contains(r)) {
+                    if (present.contains(r) && !incident.containsKey(r) && given.add(r)) {
                         support.add(r);
                     }
                 }

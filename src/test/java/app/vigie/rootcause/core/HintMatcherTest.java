@@ -103,4 +103,16 @@ class HintMatcherTest {
         assertThat(matcher.result(t -> shared.forEach(t::subject)).matches()).extracting(m -> m.hint().id())
                 .containsExactly("prefix-cache-shared-between-customers");
     }
+
+    /** Two causes on one request both explaining its read: the read counts under the first, in the catalogue's order. */
+    @Test
+    void aFindingTwoMatchedHintsExplainCountsUnderOneOnly() {
+        HintMatcher.Result r = matcher.result(t -> t.subject("r", Map.of("TRANSFER_COVERAGE_GAP", T,
+                "SHARED_PAGE_FOREIGN", T, "CROSS_TENANT_READ", T)));
+        assertThat(r.matches()).extracting(m -> m.hint().id()).containsExactly("transfer-coverage-gap",
+                "stale-prefix-cache-index");
+        assertThat(r.matches().get(0).findings()).containsOnlyKeys(Rule.TRANSFER_COVERAGE_GAP, Rule.CROSS_TENANT_READ);
+        assertThat(r.matches().get(1).findings()).containsOnlyKeys(Rule.SHARED_PAGE_FOREIGN);
+        assertThat(r.unaccounted()).isEmpty();
+    }
 }

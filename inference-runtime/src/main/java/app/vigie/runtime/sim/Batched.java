@@ -288,7 +288,7 @@ final class Batched {
         if (from < 0 || s.generated > 0 && !prefill.allocate(r, tokens, "PREFILL", null)) {
             // short although it fit (or nothing else runs to free pages): as one at a time, a 503
             prefill.free(r, "ABORT");
-            prefill.finish(r, "ABORT", 503, 0, false);
+            prefill.finish(r, "ABORT", 503, s.generated, false);
             end(s, Outcome.ABORTED);
             return 0;
         }
@@ -318,9 +318,16 @@ final class Batched {
         end(s, Outcome.REJECTED);
     }
 
-    /** The next chunk of a prompt: at most the chunk size and what is left of the budget. Returns its tokens. */
+    /**
+     * The next chunk of a prompt: at most the chunk size and what is left of the budget, ending on a page boundary
+     * unless it is the prompt's last (a page left half written has no fingerprint until the next chunk completes it,
+     * and a stale cache entry may hand it over meanwhile). Returns its tokens.
+     */
     private int chunk(Seq s, int budget) {
         int n = Math.min(Math.min(Simulation.CHUNK, budget), s.target - s.computed);
+        if (s.computed + n < s.target) {
+            n -= (s.computed + n) % prefill.pool().pageSize();
+        }
         if (n > 0) {
             int[] values = new int[n];
             System.arraycopy(s.r.prompt(), s.computed, values, 0, n);
