@@ -152,7 +152,7 @@ public class NoticeService {
     /**
      * The known causes the incident's findings match, in the documents' words: each rule named by its sentence.
      */
-    public TechnicalCause technicalCause(Connection c, IncidentView incident, Locale lang, ZoneId zone)
+    private TechnicalCause technicalCause(Connection c, IncidentView incident, Locale lang, ZoneId zone)
             throws SQLException {
         String language = lang.getLanguage();
         return TechnicalCause.of(rootCauses.of(c, incident.id()), rootCauses.catalogue().version(), language, zone,

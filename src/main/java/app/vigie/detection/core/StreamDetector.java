@@ -745,9 +745,8 @@ public final class StreamDetector {
                     + j.crossShare.ranges(EVIDENCE_RANGES) + " written by another tenant, with matching fingerprints")));
         }
         if (j.sharedForeign.size() > 0) {
-            sink.finding(readFinding(Rule.SHARED_PAGE_FOREIGN, r, q, List.of(j.sharedForeign.size() + " positions ("
-                    + j.sharedForeign.ranges(EVIDENCE_RANGES) + ") on pages " + j.sharedForeignPages.ranges(EVIDENCE_RANGES)
-                    + " it got by SHARE held another request's content or had never been written")));
+            sink.finding(readFinding(Rule.SHARED_PAGE_FOREIGN, r, q, List.of(sharedForeignWords(j.sharedForeign,
+                    j.sharedForeignPages))));
         }
         int attached = ((Body.Attach) r.body()).tokens();
         for (Object[] t : j.transferred) {
@@ -815,10 +814,7 @@ public final class StreamDetector {
             // the sender's prefix cache handed it pages that no longer held its prefix (read here to be sent)
             sink.finding(new Finding(Rule.SHARED_PAGE_FOREIGN, r.deployment(), x.request(), r.ts(), evidence(r,
                     "XFER_SEND of positions " + x.from() + "-" + (end - 1) + " of " + x.request() + " of tenant "
-                            + x.tenant() + ": " + sharedForeign.size() + " positions ("
-                            + sharedForeign.ranges(EVIDENCE_RANGES) + ") on pages "
-                            + sharedForeignPages.ranges(EVIDENCE_RANGES) + " it got by SHARE held another request's"
-                            + " content or had never been written")));
+                            + x.tenant() + ": " + sharedForeignWords(sharedForeign, sharedForeignPages))));
         }
         if (!foreign.isEmpty()) {
             Positions other = new Positions();
@@ -840,6 +836,13 @@ public final class StreamDetector {
         return new Finding(rule, r.deployment(), q.request, r.ts(), evidence(r, "ATTACH of "
                 + ((Body.Attach) r.body()).tokens() + " positions by " + q.request + " of tenant " + q.tenant + ": "
                 + String.join("; ", what)));
+    }
+
+    /** SHARED_PAGE_FOREIGN's evidence, at an ATTACH or an XFER_SEND: which positions, on which shared pages. */
+    private static String sharedForeignWords(Positions positions, Positions pages) {
+        return positions.size() + " positions (" + positions.ranges(EVIDENCE_RANGES) + ") on pages "
+                + pages.ranges(EVIDENCE_RANGES) + " it got by SHARE held another request's content or had never been"
+                + " written";
     }
 
     private void free(AuditRecord r, Body.Free f, DetectionSink sink) {

@@ -272,8 +272,7 @@ final class Batched {
                 return 0;
             }
         }
-        int ps = prefill.pool().pageSize();
-        if ((s.length + ps - 1) / ps > prefill.pool().pages()) {
+        if (neverFits(prefill, s.length)) {
             // more than the whole pool: it can never run
             prefill.finish(r, "ABORT", 503, 0, false);
             end(s, Outcome.ABORTED);
@@ -357,8 +356,7 @@ final class Batched {
         Request r = s.r;
         Node decode = s.decode;
         if (!decode.allocate(r, s.length, "PREALLOC", s.length)) {
-            int ps = decode.pool().pageSize();
-            if ((s.length + ps - 1) / ps > decode.pool().pages() || !busy(decode)) {
+            if (neverFits(decode, s.length) || !busy(decode)) {
                 awaitingDecode.remove(s);
                 abortBeforeDecode(s);
             }
@@ -384,6 +382,12 @@ final class Batched {
         s.freedEarly = o.faults().contains(Fault.FREE_DURING_TRANSFER) && !o.fixes().contains(Fix.DEFERRED_FREE)
                 && r.id() % 10 == 7;
         transferring.add(s);
+    }
+
+    /** Whether a table of {@code tokens} positions needs more pages than the node's whole pool. */
+    private static boolean neverFits(Node node, int tokens) {
+        int ps = node.pool().pageSize();
+        return (tokens + ps - 1) / ps > node.pool().pages();
     }
 
     /** Whether requests decode or are being transferred on the node: it will free pages. */
