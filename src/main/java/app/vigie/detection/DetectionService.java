@@ -38,6 +38,7 @@ import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.store.RecordStore;
 import app.vigie.detection.core.DetectionSink;
+import app.vigie.detection.core.DetectorLimits;
 import app.vigie.detection.core.StreamDetector;
 import app.vigie.detection.store.DetectionBuffer;
 import app.vigie.detection.store.DetectionStore;
@@ -88,6 +89,20 @@ public class DetectionService implements AppliedRecordListener {
     @ConfigProperty(name = "vigie.detection.memory-budget")
     Optional<MemorySize> memoryBudget;
 
+    /** The largest pool a CONFIG may declare, in slots (DetectorLimits). */
+    @ConfigProperty(name = "vigie.detection.max-pool-slots", defaultValue = "134217728")
+    long maxPoolSlots;
+
+    /** The most logical pages the tables of one boot's live requests may hold together (DetectorLimits). */
+    @ConfigProperty(name = "vigie.detection.max-table-entries", defaultValue = "16777216")
+    long maxTableEntries;
+
+    /** The most requests of one boot that may hold a page table at once (DetectorLimits). */
+    @ConfigProperty(name = "vigie.detection.max-live-requests", defaultValue = "262144")
+    int maxLiveRequests;
+
+    private DetectorLimits limits;
+
     @Inject
     MeterRegistry meters;
 
@@ -96,6 +111,7 @@ public class DetectionService implements AppliedRecordListener {
 
     @PostConstruct
     void meters() {
+        limits = new DetectorLimits(maxPoolSlots, maxTableEntries, maxLiveRequests, this::allocatePool);
         stored = Timer.builder("vigie.detection.store")
                 .description("Per transaction: the findings, exposures and facts the detectors concluded, written,"
                         + " and the alerts they call for planned")
@@ -303,6 +319,32 @@ public class DetectionService implements AppliedRecordListener {
         }
     }
 
+    /** What the detectors may take, in bytes. */
+    long budget() {
+        return memoryBudget.map(MemorySize::asLongValue).orElse(Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    /**
+     * A detector's pool is allocated only when it fits in the detectors' budget (idle detectors leave memory to make
+     * room) and in what the heap has to spare: one at a time, so that two boots cannot both take the last of it.
+     */
+    synchronized String allocatePool(long bytes, Runnable allocation) {
+        long budget = budget();
+        if (bytesInMemory() + bytes > budget) {
+            evictOverBudget(Math.max(0, budget - bytes), Duration.ofSeconds(2));
+        }
+        long used = bytesInMemory();
+        if (used + bytes > budget) {
+            return "its model would take " + mib(bytes) + " MiB and the detectors' budget of " + mib(budget)
+                    + " MiB has " + mib(Math.max(0, budget - used)) + " MiB left";
+        }
+        return DetectorLimits.PoolBudget.HEAP.allocate(bytes, allocation);
+    }
+
+    private static long mib(long bytes) {
+        return (bytes + (1 << 20) - 1) >> 20;
+    }
+
     private DetectionBuffer buffer(Connection tx) {
         return buffers.computeIfAbsent(tx, c -> new DetectionBuffer());
     }
@@ -338,6 +380,7 @@ public class DetectionService implements AppliedRecordListener {
     private StreamDetector detector(String stream, String boot) {
         StreamDetector d = new StreamDetector(stream, boot);
         d.keptTablesBudget(freedTablesBudget.asLongValue());
+        d.limits(limits);
         return d;
     }
 
@@ -348,10 +391,15 @@ public class DetectionService implements AppliedRecordListener {
     private StreamDetector rebuild(Connection tx, String stream, String boot, long seq) throws SQLException {
         StreamDetector d = DetectorSnapshotStore.load(tx, stream, boot, seq).orElseGet(() -> detector(stream, boot));
         d.keptTablesBudget(freedTablesBudget.asLongValue());
+        d.limits(limits);
         long fromSnapshot = d.nextSeq() - 1;
         long started = System.nanoTime();
         long replayed = StoredReplay.replay(tx, RecordStore.streamBootId(tx, stream, boot), d, seq, parser,
                 DetectionSink.NONE);
+        if (d.unsupportedFinding() != null) {
+            // said again: the budget may have refused now a pool it took when the records were first judged
+            buffer(tx).finding(d.unsupportedFinding());
+        }
         if (replayed > 0 || fromSnapshot > 0) {
             LOG.infof("Rebuilt the detector of %s boot %s from %s and %d stored records in %d ms", stream, boot,
                     fromSnapshot > 0 ? "its snapshot at seq " + fromSnapshot : "the start of the boot", replayed,

@@ -3,6 +3,7 @@ package app.vigie.detection.core;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -29,6 +30,16 @@ public final class DetectorSnapshotCodec {
         out.writeLong(d.judged);
         out.writeLong(d.lostFrom);
         out.writeLong(d.lostTo);
+        Finding u = d.unsupportedFinding;
+        out.writeBoolean(u != null);
+        if (u != null) {
+            out.writeUTF(d.unsupported);
+            writeNullable(out, u.deployment());
+            out.writeLong(u.at().getEpochSecond());
+            out.writeInt(u.at().getNano());
+            out.writeLong(u.evidence().firstSeq());
+            out.writeUTF(u.evidence().detail());
+        }
         out.writeBoolean(d.configured);
         if (!d.configured) {
             return;
@@ -129,6 +140,14 @@ public final class DetectorSnapshotCodec {
         d.judged = in.readLong();
         d.lostFrom = in.readLong();
         d.lostTo = in.readLong();
+        if (in.readBoolean()) {
+            d.unsupported = in.readUTF();
+            String deployment = readNullable(in);
+            Instant at = Instant.ofEpochSecond(in.readLong(), in.readInt());
+            long seq = in.readLong();
+            d.unsupportedFinding = new Finding(Rule.STREAM_UNSUPPORTED, deployment, d.stream + "@" + d.boot, at,
+                    new Finding.Evidence(d.stream, d.boot, seq, seq, in.readUTF()));
+        }
         d.configured = in.readBoolean();
         if (!d.configured) {
             return d;
@@ -200,6 +219,7 @@ public final class DetectorSnapshotCodec {
             q.owned = in.readInt();
             q.done = in.readBoolean();
             q.sentId = in.readInt();
+            d.tableEntries += q.table.length;
         }
         int kept = in.readInt();
         for (int i = 0; i < kept; i++) {

@@ -8,12 +8,14 @@ package app.vigie.detection.core;
  * they are not judged until it comes; {@code SHARED_PAGE_FOREIGN}, raised when a reader attended (or, sending a
  * transfer, read) positions on pages it got by {@code SHARE} whose slot was last written by another request and not
  * shared by the spec's rule 2 (or never written): the prefix cache handed over pages that no longer held the prefix it stood for, the sign of a stale
- * cache index (docs/detection.md, "Root-cause evidence").
+ * cache index (docs/detection.md, "Root-cause evidence"). {@code STREAM_UNSUPPORTED} (spec v1.3, amendment 1) is raised
+ * per (stream, boot) when a boot is not judged: its {@code CONFIG} declares a pool above Vigie's limit or the memory
+ * budget, or its records would make the detector hold more than {@link DetectorLimits} allows.
  */
 public enum Rule {
     CROSS_TENANT_READ, INTRA_TENANT_READ, CROSS_TENANT_SHARE, UNINITIALIZED_READ, REJECTED_REQUEST_SERVED,
     TRANSFER_COVERAGE_GAP, TRANSFER_CHECKSUM_MISMATCH, TRANSFER_SENT_FOREIGN, CONTEXT_EXCEEDS_POOL, DOUBLE_ALLOC, STREAM_GAP, TABLE_EVICTED,
-    TRANSFER_SEND_MISSING, SHARED_PAGE_FOREIGN;
+    TRANSFER_SEND_MISSING, SHARED_PAGE_FOREIGN, STREAM_UNSUPPORTED;
 
     /**
      * Whether one occurrence comes before another as the finding's evidence: findings are kept once per

@@ -36,7 +36,7 @@ public final class StreamDetector {
     static final byte SHARED = 1;
     static final byte SHARED_WITH_FP = 2;
     private static final int EVIDENCE_RANGES = 8;
-    static final int SNAPSHOT_VERSION = 4;
+    static final int SNAPSHOT_VERSION = 5;
     /** The default memory for freed tables of one detector. */
     public static final long DEFAULT_KEPT_TABLES_BUDGET = 16L << 20;
     /** {@link #pageWriter} of a page whose slots do not all hold one writer (or may not). */
@@ -86,6 +86,14 @@ public final class StreamDetector {
     long forgottenEvictions;
     /** The table the record being applied used, if any. */
     RequestState touched;
+    /** What this boot may make the detector hold ({@link DetectorLimits}). */
+    DetectorLimits limits = DetectorLimits.DEFAULT;
+    /** Why this boot is not judged ({@link Rule#STREAM_UNSUPPORTED}), or null. */
+    String unsupported;
+    /** The finding that said so. */
+    Finding unsupportedFinding;
+    /** The logical pages the expanded tables have room for, together ({@link DetectorLimits#maxTableEntries()}). */
+    long tableEntries;
 
     public StreamDetector(String stream, String boot) {
         this.stream = stream;
@@ -281,6 +289,29 @@ public final class StreamDetector {
         evictKept(newestKept);
     }
 
+    /** The limits this detector keeps to; {@link DetectorLimits#DEFAULT} until set. */
+    public DetectorLimits limits() {
+        return limits;
+    }
+
+    /** Sets {@link #limits()}; they hold from the next record on. */
+    public void limits(DetectorLimits l) {
+        limits = Objects.requireNonNull(l);
+    }
+
+    /** Why this boot is not judged (a limit it went over), or null when it is. */
+    public String unsupported() {
+        return unsupported;
+    }
+
+    /**
+     * The {@link Rule#STREAM_UNSUPPORTED} finding of this boot, or null: a detector rebuilt from stored records without
+     * a sink (a restart, an eviction) tells it again, since a budget may refuse at rebuild what it took before.
+     */
+    public Finding unsupportedFinding() {
+        return unsupportedFinding;
+    }
+
     /** Applies one record, in seq order. */
     public void apply(AuditRecord r, DetectionSink sink) {
         lastSeq = r.seq();
@@ -294,8 +325,10 @@ public final class StreamDetector {
             return;
         }
         if (!configured) {
-            sink.invalid(r, r.type() + ": no CONFIG before it in boot '" + boot + "' (seq 1 was lost); no effect");
-            return;
+            if (unsupported == null) {
+                sink.invalid(r, r.type() + ": no CONFIG before it in boot '" + boot + "' (seq 1 was lost); no effect");
+            }
+            return;  // a boot not judged: its records are kept, nothing of them is modelled
         }
         if (body instanceof Body.Admit a) {
             if (a.verdict() == Body.Verdict.REJECT) {
@@ -345,19 +378,31 @@ public final class StreamDetector {
 
     private void config(AuditRecord r, Body.Config c, DetectionSink sink) {
         long capacity = (long) c.pageSize() * c.poolPages();
-        if (capacity > Integer.MAX_VALUE) {
-            sink.invalid(r, "CONFIG: a pool of " + capacity + " slots is larger than Vigie models (2^31 - 1)");
+        dropModel();
+        unsupported = null;
+        unsupportedFinding = null;
+        if (capacity > limits.maxPoolSlots()) {
+            unsupported(r, "its CONFIG declares a pool of " + capacity + " slots (" + c.poolPages() + " pages of "
+                    + c.pageSize() + "), above the limit of " + limits.maxPoolSlots()
+                    + " slots (vigie.detection.max-pool-slots)", sink);
+            return;
+        }
+        int pages = c.poolPages();
+        String refused = limits.budget().allocate(DetectorLimits.poolBytes(capacity, pages), () -> {
+            slots = new int[(int) capacity];
+            pageWriter = new int[pages];
+            owner = new int[pages];
+            pageFp = new long[pages];
+            fpKnown = new BitSet(pages);
+        });
+        if (refused != null) {
+            unsupported(r, "its pool of " + capacity + " slots does not fit in the detectors' memory budget: "
+                    + refused + " (vigie.detection.memory-budget)", sink);
             return;
         }
         configured = true;
         pageSize = c.pageSize();
-        poolPages = c.poolPages();
-        slots = new int[(int) capacity];
-        pageWriter = new int[poolPages];
-        owner = new int[poolPages];
-        pageFp = new long[poolPages];
-        fpKnown = new BitSet(poolPages);
-        requests.clear();
+        poolPages = pages;
         writers = new Writer[64];
         nextId = 1;
         freeCount = 0;
@@ -368,11 +413,86 @@ public final class StreamDetector {
         evicted = new LongSet();
         evictedBefore = new LongSet();
         forgottenEvictions = 0;
+        tableEntries = 0;
         if (c.contextWindow() > capacity) {
             sink.finding(new Finding(Rule.CONTEXT_EXCEEDS_POOL, r.deployment(), stream + "@" + boot, r.ts(),
                     evidence(r, "context window of " + c.contextWindow() + " tokens over a pool of " + capacity
                             + " tokens (" + c.poolPages() + " pages of " + c.pageSize() + ")")));
         }
+    }
+
+    /** Gives up the pool model and every table (a new CONFIG, or a boot no longer judged). */
+    private void dropModel() {
+        configured = false;
+        slots = null;
+        pageWriter = null;
+        owner = null;
+        pageFp = null;
+        fpKnown = null;
+        requests.clear();
+        tenants.clear();
+        tenantNames = new String[8];
+        writers = new Writer[64];
+        freeIds = new int[64];
+        nextId = 1;
+        freeCount = 0;
+        oldestKept = null;
+        newestKept = null;
+        keptBytes = 0;
+        keptCount = 0;
+        tableEntries = 0;
+        touched = null;
+    }
+
+    /**
+     * This boot is not judged from {@code r} on: it went over a limit ({@link DetectorLimits}). Its memory is given
+     * back; its later records are kept and not modelled (a boot has one {@code CONFIG}, its seq 1).
+     */
+    private void unsupported(AuditRecord r, String why, DetectionSink sink) {
+        dropModel();
+        unsupported = why;
+        unsupportedFinding = new Finding(Rule.STREAM_UNSUPPORTED, r.deployment(), stream + "@" + boot, r.ts(),
+                evidence(r, "boot " + boot + " of stream " + stream + " is not judged from seq " + r.seq() + " ("
+                        + r.type() + ") on: " + why + "; its records are kept"));
+        sink.finding(unsupportedFinding);
+    }
+
+    /**
+     * Whether the table of {@code request} may grow by {@code added} logical pages (a new table counts as a live
+     * request) within the limits; when not, the boot is not judged any more and the finding says why.
+     */
+    private boolean room(AuditRecord r, String request, long added, boolean restart, DetectionSink sink) {
+        RequestState q = requests.get(request);
+        if (q == null && liveRequests() >= limits.maxLiveRequests()) {
+            unsupported(r, "more than " + limits.maxLiveRequests() + " requests would hold a page table at once"
+                    + " (vigie.detection.max-live-requests)", sink);
+            return false;
+        }
+        long before = q == null || q.compact() ? 0 : q.table.length;
+        long pagesAfter = (q == null || restart ? 0 : q.pages) + added;
+        long capacity = q == null ? 8 : q.compact() ? expandedCapacity(q.pages) : q.table.length;
+        while (capacity < pagesAfter) {
+            capacity *= 2;
+        }
+        if (pagesAfter > Integer.MAX_VALUE / 2 || tableEntries - before + capacity > limits.maxTableEntries()) {
+            unsupported(r, "the page tables of its live requests would hold more than " + limits.maxTableEntries()
+                    + " pages (" + r.type() + " of " + added + " pages for " + request + ", whose table would have "
+                    + pagesAfter + "; vigie.detection.max-table-entries)", sink);
+            return false;
+        }
+        return true;
+    }
+
+    static int expandedCapacity(int pages) {
+        return Math.max(8, Integer.highestOneBit(Math.max(1, pages)) * 2);
+    }
+
+    private static long pagesOf(List<PageRun> runs) {
+        long n = 0;
+        for (PageRun run : runs) {
+            n += run.count();
+        }
+        return n;
     }
 
     private void alloc(AuditRecord r, Body.Alloc a, DetectionSink sink) {
@@ -384,15 +504,19 @@ public final class StreamDetector {
         if (a.restart() && restartRefused(r, a.request(), "ALLOC", sink)) {
             return;
         }
+        if (!room(r, a.request(), pagesOf(a.pages()), a.restart(), sink)) {
+            return;
+        }
         // an ALLOC on any stream serves the request (REJECTED_REQUEST_SERVED), even one whose table left memory
         sink.requestFact(fact(RequestFact.Kind.SERVED, r, a.request(), a.tenant(), false, 0));
         RequestState q = table(r, a.request(), a.tenant(), true, sink);
-        if (q == null) {
+        if (q == null || q == NO_TABLE) {
             return;
         }
         if (a.restart()) {
             restart(q);
         }
+        int capacity = q.table.length;
         Positions taken = new Positions();
         for (PageRun run : a.pages()) {
             for (int page = run.first(); page < run.end(); page++) {
@@ -411,6 +535,7 @@ public final class StreamDetector {
                 q.append(page, ALLOCATED, 0);
             }
         }
+        tableEntries += q.table.length - capacity;
         if (taken.size() > 0) {
             sink.finding(new Finding(Rule.DOUBLE_ALLOC, r.deployment(), a.request(), r.ts(),
                     evidence(r, "pages " + taken.ranges(EVIDENCE_RANGES) + " allocated to " + a.request()
@@ -427,13 +552,17 @@ public final class StreamDetector {
         if (s.restart() && restartRefused(r, s.request(), "SHARE", sink)) {
             return;
         }
+        if (!room(r, s.request(), pagesOf(s.pages()), s.restart(), sink)) {
+            return;
+        }
         RequestState q = table(r, s.request(), s.tenant(), true, sink);
-        if (q == null) {
+        if (q == null || q == NO_TABLE) {
             return;
         }
         if (s.restart()) {
             restart(q);
         }
+        int capacity = q.table.length;
         int i = 0;
         for (PageRun run : s.pages()) {
             for (int page = run.first(); page < run.end(); page++) {
@@ -445,6 +574,7 @@ public final class StreamDetector {
                 i++;
             }
         }
+        tableEntries += q.table.length - capacity;
     }
 
     /**
@@ -532,7 +662,9 @@ public final class StreamDetector {
     private void attach(AuditRecord r, Body.Attach a, DetectionSink sink) {
         RequestState q = table(r, a.request(), a.tenant(), false, sink);
         if (q == NO_TABLE) {
-            sink.requestFact(fact(RequestFact.Kind.SERVED, r, a.request(), a.tenant(), false, 0));
+            if (unsupported == null) {
+                sink.requestFact(fact(RequestFact.Kind.SERVED, r, a.request(), a.tenant(), false, 0));
+            }
             return;
         }
         int n = a.tokens();
@@ -908,8 +1040,16 @@ public final class StreamDetector {
         RequestState q = requests.get(request);
         if (q != null) {
             if (q.compact()) {
+                if (tableEntries + expandedCapacity(q.pages) > limits.maxTableEntries()) {
+                    unsupported(r, "the page tables of its live requests would hold more than "
+                            + limits.maxTableEntries() + " pages (" + r.type() + " of " + request + ", whose freed"
+                            + " table of " + q.pages + " pages it used again; vigie.detection.max-table-entries)",
+                            sink);
+                    return NO_TABLE;
+                }
                 unkeep(q);
                 q.expand();
+                tableEntries += q.table.length;
             }
             touched = q;
             return q;
@@ -939,6 +1079,7 @@ public final class StreamDetector {
         Writer w = new Writer(request, tenantNames[tenantId], tenantId);
         int id = newWriter(w);
         q = new RequestState(request, w.tenant, tenantId, id);
+        tableEntries += q.table.length;
         w.state = q;
         requests.put(request, q);
         touched = q;
@@ -953,6 +1094,7 @@ public final class StreamDetector {
         if (!q.done || q.owned > 0 || q.compact()) {
             return;
         }
+        tableEntries -= q.table.length;
         q.keptBytes = q.shrink() + (q.sentId == 0 ? 0 : (int) Math.min(Integer.MAX_VALUE,
                 writers[q.sentId].receivedBytes(pageSize)));
         keptBytes += q.keptBytes;
