@@ -32,6 +32,21 @@ public interface IngestConfig {
     @WithDefault("67108864")
     long maxBodyBytes();
 
+    /**
+     * What one {@code POST /api/audit-log} holds of its body at a time: its lines are ingested a window at a time as
+     * they arrive. At least 2 MiB (a line of up to 1 MiB must fit whole); a longer line is kept as its first 64 KiB,
+     * length and SHA-256.
+     */
+    @WithDefault("4194304")
+    int windowBytes();
+
+    /**
+     * What every {@code POST /api/audit-log} in progress may hold together: each takes its window (less for a body
+     * announced smaller) from this before it reads; one that finds no room is answered 503 with {@code Retry-After}.
+     */
+    @WithDefault("268435456")
+    long maxBufferedBytes();
+
     /** How long a record may wait behind a missing seq before the gap is declared lost. */
     @WithDefault("5M")
     Duration gapTimeout();

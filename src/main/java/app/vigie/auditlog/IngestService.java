@@ -7,9 +7,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
@@ -181,6 +183,20 @@ public class IngestService {
             super("rehearsal: rolled back", null, false, false);
             this.outcomes = outcomes;
         }
+    }
+
+    /**
+     * Of these records, held back when their batch's earlier lines were ingested, how many still are: the later lines
+     * of the same body (the HTTP intake ingests a body a window at a time) may have applied them.
+     */
+    public long stillPending(List<AuditRecord> held) throws SQLException {
+        if (held.isEmpty()) {
+            return 0;
+        }
+        Set<StreamKey> keys = new HashSet<>();
+        held.forEach(r -> keys.add(streamKey(r)));
+        Map<StreamKey, Long> next = Transactions.run(dataSource, c -> RecordStore.nextSeqs(c, keys));
+        return held.stream().filter(r -> r.seq() >= next.getOrDefault(streamKey(r), 0L)).count();
     }
 
     /** A record held back by one chunk may have been applied by a later chunk of the same batch. */
@@ -383,6 +399,11 @@ public class IngestService {
             if (o.status() == Status.REJECTED) {
                 AuditRecord r = o.record();
                 IncomingLine l = o.line();
+                if (l.isTruncated()) {
+                    entries.add(new QuarantineStore.Entry(0, now, l.source().label(), l.sourceName(), l.position(),
+                            o.reason(), l.bytes(), null, null, null, l.receivedLength(), l.receivedSha256()));
+                    continue;
+                }
                 entries.add(new QuarantineStore.Entry(0, now, l.source().label(), l.sourceName(), l.position(),
                         o.reason(), l.bytes(), r == null ? null : r.stream(), r == null ? null : r.boot(),
                         r == null ? null : r.seq()));

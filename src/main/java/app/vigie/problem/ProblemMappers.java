@@ -25,7 +25,10 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response problem(ProblemException e) {
-        return Problem.of(e.status(), e.getMessage()).toResponse();
+        Response r = Problem.of(e.status(), e.getMessage()).toResponse();
+        return e.retryAfter() > 0
+                ? Response.fromResponse(r).header(HttpHeaders.RETRY_AFTER, Integer.toString(e.retryAfter())).build()
+                : r;
     }
 
     @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})

@@ -53,8 +53,9 @@ public final class LineParser {
     }
 
     public Parsed parse(IncomingLine line) {
-        if (line.length() > RecordParser.MAX_LINE_BYTES) {
-            return rejected(line, "line is " + line.length() + " bytes long; the limit is 1 MiB ("
+        if (line.isTruncated() || line.length() > RecordParser.MAX_LINE_BYTES) {
+            return rejected(line, "line is " + (line.isTruncated() ? line.receivedLength() : line.length())
+                    + " bytes long; the limit is 1 MiB ("
                     + RecordParser.MAX_LINE_BYTES + " bytes)");
         }
         int bad = line.utf8Checked() ? -1 : Utf8.firstInvalid(line.buf(), line.offset(), line.length());

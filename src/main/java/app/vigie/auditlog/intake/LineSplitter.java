@@ -18,12 +18,23 @@ public final class LineSplitter {
     /** @param utf8Checked the body is known to be valid UTF-8: lines are not checked again */
     public static Split split(byte[] body, int length, Source source, String sourceName, long firstLine,
             boolean utf8Checked) {
+        return split(body, bomLength(body, length), length, source, sourceName, firstLine, utf8Checked);
+    }
+
+    /** 3 when the body starts with a UTF-8 byte order mark, else 0. */
+    public static int bomLength(byte[] body, int length) {
+        return length >= 3 && (body[0] & 0xff) == 0xef && (body[1] & 0xff) == 0xbb && (body[2] & 0xff) == 0xbf ? 3 : 0;
+    }
+
+    /**
+     * The lines of {@code body[from, to)}, numbered from {@code firstLine}; a line without its {@code \n} at the end
+     * of the range is a line. Every line of the range is either in {@code lines} or counted in {@code blank}.
+     */
+    public static Split split(byte[] body, int from, int length, Source source, String sourceName, long firstLine,
+            boolean utf8Checked) {
         List<IncomingLine> lines = new ArrayList<>();
         int blank = 0;
-        int start = 0;
-        if (length >= 3 && (body[0] & 0xff) == 0xef && (body[1] & 0xff) == 0xbb && (body[2] & 0xff) == 0xbf) {
-            start = 3;
-        }
+        int start = from;
         long number = firstLine;
         while (start < length) {
             int nl = start;

@@ -3,7 +3,8 @@ package app.vigie.auditlog.rest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.sql.SQLException;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -20,9 +21,10 @@ import jakarta.ws.rs.core.SecurityContext;
 import app.vigie.auditlog.GapService;
 import app.vigie.auditlog.IngestConfig;
 import app.vigie.auditlog.IngestService;
-import app.vigie.auditlog.intake.LineSplitter;
+import app.vigie.auditlog.intake.IngestResult;
+import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.Source;
-import app.vigie.auditlog.intake.Utf8;
+import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 
@@ -43,6 +45,9 @@ public class AuditLogResource {
 
     @Inject
     IngestConfig config;
+
+    @Inject
+    IntakeBuffers buffers;
 
     @POST
     @Consumes({NDJSON, "application/jsonl"})
@@ -65,32 +70,81 @@ public class AuditLogResource {
         if (sourceLine != null && sourceLine < 1) {
             throw new ProblemException(400, "header Vigie-Source-Line must be >= 1");
         }
-        byte[] buf = new byte[(int) Math.min(max + 1, contentLength != null ? contentLength + 1 : 1 << 16)];
-        int length = 0;
-        while (true) {
-            if (length == buf.length) {
-                if (length > max) {
-                    throw tooLarge(max);
-                }
-                buf = Arrays.copyOf(buf, (int) Math.min(max + 1, (long) buf.length * 2));
+        // a request holds one window of its body at a time, taken from what the intake may hold together
+        long window = contentLength != null ? Math.min(config.windowBytes(), Math.max(3, contentLength + 1))
+                : config.windowBytes();
+        if (!buffers.take(window)) {
+            throw new ProblemException(503, "the intake holds as many bodies as it may ("
+                    + (config.maxBufferedBytes() >> 20) + " MiB, vigie.ingest.max-buffered-bytes); retry shortly",
+                    1);
+        }
+        try {
+            String batchId = UUID.randomUUID().toString();
+            long first = sourceLine == null ? 1 : sourceLine;
+            Answer answer = new Answer();
+            StreamedBody streamed = new StreamedBody(body, (int) window, max, file ? Source.FILE : Source.HTTP,
+                    file ? sourceName : batchId, first, !file);
+            try {
+                streamed.read((lines, blank) -> answer.add(ingest.ingest(lines, blank)));
+            } catch (StreamedBody.Stopped stopped) {
+                String detail = stopped.getMessage() + (stopped.linesTaken == 0 ? "; nothing of this batch was accepted"
+                        : "; lines " + first + " to " + (first + stopped.linesTaken - 1) + " were taken before ("
+                                + answer.summary() + "), nothing from line " + (first + stopped.linesTaken)
+                                + " on: send those again (lines already taken come back as duplicates)");
+                throw new ProblemException(stopped.tooLarge ? 413 : 400, detail);
             }
-            int n = body.read(buf, length, buf.length - length);
-            if (n < 0) {
-                break;
+            if (answer.windows > 1) {
+                answer.pending = ingest.stillPending(answer.held);
             }
-            length += n;
+            return answer.of(batchId);
+        } finally {
+            buffers.giveBack(window);
         }
-        if (length > max) {
-            throw tooLarge(max);
-        }
-        if (!file) {
-            checkUtf8(buf, length);
-        }
-        String batchId = UUID.randomUUID().toString();
-        LineSplitter.Split split = LineSplitter.split(buf, length, file ? Source.FILE : Source.HTTP,
-                file ? sourceName : batchId, sourceLine == null ? 1 : sourceLine, !file);
-        return IngestAnswer.of(ingest.ingest(split.lines(), split.blank()), batchId);
     }
+
+    /** The outcomes of a body's windows, added up; the rejected lines listed up to {@link #LISTED}. */
+    private static final class Answer {
+        long accepted;
+        long duplicates;
+        long pending;
+        long rejectedCount;
+        int blank;
+        int windows;
+        final List<IngestAnswer.Rejected> rejected = new ArrayList<>();
+        /** The records held back so far: a later window may apply them. */
+        final List<AuditRecord> held = new ArrayList<>();
+
+        void add(IngestResult r) {
+            windows++;
+            accepted += r.accepted();
+            duplicates += r.count(LineOutcome.Status.DUPLICATE);
+            blank += r.blank();
+            for (LineOutcome o : r.outcomes()) {
+                if (o.status() == LineOutcome.Status.PENDING) {
+                    held.add(o.record());
+                    pending++;
+                }
+            }
+            for (LineOutcome o : r.rejected()) {
+                rejectedCount++;
+                if (rejected.size() < LISTED) {
+                    rejected.add(new IngestAnswer.Rejected(o.line().position(), o.reason()));
+                }
+            }
+        }
+
+        String summary() {
+            return accepted + " accepted, " + duplicates + " duplicates, " + pending + " pending, " + rejectedCount
+                    + " rejected and kept in the quarantine";
+        }
+
+        IngestAnswer of(String batchId) {
+            return new IngestAnswer(accepted, duplicates, pending, rejected, batchId, blank, rejectedCount);
+        }
+    }
+
+    /** Rejected lines an answer lists, at most; every one is kept in the quarantine, and counted. */
+    static final int LISTED = 10_000;
 
     @POST
     @Path("flush")
@@ -100,23 +154,8 @@ public class AuditLogResource {
         return gaps.flush(who.getUserPrincipal().getName());
     }
 
-    private static ProblemException tooLarge(long max) {
+    static ProblemException tooLarge(long max) {
         return new ProblemException(413, "the body is larger than the limit of " + max
                 + " bytes (vigie.ingest.max-body-bytes); send smaller batches");
-    }
-
-    private static void checkUtf8(byte[] buf, int length) {
-        int bad = Utf8.firstInvalid(buf, 0, length);
-        if (bad >= 0) {
-            int line = 1;
-            for (int i = 0; i < bad; i++) {
-                if (buf[i] == '\n') {
-                    line++;
-                }
-            }
-            throw new ProblemException(400, "the body is not valid UTF-8: malformed byte 0x"
-                    + String.format("%02x", buf[bad] & 0xff) + " at byte offset " + bad + " (line " + line
-                    + "); nothing of this batch was accepted");
-        }
     }
 }
