@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -81,6 +82,8 @@ public class RegulatorPackService {
 
     /** Packs made at once at most: each renders every document of its incident (the rest wait: 503). */
     static final int AT_ONCE = 2;
+    /** A tenant's folder in the whole incident's pack: {@code controllers/tenant-{id made safe}/}. */
+    static final String FOLDER_PREFIX = "tenant-";
     private static final Logger LOG = Logger.getLogger(RegulatorPackService.class);
     /**
      * The packs granted and not yet written: a permit is taken when a pack is granted, before its answer starts,
@@ -166,10 +169,9 @@ public class RegulatorPackService {
                     zone.getId()).body(), word(lang, Part.INCIDENT_REPORT_PDF));
             w.add("incident-report.json", JSON, documents.incidentReport(id, "incident-report.json", lang,
                     zone.getId()).body(), word(lang, Part.INCIDENT_REPORT_JSON));
-            Set<String> folders = new HashSet<>();
+            Folders folders = new Folders();
             for (TenantView t : incidents.tenants(id)) {
-                controllerDocuments(w, "controllers/" + folder(folders, t.tenant()) + "/", id, t.tenant(), lang,
-                        zone);
+                controllerDocuments(w, "controllers/" + folders.of(t.tenant()) + "/", id, t.tenant(), lang, zone);
             }
             w.add("register/entries.json", JSON, json.writeValueAsBytes(new RegisterExtract(registers.verify(),
                     registers.list(null, id))), word(lang, Part.REGISTER_JSON));
@@ -208,11 +210,12 @@ public class RegulatorPackService {
         return new Pack("regulator-pack-" + IncidentIds.shortId(uuid) + "-" + Download.safeName(tenant) + "-" + lang + ".zip",
                 out -> make(out, id, now, permit, w -> {
                     controllerDocuments(w, "", id, tenant, lang, zone);
-                    List<OwnEntry> own = registers.list(tenant, id).stream().map(e -> new OwnEntry(e.id(),
+                    // its own register, its id matched exactly: never the provider's own, nor acme's for 'acme '
+                    List<OwnEntry> own = registers.ofTenant(tenant, uuid).stream().map(e -> new OwnEntry(e.id(),
                             e.register(), e.incidentId(), e.recordedAt(), e.entry(), e.prevHash(), e.hash())).toList();
                     w.add("register/entries.json", tenant, JSON, json.writeValueAsBytes(new OwnRegisterExtract(
                             registers.verify().valid(), own)), word(lang, Part.OWN_REGISTER_JSON));
-                    w.add("register/entries.csv", tenant, CSV, utf8(registers.csv(tenant, uuid, zone.getId())
+                    w.add("register/entries.csv", tenant, CSV, utf8(registers.tenantCsv(tenant, uuid, zone.getId())
                             .text()), word(lang, Part.OWN_REGISTER_CSV));
                     w.add("alerts.csv", tenant, CSV, utf8(alertsCsv(alerts.list(uuid, null, Integer.MAX_VALUE)
                             .stream().filter(a -> a.tenant().equals(tenant)).toList())), word(lang,
@@ -334,14 +337,23 @@ public class RegulatorPackService {
         return notices.word(lang, "pack", part.name());
     }
 
-    /** A tenant's folder name: its id made safe for a file name, told apart from another that reads the same. */
-    private static String folder(Set<String> used, String tenant) {
-        String base = Download.safeName(tenant);
-        String name = base;
-        for (int n = 2; !used.add(name); n++) {
-            name = base + "-" + n;
+    /**
+     * The tenants' folder names of one pack: {@value #FOLDER_PREFIX} and the id made safe for a file name (so that no
+     * id gives {@code .}, {@code ..} or a device name such as {@code CON}), told apart from another that reads the
+     * same, also when they differ only by case ({@code Acme} and {@code acme} are one folder on a case-insensitive
+     * file system): the second gets {@code -2}, and so on, in the order the tenants come.
+     */
+    static final class Folders {
+        private final Set<String> used = new HashSet<>();
+
+        String of(String tenant) {
+            String base = FOLDER_PREFIX + Download.safeName(tenant);
+            String name = base;
+            for (int n = 2; !used.add(name.toLowerCase(Locale.ROOT)); n++) {
+                name = base + "-" + n;
+            }
+            return name;
         }
-        return name;
     }
 
     private static byte[] utf8(String s) {
