@@ -37,13 +37,18 @@ public final class EvidenceCheck {
     private EvidenceCheck() {
     }
 
+    /** How many of the findings, and of the exposures, not reproduced an answer names at most (issue 41). */
+    public static final int MAX_LISTED = 100;
+
     /**
      * The answer: whether every stored finding and exposure follows from the kept records; the boots replayed (and
-     * those whose records are gone), the records read, and each stored finding or exposure that the replay does not
-     * give again, with why.
+     * those whose records are gone), the records read, and the stored findings and exposures that the replay does not
+     * give again: how many, and the first {@value #MAX_LISTED} of each named with why (an incident whose records were
+     * purged would otherwise list every one of its millions).
      */
     public record Result(UUID incident, boolean reproduced, int boots, int bootsPurged, long records, int findings,
-            List<String> findingsNotReproduced, int exposures, List<String> exposuresNotReproduced) {
+            List<String> findingsNotReproduced, int findingsNotReproducedCount, int exposures,
+            List<String> exposuresNotReproduced, int exposuresNotReproducedCount) {
     }
 
     public static Result check(Connection c, UUID incident) throws SQLException {
@@ -66,29 +71,32 @@ public final class EvidenceCheck {
 
         List<StoredFinding> findings = EvidenceStore.findings(c, incident);
         List<String> missingFindings = new ArrayList<>();
+        int findingsMissing = 0;
         for (StoredFinding f : findings) {
             // TRANSFER_SEND_MISSING says a read waited too long for its sender's record: what a replay can show again
             // is the read through that request (the wait itself was a fact of time, not of the records)
             boolean again = f.rule().equals(Rule.TRANSFER_SEND_MISSING.name())
                     ? replay.readThrough.contains(f.subject())
                     : replay.findings.contains(f.rule() + "\u0000" + f.subject());
-            if (!again) {
+            if (!again && findingsMissing++ < MAX_LISTED) {
                 missingFindings.add(f.rule() + " " + f.subject() + " (" + f.stream() + " boot " + f.boot()
                         + "): not raised again by the kept records");
             }
         }
         List<StoredExposure> exposures = EvidenceStore.exposures(c, incident);
         List<String> missingExposures = new ArrayList<>();
+        int exposuresMissing = 0;
         for (StoredExposure e : exposures) {
             ExposureRead again = replay.exposures.get(e.reader() + "\u0000" + e.victim());
             int tokens = again == null ? 0 : again.tokens();
-            if (tokens != e.tokens()) {
+            if (tokens != e.tokens() && exposuresMissing++ < MAX_LISTED) {
                 missingExposures.add(e.victim() + " read by " + e.reader() + ": " + e.tokens() + " tokens stored, "
                         + tokens + " judged again from the kept records");
             }
         }
-        return new Result(incident, missingFindings.isEmpty() && missingExposures.isEmpty(), boots.size() - purged,
-                purged, records, findings.size(), missingFindings, exposures.size(), missingExposures);
+        return new Result(incident, findingsMissing == 0 && exposuresMissing == 0, boots.size() - purged,
+                purged, records, findings.size(), missingFindings, findingsMissing, exposures.size(), missingExposures,
+                exposuresMissing);
     }
 
     /** What the replay concludes: findings by (rule, subject), exposures merged by (reader, victim), facts. */

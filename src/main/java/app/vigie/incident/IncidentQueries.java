@@ -246,9 +246,23 @@ public final class IncidentQueries {
      * victim and by reader tenant, so that one customer's document does not read the whole incident.
      */
     public static List<ExposureView> exposuresOf(Connection c, UUID id, String tenant) throws SQLException {
+        return ofTenant(c, id, tenant,
+                "and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT'))");
+    }
+
+    /**
+     * The incident's exposures whose victim or reader is {@code tenant} (its id matched exactly), whatever their
+     * kind, in the order of {@link #exposures(Connection, UUID)}: a controller's regulator pack reads these, never the
+     * whole incident's (issue 41).
+     */
+    public static List<ExposureView> exposuresTouching(Connection c, UUID id, String tenant) throws SQLException {
+        return ofTenant(c, id, tenant, "and (e.victim_tenant = ? or e.reader_tenant = ?)");
+    }
+
+    private static List<ExposureView> ofTenant(Connection c, UUID id, String tenant, String condition)
+            throws SQLException {
         List<ExposureView> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(
-                "and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT'))", ""))) {
+        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(condition, ""))) {
             ps.setObject(1, id);
             ps.setString(2, tenant);
             ps.setString(3, tenant);

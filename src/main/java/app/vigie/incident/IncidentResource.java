@@ -113,6 +113,10 @@ public class IncidentResource {
         return incidents.checkEvidence(id);
     }
 
+    /**
+     * A page of the incident's exposures (docs/api.md, "Paging"): the first {@value Keyset#DEFAULT_LIMIT} when no
+     * {@code limit} is given, never the whole list in one answer; the Link rel="next" leads on.
+     */
     @APIResponse(responseCode = "200", description = Keyset.PAGE_DESCRIPTION, content = @Content(mediaType =
             MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = ExposureView.class)),
             headers = @Header(name = "Link", description = Keyset.LINK_DESCRIPTION))
@@ -121,10 +125,7 @@ public class IncidentResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response exposures(@PathParam("id") String id, @QueryParam("after") String after,
             @QueryParam("limit") String limit, @Context UriInfo uri) throws SQLException {
-        Keyset page = Keyset.of(after, limit);
-        if (page == null) {
-            return Response.ok(incidents.exposures(id)).build();
-        }
+        Keyset page = Keyset.page(after, limit);
         String[] pair = page.after() == null ? new String[2] : Keyset.keys(page.after(), 2);
         return page.answer(incidents.exposures(id, pair[0], pair[1], page.fetch()),
                 e -> Keyset.cursor(e.readerRequest(), e.victimRequest()), uri);
@@ -137,6 +138,7 @@ public class IncidentResource {
         return incidents.tenants(id);
     }
 
+    /** A page of the incident's findings, as {@link #exposures}: the first when no {@code limit} is given. */
     @APIResponse(responseCode = "200", description = Keyset.PAGE_DESCRIPTION, content = @Content(mediaType =
             MediaType.APPLICATION_JSON, schema = @Schema(type = SchemaType.ARRAY, implementation = FindingView.class)),
             headers = @Header(name = "Link", description = Keyset.LINK_DESCRIPTION))
@@ -145,10 +147,7 @@ public class IncidentResource {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response findings(@PathParam("id") String id, @QueryParam("after") String after,
             @QueryParam("limit") String limit, @Context UriInfo uri) throws SQLException {
-        Keyset page = Keyset.of(after, limit);
-        if (page == null) {
-            return Response.ok(incidents.findings(id)).build();
-        }
+        Keyset page = Keyset.page(after, limit);
         long from = page.after() == null ? 0 : Keyset.id(page.after());
         return page.answer(incidents.findings(id, from, page.fetch()), f -> Long.toString(f.id()), uri);
     }

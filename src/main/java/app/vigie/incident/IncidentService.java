@@ -2,6 +2,7 @@ package app.vigie.incident;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +19,7 @@ import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
 import app.vigie.detection.EvidenceCheck;
 import app.vigie.detection.store.CounterStore;
+import app.vigie.platform.Permits;
 import app.vigie.problem.ProblemException;
 
 /**
@@ -67,15 +69,31 @@ public class IncidentService {
         });
     }
 
-    /** The incident's kept evidence judged again (docs/operations.md, "Retention"); 404 when there is none. */
+    /** Evidence checks run at once at most: each replays every record its incident rests on (the rest: 503). */
+    static final int CHECKS_AT_ONCE = 2;
+    private final Permits checks = new Permits(CHECKS_AT_ONCE, "evidence checks are running already",
+            Duration.ofMinutes(1));
+
+    /** The evidence checks' permits (a test holds them to see the next check refused). */
+    Permits evidenceChecks() {
+        return checks;
+    }
+
+    /**
+     * The incident's kept evidence judged again (docs/operations.md, "Retention"); 404 when there is none; 503 while
+     * {@value #CHECKS_AT_ONCE} checks run.
+     */
     public EvidenceCheck.Result checkEvidence(String id) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        return Transactions.run(dataSource, c -> {
-            if (IncidentQueries.get(c, uuid).isEmpty()) {
-                throw IncidentIds.notFound(id);
-            }
-            return EvidenceCheck.check(c, uuid);
-        });
+        try (Permits.Permit permit = checks.take()) {
+            permit.start();
+            return Transactions.run(dataSource, c -> {
+                if (IncidentQueries.get(c, uuid).isEmpty()) {
+                    throw IncidentIds.notFound(id);
+                }
+                return EvidenceCheck.check(c, uuid);
+            });
+        }
     }
 
     /** The tenants of open incidents the directory does not know (their controllers are unknown). */
@@ -100,6 +118,11 @@ public class IncidentService {
 
     public List<ExposureView> exposures(String id) throws SQLException {
         return ofIncident(id, IncidentQueries::exposures);
+    }
+
+    /** The incident's exposures whose victim or reader is {@code tenant}, read as such from the database. */
+    public List<ExposureView> exposuresTouching(String id, String tenant) throws SQLException {
+        return ofIncident(id, (c, uuid) -> IncidentQueries.exposuresTouching(c, uuid, tenant));
     }
 
     /** At most {@code limit} exposures of the incident after the pair (reader, victim) (null: from the first). */

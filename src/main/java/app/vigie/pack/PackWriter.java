@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
@@ -31,7 +32,8 @@ public final class PackWriter {
     private final ZipOutputStream zip;
     private final FileTime time;
     private final List<FileLine> files = new ArrayList<>();
-    private final Set<String> names = new HashSet<>();
+    /** The names given so far, in lower case (the manifest's among them). */
+    private final Set<String> names = new HashSet<>(Set.of(MANIFEST.toLowerCase(Locale.ROOT)));
 
     /** A pack written to {@code out}, its files dated {@code at} (when the pack was made). */
     public PackWriter(OutputStream out, Instant at) {
@@ -44,14 +46,34 @@ public final class PackWriter {
         add(name, null, mediaType, body, description);
     }
 
-    /** Adds a file about {@code tenant}'s case. */
+    /**
+     * Adds a file about {@code tenant}'s case. Its name stays inside the pack wherever it is unpacked: no {@code .},
+     * {@code ..} nor empty segment, no leading {@code /}, no {@code \\}, no control character; and it differs from
+     * every other name by more than case ({@code Acme} and {@code acme} are one file on a case-insensitive file
+     * system). A name that breaks this is a programming error.
+     */
     public void add(String name, String tenant, String mediaType, byte[] body, String description)
             throws IOException {
-        if (MANIFEST.equals(name) || !names.add(name)) {
-            throw new IllegalArgumentException("the pack already has a file named " + name);
+        checkName(name);
+        if (!names.add(name.toLowerCase(Locale.ROOT))) {
+            throw new IllegalArgumentException("the pack already has a file named " + name + " (or so, but for case)");
         }
         write(name, body);
         files.add(new FileLine(name, tenant, mediaType, body.length, sha256(body), description));
+    }
+
+    /** Refuses a name that could leave the pack or name no file (see {@code add}). */
+    static void checkName(String name) {
+        if (name == null || name.isEmpty() || name.startsWith("/") || name.indexOf('\\') >= 0
+                || name.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw new IllegalArgumentException("not a file name inside the pack: '" + name + "'");
+        }
+        for (String segment : name.split("/", -1)) {
+            if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
+                throw new IllegalArgumentException("not a file name inside the pack: '" + name + "' (segment '"
+                        + segment + "')");
+            }
+        }
     }
 
     /** The files added so far, in order. */

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
@@ -12,10 +13,10 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,6 +42,7 @@ import app.vigie.notice.DocumentService;
 import app.vigie.notice.Download;
 import app.vigie.notice.NoticeService;
 import app.vigie.notice.Reader;
+import app.vigie.platform.Permits;
 import app.vigie.problem.ProblemException;
 import app.vigie.register.Register;
 import app.vigie.register.RegisterChain;
@@ -80,8 +82,15 @@ public class RegulatorPackService {
 
     /** Packs made at once at most: each renders every document of its incident (the rest wait: 503). */
     static final int AT_ONCE = 2;
+    /** A tenant's folder in the whole incident's pack: {@code controllers/tenant-{id made safe}/}. */
+    static final String FOLDER_PREFIX = "tenant-";
     private static final Logger LOG = Logger.getLogger(RegulatorPackService.class);
-    private final AtomicInteger making = new AtomicInteger();
+    /**
+     * The packs granted and not yet written: a permit is taken when a pack is granted, before its answer starts,
+     * and given back when its writing ends (issue 41: counting only from the first byte let every asker in).
+     */
+    private final Permits making = new Permits(AT_ONCE, "regulator packs are being made already",
+            Duration.ofMinutes(1));
 
     /**
      * The manifest: what the pack is ({@code controller} null: the provider's whole incident), in which language and
@@ -152,17 +161,17 @@ public class RegulatorPackService {
         UUID uuid = IncidentIds.uuid(id);
         IncidentView incident = incidents.find(uuid).orElseThrow(() -> IncidentIds.notFound(id));
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        busy();
         Part title = "PERSONAL_DATA_BREACH".equals(incident.classification()) ? Part.TITLE_BREACH : Part.TITLE_EVENT;
-        return new Pack("regulator-pack-" + IncidentIds.shortId(uuid) + "-" + lang + ".zip", out -> make(out, id, now, w -> {
+        Permits.Permit permit = making.take();
+        return new Pack("regulator-pack-" + IncidentIds.shortId(uuid) + "-" + lang + ".zip",
+                out -> make(out, id, now, permit, w -> {
             w.add("incident-report.pdf", PDF, documents.incidentReport(id, "incident-report.pdf", lang,
                     zone.getId()).body(), word(lang, Part.INCIDENT_REPORT_PDF));
             w.add("incident-report.json", JSON, documents.incidentReport(id, "incident-report.json", lang,
                     zone.getId()).body(), word(lang, Part.INCIDENT_REPORT_JSON));
-            Set<String> folders = new HashSet<>();
+            Folders folders = new Folders();
             for (TenantView t : incidents.tenants(id)) {
-                controllerDocuments(w, "controllers/" + folder(folders, t.tenant()) + "/", id, t.tenant(), lang,
-                        zone);
+                controllerDocuments(w, "controllers/" + folders.of(t.tenant()) + "/", id, t.tenant(), lang, zone);
             }
             w.add("register/entries.json", JSON, json.writeValueAsBytes(new RegisterExtract(registers.verify(),
                     registers.list(null, id))), word(lang, Part.REGISTER_JSON));
@@ -195,22 +204,24 @@ public class RegulatorPackService {
             throw new ProblemException(404, "incident " + id + " does not affect tenant " + tenant);
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        busy();
         Part title = "PERSONAL_DATA_BREACH".equals(incident.classification()) ? Part.TITLE_CONTROLLER_BREACH
                 : Part.TITLE_CONTROLLER_EVENT;
+        Permits.Permit permit = making.take();
         return new Pack("regulator-pack-" + IncidentIds.shortId(uuid) + "-" + Download.safeName(tenant) + "-" + lang + ".zip",
-                out -> make(out, id, now, w -> {
+                out -> make(out, id, now, permit, w -> {
                     controllerDocuments(w, "", id, tenant, lang, zone);
-                    List<OwnEntry> own = registers.list(tenant, id).stream().map(e -> new OwnEntry(e.id(),
+                    // its own register, its id matched exactly: never the provider's own, nor acme's for 'acme '
+                    List<OwnEntry> own = registers.ofTenant(tenant, uuid).stream().map(e -> new OwnEntry(e.id(),
                             e.register(), e.incidentId(), e.recordedAt(), e.entry(), e.prevHash(), e.hash())).toList();
                     w.add("register/entries.json", tenant, JSON, json.writeValueAsBytes(new OwnRegisterExtract(
                             registers.verify().valid(), own)), word(lang, Part.OWN_REGISTER_JSON));
-                    w.add("register/entries.csv", tenant, CSV, utf8(registers.csv(tenant, uuid, zone.getId())
+                    w.add("register/entries.csv", tenant, CSV, utf8(registers.tenantCsv(tenant, uuid, zone.getId())
                             .text()), word(lang, Part.OWN_REGISTER_CSV));
                     w.add("alerts.csv", tenant, CSV, utf8(alertsCsv(alerts.list(uuid, null, Integer.MAX_VALUE)
                             .stream().filter(a -> a.tenant().equals(tenant)).toList())), word(lang,
                             Part.OWN_ALERTS_CSV));
-                    List<OwnExposure> exposures = own(incidents.exposures(id), tenant);
+                    // only the tenant's exposures are read from the database, not the whole incident's (issue 41)
+                    List<OwnExposure> exposures = own(incidents.exposuresTouching(id, tenant), tenant);
                     w.add("exposures.csv", tenant, CSV, utf8(ownCsv(exposures)), word(lang, Part.OWN_EXPOSURES_CSV));
                     w.add("exposures.json", tenant, JSON, json.writeValueAsBytes(exposures),
                             word(lang, Part.OWN_EXPOSURES_JSON));
@@ -224,28 +235,22 @@ public class RegulatorPackService {
         byte[] write(PackWriter w) throws IOException, SQLException;
     }
 
-    /** 503 while {@value #AT_ONCE} packs are being made (each renders every document of its incident). */
-    private void busy() {
-        if (making.get() >= AT_ONCE) {
-            throw new ProblemException(503, "regulator packs are being made already (" + AT_ONCE + " at once): try "
-                    + "again in a minute");
-        }
-    }
-
     /**
      * Writes a pack to {@code out}: its files, then its manifest, then the ZIP's end. On a failure the ZIP is left
      * unfinished (no central directory: no reader opens it as whole) and the answer breaks off.
      */
-    private void make(OutputStream out, String id, Instant now, Contents contents) throws IOException {
-        making.incrementAndGet();
-        try {
+    private void make(OutputStream out, String id, Instant now, Permits.Permit permit, Contents contents)
+            throws IOException {
+        try (permit) {
+            if (!permit.start()) {
+                throw new IOException("the regulator pack of incident " + id + " was granted but its writing began too"
+                        + " late: its place was given to another; ask again");
+            }
             PackWriter w = new PackWriter(out, now);
             w.finish(contents.write(w));
         } catch (SQLException | RuntimeException e) {
             LOG.errorf(e, "The regulator pack of incident %s could not be made: its download is left unfinished", id);
             throw new IOException("the regulator pack of incident " + id + " could not be made", e);
-        } finally {
-            making.decrementAndGet();
         }
     }
 
@@ -332,14 +337,23 @@ public class RegulatorPackService {
         return notices.word(lang, "pack", part.name());
     }
 
-    /** A tenant's folder name: its id made safe for a file name, told apart from another that reads the same. */
-    private static String folder(Set<String> used, String tenant) {
-        String base = Download.safeName(tenant);
-        String name = base;
-        for (int n = 2; !used.add(name); n++) {
-            name = base + "-" + n;
+    /**
+     * The tenants' folder names of one pack: {@value #FOLDER_PREFIX} and the id made safe for a file name (so that no
+     * id gives {@code .}, {@code ..} or a device name such as {@code CON}), told apart from another that reads the
+     * same, also when they differ only by case ({@code Acme} and {@code acme} are one folder on a case-insensitive
+     * file system): the second gets {@code -2}, and so on, in the order the tenants come.
+     */
+    static final class Folders {
+        private final Set<String> used = new HashSet<>();
+
+        String of(String tenant) {
+            String base = FOLDER_PREFIX + Download.safeName(tenant);
+            String name = base;
+            for (int n = 2; !used.add(name.toLowerCase(Locale.ROOT)); n++) {
+                name = base + "-" + n;
+            }
+            return name;
         }
-        return name;
     }
 
     private static byte[] utf8(String s) {

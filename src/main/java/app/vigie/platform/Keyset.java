@@ -45,6 +45,15 @@ public record Keyset(String after, int limit) {
         return new Keyset(after == null ? null : after.strip(), limit(limit));
     }
 
+    /**
+     * The page asked for, the first of {@value #DEFAULT_LIMIT} when neither {@code after} nor {@code limit} is given:
+     * for the lists that never come whole (an incident's exposures and findings, issue 41).
+     */
+    public static Keyset page(String after, String limit) {
+        Keyset page = of(after, limit);
+        return page == null ? new Keyset(null, DEFAULT_LIMIT) : page;
+    }
+
     /** The page's size asked for: 1 to {@value #MAX_LIMIT}, {@value #DEFAULT_LIMIT} when none; or a 400. */
     public static int limit(String limit) {
         return sized(limit) ? (int) Params.number("limit", limit, 1, MAX_LIMIT) : DEFAULT_LIMIT;

@@ -36,6 +36,8 @@ import app.vigie.notice.Statements;
  */
 @ApplicationScoped
 public class Register {
+    /** The name of the provider's own register (stored with the controller {@code ''}): no tenant's register. */
+    public static final String PROVIDER = "provider";
     /** Links the chain's check reads at a time. */
     private static final int VERIFY_PAGE = 1000;
 
@@ -89,7 +91,7 @@ public class Register {
                 Map.of()).values().stream().sorted(Comparator.comparing(
                         Decision::name)).map(d -> new RegisterEntry.DecisionLine(d.name(),
                         d.value(), d.at(), d.justification())).toList();
-        return new RegisterEntry(tenant == null ? "provider" : tenant, controller, incident.id(),
+        return new RegisterEntry(tenant == null ? PROVIDER : tenant, controller, incident.id(),
                 incident.deployment(), incident.classification(), incident.status(), nature,
                 incident.firstExposureAt(), incident.lastExposureAt(), incident.detectedAt(),
                 aware, records,
@@ -114,24 +116,46 @@ public class Register {
                 o.reasonCode() == null ? null : o.reasonCode().name())).toList();
     }
 
-    /** Appends an entry at the chain's head; the caller's transaction commits it. */
-    public Stored append(RegisterEntry entry, String actor, Instant now) {
+    /**
+     * Appends an entry at the chain's head, in the register its {@code tenant} names (null: the provider's own; a
+     * tenant named {@value #PROVIDER} or empty is refused by the caller); the caller's transaction commits it.
+     */
+    public Stored append(String tenant, RegisterEntry entry, String actor, Instant now) {
+        if (tenant != null && (tenant.isEmpty() || PROVIDER.equals(tenant))) {
+            throw new IllegalArgumentException("no tenant's register is named '" + tenant + "'");
+        }
         String body;
         try {
             body = json.writeValueAsString(entry);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
-        ChainedEntry e = ChainedEntry.append("provider".equals(entry.register()) ? "" : entry.register(),
-                entry.incidentId(), body, actor, now);
+        ChainedEntry e = ChainedEntry.append(tenant == null ? "" : tenant, entry.incidentId(), body, actor, now);
         return new Stored(e.id, entry.register(), entry.incidentId(), now, actor, entry, e.prevHash, e.hash);
     }
 
-    /** Entries, oldest first, of a register ({@code register}: a tenant, "provider", or null for all). */
+    /**
+     * Entries, oldest first, of a register ({@code register}: a tenant, {@value #PROVIDER} for the provider's own, or
+     * null for all), the name matched exactly.
+     */
     public List<Stored> list(String register, UUID incident) {
-        String controller = register == null ? null : "provider".equals(register) ? "" : register;
+        return stored(register == null ? null : PROVIDER.equals(register) ? "" : register, incident);
+    }
+
+    /**
+     * Entries, oldest first, of the register of the tenant {@code tenant} only, its id matched exactly: never the
+     * provider's own (a tenant of the log may be named {@value #PROVIDER}, or be empty), never another tenant's.
+     */
+    public List<Stored> ofTenant(String tenant, UUID incident) {
+        if (tenant == null || tenant.isEmpty() || PROVIDER.equals(tenant)) {
+            return List.of();  // no tenant's register is stored under these names (append refuses them)
+        }
+        return stored(tenant, incident);
+    }
+
+    private List<Stored> stored(String controller, UUID incident) {
         return ChainedEntry.of(controller, incident).stream().map(e -> new Stored(e.id,
-                e.controller.isEmpty() ? "provider" : e.controller, e.incidentId, e.recordedAt, e.recordedBy,
+                e.controller.isEmpty() ? PROVIDER : e.controller, e.incidentId, e.recordedAt, e.recordedBy,
                 read(e.body), e.prevHash, e.hash)).toList();
     }
 

@@ -68,12 +68,17 @@ public class RegisterService {
         return Transactions.run(dataSource, c -> {
             IncidentView incident = IncidentQueries.get(c, id)
                     .orElseThrow(() -> IncidentIds.notFound(body.incidentId()));
-            String tenant = body.tenant() == null || body.tenant().isBlank() ? null : body.tenant().strip();
+            // the tenant exactly as named ('acme ' is not 'acme'); absent or empty: the provider's own
+            String tenant = body.tenant() == null || body.tenant().isEmpty() ? null : body.tenant();
+            if (Register.PROVIDER.equals(tenant)) {
+                throw new ProblemException(400, "a tenant named '" + Register.PROVIDER + "' has no register here: the"
+                        + " name is the provider's own register's (leave 'tenant' out for the provider's own)");
+            }
             if (tenant != null) {
                 IncidentIds.affected(incident, tenant);
             }
             Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);  // as PostgreSQL keeps it
-            Register.Stored s = register.append(register.build(c, incident, tenant, now), actor, now);
+            Register.Stored s = register.append(tenant, register.build(c, incident, tenant, now), actor, now);
             AuditTrail.record(actor, "register.append", "register:" + s.register(), null,
                     "{\"entry\":" + s.id() + ",\"incident\":\"" + id + "\",\"hash\":\"" + s.hash() + "\"}");
             return s;
@@ -84,6 +89,19 @@ public class RegisterService {
     public List<Register.Stored> list(String reg, String inc) throws SQLException {
         UUID incident = inc == null || inc.isBlank() ? null : IncidentIds.uuid(inc);
         return Transactions.run(dataSource, c -> register.list(blankToNull(reg), incident));
+    }
+
+    /**
+     * The entries of the tenant {@code tenant}'s own register (its id matched exactly, never the provider's own) of
+     * one incident: what a controller's regulator pack holds.
+     */
+    public List<Register.Stored> ofTenant(String tenant, UUID incident) throws SQLException {
+        return Transactions.run(dataSource, c -> register.ofTenant(tenant, incident));
+    }
+
+    /** {@link #ofTenant} as CSV ({@code violation-register.csv}), times in UTC and in the zone {@code zoneName}. */
+    public Csv.Export tenantCsv(String tenant, UUID incident, String zoneName) throws SQLException {
+        return csvOf(ofTenant(tenant, incident), zoneName);
     }
 
     /** Proves the chain, or names its first broken entry. */
@@ -102,9 +120,12 @@ public class RegisterService {
     /** As {@link #csv(String, String)}, of one incident's entries only ({@code incident} null: every entry). */
     public Csv.Export csv(String reg, UUID incident, String zoneName) throws SQLException {
         ZoneId zone = Zones.parse(zoneName);
+        return csvOf(Transactions.run(dataSource, c -> register.list(blankToNull(reg), incident)), zone.getId());
+    }
+
+    private Csv.Export csvOf(List<Register.Stored> entries, String zoneName) {
+        ZoneId zone = Zones.parse(zoneName);
         DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
-        List<Register.Stored> entries = Transactions.run(dataSource, c -> register.list(blankToNull(reg),
-                incident));
         StringBuilder out = new StringBuilder("entry,register,controller,incident_id,recorded_at_utc,recorded_at_local,"
                 + "nature,first_exposure_at_utc,last_exposure_at_utc,exposed_requests,exposed_tokens,received_tokens,"
                 + "responses_received,persons,authorities,data_subjects,measures,severity,hash,findings,"
@@ -200,7 +221,8 @@ public class RegisterService {
         return o == null ? "" : o.toString();
     }
 
+    /** A register named as given ('acme ' is not 'acme'); none (every register) when absent or blank. */
     private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.strip();
+        return s == null || s.isBlank() ? null : s;
     }
 }

@@ -248,7 +248,11 @@ public final class TenantFile {
             }
             Map<String, String> v = new LinkedHashMap<>();
             for (int i = 0; i < header.size(); i++) {
-                v.put(header.get(i), unquoteFormula(r.cells().get(i).strip()));
+                // the id as written, spaces around it too: the validator refuses them with a reason rather than
+                // this import making 'acme ' into 'acme' (another tenant's id) unseen
+                String cell = r.cells().get(i);
+                v.put(header.get(i), unquoteFormula(header.get(i).equals("id") && !cell.isBlank() ? cell
+                        : cell.strip()));
             }
             List<String> problems = new ArrayList<>();
             List<Tenant.AlertChannel> channels = new ArrayList<>();

@@ -57,6 +57,11 @@ public final class TenantValidator {
             p.add("'id' must be the tenant name of the logs: 1 to 256 characters, no control character");
         } else if (RESERVED.equals(t.id())) {
             p.add("'id' cannot be '" + RESERVED + "': the name of the provider's own register of breaches");
+        } else if (spaceAround(t.id())) {
+            p.add("'id' cannot begin or end with a space, got '" + t.id() + "': it would read as another tenant's"
+                    + " id ('acme ' is not 'acme'); give the tenant name of the logs exactly, without spaces around");
+        } else if (t.id().equals(".") || t.id().equals("..")) {
+            p.add("'id' cannot be '" + t.id() + "': it names no file (a tenant's documents are filed under its id)");
         }
         if (t.legalName() == null || t.legalName().isBlank() || t.legalName().length() > 300) {
             p.add("'legal_name' is required (at most 300 characters)");
@@ -95,6 +100,15 @@ public final class TenantValidator {
         codes(p, "jurisdictions", t.jurisdictions());
         codes(p, "sectors", t.sectors());
         return p;
+    }
+
+    /** Whether {@code id} begins or ends with white space of any kind (a no-break space too). */
+    private static boolean spaceAround(String id) {
+        return blank(id.codePointAt(0)) || blank(id.codePointBefore(id.length()));
+    }
+
+    private static boolean blank(int c) {
+        return Character.isWhitespace(c) || Character.isSpaceChar(c);
     }
 
     private static void channel(List<String> p, int i, Tenant.AlertChannel c) {

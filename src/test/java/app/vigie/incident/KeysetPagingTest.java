@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
+import app.vigie.platform.Keyset;
 import app.vigie.testing.Api;
 import app.vigie.web.IncidentCockpitTest;
 
@@ -82,6 +83,32 @@ class KeysetPagingTest {
         }
         Api.admin().get("/api/incidents/00000000-0000-0000-0000-000000000000/findings?limit=2").then()
                 .statusCode(404);
+    }
+
+    /**
+     * Issue 41, point 6: without {@code limit}, an incident's exposures and findings come as their first page of
+     * {@value Keyset#DEFAULT_LIMIT} with its link to the next, never the whole list in one answer; following the links
+     * still reaches every one, once, in the list's order.
+     */
+    @Test
+    void withoutALimitAnIncidentsExposuresAndFindingsComeAsTheirFirstPage() {
+        String p = Api.uniquePrefix();
+        int many = Keyset.DEFAULT_LIMIT + 20;
+        String id = IncidentCockpitTest.incidentWithManyLeaks(p, p + "-acme", p + "-globex", many);
+        String base = "/api/incidents/" + id;
+        for (String list : List.of("exposures", "findings")) {
+            Response first = Api.admin().get(base + "/" + list);
+            first.then().statusCode(200);
+            assertThat(first.jsonPath().getList("$")).as(list + " without a limit").hasSize(Keyset.DEFAULT_LIMIT);
+            assertThat(next(first)).as(list + ": the link to the next page").isNotNull().contains("after=");
+            String field = list.equals("exposures") ? "reader_request" : "id";
+            List<Object> walked = walk(base + "/" + list, field);
+            assertThat(walked).as(list + " walked from the first page without a limit").hasSize(many + 1)
+                    .doesNotHaveDuplicates()
+                    .isEqualTo(walk(base + "/" + list + "?limit=" + Keyset.MAX_LIMIT, field));
+            assertThat(Api.admin().get(base + "/" + list).jsonPath().getList(field))
+                    .isEqualTo(walked.subList(0, Keyset.DEFAULT_LIMIT));
+        }
     }
 
     @Test

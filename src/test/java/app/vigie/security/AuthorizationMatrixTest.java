@@ -103,6 +103,21 @@ class AuthorizationMatrixTest {
         }
     }
 
+    /** The endpoints the matrix must cover are found by reflection, and matched to the calls made. */
+    @Test
+    void everyJaxRsEndpointIsFoundToBeChecked() {
+        Set<String> all = JaxRsEndpoints.all();
+        assertThat(all).contains("GET /api/retention", "POST /api/retention/run",
+                "POST /api/incidents/counters/recount",
+                "GET /api/incidents/{id}/evidence-check", "POST /tenants/import", "GET /", "GET /ack/{token}");
+        assertThat(JaxRsEndpoints.matches("GET /api/incidents/{id}/evidence-check",
+                "GET /api/incidents/0b1c/evidence-check")).isTrue();
+        assertThat(JaxRsEndpoints.matches("GET /api/incidents/{id}", "GET /api/incidents/0b1c/evidence-check"))
+                .isFalse();
+        assertThat(JaxRsEndpoints.matches("GET /api/register/export.pdf", "GET /api/register/export.pdf?register=a"))
+                .isTrue();
+    }
+
     private void check(WebhookReceiver refusing) throws Exception {
         String p = Api.uniquePrefix();
         String victim = p + "-acme";
@@ -202,6 +217,8 @@ class AuthorizationMatrixTest {
                 Endpoint.get(inc + "/tenants", READERS),
                 Endpoint.get(inc + "/findings", READERS),
                 new Endpoint("POST", r -> ownInc.apply(r) + "/status", r -> "{\"status\":\"TRIAGED\"}", WRITERS, 200),
+                Endpoint.get(inc + "/evidence-check", READERS),
+                new Endpoint("POST", r -> "/api/incidents/counters/recount", r -> null, Set.of("admin"), 200),
                 Endpoint.get(inc + "/measures", READERS),
                 new Endpoint("POST", r -> inc + "/measures", r -> "{\"text\":\"Pool drained (API, " + r + ")\"}",
                         WRITERS, 201),
@@ -265,6 +282,9 @@ class AuthorizationMatrixTest {
                         + "/retry", r -> null, DPO, 200),
                 new Endpoint("POST", r -> "/api/alerts/" + alert + "/acknowledgement", r -> null,
                         Set.of("admin", "dpo", "analyst", "customer"), 200),  // once; a repeat changes nothing
+                // retention
+                Endpoint.get("/api/retention", AUDIT),
+                new Endpoint("POST", r -> "/api/retention/run", r -> null, Set.of("admin"), 200),
                 // accounts
                 Endpoint.get("/api/accounts", Set.of("admin")),
                 new Endpoint("PUT", r -> "/api/accounts/" + p + "-acct-" + r,
@@ -359,6 +379,12 @@ class AuthorizationMatrixTest {
                 wrong.add("anonymous POST page " + path + " -> " + r.statusCode() + " " + r.header("Location"));
             }
         }
+        // the tenant import's preview (a multipart form): a visitor is sent to sign in too
+        Response anonymousImport = importPreview(Map.of(), null, p + "-imp-anonymous");
+        if (anonymousImport.statusCode() != 302 || !String.valueOf(anonymousImport.header("Location"))
+                .endsWith("/login")) {
+            wrong.add("anonymous POST page /tenants/import -> " + anonymousImport.statusCode());
+        }
         // the public pages: sign-in, and an alert's acknowledgement link (its token is the proof)
         for (String page : List.of("/login", "/login-error", "/ack/" + ackToken)) {
             int status = given().redirects().follow(false).get(page).statusCode();
@@ -415,6 +441,13 @@ class AuthorizationMatrixTest {
             if (post != 403) {
                 wrong.add(role + " POST /incidents/{id}/measures without a token -> " + post);
             }
+            // the tenant import's preview, a multipart form with its token: the page (200) for the DPO, 403 others
+            Response preview = importPreview(b.cookies(), b.token(), p + "-imp-" + role);
+            int expectedPreview = DPO.contains(role) ? 200 : 403;
+            if (preview.statusCode() != expectedPreview) {
+                wrong.add(role + " POST page /tenants/import -> " + preview.statusCode() + " (expected "
+                        + expectedPreview + ")" + detail(preview));
+            }
             // with its token: done (303) for the roles allowed, 403 for the others
             for (Form f : forms) {
                 String path = f.pathForRole().apply(role);
@@ -447,12 +480,43 @@ class AuthorizationMatrixTest {
         if (doc != 403) {
             wrong.add("customer of " + reader + " GET the victim's processor alert page -> " + doc);
         }
+        // every JAX-RS endpoint of the service is one of the above (a new one must be added to this matrix)
+        List<String> exercised = new ArrayList<>();
+        endpoints.forEach(e -> exercised.add(e.method() + " " + e.path("admin")));
+        pages.keySet().forEach(page -> exercised.add("GET " + page));
+        forms.forEach(f -> exercised.add("POST " + f.pathForRole().apply("admin")));
+        exercised.addAll(List.of("GET /events", "POST /tenants/import", "GET /login", "GET /login-error",
+                "GET /ack/" + ackToken, "POST /ack/" + ackToken));
+        for (String endpoint : JaxRsEndpoints.all()) {
+            if (exercised.stream().noneMatch(x -> JaxRsEndpoints.matches(endpoint, x))) {
+                wrong.add("not in the matrix: " + endpoint);
+            }
+        }
         assertThat(wrong).isEmpty();
         assertThat(Api.admin().get(inc + "/measures").then().statusCode(200).extract().jsonPath()
                 .getList("recorded_by", String.class))
                 .as("one measure by the API and one by the page per writer, none by a refused post")
                 .containsExactlyInAnyOrder("admin", "admin", users.get("dpo"), users.get("dpo"), users.get("analyst"),
                         users.get("analyst"));
+    }
+
+    private static final String BOUNDARY = "vigie-matrix-boundary-3Kd9wQx7";
+
+    /** The tenant import's preview posted as a browser posts it (multipart), with {@code token} when not null. */
+    private static Response importPreview(Map<String, String> cookies, String token, String tenant) {
+        StringBuilder out = new StringBuilder();
+        if (token != null) {
+            out.append("--").append(BOUNDARY).append("\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\n")
+                    .append(token).append("\r\n");
+        }
+        out.append("--").append(BOUNDARY).append("\r\nContent-Disposition: form-data; name=\"lang\"\r\n\r\nen\r\n");
+        out.append("--").append(BOUNDARY).append("\r\nContent-Disposition: form-data; name=\"file\";"
+                + " filename=\"t.yaml\"\r\nContent-Type: application/octet-stream\r\n\r\n").append("tenants:\n  - id: ").append(tenant)
+                .append("\n    legal_name: Imported SA\n    country: FR\n").append("\r\n--").append(BOUNDARY)
+                .append("--\r\n");
+        return given().redirects().follow(false).cookies(cookies)
+                .contentType("multipart/form-data; boundary=" + BOUNDARY)
+                .body(out.toString().getBytes(StandardCharsets.UTF_8)).post("/tenants/import");
     }
 
     private static String password(Map<String, String> users, String role) {

@@ -12,11 +12,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntPredicate;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.hamcrest.Matchers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.restassured.response.Response;
@@ -157,14 +160,34 @@ public final class Api {
                 ObjectNode got =
                         ((ObjectNode) i).deepCopy();
                 got.remove(List.of("id", "status", "detected_at"));
-                got.set("exposures", json.readTree(admin().get("/api/incidents/" + id + "/exposures").then()
-                        .statusCode(200).extract().asString()));
+                got.set("exposures", json.readTree(all("/api/incidents/" + id + "/exposures")));
                 got.set("tenants", json.readTree(admin().get("/api/incidents/" + id + "/tenants").then()
                         .statusCode(200).extract().asString()));
                 return got;
             }
         }
         return null;
+    }
+
+    private static final Pattern NEXT = Pattern.compile("<([^>]+)>;\\s*rel=\"next\"");
+
+    /**
+     * Every item of a paged list of the API (an incident's exposures or findings come a page at a time: docs/api.md,
+     * "Paging"), its pages followed by their Link rel="next", as one JSON array.
+     */
+    public static String all(String path) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        ArrayNode out = json.createArrayNode();
+        String url = path;
+        while (url != null) {
+            Response r = admin().urlEncodingEnabled(false).get(url);
+            r.then().statusCode(200);
+            json.readTree(r.asString()).forEach(out::add);
+            String link = r.header("Link");
+            Matcher m = link == null ? null : NEXT.matcher(link);
+            url = m != null && m.find() ? m.group(1) : null;
+        }
+        return json.writeValueAsString(out);
     }
 
     public static String uniquePrefix() {

@@ -107,7 +107,7 @@ public class ListPages {
         List<String> registers = new ArrayList<>(new TreeSet<>(all.stream().map(Register.Stored::register)
                 .toList()));
         // the filters applied to the entries read once (the list of registers needs them all)
-        String wanted = reg == null || reg.isBlank() ? null : reg.strip();
+        String wanted = reg == null || reg.isBlank() ? null : reg;  // exactly: 'acme ' is not 'acme' (issue 41)
         UUID incidentId = incident == null || incident.isBlank() ? null
                 : IncidentIds.uuid(incident);
         List<Register.Stored> shown = all.stream().filter(s -> wanted == null || s.register().equals(wanted))
