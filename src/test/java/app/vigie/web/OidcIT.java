@@ -27,9 +27,11 @@ import app.vigie.testing.ServiceProcess;
 
 /**
  * Production sign-in through an OpenID Connect provider: the packaged service with VIGIE_OIDC_ISSUER set to a real
- * Keycloak. The pages send the browser to the provider and back (authorization code flow); the roles come from the
- * ID token's vigie_roles claim; forms keep their CSRF check; signing out ends the provider's session too; the API
- * still takes HTTP Basic and answers 401, never a redirect.
+ * Keycloak whose users may edit their username. The pages send the browser to the provider and back (authorization
+ * code flow); a user is its issuer and subject: the account bound to them, or, bound to none, the staff roles of the
+ * ID token's vigie_roles claim, never a customer's tenant; forms keep their CSRF check; signing out ends the session
+ * in Vigie (any copy of its cookie) and the provider's; the API still takes HTTP Basic and answers 401, never a
+ * redirect.
  */
 class OidcIT {
     private static final String ADMIN_PASSWORD = "oidc-it-admin-password";
@@ -80,7 +82,8 @@ class OidcIT {
             Page page = signIn(context, root + "/", "dana", "dana-tests-password");
             assertThat(page.url()).isEqualTo(root + "/");
             assertThat(page.textContent("h1")).isEqualTo("Open incidents");
-            assertThat(page.textContent("span.user")).startsWith("dana");
+            // bound to no account: the claim's staff role, under a name holding the subject (no account has it)
+            assertThat(page.textContent("span.user")).isEqualTo("dana (oidc:" + kc.userId("dana") + ")");
             assertThat(page.navigate(root + "/audit").status()).isEqualTo(200);  // dpo: the audit trail
             page.screenshot(new Page.ScreenshotOptions().setPath(Chromium.SHOTS.resolve("oidc-audit-en.png")));
 
@@ -124,9 +127,15 @@ class OidcIT {
             context.addCookies(copy);
             Page page = context.newPage();
             Response answer = page.navigate(root + "/");
+            // Vigie's sign-in page, whose button leads to the provider, which asks for the password (its session
+            // ended too): the copied cookie was dropped, nothing of the old session is left
             assertThat(page.url()).as("the page answered %s: %s", answer == null ? null : answer.status(),
-                    page.textContent("body")).startsWith(kc.issuer());
+                    page.textContent("body")).isEqualTo(root + "/login");
+            assertThat(page.textContent("main")).contains("identity provider");
+            page.waitForNavigation(() -> page.click("main a.button"));
+            page.waitForURL("**/realms/vigie/**");
             assertThat(page.isVisible("#password")).isTrue();
+            assertThat(context.cookies(root)).noneMatch(c -> c.name.startsWith("q_session"));
         }
     }
 
