@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 import jakarta.persistence.Column;
@@ -18,7 +19,8 @@ import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 /**
  * An account of the service (table {@code app_user}): its password's hash, its roles, the tenant a customer account
- * is bound to, and its session version, which moves on at each sign-out and each change of password or roles.
+ * is bound to, its session version, which moves on at each sign-out and each change of password or roles, and the
+ * OpenID Connect identity (issuer and subject) bound to it, if any.
  */
 @Entity
 @Table(name = "app_user")
@@ -44,9 +46,41 @@ public class Account extends PanacheEntityBase {
     @Column(name = "session_version", nullable = false)
     public int sessionVersion;
 
+    @Column(name = "oidc_issuer")
+    public String oidcIssuer;
+
+    @Column(name = "oidc_subject")
+    public String oidcSubject;
+
     /** The account named {@code username}, as read. */
     public static Optional<UserAccount> named(String username) {
         return Account.<Account>findByIdOptional(username).map(Account::view);
+    }
+
+    /** The account bound to this OpenID Connect identity, as read. */
+    public static Optional<UserAccount> boundTo(OidcIdentity identity) {
+        return Account.<Account>find("oidcIssuer = ?1 and oidcSubject = ?2", identity.issuer(), identity.subject())
+                .firstResultOptional().map(Account::view);
+    }
+
+    /**
+     * Binds the account to {@code identity} (null: unbinds it). Returns the account as it was before; empty when
+     * there is no such account.
+     */
+    public static Optional<UserAccount> bind(String username, OidcIdentity identity, Instant now) {
+        Account a = findById(username);
+        if (a == null) {
+            return Optional.empty();
+        }
+        UserAccount before = a.view();
+        if (Objects.equals(before.oidc(), identity)) {
+            return Optional.of(before);
+        }
+        a.oidcIssuer = identity == null ? null : identity.issuer();
+        a.oidcSubject = identity == null ? null : identity.subject();
+        a.updatedAt = now;
+        a.persist();
+        return Optional.of(before);
     }
 
     /** Every account, by name. */
@@ -85,6 +119,6 @@ public class Account extends PanacheEntityBase {
 
     UserAccount view() {
         return new UserAccount(username, passwordHash, new LinkedHashSet<>(Arrays.asList(roles)), tenant, createdAt,
-                sessionVersion);
+                sessionVersion, oidcSubject == null ? null : new OidcIdentity(oidcIssuer, oidcSubject));
     }
 }

@@ -219,6 +219,102 @@ public class AccountService {
         verified.remove(username);
     }
 
+    /** The provider's issuer (VIGIE_OIDC_ISSUER), the default issuer of a binding. */
+    @ConfigProperty(name = "quarkus.oidc.auth-server-url")
+    Optional<String> oidcIssuer;
+
+    /**
+     * What an OpenID Connect identity signs in as: the account bound to it, if any, and the time of its last
+     * sign-out, if any (a token issued before opens nothing).
+     */
+    public record OidcState(Optional<Principal> account, Optional<Instant> signedOutAt) {
+    }
+
+    /** The account bound to {@code identity} and its last sign-out, read for each request of its session. */
+    public OidcState oidc(OidcIdentity identity) throws SQLException {
+        return Transactions.run(dataSource, c -> {
+            Optional<Principal> account = Account.boundTo(identity).map(a -> new Principal(a.username(),
+                    Role.effective(a.roles()), a.tenant(), a.sessionVersion()));
+            return new OidcState(account, OidcSignOutStore.signedOutAt(c, identity));
+        });
+    }
+
+    /**
+     * Binds the account {@code username} to the provider's identity (issuer, subject) as {@code actor} asks
+     * ({@code PUT /api/accounts/{username}/oidc}): from then on that identity, and no other, signs in as the account
+     * through the provider, whatever its {@code preferred_username}. The issuer defaults to VIGIE_OIDC_ISSUER. One
+     * identity binds one account (409 if another holds it); the built-in admin is bound to none. Audited
+     * ({@code account.oidc-bound}) when it changes anything.
+     */
+    public OidcIdentity bind(String actor, String username, String issuer, String subject) throws SQLException {
+        String iss = issuer == null || issuer.isBlank() ? oidcIssuer.filter(i -> !i.isBlank()).map(String::strip)
+                .orElseThrow(() -> new ProblemException(400, "field 'issuer' is required (VIGIE_OIDC_ISSUER is not "
+                        + "set)")) : issuer;
+        if (!OidcIdentity.valid(iss)) {
+            throw new ProblemException(400, "field 'issuer' must be 1 to " + OidcIdentity.MAX
+                    + " characters without control characters");
+        }
+        if (!OidcIdentity.valid(subject)) {
+            throw new ProblemException(400, "field 'subject' is required: the provider's id of the user (the sub "
+                    + "of its tokens), 1 to " + OidcIdentity.MAX + " characters without control characters");
+        }
+        if (ADMIN.equals(username)) {
+            throw new ProblemException(409, "the built-in admin account signs in with VIGIE_ADMIN_PASSWORD only");
+        }
+        OidcIdentity identity = new OidcIdentity(iss, subject);
+        Transactions.run(dataSource, c -> {
+            Optional<UserAccount> holder = Account.boundTo(identity);
+            if (holder.isPresent() && !holder.get().username().equals(username)) {
+                throw new ProblemException(409, "this identity is bound to account '" + holder.get().username()
+                        + "': unbind it there first");
+            }
+            UserAccount before = Account.bind(username, identity, Instant.now())
+                    .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
+            if (!identity.equals(before.oidc())) {
+                AuditTrail.record(actor, "account.oidc-bound", "account:" + username,
+                        before.oidc() == null ? null : before.oidc().json(), identity.json());
+            }
+            return null;
+        });
+        return identity;
+    }
+
+    /**
+     * Unbinds the account from its provider identity ({@code DELETE /api/accounts/{username}/oidc}): that identity
+     * signs in as nothing from its next request on. Audited ({@code account.oidc-unbound}) when it was bound.
+     */
+    public void unbind(String actor, String username) throws SQLException {
+        Transactions.run(dataSource, c -> {
+            UserAccount before = Account.bind(username, null, Instant.now())
+                    .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
+            if (before.oidc() != null) {
+                AuditTrail.record(actor, "account.oidc-unbound", "account:" + username, before.oidc().json(), null);
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Signing out of a session signed in through the provider: every session of this identity made until now ends,
+     * in this browser and any other (a token issued before now opens nothing), and so do the form sessions of the
+     * account bound to it ({@code account}, null when none). Audited ({@code account.signed-out}).
+     */
+    public void endOidcSessions(String actor, OidcIdentity identity, String account) throws SQLException {
+        Instant now = Instant.now();
+        Transactions.run(dataSource, c -> {
+            OidcSignOutStore.signedOut(c, identity, now);
+            if (account != null) {
+                Account.endSessions(account);
+            }
+            AuditTrail.record(actor, "account.signed-out", account != null ? "account:" + account
+                    : "oidc:" + identity.subject(), null, identity.json());
+            return null;
+        });
+        if (account != null) {
+            verified.remove(account);
+        }
+    }
+
     /** An IPv6 client is counted by its /64 (one host can hold a whole /64), an IPv4 one by its address. */
     static String addressKey(String address) {
         try {
@@ -276,9 +372,10 @@ public class AccountService {
     /**
      * Creates or changes the account {@code username} as {@code actor} asks ({@code PUT /api/accounts/{username}}):
      * a valid name, a password of {@value #MIN_PASSWORD} to 200 characters, known roles, a tenant for a customer and
-     * for a customer only; the built-in admin is not changed here. Returns the roles as stored.
+     * for a customer only; the built-in admin is not changed here. Returns the account as stored (no password hash;
+     * its creation time not read; the OpenID Connect binding it keeps).
      */
-    public Set<String> put(String actor, String username, String password, List<String> roleNames, String tenant)
+    public UserAccount put(String actor, String username, String password, List<String> roleNames, String tenant)
             throws SQLException {
         if (!NAME.matcher(username).matches()) {
             throw new ProblemException(400, "a username is 1 to 100 of a-z 0-9 . _ @ -, starting with a letter or digit");
@@ -310,22 +407,24 @@ public class AccountService {
         if (ADMIN.equals(username)) {
             throw new ProblemException(409, "the built-in admin account is managed with VIGIE_ADMIN_PASSWORD");
         }
-        save(actor, username, password, roles, tenant);
-        return roles;
+        Optional<UserAccount> before = save(actor, username, password, roles, tenant);
+        return new UserAccount(username, null, roles, tenant, null, 0, before.map(UserAccount::oidc).orElse(null));
     }
 
-    public void save(String actor, String username, String password, Set<String> roles, String tenant)
-            throws SQLException {
+    /** Creates or replaces the account (its OpenID Connect binding kept); returns it as it was before. */
+    public Optional<UserAccount> save(String actor, String username, String password, Set<String> roles,
+            String tenant) throws SQLException {
         String hash = hash(password);  // bcrypt's work, outside the transaction
-        Transactions.run(dataSource, c -> {
+        Optional<UserAccount> saved = Transactions.run(dataSource, c -> {
             Optional<UserAccount> before = Account.save(new UserAccount(username, hash, roles, tenant, null),
                     Instant.now());
             AuditTrail.record(actor, before.isPresent() ? "account.update" : "account.create", "account:" + username,
                     before.map(AccountService::json).orElse(null),
                     json(new UserAccount(username, null, roles, tenant, null)));
-            return null;
+            return before;
         });
         verified.remove(username);
+        return saved;
     }
 
     /** Creates the built-in admin on first start, and keeps its password equal to VIGIE_ADMIN_PASSWORD when set. */

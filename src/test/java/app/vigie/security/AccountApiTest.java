@@ -2,6 +2,7 @@ package app.vigie.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,6 +63,56 @@ class AccountApiTest {
         List<String> actions = Api.admin().get("/api/audit-trail?target=account:" + p + "-ok").then().statusCode(200)
                 .extract().jsonPath().getList("action");
         assertThat(actions).containsExactlyInAnyOrder("account.create", "account.update");
+    }
+
+    /**
+     * An account is bound to one user of the OpenID Connect provider by its issuer and subject: both checked, one
+     * identity for one account, never the built-in admin; the binding is shown, and binding and unbinding are
+     * audited.
+     */
+    @Test
+    void anOidcBindingIsCheckedShownAndAudited() {
+        String p = Api.uniquePrefix();
+        String idp = "https://sso.example/realms/" + p;
+        put(p + "-one", "{\"password\":\"long-enough-pw-1\",\"roles\":[\"customer\"],\"tenant\":\"acme\"}")
+                .statusCode(200);
+        put(p + "-two", "{\"password\":\"long-enough-pw-1\",\"roles\":[\"dpo\"]}").statusCode(200);
+        bind(p + "-one", "{\"issuer\":\"" + idp + "\"}").statusCode(400).body("detail", containsString("subject"));
+        bind(p + "-one", "{\"subject\":\"s-1\"}").statusCode(400)  // the tests' service has no VIGIE_OIDC_ISSUER
+                .body("detail", containsString("issuer"));
+        bind(p + "-one", "{\"issuer\":\"" + idp + "\",\"subject\":\"s\\u0000\"}").statusCode(400);
+        bind(p + "-none", "{\"issuer\":\"" + idp + "\",\"subject\":\"s-1\"}").statusCode(404);
+        bind("admin", "{\"issuer\":\"" + idp + "\",\"subject\":\"s-1\"}").statusCode(409);
+
+        bind(p + "-one", "{\"issuer\":\"" + idp + "\",\"subject\":\"s-1\"}").statusCode(200)
+                .body("issuer", equalTo(idp)).body("subject", equalTo("s-1"));
+        bind(p + "-one", "{\"issuer\":\"" + idp + "\",\"subject\":\"s-1\"}").statusCode(200);  // no change
+        bind(p + "-two", "{\"issuer\":\"" + idp + "\",\"subject\":\"s-1\"}").statusCode(409)
+                .body("detail", containsString(p + "-one"));
+        JsonPath listed = Api.admin().get("/api/accounts").then().statusCode(200).extract().jsonPath();
+        assertThat(listed.getString("find { it.username == '" + p + "-one' }.oidc.subject")).isEqualTo("s-1");
+        assertThat(listed.getString("find { it.username == '" + p + "-two' }.oidc")).isNull();
+        // a new password keeps the binding
+        put(p + "-one", "{\"password\":\"long-enough-pw-2\",\"roles\":[\"customer\"],\"tenant\":\"acme\"}")
+                .statusCode(200);
+        assertThat(Api.admin().get("/api/accounts").then().extract().jsonPath()
+                .getString("find { it.username == '" + p + "-one' }.oidc.subject")).isEqualTo("s-1");
+
+        Api.admin().delete("/api/accounts/" + p + "-one/oidc").then().statusCode(204);
+        Api.admin().delete("/api/accounts/" + p + "-one/oidc").then().statusCode(204);  // no change
+        Api.admin().delete("/api/accounts/" + p + "-none/oidc").then().statusCode(404);
+        bind(p + "-two", "{\"issuer\":\"" + idp + "\",\"subject\":\"s-1\"}").statusCode(200);  // free again
+        List<String> actions = Api.admin().get("/api/audit-trail?target=account:" + p + "-one").then().statusCode(200)
+                .extract().jsonPath().getList("action");
+        assertThat(actions).containsExactlyInAnyOrder("account.create", "account.update", "account.oidc-bound",
+                "account.oidc-unbound");
+        String bound = Api.admin().get("/api/audit-trail?action=account.oidc-bound&target=account:" + p + "-two")
+                .then().statusCode(200).extract().jsonPath().getString("[0].after");
+        assertThat(bound).contains(idp).contains("s-1");
+    }
+
+    private static ValidatableResponse bind(String user, String body) {
+        return Api.admin().contentType("application/json").body(body).put("/api/accounts/" + user + "/oidc").then();
     }
 
     /** Several first PUTs of one new account at once: each answers 200, one creates it, the others change it. */

@@ -290,6 +290,11 @@ class AuthorizationMatrixTest {
                 new Endpoint("PUT", r -> "/api/accounts/" + p + "-acct-" + r,
                         r -> "{\"password\":\"" + p + "-acct-" + r + "-password\",\"roles\":[\"auditor\"]}",
                         Set.of("admin"), 200),
+                new Endpoint("PUT", r -> "/api/accounts/" + p + "-acct-" + r + "/oidc",
+                        r -> "{\"issuer\":\"https://sso.example\",\"subject\":\"" + p + "-" + r + "\"}",
+                        Set.of("admin"), 200),
+                new Endpoint("DELETE", r -> "/api/accounts/" + p + "-acct-" + r + "/oidc", r -> null,
+                        Set.of("admin"), 204),
                 // metrics (HTTP Basic, outside /api)
                 Endpoint.get("/q/metrics", Set.of("admin", "auditor")));
 

@@ -12,11 +12,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.net.URLEncoder;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * A real Keycloak (its distribution from Maven Central, copied by the build to target/keycloak/keycloak.zip), run
@@ -156,6 +161,50 @@ public final class Keycloak implements AutoCloseable {
             }
             return dirs.get(0);
         }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient admin = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** The provider's id of a user of the realm: the {@code sub} of its tokens. */
+    public String userId(String username) throws Exception {
+        JsonNode found = JSON.readTree(adminCall("GET", "/users?exact=true&username="
+                + URLEncoder.encode(username, StandardCharsets.UTF_8), null));
+        if (found.size() != 1) {
+            throw new AssertionError("no single Keycloak user named " + username + ": " + found);
+        }
+        return found.get(0).get("id").asText();
+    }
+
+    /** Renames a user of the realm, as the user may itself (the realm allows editing one's username). */
+    public void rename(String username, String newName) throws Exception {
+        String id = userId(username);
+        ObjectNode user = (ObjectNode) JSON.readTree(adminCall("GET", "/users/" + id, null));
+        user.put("username", newName);
+        adminCall("PUT", "/users/" + id, JSON.writeValueAsString(user));
+    }
+
+    private String adminCall(String method, String path, String json) throws Exception {
+        HttpResponse<String> token = admin.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                + "/realms/master/protocol/openid-connect/token")).header("Content-Type",
+                        "application/x-www-form-urlencoded").POST(HttpRequest.BodyPublishers.ofString(
+                                "grant_type=password&client_id=admin-cli&username=kc-tests-admin"
+                                        + "&password=kc-tests-admin-password")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (token.statusCode() != 200) {
+            throw new AssertionError("Keycloak's admin token: " + token.statusCode() + " " + token.body());
+        }
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/admin/realms/vigie"
+                + path)).header("Authorization", "Bearer " + JSON.readTree(token.body()).get("access_token")
+                        .asText());
+        b = json == null ? b.method(method, HttpRequest.BodyPublishers.noBody())
+                : b.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(
+                        json));
+        HttpResponse<String> r = admin.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() / 100 != 2) {
+            throw new AssertionError("Keycloak " + method + " " + path + ": " + r.statusCode() + " " + r.body());
+        }
+        return r.body();
     }
 
     public String log() throws IOException {

@@ -36,6 +36,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.quarkus.qute.Engine;
 import io.quarkus.security.Authenticated;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Multi;
 
 import app.vigie.compliance.plan.Obligation;
@@ -49,6 +50,8 @@ import app.vigie.notice.When;
 import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.AccountService;
+import app.vigie.security.OidcIdentity;
+import app.vigie.security.OidcIdentityAugmentor;
 import app.vigie.security.Role;
 import app.vigie.time.Zones;
 import app.vigie.web.csrf.Csrf;
@@ -76,6 +79,9 @@ public class PageResource {
 
     @Inject
     Csrf csrf;
+
+    @Inject
+    SecurityIdentity identity;
 
     @Inject
     DashboardEvents changes;
@@ -120,13 +126,17 @@ public class PageResource {
     public Response logout(@Context SecurityContext who)
             throws SQLException {
         csrf.clear();
-        if (!oidc()) {
-            accounts.endSessions(who.getUserPrincipal().getName());  // this cookie, and any copy of it, is dead
-        }
         if (oidc()) {
-            // the OIDC extension ends the session there and sends the browser to the provider's logout
+            // every session of this provider user made until now is dead here (any copy of its cookie); then the OIDC
+            // extension clears the cookie and sends the browser to the provider's logout, which ends its session there
+            OidcIdentity user = identity.getAttribute(OidcIdentityAugmentor.IDENTITY_ATTRIBUTE);
+            if (user != null) {
+                accounts.endOidcSessions(who.getUserPrincipal().getName(), user,
+                        identity.getAttribute(OidcIdentityAugmentor.ACCOUNT_ATTRIBUTE));
+            }
             return Response.seeOther(URI.create("/oidc-logout")).build();
         }
+        accounts.endSessions(who.getUserPrincipal().getName());  // this cookie, and any copy of it, is dead
         return Response.seeOther(URI.create("/login"))
                 .cookie(new NewCookie.Builder(SESSION_COOKIE).value("").path("/").maxAge(0)
                         .httpOnly(true).sameSite(NewCookie.SameSite.STRICT).build(),
