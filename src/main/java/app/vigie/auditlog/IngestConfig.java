@@ -47,6 +47,14 @@ public interface IngestConfig {
     @WithDefault("268435456")
     long maxBufferedBytes();
 
+    /**
+     * The most (stream, boot) pairs one deployment may have (every boot of every stream, kept until retention purges
+     * it): the records of a pair beyond it are rejected with the reason and kept in the quarantine, so that a
+     * runtime cannot make Vigie keep an unbounded number of boots.
+     */
+    @WithDefault("1000000")
+    long maxBootsPerDeployment();
+
     /** How long a record may wait behind a missing seq before the gap is declared lost. */
     @WithDefault("5M")
     Duration gapTimeout();

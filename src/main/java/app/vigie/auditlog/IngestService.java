@@ -265,7 +265,8 @@ public class IngestService {
             }
         }
 
-        Map<StreamKey, StreamCursor> cursors = unique.isEmpty() ? Map.of() : RecordStore.lockCursors(c, keys, now);
+        Map<StreamKey, StreamCursor> cursors = unique.isEmpty() ? Map.of()
+                : RecordStore.lockCursors(c, keys, now, config.maxBootsPerDeployment());
         StreamCursor[] cursorOf = new StreamCursor[n];
         StreamKey lastKey = null;
         StreamCursor lastCursor = null;
@@ -282,7 +283,12 @@ public class IngestService {
         List<Integer> check = new ArrayList<>();
         for (int i : unique) {
             AuditRecord r = parsed.get(i).record();
-            if (cursorOf[i].purgedAt() != null) {
+            if (cursorOf[i] == null) {
+                out[i] = LineOutcome.rejected(parsed.get(i).line(), "deployment '" + keys.get(keyOf[i]) + "' has "
+                        + config.maxBootsPerDeployment() + " (stream, boot) pairs already, the most Vigie keeps for"
+                        + " one deployment (vigie.ingest.max-boots-per-deployment); boot '" + r.boot() + "' of stream '"
+                        + r.stream() + "' is not stored nor judged", r);
+            } else if (cursorOf[i].purgedAt() != null) {
                 out[i] = LineOutcome.rejected(parsed.get(i).line(), purged(r, cursorOf[i]), r);
             } else {
                 (r.seq() > cursorOf[i].maxSeq() ? fresh : check).add(i);

@@ -34,17 +34,21 @@ public final class RecordStore {
 
     /**
      * The cursors of these (stream, boot) pairs, created when new (with the deployment given for the pair: that of
-     * its first record), locked until the transaction ends.
+     * its first record) unless their deployment has {@code maxPerDeployment} pairs already, locked until the
+     * transaction ends. A pair that was not created has no cursor in the answer.
      */
     public static Map<StreamKey, StreamCursor> lockCursors(Connection c, Map<StreamKey, String> deployments,
-            Instant now) throws SQLException {
+            Instant now, long maxPerDeployment) throws SQLException {
         List<StreamKey> sorted = deployments.keySet().stream().sorted().toList();
         String[] streams = sorted.stream().map(StreamKey::stream).toArray(String[]::new);
         String[] boots = sorted.stream().map(StreamKey::boot).toArray(String[]::new);
         String[] deployment = sorted.stream().map(deployments::get).toArray(String[]::new);
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into stream_boot (stream, boot, deployment, first_seen_at, last_seen_at)
-                select s, b, d, ?, ? from unnest(?::text[], ?::text[], ?::text[]) as t(s, b, d) order by s, b
+                select s, b, d, ?, ? from unnest(?::text[], ?::text[], ?::text[]) as t(s, b, d)
+                where not exists (select 1 from stream_boot k where k.stream = t.s and k.boot = t.b)
+                  and (select count(*) from stream_boot x where x.deployment = t.d) < ?
+                order by s, b
                 on conflict (stream, boot) do nothing""")) {
             Timestamp ts = Timestamp.from(now);
             ps.setTimestamp(1, ts);
@@ -52,6 +56,7 @@ public final class RecordStore {
             ps.setArray(3, c.createArrayOf("text", streams));
             ps.setArray(4, c.createArrayOf("text", boots));
             ps.setArray(5, c.createArrayOf("text", deployment));
+            ps.setLong(6, maxPerDeployment);
             ps.executeUpdate();
         }
         Map<StreamKey, StreamCursor> cursors = new LinkedHashMap<>();
