@@ -150,6 +150,33 @@ class PartitionPipelineTest {
     }
 
     @Test
+    void aPoisonRecordsReasonNamesTheExceptionAndItsCauseIsBoundedAndHoldsNoControlCharacter() {
+        Exception cause = new RuntimeException("wrapped", new IllegalStateException("bad\u0000value \ud800 "
+                + "x".repeat(5000)));
+        String reason = AuditLogConsumer.poisonReason(P0, 42, cause, 3);
+        assertThat(reason).startsWith("processing failed in 3 attempts alone (t partition 0 offset 42): "
+                + "java.lang.RuntimeException: wrapped <- java.lang.IllegalStateException: bad\ufffdvalue \ufffd x")
+                .hasSize(AuditLogConsumer.MAX_REASON).endsWith("x\u2026");
+        assertThat(reason.chars().filter(c -> c < 0x20 || (c >= 0xd800 && c <= 0xdfff)).count()).isZero();
+        assertThat(AuditLogConsumer.poisonReason(P0, 1, new StackOverflowError(), 1))
+                .isEqualTo("processing failed in 1 attempts alone (t partition 0 offset 1): java.lang.StackOverflowError");
+    }
+
+    @Test
+    void onlyAnUnreachableDatabaseOrBrokerIsNotTheRecordsFault() {
+        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("gone", "08006"))).isTrue();
+        assertThat(AuditLogConsumer.unavailable(new IllegalStateException(new java.sql.SQLException("down", "57P01"))))
+                .isTrue();
+        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("Sorry, acquisition timeout!"))).isTrue();
+        assertThat(AuditLogConsumer.unavailable(new java.util.concurrent.ExecutionException(
+                new org.apache.kafka.common.errors.TimeoutException("no broker")))).isTrue();
+        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("value too long", "22001"))).isFalse();
+        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("violates check", "23514"))).isFalse();
+        assertThat(AuditLogConsumer.unavailable(new IllegalStateException("a detector bug"))).isFalse();
+        assertThat(AuditLogConsumer.unavailable(new OutOfMemoryError("Java heap space"))).isFalse();
+    }
+
+    @Test
     void maxAttemptsIsAtLeastOne() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PartitionPipeline(P0, workers, (tp, b) -> { },
                 10, 0, (tp, r, c, a) -> { }, e -> false)).isInstanceOf(IllegalArgumentException.class);
