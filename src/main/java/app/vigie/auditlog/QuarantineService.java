@@ -73,6 +73,17 @@ public class QuarantineService {
                 e.rawSha256(), e.stream(), e.boot(), e.seq());
     }
 
+    /**
+     * Keeps one record in a transaction of its own (a Kafka record whose processing kept failing); kept once per
+     * source position, so keeping it again changes nothing.
+     */
+    public void keep(QuarantineStore.Entry entry) throws SQLException {
+        Transactions.run(dataSource, c -> {
+            QuarantineStore.keep(c, List.of(entry));
+            return null;
+        });
+    }
+
     static Item item(QuarantineStore.Entry e) {
         String preview = new String(e.raw(), StandardCharsets.UTF_8) + (e.truncated() ? "…" : "");
         return new Item(e.id(), e.receivedAt(), e.source(), e.sourceName(), e.position(), e.reason(), preview,

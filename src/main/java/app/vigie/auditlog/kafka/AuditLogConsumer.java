@@ -1,6 +1,8 @@
 package app.vigie.auditlog.kafka;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,6 +17,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,12 +37,15 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.Span;
@@ -51,9 +57,13 @@ import io.quarkus.runtime.StartupEvent;
 
 import app.vigie.auditlog.IngestConfig;
 import app.vigie.auditlog.IngestService;
+import app.vigie.auditlog.QuarantineService;
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.LineOutcome;
+import app.vigie.auditlog.intake.LineParser;
 import app.vigie.auditlog.intake.Source;
+import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.auditlog.store.QuarantineStore;
 import app.vigie.kafka.KafkaClients;
 import app.vigie.platform.Traces;
 
@@ -66,7 +76,10 @@ import app.vigie.platform.Traces;
  * rebalance or a crash rebuilds it from there and goes on from the committed offsets. When storing fails (database
  * down or saturated), the batch's partition is rewound and paused, and tried again after a wait that doubles up to
  * {@code vigie.kafka.max-retry-backoff}: the intake stops reading instead of losing or piling up records, and
- * resumes by itself. Bad input never stops the consumer.
+ * resumes by itself. Bad input never stops the consumer: a batch whose processing keeps failing for any other reason
+ * (a record that parses but that a later step cannot take) is tried {@code vigie.kafka.max-attempts} times, then split
+ * to find the record that fails, which is tried as often alone, then kept in the quarantine and the dead-letter topic
+ * with its reason ({@link PartitionPipeline}); its offset is committed and the partition goes on.
  */
 @ApplicationScoped
 public class AuditLogConsumer {
@@ -76,6 +89,10 @@ public class AuditLogConsumer {
     public static final String H_PARTITION = "vigie.source.partition";
     public static final String H_OFFSET = "vigie.source.offset";
     public static final String H_RECEIVED = "vigie.received-at";
+    /** On a record whose processing failed: the class of the last exception. */
+    public static final String H_ERROR = "vigie.error";
+    /** Characters of a poison record's reason kept, at most (an exception's message may quote the record). */
+    static final int MAX_REASON = 2000;
 
     /** Spans of the polls stored (a no-op tracer while tracing is off). */
     @Inject
@@ -83,6 +100,9 @@ public class AuditLogConsumer {
 
     @Inject
     IngestService ingest;
+
+    @Inject
+    QuarantineService quarantine;
 
     @Inject
     KafkaIntakeConfig config;
@@ -104,6 +124,9 @@ public class AuditLogConsumer {
 
     @Inject
     MeterRegistry meters;
+
+    /** Records kept in the quarantine because their processing kept failing ({@code vigie_kafka_poison_records_total}). */
+    private Counter poisoned;
 
     /** Per partition this instance reads: how many records lie past its position, as of the last poll. */
     private final Map<Integer, Long> lags = new ConcurrentHashMap<>();
@@ -142,6 +165,9 @@ public class AuditLogConsumer {
             return since == null ? 0 : Duration.between(since, Instant.now()).toMillis() / 1000.0;
         }).baseUnit("seconds").description("How long the Kafka intake has been paused because storing fails (0: it"
                 + " reads)").register(meters);
+        poisoned = Counter.builder("vigie.kafka.poison.records").description("Kafka records whose processing failed "
+                + "vigie.kafka.max-attempts times alone, kept in the quarantine and the dead-letter topic, their offset "
+                + "committed").register(meters);
         AtomicInteger n = new AtomicInteger();
         workers = Executors.newFixedThreadPool(config.workers(), r -> {
             Thread t = new Thread(r, "vigie-kafka-intake-" + n.incrementAndGet());
@@ -199,7 +225,8 @@ public class AuditLogConsumer {
                     KafkaProducer<byte[], byte[]> dlq = new KafkaProducer<>(producerProperties())) {
                 consumer = c;
                 PartitionPipeline.Store store = (tp, batch) -> store(dlq, tp, batch);
-                c.subscribe(List.of(config.topic()), new Rebalance(c, store));
+                PartitionPipeline.Quarantine keep = (tp, r, cause, attempts) -> quarantine(dlq, tp, r, cause, attempts);
+                c.subscribe(List.of(config.topic()), new Rebalance(c, store, keep));
                 long nextProbe = 0;
                 try {
                     while (running) {
@@ -395,6 +422,106 @@ public class AuditLogConsumer {
     }
 
     /**
+     * A worker's: keeps a record whose processing failed {@code attempts} times alone in the quarantine (source
+     * {@code kafka}, its topic-partition and offset, the reason: the exception's class and message) and sends it to
+     * the dead-letter topic with the reason in headers; only then may its offset be committed. Throws if either
+     * could not be done (the record is tried again later).
+     */
+    private void quarantine(KafkaProducer<byte[], byte[]> dlq, TopicPartition tp, ConsumerRecord<byte[], byte[]> r,
+            Throwable cause, int attempts) throws Exception {
+        String source = tp.topic() + "-" + tp.partition();
+        byte[] value = r.value() == null ? new byte[0] : r.value();
+        String reason = poisonReason(tp, r.offset(), cause, attempts);
+        AuditRecord parsed = null;
+        try {
+            parsed = new LineParser().parse(IncomingLine.of(Source.KAFKA, source, r.offset(), value)).record();
+        } catch (Exception | StackOverflowError e) {
+            // the parser itself may be what fails: kept without its stream
+        }
+        quarantine.keep(new QuarantineStore.Entry(0, Instant.now(), Source.KAFKA.label(), source, r.offset(), reason,
+                value, parsed == null ? null : parsed.stream(), parsed == null ? null : parsed.boot(),
+                parsed == null ? null : parsed.seq()));
+        ProducerRecord<byte[], byte[]> out = deadLetter(r, r.value(), reason, cause);
+        try {
+            dlq.send(out).get();
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof RecordTooLargeException)) {
+                throw e;
+            }
+            // the dead-letter topic takes smaller records than the audit log: the headers go, the bytes stay in the
+            // quarantine
+            dlq.send(deadLetter(r, null, reason + "; the record's " + value.length + " bytes are too large for "
+                    + config.deadLetterTopic() + " and are kept in the quarantine only", cause)).get();
+        }
+        poisoned.increment();
+        LOG.errorf("Kafka intake: the record at partition %d offset %d failed %d times alone (%s); kept in the "
+                + "quarantine and sent to %s, and its offset committed", tp.partition(), r.offset(), attempts,
+                rootMessage(cause), config.deadLetterTopic());
+    }
+
+    private ProducerRecord<byte[], byte[]> deadLetter(ConsumerRecord<byte[], byte[]> r, byte[] value, String reason,
+            Throwable cause) {
+        ProducerRecord<byte[], byte[]> out = new ProducerRecord<>(config.deadLetterTopic(), r.key(), value);
+        out.headers().add(H_REASON, reason.getBytes(StandardCharsets.UTF_8))
+                .add(H_TOPIC, r.topic().getBytes(StandardCharsets.UTF_8))
+                .add(H_PARTITION, Integer.toString(r.partition()).getBytes(StandardCharsets.UTF_8))
+                .add(H_OFFSET, Long.toString(r.offset()).getBytes(StandardCharsets.UTF_8))
+                .add(H_RECEIVED, Instant.now().toString().getBytes(StandardCharsets.UTF_8))
+                .add(H_ERROR, cause.getClass().getName().getBytes(StandardCharsets.UTF_8));
+        return out;
+    }
+
+    /**
+     * Why a poison record is kept: how often it failed, where it came from, the last exception's class and message
+     * and its root cause's; at most {@value #MAX_REASON} characters, control characters and lone surrogates replaced
+     * (the database takes no NUL, and a message may quote the record).
+     */
+    static String poisonReason(TopicPartition tp, long offset, Throwable cause, int attempts) {
+        String text = "processing failed in " + attempts + " attempts alone (" + tp.topic() + " partition "
+                + tp.partition() + " offset " + offset + "): " + rootMessage(cause);
+        StringBuilder b = new StringBuilder(Math.min(text.length(), MAX_REASON));
+        for (int i = 0; i < text.length();) {
+            int cp = text.codePointAt(i);
+            int n = Character.charCount(cp);
+            if (b.length() + n >= MAX_REASON && i + n < text.length()) {
+                b.append('\u2026');
+                break;
+            }
+            b.appendCodePoint(cp < 0x20 || cp == 0x7f || (cp >= 0xd800 && cp <= 0xdfff) ? 0xfffd : cp);
+            i += n;
+        }
+        return b.toString();
+    }
+
+    /**
+     * Whether a failure says that the database (or the broker, for the dead-letter topic) cannot be reached, rather
+     * than anything about the records: a connection lost or refused (SQLState class 08), the server shutting down or
+     * starting (57P01 to 57P03), no connection left (53300), the pool's acquisition timeout, a retriable Kafka error.
+     * The same test as the HTTP intake's 503, with the server's own shutdown states.
+     */
+    static boolean unavailable(Throwable failure) {
+        int depth = 0;
+        for (Throwable t = failure; t != null && depth < 32; t = t.getCause() == t ? null : t.getCause(), depth++) {
+            if (t instanceof SQLTransientConnectionException || t instanceof RetriableException
+                    || t instanceof java.net.ConnectException) {
+                return true;
+            }
+            if (t instanceof SQLException e) {
+                String state = e.getSQLState();
+                if (state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
+                        || state.equals("57P03") || state.equals("53300"))) {
+                    return true;
+                }
+            }
+            String message = t.getMessage();
+            if (message != null && message.toLowerCase(java.util.Locale.ROOT).contains("acquisition timeout")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * A batch of the partition could not be stored: nothing of it is committed, so the partition goes back to the
      * batch's first offset and pauses until the next attempt, after a wait that doubles with each failure of the
      * partition in a row (the other partitions go on; with the database down, each fails in turn). Chunks of the batch
@@ -408,8 +535,9 @@ public class AuditLogConsumer {
                 config.retryBackoff().toMillis() << Math.min(20, failures - 1));
         heldBack.put(tp, System.currentTimeMillis() + wait);
         LOG.warnf("Kafka intake paused: storing partition %d from offset %d failed (%s); its records stay in Kafka and"
-                + " are read again in %d ms (failure %d in a row)", tp.partition(), f.offset(), rootMessage(f.cause()),
-                wait, failures);
+                + " are read again in %d ms (failure %d in a row; after %d, a batch is split and a record that fails"
+                + " alone is quarantined, unless the database is unreachable)", tp.partition(), f.offset(),
+                rootMessage(f.cause()), wait, failures, config.maxAttempts());
         if (pausedSince == null) {
             pausedSince = Instant.now();
         }
@@ -496,7 +624,7 @@ public class AuditLogConsumer {
 
     private static String rootMessage(Throwable e) {
         Throwable t = e;
-        while (t.getCause() != null && t.getCause() != t) {
+        for (int depth = 0; t.getCause() != null && t.getCause() != t && depth < 32; depth++) {
             t = t.getCause();
         }
         return t == e ? String.valueOf(e) : e + " <- " + t;
@@ -510,10 +638,12 @@ public class AuditLogConsumer {
     private final class Rebalance implements ConsumerRebalanceListener {
         private final KafkaConsumer<byte[], byte[]> c;
         private final PartitionPipeline.Store store;
+        private final PartitionPipeline.Quarantine keep;
 
-        Rebalance(KafkaConsumer<byte[], byte[]> c, PartitionPipeline.Store store) {
+        Rebalance(KafkaConsumer<byte[], byte[]> c, PartitionPipeline.Store store, PartitionPipeline.Quarantine keep) {
             this.c = c;
             this.store = store;
+            this.keep = keep;
         }
 
         @Override
@@ -528,7 +658,8 @@ public class AuditLogConsumer {
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             for (TopicPartition tp : partitions) {
-                pipelines.put(tp, new PartitionPipeline(tp, workers, store, ingestConfig.chunkRecords()));
+                pipelines.put(tp, new PartitionPipeline(tp, workers, store, ingestConfig.chunkRecords(),
+                        Math.max(1, config.maxAttempts()), keep, AuditLogConsumer::unavailable));
                 if (draining.containsKey(tp)) {
                     // its former pipeline still stores a batch: read it again only once that is done
                     c.pause(List.of(tp));

@@ -51,6 +51,16 @@ public interface KafkaIntakeConfig {
     Duration maxRetryBackoff();
 
     /**
+     * How many times in a row a batch whose processing fails (any exception: a database error, a bug in the detector,
+     * not only a parse error) is tried, with the waits above, before it is split in halves to find the record that
+     * fails; and how many times that record is then tried alone before it is kept in the quarantine and the
+     * dead-letter topic with its reason, and its offset committed. Failures that say the database cannot be reached
+     * do not count: the partition waits for it. At least 1.
+     */
+    @WithDefault("3")
+    int maxAttempts();
+
+    /**
      * How long the group waits for a silent instance before giving its partitions to the others (Kafka's
      * {@code session.timeout.ms}): the takeover time after a crash.
      */

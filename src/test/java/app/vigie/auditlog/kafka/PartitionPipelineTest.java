@@ -86,6 +86,125 @@ class PartitionPipelineTest {
     }
 
     @Test
+    void aRecordThatKeepsFailingIsFoundBySplittingItsBatchThenQuarantinedAndEveryOtherRecordIsStored()
+            throws Exception {
+        List<Long> stored = Collections.synchronizedList(new ArrayList<>());
+        List<Integer> sizes = Collections.synchronizedList(new ArrayList<>());
+        List<String> kept = Collections.synchronizedList(new ArrayList<>());
+        PartitionPipeline p = new PartitionPipeline(P0, workers, (tp, batch) -> {
+            sizes.add(batch.size());
+            if (batch.stream().anyMatch(r -> r.offset() == 17)) {
+                throw new StackOverflowError("a detector bug");  // an Error too
+            }
+            batch.forEach(r -> stored.add(r.offset()));
+        }, 10, 3, (tp, r, cause, attempts) -> kept.add(r.offset() + ":" + attempts + ":" + cause.getMessage()),
+                e -> false);
+        int rewinds = pollUntilStored(p, 0, 40, 40);
+        assertThat(kept).as("the poison record, once it failed 3 times alone").containsExactly("17:3:a detector bug");
+        assertThat(stored).as("every other record, once, in order").hasSize(39).doesNotContain(17L).isSorted()
+                .doesNotHaveDuplicates();
+        assertThat(rewinds).as("3 attempts of the batch, then 2 failed attempts of the record alone").isEqualTo(4);
+        assertThat(sizes.stream().filter(n -> n == 1).count()).as("records tried alone: the poison one only, "
+                + "not the whole batch").isLessThanOrEqualTo(4);
+        assertThat(sizes.subList(sizes.lastIndexOf(1) + 1, sizes.size())).as("batches grow back after it, doubling")
+                .isEqualTo(List.of(2, 4, 8, 8));
+        assertThat(p.stored()).isEqualTo(40);
+    }
+
+    @Test
+    void failuresOfAnUnreachableDatabaseAreRetriedForeverAndNothingIsQuarantined() throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        List<Integer> sizes = Collections.synchronizedList(new ArrayList<>());
+        List<Long> kept = Collections.synchronizedList(new ArrayList<>());
+        PartitionPipeline p = new PartitionPipeline(P0, workers, (tp, batch) -> {
+            sizes.add(batch.size());
+            if (calls.incrementAndGet() <= 20) {
+                throw new java.sql.SQLException("connection refused", "08001");
+            }
+        }, 10, 2, (tp, r, cause, attempts) -> kept.add(r.offset()), AuditLogConsumer::unavailable);
+        int rewinds = pollUntilStored(p, 0, 25, 25);
+        assertThat(rewinds).isEqualTo(20);
+        assertThat(kept).as("an outage is nobody's poison").isEmpty();
+        assertThat(sizes.subList(0, 20)).as("nor a reason to split").allMatch(n -> n == 10);
+        assertThat(p.stored()).isEqualTo(25);
+    }
+
+    @Test
+    void aRecordWhoseQuarantineFailsIsTriedAgainAndKeptWhenItCanBe() throws Exception {
+        AtomicInteger keeps = new AtomicInteger();
+        List<Long> stored = Collections.synchronizedList(new ArrayList<>());
+        PartitionPipeline p = new PartitionPipeline(P0, workers, (tp, batch) -> {
+            if (batch.stream().anyMatch(r -> r.offset() == 0)) {
+                throw new IllegalArgumentException("poison");
+            }
+            batch.forEach(r -> stored.add(r.offset()));
+        }, 10, 1, (tp, r, cause, attempts) -> {
+            if (keeps.incrementAndGet() == 1) {
+                throw new IllegalStateException("dead-letter topic unreachable");
+            }
+        }, e -> false);
+        int rewinds = pollUntilStored(p, 0, 5, 5);
+        assertThat(rewinds).as("the failed quarantine's").isEqualTo(1);
+        assertThat(keeps).hasValue(2);
+        assertThat(stored).containsExactly(1L, 2L, 3L, 4L);
+    }
+
+    @Test
+    void aPoisonRecordsReasonNamesTheExceptionAndItsCauseIsBoundedAndHoldsNoControlCharacter() {
+        Exception cause = new RuntimeException("wrapped", new IllegalStateException("bad\u0000value \ud800 "
+                + "x".repeat(5000)));
+        String reason = AuditLogConsumer.poisonReason(P0, 42, cause, 3);
+        assertThat(reason).startsWith("processing failed in 3 attempts alone (t partition 0 offset 42): "
+                + "java.lang.RuntimeException: wrapped <- java.lang.IllegalStateException: bad\ufffdvalue \ufffd x")
+                .hasSize(AuditLogConsumer.MAX_REASON).endsWith("x\u2026");
+        assertThat(reason.chars().filter(c -> c < 0x20 || (c >= 0xd800 && c <= 0xdfff)).count()).isZero();
+        assertThat(AuditLogConsumer.poisonReason(P0, 1, new StackOverflowError(), 1))
+                .isEqualTo("processing failed in 1 attempts alone (t partition 0 offset 1): java.lang.StackOverflowError");
+    }
+
+    @Test
+    void onlyAnUnreachableDatabaseOrBrokerIsNotTheRecordsFault() {
+        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("gone", "08006"))).isTrue();
+        assertThat(AuditLogConsumer.unavailable(new IllegalStateException(new java.sql.SQLException("down", "57P01"))))
+                .isTrue();
+        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("Sorry, acquisition timeout!"))).isTrue();
+        assertThat(AuditLogConsumer.unavailable(new java.util.concurrent.ExecutionException(
+                new org.apache.kafka.common.errors.TimeoutException("no broker")))).isTrue();
+        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("value too long", "22001"))).isFalse();
+        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("violates check", "23514"))).isFalse();
+        assertThat(AuditLogConsumer.unavailable(new IllegalStateException("a detector bug"))).isFalse();
+        assertThat(AuditLogConsumer.unavailable(new OutOfMemoryError("Java heap space"))).isFalse();
+    }
+
+    @Test
+    void maxAttemptsIsAtLeastOne() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PartitionPipeline(P0, workers, (tp, b) -> { },
+                10, 0, (tp, r, c, a) -> { }, e -> false)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * Plays the polling thread: hands the partition's records from {@code from} to {@code end}, and after each
+     * failure reads them again from the failed offset, until the partition is stored up to {@code until}; returns how
+     * many failures (rewinds) it took.
+     */
+    private static int pollUntilStored(PartitionPipeline p, long from, long end, long until) throws Exception {
+        int rewinds = 0;
+        p.add(records(P0, from, end));
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (p.stored() < until) {
+            assertThat(System.currentTimeMillis()).as("in time").isLessThan(deadline);
+            await(() -> !p.busy());
+            PartitionPipeline.Failure f = p.takeFailure();
+            if (f != null) {
+                rewinds++;
+                p.add(records(P0, f.offset(), end));
+            }
+        }
+        await(() -> !p.busy());
+        return rewinds;
+    }
+
+    @Test
     void withFewerWorkersThanPartitionsEachPartitionGetsItsTurnBatchAfterBatch() throws Exception {
         ExecutorService one = Executors.newSingleThreadExecutor();
         try {
