@@ -189,14 +189,17 @@ public class IngestService {
      * Of these records, held back when their batch's earlier lines were ingested, how many still are: the later lines
      * of the same body (the HTTP intake ingests a body a window at a time) may have applied them.
      */
-    public long stillPending(List<AuditRecord> held) throws SQLException {
+    public long stillPending(Map<StreamKey, List<Long>> held) throws SQLException {
         if (held.isEmpty()) {
             return 0;
         }
-        Set<StreamKey> keys = new HashSet<>();
-        held.forEach(r -> keys.add(streamKey(r)));
-        Map<StreamKey, Long> next = Transactions.run(dataSource, c -> RecordStore.nextSeqs(c, keys));
-        return held.stream().filter(r -> r.seq() >= next.getOrDefault(streamKey(r), 0L)).count();
+        Map<StreamKey, Long> next = Transactions.run(dataSource, c -> RecordStore.nextSeqs(c, held.keySet()));
+        long still = 0;
+        for (Map.Entry<StreamKey, List<Long>> e : held.entrySet()) {
+            long from = next.getOrDefault(e.getKey(), 0L);
+            still += e.getValue().stream().filter(seq -> seq >= from).count();
+        }
+        return still;
     }
 
     /** A record held back by one chunk may have been applied by a later chunk of the same batch. */

@@ -266,7 +266,7 @@ public class DetectionService implements AppliedRecordListener {
 
     /** Bytes a detector holds, roughly: its pool model and its live requests. */
     static long bytesOf(StreamDetector d) {
-        return 1024 + d.poolBytes() + 256L * d.liveRequests() + d.keptTableBytes();
+        return 1024 + d.poolBytes() + 256L * d.liveRequests() + d.keptTableBytes() + d.tableBytes();
     }
 
     /** The detectors' memory, estimated. */
@@ -319,6 +319,11 @@ public class DetectionService implements AppliedRecordListener {
         }
     }
 
+    /** The limits every detector of the service keeps to; replays apart from the intake take the heap's budget. */
+    public DetectorLimits limits() {
+        return limits.withBudget(DetectorLimits.PoolBudget.HEAP);
+    }
+
     /** What the detectors may take, in bytes. */
     long budget() {
         return memoryBudget.map(MemorySize::asLongValue).orElse(Runtime.getRuntime().maxMemory() / 4);
@@ -330,15 +335,23 @@ public class DetectionService implements AppliedRecordListener {
      */
     synchronized String allocatePool(long bytes, Runnable allocation) {
         long budget = budget();
+        if (bytes > budget) {
+            // never fits, whatever else leaves memory: the boot is not judged (a property of the log and the settings)
+            return "its model would take " + mib(bytes) + " MiB, more than the detectors' whole budget of "
+                    + mib(budget) + " MiB";
+        }
         if (bytesInMemory() + bytes > budget) {
-            evictOverBudget(Math.max(0, budget - bytes), Duration.ofSeconds(2));
+            evictOverBudget(budget - bytes, Duration.ofSeconds(2));
         }
         long used = bytesInMemory();
-        if (used + bytes > budget) {
-            return "its model would take " + mib(bytes) + " MiB and the detectors' budget of " + mib(budget)
-                    + " MiB has " + mib(Math.max(0, budget - used)) + " MiB left";
+        if (used + bytes > budget || DetectorLimits.heapSpare() < bytes) {
+            // fits, but not now: a moment's memory must not leave a boot unjudged; the record comes again
+            throw new DetectorLimits.NoRoomNow("a pool of " + mib(bytes) + " MiB does not fit now (the detectors hold "
+                    + mib(used) + " MiB of a budget of " + mib(budget) + " MiB, the heap has "
+                    + mib(Math.max(0, DetectorLimits.heapSpare())) + " MiB to spare); retry shortly");
         }
-        return DetectorLimits.PoolBudget.HEAP.allocate(bytes, allocation);
+        allocation.run();
+        return null;
     }
 
     private static long mib(long bytes) {
@@ -389,7 +402,9 @@ public class DetectionService implements AppliedRecordListener {
     }
 
     private StreamDetector rebuild(Connection tx, String stream, String boot, long seq) throws SQLException {
-        StreamDetector d = DetectorSnapshotStore.load(tx, stream, boot, seq).orElseGet(() -> detector(stream, boot));
+        // the snapshot's pool is taken from the budget as a CONFIG's is (a restart must not overrun it either)
+        StreamDetector d = DetectorSnapshotStore.load(tx, stream, boot, seq, limits.budget())
+                .orElseGet(() -> detector(stream, boot));
         d.keptTablesBudget(freedTablesBudget.asLongValue());
         d.limits(limits);
         long fromSnapshot = d.nextSeq() - 1;

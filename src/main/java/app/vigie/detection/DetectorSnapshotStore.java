@@ -19,6 +19,7 @@ import java.util.zip.InflaterInputStream;
 
 import org.jboss.logging.Logger;
 
+import app.vigie.detection.core.DetectorLimits;
 import app.vigie.detection.core.StreamDetector;
 
 /** Detector states stored in PostgreSQL, deflated, one per (stream, boot). */
@@ -50,7 +51,8 @@ final class DetectorSnapshotStore {
     }
 
     /** The stored state of (stream, boot) when it is older than {@code seq}; empty otherwise or if unreadable. */
-    static Optional<StreamDetector> load(Connection tx, String stream, String boot, long seq) throws SQLException {
+    static Optional<StreamDetector> load(Connection tx, String stream, String boot, long seq,
+            DetectorLimits.PoolBudget budget) throws SQLException {
         try (PreparedStatement ps = tx.prepareStatement(
                 "select seq, state from detector_snapshot where stream = ? and boot = ? and seq < ?")) {
             ps.setString(1, stream);
@@ -62,7 +64,7 @@ final class DetectorSnapshotStore {
                 }
                 try (DataInputStream in = new DataInputStream(new InflaterInputStream(
                         new ByteArrayInputStream(rs.getBytes(2)), new Inflater(), 1 << 16))) {
-                    return Optional.of(StreamDetector.restore(in));
+                    return Optional.of(StreamDetector.restore(in, budget));
                 } catch (IOException e) {
                     LOG.warnf("The snapshot of %s boot %s is unreadable (%s); replaying from the start", stream, boot,
                             e.getMessage());

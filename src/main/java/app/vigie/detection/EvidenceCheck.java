@@ -21,6 +21,7 @@ import app.vigie.detection.core.Finding;
 import app.vigie.detection.core.RequestFact;
 import app.vigie.detection.core.RequestFacts;
 import app.vigie.detection.core.Rule;
+import app.vigie.detection.core.DetectorLimits;
 import app.vigie.detection.core.StreamDetector;
 import app.vigie.detection.store.EvidenceStore;
 import app.vigie.detection.store.EvidenceStore.EvidenceBoot;
@@ -52,6 +53,11 @@ public final class EvidenceCheck {
     }
 
     public static Result check(Connection c, UUID incident) throws SQLException {
+        return check(c, incident, DetectorLimits.DEFAULT);
+    }
+
+    /** The check, its detectors held to {@code limits} (the service's, so that a boot not judged stays so). */
+    public static Result check(Connection c, UUID incident, DetectorLimits limits) throws SQLException {
         RecordParser parser = new RecordParser();
         Replay replay = new Replay();
         int purged = 0;
@@ -62,8 +68,9 @@ public final class EvidenceCheck {
                 purged++;
                 continue;
             }
-            records += StoredReplay.replay(c, b.id(), new StreamDetector(b.stream(), b.boot()), b.nextSeq(), parser,
-                    replay);
+            StreamDetector d = new StreamDetector(b.stream(), b.boot());
+            d.limits(limits);
+            records += StoredReplay.replay(c, b.id(), d, b.nextSeq(), parser, replay);
         }
         for (RequestFacts f : replay.facts.values()) {
             f.finding().ifPresent(replay::finding);

@@ -17,6 +17,7 @@ import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.detection.DetectionService;
 import app.vigie.detection.EvidenceCheck;
 import app.vigie.detection.store.CounterStore;
 import app.vigie.platform.Permits;
@@ -33,6 +34,9 @@ public class IncidentService {
 
     @Inject
     AgroalDataSource dataSource;
+
+    @Inject
+    DetectionService detection;
 
     @Inject
     @Any
@@ -91,7 +95,7 @@ public class IncidentService {
                 if (IncidentQueries.get(c, uuid).isEmpty()) {
                     throw IncidentIds.notFound(id);
                 }
-                return EvidenceCheck.check(c, uuid);
+                return EvidenceCheck.check(c, uuid, detection.limits());
             });
         }
     }

@@ -1,5 +1,7 @@
 package app.vigie.auditlog.kafka;
 
+import java.net.ConnectException;
+import java.util.Locale;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -64,6 +66,7 @@ import app.vigie.auditlog.intake.LineParser;
 import app.vigie.auditlog.intake.Source;
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.store.QuarantineStore;
+import app.vigie.detection.core.DetectorLimits;
 import app.vigie.kafka.KafkaClients;
 import app.vigie.platform.Traces;
 
@@ -503,18 +506,24 @@ public class AuditLogConsumer {
         int depth = 0;
         for (Throwable t = failure; t != null && depth < 32; t = t.getCause() == t ? null : t.getCause(), depth++) {
             if (t instanceof SQLTransientConnectionException || t instanceof RetriableException
-                    || t instanceof java.net.ConnectException) {
+                    || t instanceof ConnectException
+                    || t instanceof DetectorLimits.NoRoomNow) {
                 return true;
             }
             if (t instanceof SQLException e) {
                 String state = e.getSQLState();
+                // connection lost, server shutting down, too many connections; and what a slow or busy database
+                // answers without any record being at fault: statement timeout, deadlock, serialization failure,
+                // lock not available, disk full, out of memory
                 if (state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02")
-                        || state.equals("57P03") || state.equals("53300"))) {
+                        || state.equals("57P03") || state.equals("53300") || state.equals("57014")
+                        || state.equals("40P01") || state.equals("40001") || state.equals("55P03")
+                        || state.equals("53100") || state.equals("53200"))) {
                     return true;
                 }
             }
             String message = t.getMessage();
-            if (message != null && message.toLowerCase(java.util.Locale.ROOT).contains("acquisition timeout")) {
+            if (message != null && message.toLowerCase(Locale.ROOT).contains("acquisition timeout")) {
                 return true;
             }
         }

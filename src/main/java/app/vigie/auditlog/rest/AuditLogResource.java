@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import jakarta.annotation.security.RolesAllowed;
@@ -25,6 +27,8 @@ import app.vigie.auditlog.intake.IngestResult;
 import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.Source;
 import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.auditlog.store.RecordStore.StreamKey;
+import app.vigie.detection.core.DetectorLimits;
 import app.vigie.problem.ProblemException;
 import app.vigie.security.Role;
 
@@ -86,6 +90,11 @@ public class AuditLogResource {
                     file ? sourceName : batchId, first, !file);
             try {
                 streamed.read((lines, blank) -> answer.add(ingest.ingest(lines, blank)));
+            } catch (DetectorLimits.NoRoomNow busy) {
+                long taken = streamed.linesTaken();
+                throw new ProblemException(503, busy.getMessage() + (taken == 0 ? "; nothing of this batch was accepted"
+                        : "; lines " + first + " to " + (first + taken - 1) + " were taken before ("
+                                + answer.summary() + "), nothing from line " + (first + taken) + " on"), 5);
             } catch (StreamedBody.Stopped stopped) {
                 String detail = stopped.getMessage() + (stopped.linesTaken == 0 ? "; nothing of this batch was accepted"
                         : "; lines " + first + " to " + (first + stopped.linesTaken - 1) + " were taken before ("
@@ -111,8 +120,8 @@ public class AuditLogResource {
         int blank;
         int windows;
         final List<IngestAnswer.Rejected> rejected = new ArrayList<>();
-        /** The records held back so far: a later window may apply them. */
-        final List<AuditRecord> held = new ArrayList<>();
+        /** The seqs held back so far, per (stream, boot): a later window may apply them. */
+        final Map<StreamKey, List<Long>> held = new HashMap<>();
 
         void add(IngestResult r) {
             windows++;
@@ -121,7 +130,9 @@ public class AuditLogResource {
             blank += r.blank();
             for (LineOutcome o : r.outcomes()) {
                 if (o.status() == LineOutcome.Status.PENDING) {
-                    held.add(o.record());
+                    AuditRecord record = o.record();
+                    held.computeIfAbsent(new StreamKey(record.stream(), record.boot()), k -> new ArrayList<>())
+                            .add(record.seq());
                     pending++;
                 }
             }
@@ -151,7 +162,11 @@ public class AuditLogResource {
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed({Role.R_INGEST, Role.R_DPO, Role.R_ANALYST})
     public GapService.Flushed flush(@Context SecurityContext who) throws SQLException {
-        return gaps.flush(who.getUserPrincipal().getName());
+        try {
+            return gaps.flush(who.getUserPrincipal().getName());
+        } catch (DetectorLimits.NoRoomNow busy) {
+            throw new ProblemException(503, busy.getMessage(), 5);
+        }
     }
 
     static ProblemException tooLarge(long max) {

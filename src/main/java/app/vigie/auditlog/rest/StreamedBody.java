@@ -123,6 +123,11 @@ final class StreamedBody {
         }
     }
 
+    /** Lines handed on and taken so far. */
+    long linesTaken() {
+        return taken();
+    }
+
     private long taken() {
         return nextLine - firstLine;
     }
@@ -152,8 +157,8 @@ final class StreamedBody {
             }
         }
         LineSplitter.Split split = LineSplitter.split(buf, from, to, source, sourceName, nextLine, checkUtf8);
-        nextLine += split.lines().size() + split.blank();
         lines.take(split.lines(), split.blank());
+        nextLine += split.lines().size() + split.blank();
     }
 
     /**
@@ -199,8 +204,8 @@ final class StreamedBody {
     private void handLong(byte[] kept, long length, MessageDigest sha, Lines to) throws SQLException {
         IncomingLine line = IncomingLine.truncated(source, sourceName, nextLine, kept, length,
                 HexFormat.of().formatHex(sha.digest()));
-        nextLine++;
         to.take(List.of(line), 0);
+        nextLine++;
     }
 
     private static MessageDigest sha256() {

@@ -18,6 +18,8 @@ public record DetectorLimits(long maxPoolSlots, long maxTableEntries, int maxLiv
     public static final long DEFAULT_MAX_POOL_SLOTS = 1L << 27;
     /** 2^24 logical pages: about 208 MiB of page tables. */
     public static final long DEFAULT_MAX_TABLE_ENTRIES = 1L << 24;
+    /** The most tenants one boot may name: a node serves thousands of customers, not millions. */
+    public static final int MAX_TENANTS = 1 << 16;
     /** 2^18: a node runs hundreds of requests at once, not hundreds of thousands. */
     public static final int DEFAULT_MAX_LIVE_REQUESTS = 1 << 18;
 
@@ -61,12 +63,19 @@ public record DetectorLimits(long maxPoolSlots, long maxTableEntries, int maxLiv
          */
         String allocate(long bytes, Runnable allocation);
 
-        /** Fits when the heap, less what is in use and a margin of a quarter of it, has room. */
+        /**
+         * Fits when the heap, less what is in use and a margin of a quarter of it, has room. What is in use counts
+         * garbage not yet collected: before refusing (a boot not judged), the heap is collected once and looked at
+         * again; a {@code CONFIG} comes once per boot, so that cost is rare.
+         */
         PoolBudget HEAP = new PoolBudget() {
             @Override
             public synchronized String allocate(long bytes, Runnable allocation) {
-                Runtime rt = Runtime.getRuntime();
-                long free = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory()) - rt.maxMemory() / 4;
+                long free = spare();
+                if (bytes > free) {
+                    System.gc();
+                    free = spare();
+                }
                 if (bytes > free) {
                     return "its model would take " + mib(bytes) + " MiB and the heap has " + mib(Math.max(0, free))
                             + " MiB to spare";
@@ -75,6 +84,27 @@ public record DetectorLimits(long maxPoolSlots, long maxTableEntries, int maxLiv
                 return null;
             }
         };
+    }
+
+    private static long spare() {
+        Runtime rt = Runtime.getRuntime();
+        return rt.maxMemory() - (rt.totalMemory() - rt.freeMemory()) - rt.maxMemory() / 4;
+    }
+
+    /**
+     * A pool that fits in the budget but not now (other detectors, garbage not yet collected): the record is not
+     * taken now, rather than its boot not judged for a moment's memory. The intake answers 503 (HTTP) or waits
+     * (Kafka), and the record comes again.
+     */
+    public static final class NoRoomNow extends RuntimeException {
+        public NoRoomNow(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** What the heap has to spare now, less a margin of a quarter of it. */
+    public static long heapSpare() {
+        return spare();
     }
 
     static long mib(long bytes) {

@@ -129,7 +129,7 @@ public final class DetectorSnapshotCodec {
     }
 
     /** A detector in the state {@link #write} wrote; a snapshot of another version is refused. */
-    static StreamDetector read(DataInputStream in) throws IOException {
+    static StreamDetector read(DataInputStream in, DetectorLimits.PoolBudget budget) throws IOException {
         int version = in.readInt();
         if (version != StreamDetector.SNAPSHOT_VERSION) {
             throw new IOException("snapshot version " + version + " is not " + StreamDetector.SNAPSHOT_VERSION);
@@ -154,10 +154,18 @@ public final class DetectorSnapshotCodec {
         }
         d.pageSize = in.readInt();
         d.poolPages = in.readInt();
-        d.slots = readInts(in);
-        if (d.pageSize <= 0 || d.slots.length != (long) d.pageSize * d.poolPages) {
-            throw new IOException("snapshot of " + d.slots.length + " slots for " + d.poolPages + " pages of "
+        int slotCount = in.readInt();
+        if (d.pageSize <= 0 || d.poolPages <= 0 || slotCount != (long) d.pageSize * d.poolPages) {
+            throw new IOException("snapshot of " + slotCount + " slots for " + d.poolPages + " pages of "
                     + d.pageSize);
+        }
+        String refused = budget.allocate(DetectorLimits.poolBytes(slotCount, d.poolPages),
+                () -> d.slots = new int[slotCount]);
+        if (refused != null) {
+            throw new IOException("its pool is refused: " + refused);
+        }
+        for (int i = 0; i < slotCount; i++) {
+            d.slots[i] = in.readInt();
         }
         d.summarizePages();
         d.owner = readInts(in);
@@ -202,6 +210,9 @@ public final class DetectorSnapshotCodec {
                         w.slotPositions.put(in.readInt(), readInts(in));
                     }
                 }
+                w.charged = (long) StreamDetector.RECEIVED_PAGE_BYTES * pages
+                        + ambiguous * (64 + 4L * d.pageSize);
+                d.receivedBytes += w.charged;
             }
             d.writers[id] = w;
         }

@@ -94,6 +94,15 @@ public final class StreamDetector {
     Finding unsupportedFinding;
     /** The logical pages the expanded tables have room for, together ({@link DetectorLimits#maxTableEntries()}). */
     long tableEntries;
+    /**
+     * What the received positions of live sent writers take, estimated (36 bytes a received page, 64 + 4 a slot for a
+     * page received at two logical pages): charged with the tables to {@link DetectorLimits#maxTableEntries()}.
+     */
+    long receivedBytes;
+    /** Bytes a table entry takes (its page, kind and expected fingerprint). */
+    static final int ENTRY_BYTES = 13;
+    /** Bytes a received page's entry is charged (the map's capacity is 2 to 4 times its size, 9 bytes a slot). */
+    static final int RECEIVED_PAGE_BYTES = 36;
 
     public StreamDetector(String stream, String boot) {
         this.stream = stream;
@@ -137,6 +146,9 @@ public final class StreamDetector {
         Writer(String request, String tenant, int tenantId) {
             this(request, tenant, tenantId, false);
         }
+
+        /** What {@link StreamDetector#receivedBytes} was charged for this writer. */
+        long charged;
 
         Writer(String request, String tenant, int tenantId, boolean sent) {
             this.request = request;
@@ -441,6 +453,7 @@ public final class StreamDetector {
         keptBytes = 0;
         keptCount = 0;
         tableEntries = 0;
+        receivedBytes = 0;
         touched = null;
     }
 
@@ -461,8 +474,13 @@ public final class StreamDetector {
      * Whether the table of {@code request} may grow by {@code added} logical pages (a new table counts as a live
      * request) within the limits; when not, the boot is not judged any more and the finding says why.
      */
-    private boolean room(AuditRecord r, String request, long added, boolean restart, DetectionSink sink) {
+    private boolean room(AuditRecord r, String request, String tenant, long added, boolean restart,
+            DetectionSink sink) {
         RequestState q = requests.get(request);
+        if (q == null && tenants.size() >= DetectorLimits.MAX_TENANTS && !tenants.containsKey(tenant)) {
+            unsupported(r, "more than " + DetectorLimits.MAX_TENANTS + " tenants in one boot", sink);
+            return false;
+        }
         if (q == null && liveRequests() >= limits.maxLiveRequests()) {
             unsupported(r, "more than " + limits.maxLiveRequests() + " requests would hold a page table at once"
                     + " (vigie.detection.max-live-requests)", sink);
@@ -474,7 +492,8 @@ public final class StreamDetector {
         while (capacity < pagesAfter) {
             capacity *= 2;
         }
-        if (pagesAfter > Integer.MAX_VALUE / 2 || tableEntries - before + capacity > limits.maxTableEntries()) {
+        if (pagesAfter > Integer.MAX_VALUE / 2 || tableEntries - before + capacity
+                + (receivedBytes + ENTRY_BYTES - 1) / ENTRY_BYTES > limits.maxTableEntries()) {
             unsupported(r, "the page tables of its live requests would hold more than " + limits.maxTableEntries()
                     + " pages (" + r.type() + " of " + added + " pages for " + request + ", whose table would have "
                     + pagesAfter + "; vigie.detection.max-table-entries)", sink);
@@ -504,7 +523,7 @@ public final class StreamDetector {
         if (a.restart() && restartRefused(r, a.request(), "ALLOC", sink)) {
             return;
         }
-        if (!room(r, a.request(), pagesOf(a.pages()), a.restart(), sink)) {
+        if (!room(r, a.request(), a.tenant(), pagesOf(a.pages()), a.restart(), sink)) {
             return;
         }
         // an ALLOC on any stream serves the request (REJECTED_REQUEST_SERVED), even one whose table left memory
@@ -552,7 +571,7 @@ public final class StreamDetector {
         if (s.restart() && restartRefused(r, s.request(), "SHARE", sink)) {
             return;
         }
-        if (!room(r, s.request(), pagesOf(s.pages()), s.restart(), sink)) {
+        if (!room(r, s.request(), s.tenant(), pagesOf(s.pages()), s.restart(), sink)) {
             return;
         }
         RequestState q = table(r, s.request(), s.tenant(), true, sink);
@@ -609,10 +628,13 @@ public final class StreamDetector {
                     + tableTokens + " tokens; no effect" + forgotten(q));
             return;
         }
-        int id = w.sent() ? sentWriter(q) : q.id;
-        Writer me = writers[id];
         int firstPage = w.from() / pageSize;
         int lastPage = (int) ((end - 1) / pageSize);
+        if (w.sent() && !receivedRoom(r, lastPage - firstPage + 1L, sink)) {
+            return;
+        }
+        int id = w.sent() ? sentWriter(q) : q.id;
+        Writer me = writers[id];
         for (int lp = firstPage; lp <= lastPage; lp++) {
             int page = q.table[lp];
             int base = page * pageSize;
@@ -773,9 +795,13 @@ public final class StreamDetector {
      */
     private void received(Writer me, int id, int page, int lp, int from, int to) {
         int known = me.logicalPages.get(page);
+        if (known < 0) {
+            charge(me, RECEIVED_PAGE_BYTES);
+        }
         int[] positions = me.slotPositions == null ? null : me.slotPositions.get(page);
         if (positions == null && known >= 0 && known != lp) {
             positions = new int[pageSize];
+            charge(me, 64 + 4L * pageSize);
             Arrays.fill(positions, -1);
             for (int slot = 0; slot < pageSize; slot++) {
                 if (slots[page * pageSize + slot] == id) {
@@ -793,6 +819,31 @@ public final class StreamDetector {
             }
         }
         me.logicalPages.put(page, lp);
+    }
+
+    private void charge(Writer w, long bytes) {
+        w.charged += bytes;
+        receivedBytes += bytes;
+    }
+
+    /**
+     * Whether a sent write of {@code pages} pages may add its received positions (at worst a map entry and a position
+     * per slot for each page) within the limit the tables share; when not, the boot is not judged any more.
+     */
+    private boolean receivedRoom(AuditRecord r, long pages, DetectionSink sink) {
+        long worst = pages * (RECEIVED_PAGE_BYTES + 64 + 4L * pageSize);
+        if ((long) ENTRY_BYTES * tableEntries + receivedBytes + worst <= (long) ENTRY_BYTES * limits.maxTableEntries()) {
+            return true;
+        }
+        unsupported(r, "the page tables and received positions of its requests would take more than "
+                + DetectorLimits.mib((long) ENTRY_BYTES * limits.maxTableEntries()) + " MiB (a sent WRITE of " + pages
+                + " pages; vigie.detection.max-table-entries)", sink);
+        return false;
+    }
+
+    /** What the tables, received positions and tenants of this boot take, estimated (beyond the pool). */
+    public long tableBytes() {
+        return (long) ENTRY_BYTES * tableEntries + receivedBytes + 80L * tenants.size();
     }
 
     /** The id of the writer of what {@code q} receives by sent transfers, made on first use. */
@@ -1206,6 +1257,7 @@ public final class StreamDetector {
         Writer w = writers[id];
         w.refs -= n;
         if (w.refs == 0) {
+            receivedBytes -= w.charged;
             writers[id] = null;
             if (freeCount == freeIds.length) {
                 freeIds = Arrays.copyOf(freeIds, freeCount * 2);
@@ -1402,7 +1454,15 @@ public final class StreamDetector {
 
     /** A detector in the state a {@link #snapshot} wrote; a snapshot of another version is refused. */
     public static StreamDetector restore(DataInputStream in) throws IOException {
-        return DetectorSnapshotCodec.read(in);
+        return DetectorSnapshotCodec.read(in, DetectorLimits.PoolBudget.HEAP);
+    }
+
+    /**
+     * Like {@link #restore(DataInputStream)}, its pool taken from {@code budget} first: a refusal is an
+     * {@link IOException} (the caller replays the boot's records instead, whose {@code CONFIG} then decides).
+     */
+    public static StreamDetector restore(DataInputStream in, DetectorLimits.PoolBudget budget) throws IOException {
+        return DetectorSnapshotCodec.read(in, budget);
     }
 
     /** Bytes held for the pool model (slots, page summaries, owners, fingerprints), excluding requests. */

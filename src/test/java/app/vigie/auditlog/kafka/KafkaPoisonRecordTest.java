@@ -1,7 +1,9 @@
 package app.vigie.auditlog.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
 
+import java.util.concurrent.Future;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -115,7 +117,7 @@ class KafkaPoisonRecordTest {
 
         // the poisoned stream's other records are stored (seq 3 waits for the missing seq 2, as after any gap)
         Api.admin().get("/api/streams").then().statusCode(200)
-                .body("find { it.stream == '" + poisoned + "' }.accepted", org.hamcrest.Matchers.equalTo(2));
+                .body("find { it.stream == '" + poisoned + "' }.accepted", equalTo(2));
 
         // the offset is committed past it
         try (Admin admin = Admin.create(KafkaResource.adminProperties())) {
@@ -160,7 +162,7 @@ class KafkaPoisonRecordTest {
         p.putAll(Map.of("bootstrap.servers", KafkaResource.bootstrapServers(), "acks", "all", "linger.ms", "200",
                 "key.serializer", ByteArraySerializer.class.getName(),
                 "value.serializer", ByteArraySerializer.class.getName()));
-        List<java.util.concurrent.Future<RecordMetadata>> futures = new ArrayList<>();
+        List<Future<RecordMetadata>> futures = new ArrayList<>();
         List<RecordMetadata> out = new ArrayList<>();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(p)) {
             for (ProducerRecord<byte[], byte[]> r : records) {

@@ -1,11 +1,14 @@
 package app.vigie.auditlog.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +17,7 @@ import java.util.function.BooleanSupplier;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -119,7 +123,7 @@ class PartitionPipelineTest {
         PartitionPipeline p = new PartitionPipeline(P0, workers, (tp, batch) -> {
             sizes.add(batch.size());
             if (calls.incrementAndGet() <= 20) {
-                throw new java.sql.SQLException("connection refused", "08001");
+                throw new SQLException("connection refused", "08001");
             }
         }, 10, 2, (tp, r, cause, attempts) -> kept.add(r.offset()), AuditLogConsumer::unavailable);
         int rewinds = pollUntilStored(p, 0, 25, 25);
@@ -164,21 +168,21 @@ class PartitionPipelineTest {
 
     @Test
     void onlyAnUnreachableDatabaseOrBrokerIsNotTheRecordsFault() {
-        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("gone", "08006"))).isTrue();
-        assertThat(AuditLogConsumer.unavailable(new IllegalStateException(new java.sql.SQLException("down", "57P01"))))
+        assertThat(AuditLogConsumer.unavailable(new SQLException("gone", "08006"))).isTrue();
+        assertThat(AuditLogConsumer.unavailable(new IllegalStateException(new SQLException("down", "57P01"))))
                 .isTrue();
-        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("Sorry, acquisition timeout!"))).isTrue();
-        assertThat(AuditLogConsumer.unavailable(new java.util.concurrent.ExecutionException(
-                new org.apache.kafka.common.errors.TimeoutException("no broker")))).isTrue();
-        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("value too long", "22001"))).isFalse();
-        assertThat(AuditLogConsumer.unavailable(new java.sql.SQLException("violates check", "23514"))).isFalse();
+        assertThat(AuditLogConsumer.unavailable(new SQLException("Sorry, acquisition timeout!"))).isTrue();
+        assertThat(AuditLogConsumer.unavailable(new ExecutionException(
+                new TimeoutException("no broker")))).isTrue();
+        assertThat(AuditLogConsumer.unavailable(new SQLException("value too long", "22001"))).isFalse();
+        assertThat(AuditLogConsumer.unavailable(new SQLException("violates check", "23514"))).isFalse();
         assertThat(AuditLogConsumer.unavailable(new IllegalStateException("a detector bug"))).isFalse();
         assertThat(AuditLogConsumer.unavailable(new OutOfMemoryError("Java heap space"))).isFalse();
     }
 
     @Test
     void maxAttemptsIsAtLeastOne() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new PartitionPipeline(P0, workers, (tp, b) -> { },
+        assertThatThrownBy(() -> new PartitionPipeline(P0, workers, (tp, b) -> { },
                 10, 0, (tp, r, c, a) -> { }, e -> false)).isInstanceOf(IllegalArgumentException.class);
     }
 

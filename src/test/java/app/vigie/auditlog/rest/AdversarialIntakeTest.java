@@ -31,7 +31,7 @@ class AdversarialIntakeTest {
     private static final long SEED = Long.getLong("vigie.fuzz.seed", 20261206L);
     private static final int BATCHES = Integer.getInteger("vigie.fuzz.batches", 60);
     private static final long[] HUGE = {Integer.MAX_VALUE, Integer.MAX_VALUE - 1, 1L << 31, 1L << 32,
-        Long.MAX_VALUE, 134_217_727, 1 << 27, 1 << 26, 65_536, -1, 0};
+        Long.MAX_VALUE, 134_217_727, 1 << 27, 1 << 26, 65_536, 16, 1, -1, 0};
 
     @Test
     void hostileLinesAreEachAccountedForAndTheHeapStaysBounded() {

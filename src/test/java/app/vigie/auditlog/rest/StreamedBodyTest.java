@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -97,7 +98,7 @@ class StreamedBodyTest {
     @Test
     void aLineLongerThanTheWindowIsHandedOnAsItsFirstBytesWithItsLengthAndDigest() throws Exception {
         byte[] huge = new byte[QuarantineStore.KEPT * 3 + 17];
-        java.util.Arrays.fill(huge, (byte) 'x');
+        Arrays.fill(huge, (byte) 'x');
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         b.write("first\n".getBytes(StandardCharsets.UTF_8));
         b.write(huge);
