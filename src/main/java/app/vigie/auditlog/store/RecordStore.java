@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.record.AuditRecord;
@@ -351,12 +352,23 @@ public final class RecordStore {
 
     /** Ids of the streams that hold records behind a gap. */
     public static List<Long> streamsHoldingRecords(Connection c) throws SQLException {
+        return streamsHoldingRecords(c, null);
+    }
+
+    /**
+     * Ids of the streams that hold records behind a gap, of those {@code allowed} takes (stream, deployment of the
+     * boot, null when not known); null: all.
+     */
+    public static List<Long> streamsHoldingRecords(Connection c, BiPredicate<String, String> allowed)
+            throws SQLException {
         List<Long> ids = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(
-                "select id from stream_boot where max_seq >= next_seq order by id");
+                "select id, stream, deployment from stream_boot where max_seq >= next_seq order by id");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                ids.add(rs.getLong(1));
+                if (allowed == null || allowed.test(rs.getString(2), rs.getString(3))) {
+                    ids.add(rs.getLong(1));
+                }
             }
         }
         return ids;
@@ -393,6 +405,14 @@ public final class RecordStore {
 
     /** The intake progress of every (stream, boot): applied, held back, lost. */
     public static List<StreamState> streams(Connection c) throws SQLException {
+        return streams(c, null);
+    }
+
+    /**
+     * The intake progress of the (stream, boot)s {@code allowed} takes (stream, deployment of the boot, null when
+     * not known); null: all.
+     */
+    public static List<StreamState> streams(Connection c, BiPredicate<String, String> allowed) throws SQLException {
         List<StreamState> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 select s.stream, s.boot, s.next_seq, s.max_seq, s.accepted, s.duplicates,
@@ -400,11 +420,14 @@ public final class RecordStore {
                   (select count(*) from stream_gap g where g.stream_boot_id = s.id),
                   (select coalesce(sum(g.to_seq - g.from_seq + 1), 0) from stream_gap g
                     where g.stream_boot_id = s.id),
-                  s.first_seen_at, s.last_seen_at
+                  s.first_seen_at, s.last_seen_at, s.deployment
                 from stream_boot s order by s.stream, s.first_seen_at, s.boot""".formatted(
                 RecordStore.HELD_BACK_OF_S));
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
+                if (allowed != null && !allowed.test(rs.getString(1), rs.getString(12))) {
+                    continue;
+                }
                 out.add(new StreamState(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
                         rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9),
                         rs.getTimestamp(10).toInstant(), rs.getTimestamp(11).toInstant()));
