@@ -119,7 +119,7 @@ public class IngestService {
             LineOutcome[] done;
             try (Scope scope = span.makeCurrent()) {
                 done = Transactions.run(dataSource, c -> {
-                    LineOutcome[] out = write(c, parsed);
+                    LineOutcome[] out = write(c, parsed, writable, account);
                     seq.beforeCommit(c);
                     return out;
                 }, seq::rolledBack);
@@ -163,7 +163,7 @@ public class IngestService {
             Sequencer seq = sequencer();
             try {
                 Transactions.run(dataSource, c -> {
-                    LineOutcome[] out = write(c, parsed);
+                    LineOutcome[] out = write(c, parsed, null, null);
                     seq.beforeCommit(c);
                     if (beforeRollback != null) {
                         beforeRollback.run(c);
@@ -258,7 +258,13 @@ public class IngestService {
         return s;
     }
 
-    private LineOutcome[] write(Connection c, List<LineParser.Parsed> parsed) throws SQLException {
+    /**
+     * Stores, applies and judges one chunk. {@code writable}: what {@code account} may write (null: everything);
+     * a record of a boot that another deployment opened is refused here, once its cursor is locked, before it is
+     * compared or stored (the scope's check of the record's own fields was made when it was parsed).
+     */
+    private LineOutcome[] write(Connection c, List<LineParser.Parsed> parsed, IngestScope writable, String account)
+            throws SQLException {
         Instant now = Instant.now();
         int n = parsed.size();
         LineOutcome[] out = new LineOutcome[n];
@@ -310,7 +316,12 @@ public class IngestService {
         List<Integer> check = new ArrayList<>();
         for (int i : unique) {
             AuditRecord r = parsed.get(i).record();
-            if (cursorOf[i].purgedAt() != null) {
+            String refusal = writable == null || cursorOf[i].deployment() == null ? null
+                    : writable.refusal(r.stream(), cursorOf[i].deployment(), account);
+            if (refusal != null) {
+                out[i] = LineOutcome.rejected(parsed.get(i).line(), "stream '" + r.stream() + "' boot '" + r.boot()
+                        + "' was opened by another deployment: " + refusal, r);
+            } else if (cursorOf[i].purgedAt() != null) {
                 out[i] = LineOutcome.rejected(parsed.get(i).line(), purged(r, cursorOf[i]), r);
             } else {
                 (r.seq() > cursorOf[i].maxSeq() ? fresh : check).add(i);

@@ -57,7 +57,7 @@ public final class RecordStore {
         }
         Map<StreamKey, StreamCursor> cursors = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select id, stream, boot, next_seq, max_seq, purged_at from stream_boot
+                select id, stream, boot, next_seq, max_seq, purged_at, deployment from stream_boot
                 where (stream, boot) in (select * from unnest(?::text[], ?::text[]))
                 order by id for update""")) {
             ps.setArray(1, c.createArrayOf("text", streams));
@@ -92,7 +92,7 @@ public final class RecordStore {
     /** Locks the cursor of one stream by id. */
     public static StreamCursor lockCursor(Connection c, long id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "select id, stream, boot, next_seq, max_seq, purged_at from stream_boot where id = ? for update")) {
+                "select id, stream, boot, next_seq, max_seq, purged_at, deployment from stream_boot where id = ? for update")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? cursor(rs) : null;
@@ -103,7 +103,7 @@ public final class RecordStore {
     private static StreamCursor cursor(ResultSet rs) throws SQLException {
         Timestamp purged = rs.getTimestamp(6);
         return new StreamCursor(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5),
-                purged == null ? null : purged.toInstant());
+                purged == null ? null : purged.toInstant(), rs.getString(7));
     }
 
     /** A record to insert, with the cursor id of its stream and the line it came in (its UTF-8 bytes). */

@@ -145,12 +145,24 @@ class IngestAuthorityTest {
         Api.admin().get("/api/accounts").then()
                 .body("find { it.username == '" + rt + "' }.ingest_scope.stream_prefixes[0]", equalTo(p + "/"));
         // the deployment is bound too: a line of another deployment is refused
-        List<String> other = Logs.stream(p + "/s", 2).stream().map(l -> l.replace("\"m/prod\"", "\"m/other\""))
-                .toList();
-        JsonPath refused = post(rt, other);
+        List<String> elsewhere = Logs.stream(p + "/s", 2).stream()
+                .map(l -> l.replace("\"m/prod\"", "\"m/other\"")).toList();
+        JsonPath refused = post(rt, elsewhere);
         assertThat(refused.getLong("rejected_count")).isEqualTo(2);
         assertThat(refused.getString("rejected[0].reason")).contains("deployment 'm/other'");
         assertThat(post(rt, Logs.stream(p + "/s", 2)).getLong("accepted")).isEqualTo(2);
+
+        // an account bound by deployment only cannot write into a boot another deployment opened, even when its
+        // line claims its own deployment
+        String other = p + "-rt-other";
+        Api.account(other, "ingest", null);
+        scope(other, "{\"deployments\":[\"m/other\"]}");
+        List<String> three = Logs.stream(p + "/s", 3);
+        JsonPath intruded = post(other, List.of(three.get(2).replace("\"m/prod\"", "\"m/other\"")));
+        assertThat(intruded.getLong("rejected_count")).isEqualTo(1);
+        assertThat(intruded.getString("rejected[0].reason")).contains("opened by another deployment")
+                .contains("deployment 'm/prod'");
+        assertThat(post(rt, List.of(three.get(2))).getLong("accepted")).as("the genuine seq 3").isEqualTo(1);
 
         Api.admin().delete(path).then().statusCode(204);
         List<String> actions = Api.admin().get("/api/audit-trail?target=account:" + rt).then().statusCode(200)
