@@ -13,6 +13,7 @@ import io.agroal.api.AgroalDataSource;
 import io.quarkus.scheduler.Scheduled;
 
 import app.vigie.audit.AuditTrail;
+import app.vigie.auditlog.intake.IngestScope;
 import app.vigie.auditlog.store.RecordStore;
 import app.vigie.auditlog.store.Sequencer;
 import app.vigie.auditlog.store.StreamCursor;
@@ -39,10 +40,19 @@ public class GapService {
 
     /** Declares every current gap lost, on behalf of {@code actor}, and records it in the audit trail. */
     public Flushed flush(String actor) throws SQLException {
-        Flushed f = release(null, "FLUSH");
+        return flush(actor, null);
+    }
+
+    /**
+     * Declares lost every current gap of the streams {@code scope} allows (null: of every stream), on behalf of
+     * {@code actor}, and records it in the audit trail (with the scope, when there is one).
+     */
+    public Flushed flush(String actor, IngestScope scope) throws SQLException {
+        Flushed f = release(null, "FLUSH", scope);
         Transactions.run(dataSource, c -> {
             AuditTrail.record(actor, "audit-log.flush", "intake", null,
-                    "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied() + "}");
+                    "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied()
+                            + (scope == null ? "" : ",\"scope\":" + scope.json()) + "}");
             return null;
         });
         return f;
@@ -54,7 +64,7 @@ public class GapService {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void timeout() {
         try {
-            Flushed f = release(Instant.now().minus(config.gapTimeout()), "TIMEOUT");
+            Flushed f = release(Instant.now().minus(config.gapTimeout()), "TIMEOUT", null);
             if (f.gaps() > 0) {
                 Transactions.run(dataSource, c -> {
                     AuditTrail.record("system", "audit-log.gap-timeout", "intake", null,
@@ -70,9 +80,10 @@ public class GapService {
         }
     }
 
-    private Flushed release(Instant heldBefore, String cause) throws SQLException {
+    private Flushed release(Instant heldBefore, String cause, IngestScope scope) throws SQLException {
         Sequencer sequencer = ingest.sequencer();
-        List<Long> ids = Transactions.run(dataSource, RecordStore::streamsHoldingRecords);
+        List<Long> ids = Transactions.run(dataSource,
+                c -> RecordStore.streamsHoldingRecords(c, scope == null ? null : scope::allows));
         int gaps = 0;
         long applied = 0;
         for (long id : ids) {

@@ -31,6 +31,7 @@ import io.quarkus.runtime.Startup;
 
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.IngestResult;
+import app.vigie.auditlog.intake.IngestScope;
 import app.vigie.auditlog.intake.InvalidRecordException;
 import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.LineOutcome.Status;
@@ -92,10 +93,23 @@ public class IngestService {
     }
 
     public IngestResult ingest(List<IncomingLine> lines, int blank) throws SQLException {
+        return ingest(lines, blank, null, null);
+    }
+
+    /**
+     * As {@link #ingest(List, int)}, for {@code account} bound to {@code writable} (null: it may write every stream):
+     * a line of a stream or deployment outside the scope is rejected where it is parsed, before anything of it is
+     * stored, compared or applied, and kept in the quarantine with its reason; the other lines are taken as usual.
+     */
+    public IngestResult ingest(List<IncomingLine> lines, int blank, IngestScope writable, String account)
+            throws SQLException {
         LineOutcome[] outcomes = new LineOutcome[lines.size()];
         int chunk = config.chunkRecords();
         for (int from = 0; from < lines.size(); from += chunk) {
             List<LineParser.Parsed> parsed = parse(lines, from, Math.min(lines.size(), from + chunk));
+            if (writable != null) {
+                refuseOutside(parsed, writable, account);
+            }
             Sequencer seq = sequencer();
             long started = System.nanoTime();
             // one span per chunk's transaction (stored, applied, judged, alerts planned: their deliveries continue
@@ -105,7 +119,7 @@ public class IngestService {
             LineOutcome[] done;
             try (Scope scope = span.makeCurrent()) {
                 done = Transactions.run(dataSource, c -> {
-                    LineOutcome[] out = write(c, parsed);
+                    LineOutcome[] out = write(c, parsed, writable, account);
                     seq.beforeCommit(c);
                     return out;
                 }, seq::rolledBack);
@@ -149,7 +163,7 @@ public class IngestService {
             Sequencer seq = sequencer();
             try {
                 Transactions.run(dataSource, c -> {
-                    LineOutcome[] out = write(c, parsed);
+                    LineOutcome[] out = write(c, parsed, null, null);
                     seq.beforeCommit(c);
                     if (beforeRollback != null) {
                         beforeRollback.run(c);
@@ -172,6 +186,20 @@ public class IngestService {
             parsed.add(parser.parse(lines.get(i)));
         }
         return parsed;
+    }
+
+    /** Refuses, in place, the parsed records {@code account} may not write. */
+    private static void refuseOutside(List<LineParser.Parsed> parsed, IngestScope scope, String account) {
+        for (int i = 0; i < parsed.size(); i++) {
+            LineParser.Parsed p = parsed.get(i);
+            AuditRecord r = p.record();
+            if (p.rejection() == null && r != null) {
+                String refusal = scope.refusal(r.stream(), r.deployment(), account);
+                if (refusal != null) {
+                    parsed.set(i, p.refused(refusal));
+                }
+            }
+        }
     }
 
     /** Ends a rehearsal's transaction: thrown by its work, it rolls the transaction back (not retried). */
@@ -233,7 +261,13 @@ public class IngestService {
         return s;
     }
 
-    private LineOutcome[] write(Connection c, List<LineParser.Parsed> parsed) throws SQLException {
+    /**
+     * Stores, applies and judges one chunk. {@code writable}: what {@code account} may write (null: everything);
+     * a record of a boot that another deployment opened is refused here, once its cursor is locked, before it is
+     * compared or stored (the scope's check of the record's own fields was made when it was parsed).
+     */
+    private LineOutcome[] write(Connection c, List<LineParser.Parsed> parsed, IngestScope writable, String account)
+            throws SQLException {
         Instant now = Instant.now();
         int n = parsed.size();
         LineOutcome[] out = new LineOutcome[n];
@@ -248,7 +282,7 @@ public class IngestService {
         for (int i = 0; i < n; i++) {
             LineParser.Parsed p = parsed.get(i);
             if (p.rejection() != null) {
-                out[i] = LineOutcome.rejected(p.line(), p.rejection(), null);
+                out[i] = LineOutcome.rejected(p.line(), p.rejection(), p.record());
                 continue;
             }
             AuditRecord r = p.record();
@@ -291,6 +325,13 @@ public class IngestService {
                         + config.maxBootsPerDeployment() + " (stream, boot) pairs already, the most Vigie keeps for"
                         + " one deployment (vigie.ingest.max-boots-per-deployment); boot '" + r.boot() + "' of stream '"
                         + r.stream() + "' is not stored nor judged", r);
+                continue;
+            }
+            String refusal = writable == null || cursorOf[i].deployment() == null ? null
+                    : writable.refusal(r.stream(), cursorOf[i].deployment(), account);
+            if (refusal != null) {
+                out[i] = LineOutcome.rejected(parsed.get(i).line(), "stream '" + r.stream() + "' boot '" + r.boot()
+                        + "' was opened by another deployment: " + refusal, r);
             } else if (cursorOf[i].purgedAt() != null) {
                 out[i] = LineOutcome.rejected(parsed.get(i).line(), purged(r, cursorOf[i]), r);
             } else {
@@ -424,6 +465,14 @@ public class IngestService {
     /** Intake progress of every (stream, boot): applied, held back, lost. */
     public List<RecordStore.StreamState> streams() throws SQLException {
         return Transactions.run(dataSource, RecordStore::streams);
+    }
+
+    /**
+     * As {@link #streams()}, of the streams {@code scope} allows (by name, and by the deployment of the boot's
+     * first record; a boot whose deployment is not known is left out of a scope with deployments).
+     */
+    public List<RecordStore.StreamState> streams(IngestScope scope) throws SQLException {
+        return Transactions.run(dataSource, c -> RecordStore.streams(c, scope::allows));
     }
 
     /** A record's key within a chunk. */

@@ -17,10 +17,13 @@ import org.hibernate.type.SqlTypes;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
+import app.vigie.auditlog.intake.IngestScope;
+
 /**
  * An account of the service (table {@code app_user}): its password's hash, its roles, the tenant a customer account
  * is bound to, its session version, which moves on at each sign-out and each change of password or roles, and the
- * OpenID Connect identity (issuer and subject) bound to it, if any.
+ * OpenID Connect identity (issuer and subject) bound to it, if any, and what an ingest account may write (its
+ * deployments and stream prefixes; both null: not bound).
  */
 @Entity
 @Table(name = "app_user")
@@ -52,6 +55,14 @@ public class Account extends PanacheEntityBase {
     @Column(name = "oidc_subject")
     public String oidcSubject;
 
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(name = "ingest_deployments")
+    public String[] ingestDeployments;
+
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(name = "ingest_stream_prefixes")
+    public String[] ingestStreamPrefixes;
+
     /** The account named {@code username}, as read. */
     public static Optional<UserAccount> named(String username) {
         return Account.<Account>findByIdOptional(username).map(Account::view);
@@ -78,6 +89,26 @@ public class Account extends PanacheEntityBase {
         }
         a.oidcIssuer = identity == null ? null : identity.issuer();
         a.oidcSubject = identity == null ? null : identity.subject();
+        a.updatedAt = now;
+        a.persist();
+        return Optional.of(before);
+    }
+
+    /**
+     * Binds the account to what it may write (null: unbinds it). Returns the account as it was before; empty when
+     * there is no such account.
+     */
+    public static Optional<UserAccount> scope(String username, IngestScope scope, Instant now) {
+        Account a = findById(username);
+        if (a == null) {
+            return Optional.empty();
+        }
+        UserAccount before = a.view();
+        if (Objects.equals(before.ingestScope(), scope)) {
+            return Optional.of(before);
+        }
+        a.ingestDeployments = scope == null ? null : scope.deployments().toArray(String[]::new);
+        a.ingestStreamPrefixes = scope == null ? null : scope.streamPrefixes().toArray(String[]::new);
         a.updatedAt = now;
         a.persist();
         return Optional.of(before);
@@ -119,6 +150,9 @@ public class Account extends PanacheEntityBase {
 
     UserAccount view() {
         return new UserAccount(username, passwordHash, new LinkedHashSet<>(Arrays.asList(roles)), tenant, createdAt,
-                sessionVersion, oidcSubject == null ? null : new OidcIdentity(oidcIssuer, oidcSubject));
+                sessionVersion, oidcSubject == null ? null : new OidcIdentity(oidcIssuer, oidcSubject),
+                ingestDeployments == null && ingestStreamPrefixes == null ? null
+                        : new IngestScope(ingestDeployments == null ? null : Arrays.asList(ingestDeployments),
+                                ingestStreamPrefixes == null ? null : Arrays.asList(ingestStreamPrefixes)));
     }
 }

@@ -18,10 +18,13 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
 
+import app.vigie.auditlog.intake.IngestScope;
+
 /**
  * {@code /api/accounts}: the accounts of the service (admin only). Passwords are never returned. An account may be
  * bound to one user of the OpenID Connect provider ({@code /api/accounts/{username}/oidc}), who then signs in to the
- * dashboard as that account.
+ * dashboard as that account. An ingest account may be bound to what it writes
+ * ({@code /api/accounts/{username}/ingest-scope}).
  */
 @Path("/api/accounts")
 @RolesAllowed(Role.R_ADMIN)
@@ -30,9 +33,20 @@ public class AccountResource {
     @Inject
     AccountService accounts;
 
-    /** An account as shown; {@code oidc}: the provider's user bound to it, null when none. */
+    /**
+     * An account as shown; {@code oidc}: the provider's user bound to it, null when none; {@code ingestScope}: what an
+     * ingest account may write, null when not bound; {@code warning}: set for an ingest account bound to nothing.
+     */
     public record AccountView(String username, Set<String> roles, String tenant, Instant createdAt,
-            OidcIdentity oidc) {
+            OidcIdentity oidc, IngestScope ingestScope, String warning) {
+        static AccountView of(UserAccount u, Instant createdAt) {
+            return new AccountView(u.username(), u.roles(), u.tenant(), createdAt, u.oidc(), u.ingestScope(),
+                    AccountService.warning(u));
+        }
+    }
+
+    /** The body of {@code PUT /api/accounts/{username}/ingest-scope}. */
+    public record IngestScopeInput(List<String> deployments, List<String> streamPrefixes) {
     }
 
     /** The body of {@code PUT /api/accounts/{username}/oidc}: the issuer defaults to VIGIE_OIDC_ISSUER. */
@@ -46,8 +60,7 @@ public class AccountResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public List<AccountView> list() throws SQLException {
-        return accounts.everyone().stream()
-                .map(u -> new AccountView(u.username(), u.roles(), u.tenant(), u.createdAt(), u.oidc())).toList();
+        return accounts.everyone().stream().map(u -> AccountView.of(u, u.createdAt())).toList();
     }
 
     @PUT
@@ -59,7 +72,7 @@ public class AccountResource {
         AccountInput in = input == null ? new AccountInput(null, null, null) : input;
         UserAccount stored = accounts.put(who.getUserPrincipal().getName(), username, in.password(), in.roles(),
                 in.tenant());
-        return new AccountView(username, stored.roles(), stored.tenant(), null, stored.oidc());
+        return AccountView.of(stored, null);
     }
 
     /**
@@ -74,6 +87,27 @@ public class AccountResource {
             throws SQLException {
         OidcInput in = input == null ? new OidcInput(null, null) : input;
         return accounts.bind(who.getUserPrincipal().getName(), username, in.issuer(), in.subject());
+    }
+
+    /**
+     * Binds an ingest account to what it may write (issue 41 point 5): lines of these deployments and/or of streams
+     * starting with these prefixes; the same binding limits the streams it lists and flushes.
+     */
+    @PUT
+    @Path("{username}/ingest-scope")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public IngestScope scope(@PathParam("username") String username, IngestScopeInput input,
+            @Context SecurityContext who) throws SQLException {
+        IngestScopeInput in = input == null ? new IngestScopeInput(null, null) : input;
+        return accounts.scope(who.getUserPrincipal().getName(), username, in.deployments(), in.streamPrefixes());
+    }
+
+    /** Unbinds an ingest account: it writes every stream again (with a warning, as before it was bound). */
+    @DELETE
+    @Path("{username}/ingest-scope")
+    public void unscope(@PathParam("username") String username, @Context SecurityContext who) throws SQLException {
+        accounts.unscope(who.getUserPrincipal().getName(), username);
     }
 
     /** Unbinds the account from the provider's user: that user signs in as nothing from its next request on. */

@@ -36,6 +36,8 @@ import io.quarkus.elytron.security.common.BcryptUtil;
 import io.quarkus.runtime.StartupEvent;
 
 import app.vigie.audit.AuditTrail;
+import app.vigie.auditlog.intake.IngestScope;
+import app.vigie.auditlog.intake.IngestScopes;
 import app.vigie.db.Transactions;
 import app.vigie.platform.Digests;
 import app.vigie.platform.Mode;
@@ -47,7 +49,7 @@ import app.vigie.problem.ProblemException;
  * credentials so that a busy ingest client does not pay a bcrypt check on every request.
  */
 @ApplicationScoped
-public class AccountService {
+public class AccountService implements IngestScopes {
     private static final Logger LOG = Logger.getLogger(AccountService.class);
     public static final String ADMIN = "admin";
     private static final long CACHE_MILLIS = 60_000;
@@ -315,6 +317,108 @@ public class AccountService {
         }
     }
 
+    /**
+     * Binds the ingest account {@code username} to what it may write, as {@code actor} asks
+     * ({@code PUT /api/accounts/{username}/ingest-scope}): lines of these deployments and/or of streams starting
+     * with these prefixes, at least one entry in all, each list of 1 to {@value IngestScope#MAX_ENTRIES} entries of 1
+     * to {@value IngestScope#MAX_LENGTH} characters without control characters. Only for an account that holds the
+     * ingest role; never the built-in admin (it keeps every right). Audited ({@code account.ingest-scope-set}) when it
+     * changes anything.
+     */
+    public IngestScope scope(String actor, String username, List<String> deployments, List<String> streamPrefixes)
+            throws SQLException {
+        checkScopeList("deployments", deployments);
+        checkScopeList("stream_prefixes", streamPrefixes);
+        if ((deployments == null || deployments.isEmpty()) && (streamPrefixes == null || streamPrefixes.isEmpty())) {
+            throw new ProblemException(400, "field 'deployments' or 'stream_prefixes' must list at least one entry "
+                    + "(DELETE /api/accounts/" + username + "/ingest-scope unbinds the account)");
+        }
+        if (ADMIN.equals(username)) {
+            throw new ProblemException(409, "the built-in admin account keeps every right: it takes no ingest scope");
+        }
+        IngestScope scope = new IngestScope(deployments == null ? null : List.copyOf(new LinkedHashSet<>(deployments)),
+                streamPrefixes == null ? null : List.copyOf(new LinkedHashSet<>(streamPrefixes)));
+        Transactions.run(dataSource, c -> {
+            UserAccount current = Account.named(username)
+                    .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
+            if (!current.roles().contains(Role.R_INGEST)) {
+                throw new ProblemException(400, "an ingest scope is only for accounts that hold the ingest role");
+            }
+            UserAccount before = Account.scope(username, scope, Instant.now()).orElseThrow();
+            if (!scope.equals(before.ingestScope())) {
+                AuditTrail.record(actor, "account.ingest-scope-set", "account:" + username,
+                        before.ingestScope() == null ? null : before.ingestScope().json(), scope.json());
+            }
+            return null;
+        });
+        return scope;
+    }
+
+    /**
+     * Unbinds the account ({@code DELETE /api/accounts/{username}/ingest-scope}): it writes every stream again, with
+     * a warning. Audited ({@code account.ingest-scope-removed}) when it was bound.
+     */
+    public void unscope(String actor, String username) throws SQLException {
+        Transactions.run(dataSource, c -> {
+            UserAccount before = Account.scope(username, null, Instant.now())
+                    .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
+            if (before.ingestScope() != null) {
+                AuditTrail.record(actor, "account.ingest-scope-removed", "account:" + username,
+                        before.ingestScope().json(), null);
+            }
+            return null;
+        });
+    }
+
+    private static void checkScopeList(String field, List<String> entries) {
+        if (entries == null) {
+            return;
+        }
+        if (entries.size() > IngestScope.MAX_ENTRIES) {
+            throw new ProblemException(400, "field '" + field + "' lists at most " + IngestScope.MAX_ENTRIES
+                    + " entries");
+        }
+        for (String e : entries) {
+            if (e == null || e.isEmpty() || e.length() > IngestScope.MAX_LENGTH
+                    || e.chars().anyMatch(Character::isISOControl)) {
+                throw new ProblemException(400, "each entry of field '" + field + "' is 1 to "
+                        + IngestScope.MAX_LENGTH + " characters without control characters");
+            }
+        }
+    }
+
+    /** Unbound ingest accounts already warned of in the log (once per account and process). */
+    private final Set<String> warnedUnbound = ConcurrentHashMap.newKeySet();
+
+    /**
+     * What {@code username} may write ({@code POST /api/audit-log}), read for each request so that a new scope takes
+     * effect at once: empty when it may write every stream, as the built-in admin, an account that holds the admin
+     * role, and an ingest account not bound yet (as before issue 41 point 5: logged once as a warning, and shown
+     * with the account).
+     */
+    @Override
+    public Optional<IngestScope> of(String username, boolean admin) throws SQLException {
+        if (admin || ADMIN.equals(username)) {
+            return Optional.empty();
+        }
+        Optional<IngestScope> scope = Transactions.run(dataSource, c -> Account.named(username))
+                .map(UserAccount::ingestScope);
+        if (scope.isEmpty() && warnedUnbound.add(username)) {
+            LOG.warnf("Ingest account '%s' is bound to no deployment or stream prefix: it may write, list and flush "
+                    + "every stream. Bind it: PUT /api/accounts/%s/ingest-scope (docs/intake.md, \"Who writes "
+                    + "what\")", username, username);
+        }
+        return scope;
+    }
+
+    /** What an account shown in {@code GET /api/accounts} is warned of: an ingest account bound to nothing. */
+    public static String warning(UserAccount u) {
+        return u.ingestScope() == null && u.roles().contains(Role.R_INGEST) && !u.roles().contains(Role.R_ADMIN)
+                ? "this ingest account may write, list and flush every stream: bind it with PUT /api/accounts/"
+                        + u.username() + "/ingest-scope"
+                : null;
+    }
+
     /** An IPv6 client is counted by its /64 (one host can hold a whole /64), an IPv4 one by its address. */
     static String addressKey(String address) {
         try {
@@ -408,7 +512,8 @@ public class AccountService {
             throw new ProblemException(409, "the built-in admin account is managed with VIGIE_ADMIN_PASSWORD");
         }
         Optional<UserAccount> before = save(actor, username, password, roles, tenant);
-        return new UserAccount(username, null, roles, tenant, null, 0, before.map(UserAccount::oidc).orElse(null));
+        return new UserAccount(username, null, roles, tenant, null, 0, before.map(UserAccount::oidc).orElse(null),
+                before.map(UserAccount::ingestScope).orElse(null));
     }
 
     /** Creates or replaces the account (its OpenID Connect binding kept); returns it as it was before. */

@@ -295,6 +295,11 @@ class AuthorizationMatrixTest {
                         Set.of("admin"), 200),
                 new Endpoint("DELETE", r -> "/api/accounts/" + p + "-acct-" + r + "/oidc", r -> null,
                         Set.of("admin"), 204),
+                // the ingest account's scope: its own streams (the intake above writes under p + "/")
+                new Endpoint("PUT", r -> "/api/accounts/" + users.get("ingest") + "/ingest-scope",
+                        r -> "{\"stream_prefixes\":[\"" + p + "/\"]}", Set.of("admin"), 200),
+                new Endpoint("DELETE", r -> "/api/accounts/" + users.get("ingest") + "/ingest-scope", r -> null,
+                        Set.of("admin"), 204),
                 // metrics (HTTP Basic, outside /api)
                 Endpoint.get("/q/metrics", Set.of("admin", "auditor")));
 

@@ -44,6 +44,14 @@ public final class LineParser {
             return line.text();
         }
 
+        /**
+         * This line, refused before it is stored for a reason that is not its own content (the account that sent it
+         * may not write its stream): rejected with its record, so that the quarantine keeps its key.
+         */
+        public Parsed refused(String reason) {
+            return new Parsed(line, record, reason);
+        }
+
         public String canonical() {
             if (canonical == null) {
                 canonical = CanonicalJson.of(record);

@@ -24,6 +24,8 @@ import app.vigie.auditlog.GapService;
 import app.vigie.auditlog.IngestConfig;
 import app.vigie.auditlog.IngestService;
 import app.vigie.auditlog.intake.IngestResult;
+import app.vigie.auditlog.intake.IngestScope;
+import app.vigie.auditlog.intake.IngestScopes;
 import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.Source;
 import app.vigie.auditlog.record.AuditRecord;
@@ -53,13 +55,17 @@ public class AuditLogResource {
     @Inject
     IntakeBuffers buffers;
 
+    @Inject
+    IngestScopes scopes;
+
     @POST
     @Consumes({NDJSON, "application/jsonl"})
     @Produces(MediaType.APPLICATION_JSON)
     @RolesAllowed(Role.R_INGEST)
     public IngestAnswer post(InputStream body, @HeaderParam("Content-Length") Long contentLength,
             @HeaderParam("Vigie-Source") String source, @HeaderParam("Vigie-Source-Name") String sourceName,
-            @HeaderParam("Vigie-Source-Line") Long sourceLine) throws IOException, SQLException {
+            @HeaderParam("Vigie-Source-Line") Long sourceLine, @Context SecurityContext who)
+            throws IOException, SQLException {
         long max = config.maxBodyBytes();
         if (contentLength != null && contentLength > max) {
             throw tooLarge(max);
@@ -83,13 +89,16 @@ public class AuditLogResource {
                     1);
         }
         try {
+            // read for each request: a new scope takes effect at once
+            IngestScope scope = CallerScope.of(scopes, who, false).orElse(null);
+            String account = who.getUserPrincipal().getName();
             String batchId = UUID.randomUUID().toString();
             long first = sourceLine == null ? 1 : sourceLine;
             Answer answer = new Answer();
             StreamedBody streamed = new StreamedBody(body, (int) window, max, file ? Source.FILE : Source.HTTP,
                     file ? sourceName : batchId, first, !file);
             try {
-                streamed.read((lines, blank) -> answer.add(ingest.ingest(lines, blank)));
+                streamed.read((lines, blank) -> answer.add(ingest.ingest(lines, blank, scope, account)));
             } catch (DetectorLimits.NoRoomNow busy) {
                 long taken = streamed.linesTaken();
                 throw new ProblemException(503, busy.getMessage() + (taken == 0 ? "; nothing of this batch was accepted"
@@ -163,7 +172,8 @@ public class AuditLogResource {
     @RolesAllowed({Role.R_INGEST, Role.R_DPO, Role.R_ANALYST})
     public GapService.Flushed flush(@Context SecurityContext who) throws SQLException {
         try {
-            return gaps.flush(who.getUserPrincipal().getName());
+            // an ingest account bound to its streams flushes those only
+            return gaps.flush(who.getUserPrincipal().getName(), CallerScope.of(scopes, who, true).orElse(null));
         } catch (DetectorLimits.NoRoomNow busy) {
             throw new ProblemException(503, busy.getMessage(), 5);
         }

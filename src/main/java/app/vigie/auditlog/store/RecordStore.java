@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiPredicate;
 
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.record.AuditRecord;
@@ -43,25 +44,34 @@ public final class RecordStore {
         String[] streams = sorted.stream().map(StreamKey::stream).toArray(String[]::new);
         String[] boots = sorted.stream().map(StreamKey::boot).toArray(String[]::new);
         String[] deployment = sorted.stream().map(deployments::get).toArray(String[]::new);
+        // new pairs only are counted against their deployment's bound: once per deployment (counting no further than
+        // the bound), each new pair ranked within its deployment, so that a chunk cannot overshoot it either
         try (PreparedStatement ps = c.prepareStatement("""
+                with fresh as (
+                  select s, b, d, row_number() over (partition by d order by s, b) as k
+                  from unnest(?::text[], ?::text[], ?::text[]) as t(s, b, d)
+                  where not exists (select 1 from stream_boot x where x.stream = t.s and x.boot = t.b)),
+                have as (
+                  select d, (select count(*) from (select 1 from stream_boot y where y.deployment = f.d limit ?) z) as n
+                  from (select distinct d from fresh) f)
                 insert into stream_boot (stream, boot, deployment, first_seen_at, last_seen_at)
-                select s, b, d, ?, ? from unnest(?::text[], ?::text[], ?::text[]) as t(s, b, d)
-                where not exists (select 1 from stream_boot k where k.stream = t.s and k.boot = t.b)
-                  and (select count(*) from stream_boot x where x.deployment = t.d) < ?
-                order by s, b
+                select fresh.s, fresh.b, fresh.d, ?, ? from fresh join have on have.d = fresh.d
+                where have.n + fresh.k <= ?
+                order by fresh.s, fresh.b
                 on conflict (stream, boot) do nothing""")) {
             Timestamp ts = Timestamp.from(now);
-            ps.setTimestamp(1, ts);
-            ps.setTimestamp(2, ts);
-            ps.setArray(3, c.createArrayOf("text", streams));
-            ps.setArray(4, c.createArrayOf("text", boots));
-            ps.setArray(5, c.createArrayOf("text", deployment));
-            ps.setLong(6, maxPerDeployment);
+            ps.setArray(1, c.createArrayOf("text", streams));
+            ps.setArray(2, c.createArrayOf("text", boots));
+            ps.setArray(3, c.createArrayOf("text", deployment));
+            ps.setLong(4, maxPerDeployment);
+            ps.setTimestamp(5, ts);
+            ps.setTimestamp(6, ts);
+            ps.setLong(7, maxPerDeployment);
             ps.executeUpdate();
         }
         Map<StreamKey, StreamCursor> cursors = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select id, stream, boot, next_seq, max_seq, purged_at from stream_boot
+                select id, stream, boot, next_seq, max_seq, purged_at, deployment from stream_boot
                 where (stream, boot) in (select * from unnest(?::text[], ?::text[]))
                 order by id for update""")) {
             ps.setArray(1, c.createArrayOf("text", streams));
@@ -96,7 +106,7 @@ public final class RecordStore {
     /** Locks the cursor of one stream by id. */
     public static StreamCursor lockCursor(Connection c, long id) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "select id, stream, boot, next_seq, max_seq, purged_at from stream_boot where id = ? for update")) {
+                "select id, stream, boot, next_seq, max_seq, purged_at, deployment from stream_boot where id = ? for update")) {
             ps.setLong(1, id);
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? cursor(rs) : null;
@@ -107,7 +117,7 @@ public final class RecordStore {
     private static StreamCursor cursor(ResultSet rs) throws SQLException {
         Timestamp purged = rs.getTimestamp(6);
         return new StreamCursor(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getLong(4), rs.getLong(5),
-                purged == null ? null : purged.toInstant());
+                purged == null ? null : purged.toInstant(), rs.getString(7));
     }
 
     /** A record to insert, with the cursor id of its stream and the line it came in (its UTF-8 bytes). */
@@ -356,12 +366,23 @@ public final class RecordStore {
 
     /** Ids of the streams that hold records behind a gap. */
     public static List<Long> streamsHoldingRecords(Connection c) throws SQLException {
+        return streamsHoldingRecords(c, null);
+    }
+
+    /**
+     * Ids of the streams that hold records behind a gap, of those {@code allowed} takes (stream, deployment of the
+     * boot, null when not known); null: all.
+     */
+    public static List<Long> streamsHoldingRecords(Connection c, BiPredicate<String, String> allowed)
+            throws SQLException {
         List<Long> ids = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement(
-                "select id from stream_boot where max_seq >= next_seq order by id");
+                "select id, stream, deployment from stream_boot where max_seq >= next_seq order by id");
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
-                ids.add(rs.getLong(1));
+                if (allowed == null || allowed.test(rs.getString(2), rs.getString(3))) {
+                    ids.add(rs.getLong(1));
+                }
             }
         }
         return ids;
@@ -398,6 +419,14 @@ public final class RecordStore {
 
     /** The intake progress of every (stream, boot): applied, held back, lost. */
     public static List<StreamState> streams(Connection c) throws SQLException {
+        return streams(c, null);
+    }
+
+    /**
+     * The intake progress of the (stream, boot)s {@code allowed} takes (stream, deployment of the boot, null when
+     * not known); null: all.
+     */
+    public static List<StreamState> streams(Connection c, BiPredicate<String, String> allowed) throws SQLException {
         List<StreamState> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 select s.stream, s.boot, s.next_seq, s.max_seq, s.accepted, s.duplicates,
@@ -405,11 +434,14 @@ public final class RecordStore {
                   (select count(*) from stream_gap g where g.stream_boot_id = s.id),
                   (select coalesce(sum(g.to_seq - g.from_seq + 1), 0) from stream_gap g
                     where g.stream_boot_id = s.id),
-                  s.first_seen_at, s.last_seen_at
+                  s.first_seen_at, s.last_seen_at, s.deployment
                 from stream_boot s order by s.stream, s.first_seen_at, s.boot""".formatted(
                 RecordStore.HELD_BACK_OF_S));
                 ResultSet rs = ps.executeQuery()) {
             while (rs.next()) {
+                if (allowed != null && !allowed.test(rs.getString(1), rs.getString(12))) {
+                    continue;
+                }
                 out.add(new StreamState(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4),
                         rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9),
                         rs.getTimestamp(10).toInstant(), rs.getTimestamp(11).toInstant()));
