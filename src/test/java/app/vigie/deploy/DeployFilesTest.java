@@ -7,6 +7,7 @@ import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -149,6 +150,10 @@ class DeployFilesTest {
         }
         assertThat(declared).containsAll(topics);
         String compose = Files.readString(DEPLOY.resolve("compose/compose.yaml"));
+        Path setup = DEPLOY.resolve("compose/kafka/setup.sh");
+        if (Files.exists(setup)) {
+            compose += Files.readString(setup);
+        }
         for (String t : topics) {
             assertThat(compose).as("the compose file creates " + t).contains(t + ":");
         }
@@ -250,7 +255,7 @@ class DeployFilesTest {
         assertThat((Object) at(vigie, "environment", "QUARKUS_DATASOURCE_USERNAME")).isNotNull().isNotEqualTo(owner);
         assertThat((Object) at(vigie, "environment", "QUARKUS_FLYWAY_MIGRATE_AT_START")).isEqualTo("false");
         assertThat((Object) at(vigie, "environment", "QUARKUS_FLYWAY_VALIDATE_AT_START")).isEqualTo("true");
-        assertThat((List<Object>) vigie.get("secrets")).containsExactly("db_service_password");
+        assertThat((List<Object>) vigie.get("secrets")).contains("db_service_password").doesNotContain("db_password");
         assertThat(String.valueOf(vigie.get("command"))).contains("/run/secrets/db_service_password")
                 .doesNotContain("/run/secrets/db_password");
         assertThat((Object) at(vigie, "depends_on", "db-roles", "condition"))
@@ -274,8 +279,73 @@ class DeployFilesTest {
         String ignored = Files.readString(Path.of(".gitignore"));
         for (Object secret : ((Map<String, Object>) compose.get("secrets")).values()) {
             String file = at(secret, "file");
-            assertThat(ignored).as(file + " is kept out of git").contains("deploy/compose/" + file);
+            String listed = file.contains("/") ? file.substring(0, file.indexOf('/') + 1) : file;
+            assertThat(ignored.lines()).as(file + " is kept out of git").contains("deploy/compose/" + listed);
         }
+    }
+
+    /**
+     * compose's Kafka asks every client for SASL, as the Kustomize one: no plaintext listener, the controller on
+     * loopback only, ACLs on and nobody allowed where no ACL says so; its users and their ACLs are those of
+     * kubernetes/kafka/users.yaml; the service connects as its two users, with passwords from secret files.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void composeKafkaRequiresSaslAndHasTheUsersAndAclsOfKubernetes() throws IOException {
+        Properties server = new Properties();
+        try (Reader r = Files.newBufferedReader(DEPLOY.resolve("compose/kafka/server.properties"))) {
+            server.load(r);
+        }
+        Map<String, String> protocols = new HashMap<>();
+        for (String entry : server.getProperty("listener.security.protocol.map").split(",")) {
+            protocols.put(entry.split(":")[0], entry.split(":")[1]);
+        }
+        for (String listener : server.getProperty("listeners").split(",")) {
+            String name = listener.substring(0, listener.indexOf("://"));
+            assertThat(protocols.get(name)).as(listener + " asks for SASL").isEqualTo("SASL_PLAINTEXT");
+        }
+        assertThat(server.getProperty("listeners")).contains("CONTROLLER://127.0.0.1:");
+        assertThat(server.getProperty("sasl.enabled.mechanisms")).isEqualTo("SCRAM-SHA-512");
+        assertThat(server.getProperty("authorizer.class.name")).endsWith("StandardAuthorizer");
+        assertThat(server.getProperty("allow.everyone.if.no.acl.found")).isEqualTo("false");
+        assertThat(server.getProperty("super.users")).isEqualTo("User:admin");
+        assertThat(String.join("\n", server.stringPropertyNames())).doesNotContainIgnoringCase("password")
+                .doesNotContain("jaas");
+
+        // the users and ACLs of Kubernetes, one by one in the setup script
+        String setup = Files.readString(DEPLOY.resolve("compose/kafka/setup.sh"));
+        int acls = 0;
+        for (Doc d : docs()) {
+            if (!"KafkaUser".equals(at(d.body(), "kind"))) {
+                continue;
+            }
+            String user = at(d.body(), "metadata", "name");
+            assertThat((Object) at(d.body(), "spec", "authentication", "type")).isEqualTo("scram-sha-512");
+            assertThat(setup).contains(user + ":kafka_");
+            for (Object acl : (List<Object>) at(d.body(), "spec", "authorization", "acls")) {
+                StringBuilder line = new StringBuilder("acl --allow-principal User:" + user);
+                for (Object op : (List<Object>) at(acl, "operations")) {
+                    line.append(" --operation ").append(op);
+                }
+                line.append(" --").append((String) at(acl, "resource", "type")).append(' ')
+                        .append((String) at(acl, "resource", "name"));
+                assertThat(setup).as("compose gives " + user + " the ACL of users.yaml").contains(line + "\n");
+                acls++;
+            }
+        }
+        assertThat(acls).isEqualTo((int) setup.lines().filter(l -> l.startsWith("acl --")).count());
+
+        Map<String, Object> compose = docs().stream().filter(d -> d.file().endsWith("compose.yaml")).findFirst()
+                .orElseThrow().body();
+        Map<String, Object> vigie = at(compose, "services", "vigie");
+        assertThat((Object) at(vigie, "environment", "KAFKA_SECURITY_PROTOCOL")).isEqualTo("SASL_PLAINTEXT");
+        assertThat((Object) at(vigie, "environment", "VIGIE_KAFKA_SASL_MECHANISM")).isEqualTo("SCRAM-SHA-512");
+        assertThat((Object) at(vigie, "environment", "VIGIE_KAFKA_USERS_INTAKE_USERNAME")).isEqualTo("vigie-intake");
+        assertThat((Object) at(vigie, "environment", "VIGIE_KAFKA_USERS_ALERTS_USERNAME")).isEqualTo("vigie-alerts");
+        assertThat(String.valueOf(vigie.get("command"))).contains(
+                "VIGIE_KAFKA_USERS_INTAKE_PASSWORD=\"$$(cat /run/secrets/kafka_intake_password)\"",
+                "VIGIE_KAFKA_USERS_ALERTS_PASSWORD=\"$$(cat /run/secrets/kafka_alerts_password)\"");
+        assertThat((Object) at(compose, "services", "kafka", "ports")).as("not published on the host").isNull();
     }
 
     @SuppressWarnings("unchecked")
