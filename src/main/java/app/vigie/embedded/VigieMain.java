@@ -3,7 +3,9 @@ package app.vigie.embedded;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -96,6 +98,16 @@ public class VigieMain {
         return props;
     }
 
+    /**
+     * {@code QUARKUS_INIT_AND_EXIT=true}: the migration step of a production deployment (deploy/), which runs the
+     * Flyway migrations as the tables' owner and exits before the service starts; it needs no session key, and is
+     * given none (only the owner's credentials).
+     */
+    static boolean initAndExit(Map<String, String> env) {
+        return Boolean.parseBoolean(System.getProperty("quarkus.init-and-exit",
+                env.getOrDefault("QUARKUS_INIT_AND_EXIT", "false")).strip());
+    }
+
     public static void main(String... args) throws Exception {
         if (args.length > 0 && "replay".equals(args[0])) {
             System.exit(ReplayCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
@@ -120,7 +132,13 @@ public class VigieMain {
         proxyAndTransport(System.getenv(), mode).forEach(System::setProperty);
         if (mode == Mode.PRODUCTION) {
             String key = System.getenv("VIGIE_SESSION_KEY");
-            if (key == null || key.strip().length() < 32) {
+            if (initAndExit(System.getenv()) && (key == null || key.isBlank())) {
+                // the HTTP configuration asks for a key though no server starts: one for this process, never used
+                byte[] unused = new byte[32];
+                new SecureRandom().nextBytes(unused);
+                System.setProperty("quarkus.http.auth.session.encryption-key",
+                        Base64.getEncoder().encodeToString(unused));
+            } else if (key == null || key.strip().length() < 32) {
                 // sessions, CSRF tokens and acknowledgement links are made with it: a key made up at each boot
                 // would end them at every restart and differ between instances
                 System.err.println("VIGIE_SESSION_KEY must be set in production mode (32 characters or more, the "

@@ -57,7 +57,12 @@ public final class PgServer implements AutoCloseable {
     }
 
     public Connection connect(String database) throws SQLException {
-        return DriverManager.getConnection(jdbcUrl(database), "postgres", "");
+        return connect(database, "postgres");
+    }
+
+    /** As {@code role} (the server trusts loopback connections: no password). */
+    public Connection connect(String database, String role) throws SQLException {
+        return DriverManager.getConnection(jdbcUrl(database), role, "");
     }
 
     public void createDatabase(String name) throws SQLException {
