@@ -55,6 +55,14 @@ public interface IngestConfig {
     @WithDefault("1000000")
     long maxBootsPerDeployment();
 
+    /**
+     * The longest a {@code POST /api/audit-log} body may take to arrive: one still arriving then is stopped (408, the
+     * lines taken before it said), so that slow senders cannot hold the intake's windows (a connection that sends
+     * nothing at all is closed by {@code quarkus.http.idle-timeout}).
+     */
+    @WithDefault("5M")
+    Duration bodyDeadline();
+
     /** How long a record may wait behind a missing seq before the gap is declared lost. */
     @WithDefault("5M")
     Duration gapTimeout();

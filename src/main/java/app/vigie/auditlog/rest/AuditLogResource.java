@@ -96,7 +96,7 @@ public class AuditLogResource {
             long first = sourceLine == null ? 1 : sourceLine;
             Answer answer = new Answer();
             StreamedBody streamed = new StreamedBody(body, (int) window, max, file ? Source.FILE : Source.HTTP,
-                    file ? sourceName : batchId, first, !file);
+                    file ? sourceName : batchId, first, !file).deadline(config.bodyDeadline());
             try {
                 streamed.read((lines, blank) -> answer.add(ingest.ingest(lines, blank, scope, account)));
             } catch (DetectorLimits.NoRoomNow busy) {
@@ -109,7 +109,7 @@ public class AuditLogResource {
                         : "; lines " + first + " to " + (first + stopped.linesTaken - 1) + " were taken before ("
                                 + answer.summary() + "), nothing from line " + (first + stopped.linesTaken)
                                 + " on: send those again (lines already taken come back as duplicates)");
-                throw new ProblemException(stopped.tooLarge ? 413 : 400, detail);
+                throw new ProblemException(stopped.tooLarge ? 413 : stopped.tooSlow ? 408 : 400, detail);
             }
             if (answer.windows > 1) {
                 answer.pending = ingest.stillPending(answer.held);

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -31,11 +32,18 @@ final class StreamedBody {
     static final class Stopped extends Exception {
         final long linesTaken;
         final boolean tooLarge;
+        /** The body came too slowly: it was still arriving at its deadline. */
+        final boolean tooSlow;
 
         Stopped(String message, long linesTaken, boolean tooLarge) {
+            this(message, linesTaken, tooLarge, false);
+        }
+
+        Stopped(String message, long linesTaken, boolean tooLarge, boolean tooSlow) {
             super(message, null, false, false);
             this.linesTaken = linesTaken;
             this.tooLarge = tooLarge;
+            this.tooSlow = tooSlow;
         }
     }
 
@@ -45,6 +53,8 @@ final class StreamedBody {
     private final Source source;
     private final String sourceName;
     private final boolean checkUtf8;
+    private final long started = System.nanoTime();
+    private long deadlineNanos = Long.MAX_VALUE;
     private long nextLine;
     private final long firstLine;
     /** Bytes read so far. */
@@ -66,6 +76,12 @@ final class StreamedBody {
         this.checkUtf8 = checkUtf8;
         this.nextLine = firstLine;
         this.firstLine = firstLine;
+    }
+
+    /** The longest the body may take to arrive; a body still arriving then is stopped. */
+    StreamedBody deadline(Duration d) {
+        deadlineNanos = d.toNanos();
+        return this;
     }
 
     /** Bytes read. */
@@ -116,6 +132,11 @@ final class StreamedBody {
     }
 
     private void count(int n) throws Stopped {
+        if (System.nanoTime() - started > deadlineNanos) {
+            throw new Stopped("the body was still arriving after " + (deadlineNanos / 1_000_000_000L)
+                    + " s (vigie.ingest.body-deadline); send smaller batches, or send them faster", taken(), false,
+                    true);
+        }
         total += n;
         if (total > max) {
             throw new Stopped("the body is larger than the limit of " + max

@@ -7,6 +7,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -142,6 +143,30 @@ class StreamedBodyTest {
                 .isInstanceOfSatisfying(StreamedBody.Stopped.class, s -> {
                     assertThat(s.tooLarge).isTrue();
                     assertThat(s.getMessage()).contains("limit of 500 bytes");
+                });
+    }
+
+    @Test
+    void aBodyStillArrivingAtItsDeadlineIsStoppedWithTheLinesTakenSaid() {
+        byte[] body = "0123456789\n".repeat(100).getBytes(StandardCharsets.UTF_8);
+        InputStream slow = new ByteArrayInputStream(body) {
+            @Override
+            public synchronized int read(byte[] b, int off, int len) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return super.read(b, off, Math.min(len, 11));
+            }
+        };
+        List<Long> taken = new ArrayList<>();
+        assertThatThrownBy(() -> new StreamedBody(slow, 64, Long.MAX_VALUE, Source.HTTP, "b", 1, true)
+                .deadline(Duration.ofMillis(100)).read((lines, blank) -> lines.forEach(l -> taken.add(l.position()))))
+                .isInstanceOfSatisfying(StreamedBody.Stopped.class, s -> {
+                    assertThat(s.tooSlow).isTrue();
+                    assertThat(s.linesTaken).isEqualTo(taken.size()).isLessThan(100);
+                    assertThat(s.getMessage()).contains("vigie.ingest.body-deadline");
                 });
     }
 }
