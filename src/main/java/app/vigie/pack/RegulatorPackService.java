@@ -58,7 +58,7 @@ import app.vigie.time.Zones;
 @ApplicationScoped
 public class RegulatorPackService {
     /** The manifest's {@code format}: a reader that knows this version knows every field. */
-    public static final String FORMAT = "vigie-regulator-pack/1";
+    public static final String FORMAT = "vigie-regulator-pack/2";
     private static final String PDF = "application/pdf";
     private static final String JSON = "application/json";
     private static final String CSV = "text/csv; charset=UTF-8";
