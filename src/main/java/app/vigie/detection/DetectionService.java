@@ -344,11 +344,14 @@ public class DetectionService implements AppliedRecordListener {
             evictOverBudget(budget - bytes, Duration.ofSeconds(2));
         }
         long used = bytesInMemory();
-        if (used + bytes > budget || DetectorLimits.heapSpare() < bytes) {
-            // fits, but not now: a moment's memory must not leave a boot unjudged; the record comes again
-            throw new DetectorLimits.NoRoomNow("a pool of " + mib(bytes) + " MiB does not fit now (the detectors hold "
-                    + mib(used) + " MiB of a budget of " + mib(budget) + " MiB, the heap has "
-                    + mib(Math.max(0, DetectorLimits.heapSpare())) + " MiB to spare); retry shortly");
+        // the budget is what eviction aims at; detectors in use may go past it up to twice (as before this check,
+        // when nothing refused), not further: a heap of four budgets keeps half of itself for everything else
+        if (used + bytes > 2 * budget) {
+            // fits, but not now: a moment's memory must not leave a boot unjudged; the record comes again. (The heap's
+            // own use is not looked at: it counts garbage not yet collected, which refused a 1 MiB pool under load.)
+            throw new DetectorLimits.NoRoomNow("a pool of " + mib(bytes) + " MiB does not fit now (the detectors in use"
+                    + " hold " + mib(used) + " MiB, twice the budget of " + mib(budget) + " MiB is the most they may"
+                    + " hold); retry shortly");
         }
         allocation.run();
         return null;

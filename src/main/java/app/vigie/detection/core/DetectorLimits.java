@@ -102,11 +102,6 @@ public record DetectorLimits(long maxPoolSlots, long maxTableEntries, int maxLiv
         }
     }
 
-    /** What the heap has to spare now, less a margin of a quarter of it. */
-    public static long heapSpare() {
-        return spare();
-    }
-
     static long mib(long bytes) {
         return (bytes + (1 << 20) - 1) >> 20;
     }

@@ -115,12 +115,18 @@ class AdversarialIntakeTest {
         return k;
     }
 
-    /** The boot's first record: a real pool one time in three, else numbers as large as they go. */
+    /**
+     * The boot's first record: a real pool one time in three, the pool of issue 41 (2^31 - 16 slots, an 8 GiB model)
+     * one time in three, else numbers as large as they go.
+     */
     private static String config(String p, Random random) {
-        boolean real = random.nextInt(3) == 0;
+        int kind = random.nextInt(3);
+        boolean real = kind == 0;
+        long pageSize = real ? 16 : kind == 1 ? 16 : huge(random);
+        long poolPages = real ? 1 << 16 : kind == 1 ? 134_217_727 : huge(random);
         return "{\"v\":1,\"stream\":\"@S@\",\"boot\":\"@B@\",\"deployment\":\"" + p + "/dep\",\"ts\":"
-                + "\"2026-12-06T09:00:00Z\",\"seq\":1,\"type\":\"CONFIG\",\"page_size\":" + (real ? 16 : huge(random))
-                + ",\"pool_pages\":" + (real ? 1 << 16 : huge(random)) + ",\"context_window\":"
+                + "\"2026-12-06T09:00:00Z\",\"seq\":1,\"type\":\"CONFIG\",\"page_size\":" + pageSize
+                + ",\"pool_pages\":" + poolPages + ",\"context_window\":"
                 + (real ? 131_072 : huge(random)) + ",\"max_input_tokens\":" + (real ? 120_000 : huge(random)) + "}";
     }
 
