@@ -110,6 +110,9 @@ final class StreamedBody {
                 start = LineSplitter.bomLength(buf, filled);
                 bomDone = true;
             }
+            if (!eof && filled < buf.length) {
+                continue;  // the window fills before its lines are handed on: one ingest (chunks of 5000) a window
+            }
             int cut = eof ? filled : lastNewline(start, filled) + 1;
             if (cut > start) {
                 hand(start, cut, to);

@@ -13,6 +13,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
 
 import app.vigie.runtime.log.AuditLogWriter;
 import app.vigie.runtime.log.PageRun;
@@ -22,7 +23,9 @@ import app.vigie.testing.Logs;
 /**
  * Issue 41, point 1: a runtime cannot make Vigie keep an unbounded number of boots for a deployment. With the bound
  * at 3 here, a fourth (stream, boot) of one deployment is rejected line by line with the reason and kept in the
- * quarantine, while the deployment's known boots and other deployments go on.
+ * quarantine, while the deployment's known boots and other deployments go on. With the detectors' budget at 1 MiB
+ * here, a pool larger than it is not judged, and pools that fit it but not now are asked again (503), never left
+ * unjudged.
  */
 @QuarkusTest
 @TestProfile(IntakeBoundsTest.ThreeBoots.class)
@@ -30,7 +33,7 @@ class IntakeBoundsTest {
     public static class ThreeBoots implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("vigie.ingest.max-boots-per-deployment", "3");
+            return Map.of("vigie.ingest.max-boots-per-deployment", "3", "vigie.detection.memory-budget", "1M");
         }
     }
 
@@ -74,5 +77,44 @@ class IntakeBoundsTest {
         String q = Api.uniquePrefix();
         assertThat(Api.post(Logs.body(boot(q, "s1", "b1", 3))).then().statusCode(200).extract().jsonPath()
                 .getInt("accepted")).isEqualTo(3);
+    }
+
+    /** A boot whose CONFIG declares {@code pages} pages of 16 slots, and one ALLOC. */
+    private static List<String> pool(String prefix, String stream, int pages) {
+        List<String> lines = new ArrayList<>();
+        AuditLogWriter w = new AuditLogWriter(prefix + "/" + stream, prefix + "/dep", "b1", lines::add);
+        w.config(T, 16, pages, 16 * pages, 16 * pages);
+        w.alloc(T, prefix + stream + "r", "acme", List.of(new PageRun(0, 1)), "PREFILL", null);
+        return lines;
+    }
+
+    @Test
+    void aPoolAboveTheBudgetIsNotJudgedAndPoolsThatDoNotFitNowAreAskedAgain() throws Exception {
+        String p = Api.uniquePrefix();
+        // 1.5 MiB of pool model: more than the whole budget, never judged
+        Api.post(Logs.body(pool(p, "big", 24_000))).then().statusCode(200);
+        String id = Api.admin().get("/api/incidents").then().statusCode(200).extract().jsonPath()
+                .getString("find { it.deployment == '" + p + "/dep' }.id");
+        assertThat(Api.admin().get("/api/incidents/" + id + "/findings").then().statusCode(200).extract().jsonPath()
+                .getString("[0].detail")).contains("more than the detectors' whole budget of 1 MiB");
+
+        // three pools of 960 KiB each in one batch: the third goes past twice the budget while the others are in use
+        String q = Api.uniquePrefix();
+        List<String> three = new ArrayList<>();
+        for (String s : List.of("s1", "s2", "s3")) {
+            three.addAll(pool(q, s, 12_000));
+        }
+        Response busy = Api.post(Logs.body(three));
+        assertThat(busy.statusCode()).isEqualTo(503);
+        assertThat(busy.header("Retry-After")).isEqualTo("5");
+        assertThat(busy.jsonPath().getString("detail")).contains("does not fit now", "nothing of this batch");
+
+        // asked again once the first ones are idle: each is taken, none left unjudged
+        for (String s : List.of("s1", "s2", "s3")) {
+            Thread.sleep(2_100);
+            Api.post(Logs.body(pool(q, s, 12_000))).then().statusCode(200);
+        }
+        assertThat(Api.admin().get("/api/incidents").then().statusCode(200).extract().jsonPath()
+                .getString("find { it.deployment == '" + q + "/dep' }.id")).as("no finding: all three judged").isNull();
     }
 }
