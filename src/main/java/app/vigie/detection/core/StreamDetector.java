@@ -412,20 +412,9 @@ public final class StreamDetector {
                     + refused + " (vigie.detection.memory-budget)", sink);
             return;
         }
-        configured = true;
+        configured = true;  // every table and writer was dropped above (dropModel)
         pageSize = c.pageSize();
         poolPages = pages;
-        writers = new Writer[64];
-        nextId = 1;
-        freeCount = 0;
-        oldestKept = null;
-        newestKept = null;
-        keptBytes = 0;
-        keptCount = 0;
-        evicted = new LongSet();
-        evictedBefore = new LongSet();
-        forgottenEvictions = 0;
-        tableEntries = 0;
         if (c.contextWindow() > capacity) {
             sink.finding(new Finding(Rule.CONTEXT_EXCEEDS_POOL, r.deployment(), stream + "@" + boot, r.ts(),
                     evidence(r, "context window of " + c.contextWindow() + " tokens over a pool of " + capacity
@@ -452,6 +441,9 @@ public final class StreamDetector {
         newestKept = null;
         keptBytes = 0;
         keptCount = 0;
+        evicted = new LongSet();
+        evictedBefore = new LongSet();
+        forgottenEvictions = 0;
         tableEntries = 0;
         receivedBytes = 0;
         touched = null;
