@@ -127,7 +127,8 @@ class AdversarialIntakeTest {
         return "{\"v\":1,\"stream\":\"@S@\",\"boot\":\"@B@\",\"deployment\":\"" + p + "/dep\",\"ts\":"
                 + "\"2026-12-06T09:00:00Z\",\"seq\":1,\"type\":\"CONFIG\",\"page_size\":" + pageSize
                 + ",\"pool_pages\":" + poolPages + ",\"context_window\":"
-                + (real ? 131_072 : huge(random)) + ",\"max_input_tokens\":" + (real ? 120_000 : huge(random)) + "}";
+                + (real ? 131_072 : kind == 1 ? 1_048_576 : huge(random)) + ",\"max_input_tokens\":"
+                + (real ? 120_000 : kind == 1 ? 1_000_000 : huge(random)) + "}";
     }
 
     private static long huge(Random random) {
