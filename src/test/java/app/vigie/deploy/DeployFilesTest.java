@@ -349,7 +349,7 @@ class DeployFilesTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static String secretOf(Map<String, Object> container, String env) {
+    static String secretOf(Map<String, Object> container, String env) {
         for (Object e : Objects.requireNonNullElse((List<Object>) container.get("env"), List.of())) {
             if (env.equals(at(e, "name"))) {
                 return at(e, "valueFrom", "secretKeyRef", "name");
@@ -359,7 +359,7 @@ class DeployFilesTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static String envValue(Map<String, Object> container, String env) {
+    static String envValue(Map<String, Object> container, String env) {
         for (Object e : Objects.requireNonNullElse((List<Object>) container.get("env"), List.of())) {
             if (env.equals(at(e, "name"))) {
                 return at(e, "value");

@@ -78,9 +78,9 @@ class DeployRolesTest {
         List<Map<String, Object>> main = at(pod, "containers");
         all.addAll(main);
         for (Map<String, Object> c : all) {
-            String dbUser = secretOf(c, "QUARKUS_DATASOURCE_USERNAME");
+            String dbUser = DeployFilesTest.secretOf(c, "QUARKUS_DATASOURCE_USERNAME");
             if (dbUser != null) {
-                boolean migrates = !"false".equals(envValue(c, "QUARKUS_FLYWAY_MIGRATE_AT_START"));
+                boolean migrates = !"false".equals(DeployFilesTest.envValue(c, "QUARKUS_FLYWAY_MIGRATE_AT_START"));
                 String role = roleOfSecret.apply(dbUser);
                 if (migrates) {
                     migrator = role;
@@ -89,7 +89,7 @@ class DeployRolesTest {
                     service = role;
                 }
             }
-            String pgUser = secretOf(c, "PGUSER");
+            String pgUser = DeployFilesTest.secretOf(c, "PGUSER");
             if (pgUser != null) {
                 grantor = roleOfSecret.apply(pgUser);
                 for (Object arg : Objects.requireNonNullElse((List<Object>) at(c, "command"), List.of())) {
@@ -274,26 +274,6 @@ class DeployRolesTest {
             b.append(' ').append(on ? "" : "no").append(a);
         }
         return b.toString();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static String secretOf(Map<String, Object> container, String env) {
-        for (Object e : Objects.requireNonNullElse((List<Object>) container.get("env"), List.of())) {
-            if (env.equals(at(e, "name"))) {
-                return at(e, "valueFrom", "secretKeyRef", "name");
-            }
-        }
-        return null;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static String envValue(Map<String, Object> container, String env) {
-        for (Object e : Objects.requireNonNullElse((List<Object>) container.get("env"), List.of())) {
-            if (env.equals(at(e, "name"))) {
-                return at(e, "value");
-            }
-        }
-        return null;
     }
 
     @SuppressWarnings("unchecked")
