@@ -68,7 +68,7 @@ class AdversarialIntakeTest {
     /** Line makers, given a seq; {@code @S@} and {@code @B@} stand for the batch's stream and boot. */
     private static List<Function<Long, String>> kinds(String p, Random random) {
         String env = "{\"v\":1,\"stream\":\"@S@\",\"boot\":\"@B@\",\"deployment\":\"" + p + "/dep\",\"ts\":"
-                + "\"2026-12-06T09:00:00Z\",";
+                + "\"2026-12-06T09:00:00.000Z\",";
         List<Function<Long, String>> k = new ArrayList<>();
         // a second CONFIG, not at seq 1
         k.add(seq -> config(p, random).replace("\"seq\":1,", "\"seq\":" + seq + ","));
@@ -125,7 +125,7 @@ class AdversarialIntakeTest {
         long pageSize = real ? 16 : kind == 1 ? 16 : huge(random);
         long poolPages = real ? 1 << 16 : kind == 1 ? 134_217_727 : huge(random);
         return "{\"v\":1,\"stream\":\"@S@\",\"boot\":\"@B@\",\"deployment\":\"" + p + "/dep\",\"ts\":"
-                + "\"2026-12-06T09:00:00Z\",\"seq\":1,\"type\":\"CONFIG\",\"page_size\":" + pageSize
+                + "\"2026-12-06T09:00:00.000Z\",\"seq\":1,\"type\":\"CONFIG\",\"page_size\":" + pageSize
                 + ",\"pool_pages\":" + poolPages + ",\"context_window\":"
                 + (real ? 131_072 : kind == 1 ? 1_048_576 : huge(random)) + ",\"max_input_tokens\":"
                 + (real ? 120_000 : kind == 1 ? 1_000_000 : huge(random)) + "}";
