@@ -19,7 +19,9 @@ import java.util.stream.Stream;
 
 import org.jboss.logging.Logger;
 
+import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import io.zonky.test.db.postgres.embedded.PgBinaryResolver;
 import io.zonky.test.db.postgres.util.LinuxUtils;
 
 import app.vigie.platform.PrivateFiles;
@@ -72,6 +74,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
                 .setDataDirectory(pgData)
                 .setCleanDataDirectory(false)
                 .setOverrideWorkingDirectory(binaries.toFile())
+                .setPgBinaryResolver(ownBinaries())
                 .setRegisterShutdownHook(false)
                 .setPGStartupWait(Duration.ofSeconds(60))
                 // a new cluster: initdb sets the owner's password from its file, and password authentication
@@ -104,6 +107,17 @@ public final class EmbeddedDatabase implements AutoCloseable {
         LOG.infof("Embedded PostgreSQL started on 127.0.0.1:%d, data in %s (password authentication)", pg.getPort(),
                 pgData.toAbsolutePath());
         return db;
+    }
+
+    /**
+     * The binaries, always under the data directory's {@code postgres-binaries}. Zonky caches the directory it
+     * extracted into per resolver for the whole JVM: with its shared default resolver, a second database started in
+     * the same JVM would use the first one's directory, and {@link #secureExisting} would not find them where the
+     * earlier version put them. A resolver of our own per start misses that cache; the extraction itself is reused
+     * when the directory already holds it.
+     */
+    public static PgBinaryResolver ownBinaries() {
+        return (system, architecture) -> DefaultPostgresBinaryResolver.INSTANCE.getPgBinary(system, architecture);
     }
 
     /**

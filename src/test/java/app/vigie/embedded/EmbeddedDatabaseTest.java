@@ -12,10 +12,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.stream.Stream;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.zonky.test.db.postgres.embedded.DefaultPostgresBinaryResolver;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 /**
@@ -27,11 +30,31 @@ class EmbeddedDatabaseTest {
     @TempDir
     Path dir;
 
+    @TempDir
+    static Path elsewhere;
+
+    /**
+     * Zonky caches, per binary resolver and for the whole JVM, the directory it extracted the binaries into. Another
+     * database started earlier in the same JVM with the shared default resolver (in CI, any earlier test) must change
+     * nothing here: this one is started first, on purpose.
+     */
+    @BeforeAll
+    static void anotherDatabaseRanInThisJvmBefore() throws Exception {
+        try (EmbeddedPostgres other = EmbeddedPostgres.builder().setDataDirectory(elsewhere.resolve("postgres"))
+                .setOverrideWorkingDirectory(elsewhere.resolve("binaries").toFile())
+                .setPgBinaryResolver(DefaultPostgresBinaryResolver.INSTANCE).setRegisterShutdownHook(false)
+                .setPGStartupWait(Duration.ofSeconds(60)).start()) {
+            assertThat(other.getPort()).isPositive();
+        }
+    }
+
     @Test
     void aNewDatabaseAsksEveryoneForAPasswordAndTheServiceIsNoSuperuser() throws Exception {
         Path data = dir.resolve("data");
         try (EmbeddedDatabase db = EmbeddedDatabase.start(data)) {
             assertRefusedWithoutPassword(db);
+            assertThat(postgresUnder(data.resolve("postgres-binaries")))
+                    .as("the binaries are the data directory's own, wherever another database's are").isTrue();
             assertThat(perms(data)).isEqualTo("rwx------");
             assertThat(perms(data.resolve(EmbeddedDatabase.OWNER_PASSWORD_FILE))).isEqualTo("rw-------");
             assertThat(perms(data.resolve(EmbeddedDatabase.SERVICE_PASSWORD_FILE))).isEqualTo("rw-------");
@@ -79,6 +102,7 @@ class EmbeddedDatabaseTest {
         // as versions before password authentication made it: initdb -A trust, a superuser without password
         try (EmbeddedPostgres old = EmbeddedPostgres.builder().setDataDirectory(data.resolve("postgres"))
                 .setCleanDataDirectory(false).setOverrideWorkingDirectory(data.resolve("postgres-binaries").toFile())
+                .setPgBinaryResolver(EmbeddedDatabase.ownBinaries())
                 .setRegisterShutdownHook(false).setPGStartupWait(Duration.ofSeconds(60))
                 .setServerConfig("listen_addresses", "127.0.0.1").start();
                 Connection c = DriverManager.getConnection(
@@ -113,6 +137,12 @@ class EmbeddedDatabaseTest {
         try (ResultSet rs = s.executeQuery(sql)) {
             rs.next();
             return rs.getString(1);
+        }
+    }
+
+    private static boolean postgresUnder(Path binaries) throws Exception {
+        try (Stream<Path> files = Files.walk(binaries, 3)) {
+            return files.anyMatch(p -> p.endsWith(Path.of("bin", "postgres")));
         }
     }
 
