@@ -37,6 +37,7 @@ import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.LineOutcome.Status;
 import app.vigie.auditlog.intake.LineParser;
 import app.vigie.auditlog.record.AuditRecord;
+import app.vigie.auditlog.store.DeploymentBoots;
 import app.vigie.auditlog.store.QuarantineStore;
 import app.vigie.auditlog.store.RecordStore;
 import app.vigie.auditlog.store.RecordStore.Long2;
@@ -74,6 +75,7 @@ public class IngestService {
     Tracer tracer;
 
     private volatile Sequencer sequencer;
+    private volatile DeploymentBoots deploymentBoots;
 
     /** Records taken in, per outcome ({@code vigie_intake_records_total{outcome}}). */
     private final Map<Status, Counter> taken = new EnumMap<>(Status.class);
@@ -252,6 +254,21 @@ public class IngestService {
         });
     }
 
+    /** The pairs each deployment has, for vigie.ingest.max-boots-per-deployment: one count per instance. */
+    private DeploymentBoots deploymentBoots() {
+        DeploymentBoots b = deploymentBoots;
+        if (b == null) {
+            synchronized (this) {
+                b = deploymentBoots;
+                if (b == null) {
+                    b = new DeploymentBoots(config.maxBootsPerDeployment());
+                    deploymentBoots = b;
+                }
+            }
+        }
+        return b;
+    }
+
     public Sequencer sequencer() {
         Sequencer s = sequencer;
         if (s == null) {
@@ -303,7 +320,7 @@ public class IngestService {
         }
 
         Map<StreamKey, StreamCursor> cursors = unique.isEmpty() ? Map.of()
-                : RecordStore.lockCursors(c, keys, now, config.maxBootsPerDeployment());
+                : RecordStore.lockCursors(c, keys, now, deploymentBoots());
         StreamCursor[] cursorOf = new StreamCursor[n];
         StreamKey lastKey = null;
         StreamCursor lastCursor = null;

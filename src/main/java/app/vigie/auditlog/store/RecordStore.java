@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -35,47 +36,58 @@ public final class RecordStore {
 
     /**
      * The cursors of these (stream, boot) pairs, created when new (with the deployment given for the pair: that of
-     * its first record) unless their deployment has {@code maxPerDeployment} pairs already, locked until the
-     * transaction ends. A pair that was not created has no cursor in the answer.
+     * its first record) unless their deployment has {@code boots.max()} pairs already, locked until the transaction
+     * ends. A pair that was not created has no cursor in the answer.
      */
     public static Map<StreamKey, StreamCursor> lockCursors(Connection c, Map<StreamKey, String> deployments,
-            Instant now, long maxPerDeployment) throws SQLException {
+            Instant now, DeploymentBoots boots) throws SQLException {
         List<StreamKey> sorted = deployments.keySet().stream().sorted().toList();
         String[] streams = sorted.stream().map(StreamKey::stream).toArray(String[]::new);
-        String[] boots = sorted.stream().map(StreamKey::boot).toArray(String[]::new);
+        String[] bootIds = sorted.stream().map(StreamKey::boot).toArray(String[]::new);
         String[] deployment = sorted.stream().map(deployments::get).toArray(String[]::new);
-        // new pairs only are counted against their deployment's bound: once per deployment (counting no further than
-        // the bound), each new pair ranked within its deployment, so that a chunk cannot overshoot it either
+        Map<String, Integer> pairs = new HashMap<>();
+        deployments.values().forEach(d -> pairs.merge(d, 1, Integer::sum));
+        Map<String, Long> have = boots.counts(c, pairs);
+        String[] counted = have.keySet().toArray(String[]::new);
+        Long[] counts = Arrays.stream(counted).map(have::get).toArray(Long[]::new);
+        // new pairs only are checked against their deployment's bound, each new pair ranked within its deployment,
+        // so that a chunk cannot overshoot it either
+        Map<String, Integer> created = new HashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 with fresh as (
                   select s, b, d, row_number() over (partition by d order by s, b) as k
                   from unnest(?::text[], ?::text[], ?::text[]) as t(s, b, d)
-                  where not exists (select 1 from stream_boot x where x.stream = t.s and x.boot = t.b)),
-                have as (
-                  select d, (select count(*) from (select 1 from stream_boot y where y.deployment = f.d limit ?) z) as n
-                  from (select distinct d from fresh) f)
+                  where not exists (select 1 from stream_boot x where x.stream = t.s and x.boot = t.b))
                 insert into stream_boot (stream, boot, deployment, first_seen_at, last_seen_at)
-                select fresh.s, fresh.b, fresh.d, ?, ? from fresh join have on have.d = fresh.d
+                select fresh.s, fresh.b, fresh.d, ?, ?
+                from fresh join unnest(?::text[], ?::bigint[]) as have(d, n) on have.d = fresh.d
                 where have.n + fresh.k <= ?
                 order by fresh.s, fresh.b
-                on conflict (stream, boot) do nothing""")) {
+                on conflict (stream, boot) do nothing
+                returning deployment""")) {
             Timestamp ts = Timestamp.from(now);
             ps.setArray(1, c.createArrayOf("text", streams));
-            ps.setArray(2, c.createArrayOf("text", boots));
+            ps.setArray(2, c.createArrayOf("text", bootIds));
             ps.setArray(3, c.createArrayOf("text", deployment));
-            ps.setLong(4, maxPerDeployment);
+            ps.setTimestamp(4, ts);
             ps.setTimestamp(5, ts);
-            ps.setTimestamp(6, ts);
-            ps.setLong(7, maxPerDeployment);
-            ps.executeUpdate();
+            ps.setArray(6, c.createArrayOf("text", counted));
+            ps.setArray(7, c.createArrayOf("bigint", counts));
+            ps.setLong(8, boots.max());
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    created.merge(rs.getString(1), 1, Integer::sum);
+                }
+            }
         }
+        boots.created(created);
         Map<StreamKey, StreamCursor> cursors = new LinkedHashMap<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 select id, stream, boot, next_seq, max_seq, purged_at, deployment from stream_boot
                 where (stream, boot) in (select * from unnest(?::text[], ?::text[]))
                 order by id for update""")) {
             ps.setArray(1, c.createArrayOf("text", streams));
-            ps.setArray(2, c.createArrayOf("text", boots));
+            ps.setArray(2, c.createArrayOf("text", bootIds));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     StreamCursor cur = cursor(rs);

@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -184,6 +185,65 @@ class RecordStoreTest {
         } finally {
             try (Connection admin = dataSource.getConnection(); Statement s = admin.createStatement()) {
                 s.execute("drop database " + name + " with (force)");
+            }
+        }
+    }
+
+    /**
+     * The bound on boots per deployment, counted in the database only when needed (DeploymentBoots): between counts
+     * the count is the last one plus what this instance created, and a chunk that could go past the bound counts
+     * again, so that one instance never does; pairs another instance created are seen at the next count.
+     */
+    @Test
+    void bootsPerDeploymentAreCountedWhenNeededAndNeverPastTheBoundFromOneInstance() throws Exception {
+        String deployment = "bounds-" + IDS.incrementAndGet();
+        AtomicLong clock = new AtomicLong();
+        long second = 1_000_000_000L;
+        DeploymentBoots boots = new DeploymentBoots(5, 10 * second, second, clock::get);
+        assertThat(open(boots, deployment, "a1", "a2")).as("counted (0), both created").isEqualTo(2);
+        // another instance opens one
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "insert into stream_boot (stream, boot, deployment, first_seen_at, last_seen_at) "
+                        + "values (?, 'b', ?, now(), now())")) {
+            ps.setString(1, deployment + "/other");
+            ps.setString(2, deployment);
+            ps.executeUpdate();
+        }
+        clock.addAndGet(second / 2);
+        assertThat(open(boots, deployment, "a3")).as("2 + 1 of 5: not counted again, created").isEqualTo(1);
+        clock.addAndGet(second);
+        assertThat(open(boots, deployment, "a4", "a5", "a6"))
+                .as("3 + 3 could pass 5: counted again (4, with the other instance's), one created").isEqualTo(1);
+        assertThat(pairs(deployment)).isEqualTo(5);
+        clock.addAndGet(second / 2);
+        assertThat(open(boots, deployment, "a7")).as("at the bound, by the last count").isZero();
+        clock.addAndGet(20 * second);
+        assertThat(open(boots, deployment, "a8")).as("counted again after 10 s: still at the bound").isZero();
+        assertThat(open(boots, deployment, "a1", "a2")).as("known pairs are no new ones").isEqualTo(2);
+        assertThat(pairs(deployment)).isEqualTo(5);
+    }
+
+    /** Locks (and creates where the bound allows) the cursors of these streams of a deployment: how many it has. */
+    private int open(DeploymentBoots boots, String deployment, String... streams) throws SQLException {
+        Map<RecordStore.StreamKey, String> keys = new HashMap<>();
+        for (String s : streams) {
+            keys.put(new RecordStore.StreamKey(deployment + "/" + s, "b"), deployment);
+        }
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            int n = RecordStore.lockCursors(c, keys, Instant.now(), boots).size();
+            c.commit();
+            return n;
+        }
+    }
+
+    private long pairs(String deployment) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("select count(*) from stream_boot where deployment = ?")) {
+            ps.setString(1, deployment);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
             }
         }
     }
