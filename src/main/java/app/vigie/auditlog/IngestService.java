@@ -36,8 +36,9 @@ import app.vigie.auditlog.intake.InvalidRecordException;
 import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.LineOutcome.Status;
 import app.vigie.auditlog.intake.LineParser;
+import app.vigie.auditlog.intake.Writable;
 import app.vigie.auditlog.record.AuditRecord;
-import app.vigie.auditlog.store.DeploymentBoots;
+import app.vigie.auditlog.store.BootCountStore;
 import app.vigie.auditlog.store.QuarantineStore;
 import app.vigie.auditlog.store.RecordStore;
 import app.vigie.auditlog.store.RecordStore.Long2;
@@ -75,7 +76,7 @@ public class IngestService {
     Tracer tracer;
 
     private volatile Sequencer sequencer;
-    private volatile DeploymentBoots deploymentBoots;
+    private volatile BootCountStore bootCounts;
 
     /** Records taken in, per outcome ({@code vigie_intake_records_total{outcome}}). */
     private final Map<Status, Counter> taken = new EnumMap<>(Status.class);
@@ -103,7 +104,7 @@ public class IngestService {
      * a line of a stream or deployment outside the scope is rejected where it is parsed, before anything of it is
      * stored, compared or applied, and kept in the quarantine with its reason; the other lines are taken as usual.
      */
-    public IngestResult ingest(List<IncomingLine> lines, int blank, IngestScope writable, String account)
+    public IngestResult ingest(List<IncomingLine> lines, int blank, Writable writable, String account)
             throws SQLException {
         LineOutcome[] outcomes = new LineOutcome[lines.size()];
         int chunk = config.chunkRecords();
@@ -191,7 +192,7 @@ public class IngestService {
     }
 
     /** Refuses, in place, the parsed records {@code account} may not write. */
-    private static void refuseOutside(List<LineParser.Parsed> parsed, IngestScope scope, String account) {
+    private static void refuseOutside(List<LineParser.Parsed> parsed, Writable scope, String account) {
         for (int i = 0; i < parsed.size(); i++) {
             LineParser.Parsed p = parsed.get(i);
             AuditRecord r = p.record();
@@ -255,14 +256,14 @@ public class IngestService {
     }
 
     /** The pairs each deployment has, for vigie.ingest.max-boots-per-deployment: one count per instance. */
-    private DeploymentBoots deploymentBoots() {
-        DeploymentBoots b = deploymentBoots;
+    private BootCountStore bootCounts() {
+        BootCountStore b = bootCounts;
         if (b == null) {
             synchronized (this) {
-                b = deploymentBoots;
+                b = bootCounts;
                 if (b == null) {
-                    b = new DeploymentBoots(config.maxBootsPerDeployment());
-                    deploymentBoots = b;
+                    b = new BootCountStore(config.maxBootsPerDeployment());
+                    bootCounts = b;
                 }
             }
         }
@@ -283,7 +284,7 @@ public class IngestService {
      * a record of a boot that another deployment opened is refused here, once its cursor is locked, before it is
      * compared or stored (the scope's check of the record's own fields was made when it was parsed).
      */
-    private LineOutcome[] write(Connection c, List<LineParser.Parsed> parsed, IngestScope writable, String account)
+    private LineOutcome[] write(Connection c, List<LineParser.Parsed> parsed, Writable writable, String account)
             throws SQLException {
         Instant now = Instant.now();
         int n = parsed.size();
@@ -320,7 +321,7 @@ public class IngestService {
         }
 
         Map<StreamKey, StreamCursor> cursors = unique.isEmpty() ? Map.of()
-                : RecordStore.lockCursors(c, keys, now, deploymentBoots());
+                : RecordStore.lockCursors(c, keys, now, bootCounts());
         StreamCursor[] cursorOf = new StreamCursor[n];
         StreamKey lastKey = null;
         StreamCursor lastCursor = null;

@@ -38,6 +38,7 @@ import io.quarkus.runtime.StartupEvent;
 import app.vigie.audit.AuditTrail;
 import app.vigie.auditlog.intake.IngestScope;
 import app.vigie.auditlog.intake.IngestScopes;
+import app.vigie.auditlog.intake.Writable;
 import app.vigie.db.Transactions;
 import app.vigie.platform.Digests;
 import app.vigie.platform.Mode;
@@ -409,6 +410,17 @@ public class AccountService implements IngestScopes {
                     + "what\")", username, username);
         }
         return scope;
+    }
+
+    @Override
+    public Writable ofTopic(String topic, String account) throws SQLException {
+        Optional<UserAccount> u = Transactions.run(dataSource, c -> Account.named(account));
+        if (u.isEmpty() || !(u.get().roles().contains(Role.R_INGEST) || u.get().roles().contains(Role.R_ADMIN))) {
+            return Writable.nothing("Kafka topic '" + topic + "' is bound to ingest account '" + account
+                    + "' (vigie.kafka.topic-accounts), which " + (u.isEmpty() ? "does not exist"
+                            : "holds neither the ingest nor the admin role") + ": its records are not taken");
+        }
+        return of(account, u.get().roles().contains(Role.R_ADMIN)).orElse(null);
     }
 
     /** What an account shown in {@code GET /api/accounts} is warned of: an ingest account bound to nothing. */

@@ -10,7 +10,7 @@ import app.vigie.audit.AuditTrail;
  * of the two is set. The same binding decides which streams the account lists ({@code GET /api/streams}) and
  * flushes ({@code POST /api/audit-log/flush}).
  */
-public record IngestScope(List<String> deployments, List<String> streamPrefixes) {
+public record IngestScope(List<String> deployments, List<String> streamPrefixes) implements Writable {
     /** The most entries of each list, and the longest entry. */
     public static final int MAX_ENTRIES = 100;
     public static final int MAX_LENGTH = 200;
@@ -29,6 +29,7 @@ public record IngestScope(List<String> deployments, List<String> streamPrefixes)
      * Why {@code account} may not write a record of this stream and deployment (kept with the line in the
      * quarantine); null when it may.
      */
+    @Override
     public String refusal(String stream, String deployment, String account) {
         if (!streamPrefixes.isEmpty()
                 && streamPrefixes.stream().noneMatch(p -> stream != null && stream.startsWith(p))) {

@@ -12,4 +12,11 @@ public interface IngestScopes {
      * admin role).
      */
     Optional<IngestScope> of(String account, boolean admin) throws SQLException;
+
+    /**
+     * What the records of Kafka topic {@code topic} may write, the topic being bound to ingest account
+     * {@code account} ({@code vigie.kafka.topic-accounts}): as {@link #of} for that account (null: everything), read
+     * again for each batch; nothing when no account of that name holds the ingest or admin role.
+     */
+    Writable ofTopic(String topic, String account) throws SQLException;
 }

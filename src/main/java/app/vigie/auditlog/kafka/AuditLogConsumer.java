@@ -12,11 +12,13 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ExecutionException;
@@ -61,9 +63,11 @@ import app.vigie.auditlog.IngestConfig;
 import app.vigie.auditlog.IngestService;
 import app.vigie.auditlog.QuarantineService;
 import app.vigie.auditlog.intake.IncomingLine;
+import app.vigie.auditlog.intake.IngestScopes;
 import app.vigie.auditlog.intake.LineOutcome;
 import app.vigie.auditlog.intake.LineParser;
 import app.vigie.auditlog.intake.Source;
+import app.vigie.auditlog.intake.Writable;
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.store.QuarantineStore;
 import app.vigie.detection.core.DetectorLimits;
@@ -109,6 +113,9 @@ public class AuditLogConsumer {
 
     @Inject
     KafkaIntakeConfig config;
+
+    @Inject
+    IngestScopes scopes;
 
     /** The intake's chunk: a pipeline's batch (one transaction); two waiting pause the partition. */
     @Inject
@@ -180,8 +187,21 @@ public class AuditLogConsumer {
         thread = new Thread(this::loop, "vigie-kafka-intake");
         thread.setDaemon(true);
         thread.start();
-        LOG.infof("Kafka intake started: topic %s, group %s, brokers %s, %d worker(s)", config.topic(),
+        LOG.infof("Kafka intake started: topics %s, group %s, brokers %s, %d worker(s)", topics(),
                 config.groupId(), config.bootstrapServers(), config.workers());
+        for (String topic : topics()) {
+            String account = config.topicAccounts().get(topic);
+            if (account != null) {
+                LOG.infof("Kafka topic %s: its records may write what ingest account '%s' may", topic, account);
+            } else if (config.requireTopicAccount()) {
+                LOG.warnf("Kafka topic %s is bound to no ingest account: its records are refused "
+                        + "(vigie.kafka.require-topic-account)", topic);
+            } else {
+                LOG.warnf("Kafka topic %s is bound to no ingest account: its records may write every stream. Bind it: "
+                        + "vigie.kafka.topic-accounts.\"%s\"=<ingest account> (docs/intake.md, \"Who writes what\")",
+                        topic, topic);
+            }
+        }
     }
 
     void stop(@Observes ShutdownEvent stop) throws InterruptedException {
@@ -196,6 +216,28 @@ public class AuditLogConsumer {
         if (workers != null) {
             workers.shutdown();
         }
+    }
+
+    /** The topics read: {@code vigie.kafka.topic} and those bound to an ingest account. */
+    List<String> topics() {
+        Set<String> all = new LinkedHashSet<>();
+        all.add(config.topic());
+        all.addAll(new TreeSet<>(config.topicAccounts().keySet()));
+        return List.copyOf(all);
+    }
+
+    /**
+     * What the records of {@code topic} may write: what its ingest account may (vigie.kafka.topic-accounts), read
+     * again for each batch so that a new scope takes effect at once; null (everything) for a topic bound to no
+     * account, unless vigie.kafka.require-topic-account says nothing.
+     */
+    private Writable writable(String topic) throws SQLException {
+        String account = config.topicAccounts().get(topic);
+        if (account != null) {
+            return scopes.ofTopic(topic, account);
+        }
+        return config.requireTopicAccount() ? Writable.nothing("Kafka topic '" + topic + "' is bound to no ingest "
+                + "account and vigie.kafka.require-topic-account is set: its records are not taken") : null;
     }
 
     /** When the last poll cycle completed, or null. */
@@ -229,7 +271,7 @@ public class AuditLogConsumer {
                 consumer = c;
                 PartitionPipeline.Store store = (tp, batch) -> store(dlq, tp, batch);
                 PartitionPipeline.Quarantine keep = (tp, r, cause, attempts) -> quarantine(dlq, tp, r, cause, attempts);
-                c.subscribe(List.of(config.topic()), new Rebalance(c, store, keep));
+                c.subscribe(topics(), new Rebalance(c, store, keep));
                 long nextProbe = 0;
                 try {
                     while (running) {
@@ -391,7 +433,8 @@ public class AuditLogConsumer {
                 .setAttribute("messaging.destination.partition.id", Integer.toString(tp.partition()))
                 .setAttribute("vigie.records", (long) lines.size()).startSpan();
         try (Scope scope = span.makeCurrent()) {
-            outcomes = ingest.ingest(lines, 0).outcomes();
+            outcomes = ingest.ingest(lines, 0, writable(tp.topic()), config.topicAccounts().get(tp.topic()))
+                    .outcomes();
         } catch (Exception e) {
             Traces.failed(span, e);
             throw e;

@@ -1,6 +1,7 @@
 package app.vigie.auditlog.kafka;
 
 import java.time.Duration;
+import java.util.Map;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -14,6 +15,23 @@ public interface KafkaIntakeConfig {
 
     @WithDefault("vigie.page-audit.v1")
     String topic();
+
+    /**
+     * Topics bound to an ingest account (issue 41 point 5), read besides {@link #topic()}: a record of such a topic
+     * is taken only if that account may write it (its ingest scope, {@code PUT /api/accounts/{name}/ingest-scope});
+     * otherwise it is rejected with the reason and kept in the quarantine and the dead-letter topic. The broker's ACLs
+     * say which principal may write which topic; this binding says what a topic's records may be about, which ACLs
+     * cannot. Keys with dots are quoted: {@code vigie.kafka.topic-accounts."page-audit.runtime-a"=runtime-a}.
+     */
+    Map<String, String> topicAccounts();
+
+    /**
+     * Whether a record of a topic bound to no ingest account ({@link #topic()} when not in {@link #topicAccounts()})
+     * is refused; by default it may write every stream, as an unbound ingest account may over HTTP (a warning at
+     * start).
+     */
+    @WithDefault("false")
+    boolean requireTopicAccount();
 
     @WithDefault("vigie.page-audit.dlq")
     String deadLetterTopic();

@@ -40,7 +40,7 @@ public final class RecordStore {
      * ends. A pair that was not created has no cursor in the answer.
      */
     public static Map<StreamKey, StreamCursor> lockCursors(Connection c, Map<StreamKey, String> deployments,
-            Instant now, DeploymentBoots boots) throws SQLException {
+            Instant now, BootCountStore boots) throws SQLException {
         List<StreamKey> sorted = deployments.keySet().stream().sorted().toList();
         String[] streams = sorted.stream().map(StreamKey::stream).toArray(String[]::new);
         String[] bootIds = sorted.stream().map(StreamKey::boot).toArray(String[]::new);

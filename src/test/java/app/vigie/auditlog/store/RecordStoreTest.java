@@ -190,7 +190,7 @@ class RecordStoreTest {
     }
 
     /**
-     * The bound on boots per deployment, counted in the database only when needed (DeploymentBoots): between counts
+     * The bound on boots per deployment, counted in the database only when needed (BootCountStore): between counts
      * the count is the last one plus what this instance created, and a chunk that could go past the bound counts
      * again, so that one instance never does; pairs another instance created are seen at the next count.
      */
@@ -199,7 +199,7 @@ class RecordStoreTest {
         String deployment = "bounds-" + IDS.incrementAndGet();
         AtomicLong clock = new AtomicLong();
         long second = 1_000_000_000L;
-        DeploymentBoots boots = new DeploymentBoots(5, 10 * second, second, clock::get);
+        BootCountStore boots = new BootCountStore(5, 10 * second, second, clock::get);
         assertThat(open(boots, deployment, "a1", "a2")).as("counted (0), both created").isEqualTo(2);
         // another instance opens one
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
@@ -224,7 +224,7 @@ class RecordStoreTest {
     }
 
     /** Locks (and creates where the bound allows) the cursors of these streams of a deployment: how many it has. */
-    private int open(DeploymentBoots boots, String deployment, String... streams) throws SQLException {
+    private int open(BootCountStore boots, String deployment, String... streams) throws SQLException {
         Map<RecordStore.StreamKey, String> keys = new HashMap<>();
         for (String s : streams) {
             keys.put(new RecordStore.StreamKey(deployment + "/" + s, "b"), deployment);

@@ -26,7 +26,7 @@ import java.util.function.LongSupplier;
  * others created since the last count, a few seconds' worth; never without bound. A rolled-back chunk's pairs are
  * counted until the next count (a refusal too early, never one too late).
  */
-public final class DeploymentBoots {
+public final class BootCountStore {
     private final long max;
     private final long refreshNanos;
     private final long nearNanos;
@@ -37,7 +37,7 @@ public final class DeploymentBoots {
     private record Known(long count, long countedAt) {
     }
 
-    public DeploymentBoots(long max, long refreshNanos, long nearNanos, LongSupplier clock) {
+    public BootCountStore(long max, long refreshNanos, long nearNanos, LongSupplier clock) {
         if (max < 1) {
             throw new IllegalArgumentException("the bound on boots per deployment must be at least 1, not " + max);
         }
@@ -48,7 +48,7 @@ public final class DeploymentBoots {
     }
 
     /** Counts again every 10 s, and near the bound at most once a second. */
-    public DeploymentBoots(long max) {
+    public BootCountStore(long max) {
         this(max, 10_000_000_000L, 1_000_000_000L, System::nanoTime);
     }
 
