@@ -159,6 +159,20 @@ class DeployFilesTest {
         }
     }
 
+    /**
+     * The Deployment asks Kubernetes to run the service as non-root: the kubelet refuses to start an image whose
+     * USER is a name ("has non-numeric user, cannot verify user is non-root"), so the image's USER is a number that
+     * is not 0, or the container says runAsUser.
+     */
+    @Test
+    void theImageRunsAsANumericUserThatKubernetesCanCheck() throws IOException {
+        Matcher user = Pattern.compile("(?m)^USER\\s+(\\S+)\\s*$").matcher(Files.readString(
+                DEPLOY.resolve("docker/Dockerfile")));
+        assertThat(user.find()).as("the image names its user").isTrue();
+        String uid = user.group(1).split(":")[0];
+        assertThat(uid).as("USER " + user.group(1)).matches("[1-9][0-9]*");
+    }
+
     @Test
     @SuppressWarnings("unchecked")
     void everyImageIsPinned() throws IOException {
