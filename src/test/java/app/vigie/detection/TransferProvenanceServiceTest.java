@@ -85,6 +85,70 @@ class TransferProvenanceServiceTest {
     }
 
     /** Posts small slices of each stream, in seq order within each, alternating at random between them. */
+    /**
+     * Spec 1.3, amendment 7, through the service: the receiver reads the same received positions at 09:00:00.030 and
+     * again at .050; the incident's exposure span and the exposure's own run from the first to the latest, whether
+     * the sender's stream comes first, last, or line by line between the receiver's.
+     */
+    @Test
+    void lastExposureAtIsTheLatestAttachThatReadReceivedPositions() throws Exception {
+        for (String order : List.of("sender first", "receiver first", "receiver line by line, sender last")) {
+            String x = Api.uniquePrefix();
+            String dep = x + "/prod-pd";
+            String env = ",\"boot\":\"b1\",\"deployment\":\"" + dep + "\",";
+            String ps = "{\"v\":1,\"stream\":\"" + x + "/prefill\"" + env;
+            String ds = "{\"v\":1,\"stream\":\"" + x + "/decode\"" + env;
+            List<String> sender = List.of(
+                    ps + "\"seq\":1,\"ts\":\"2026-12-06T09:00:00.001Z\",\"type\":\"CONFIG\",\"page_size\":4,"
+                            + "\"pool_pages\":8,\"context_window\":32,\"max_input_tokens\":32}",
+                    ps + "\"seq\":2,\"ts\":\"2026-12-06T09:00:00.002Z\",\"type\":\"ALLOC\",\"request\":\"" + x + "req-a\","
+                            + "\"tenant\":\"acme\",\"pages\":[[0,2]],\"purpose\":\"PREFILL\"}",
+                    ps + "\"seq\":3,\"ts\":\"2026-12-06T09:00:00.003Z\",\"type\":\"WRITE\",\"request\":\"" + x + "req-a\","
+                            + "\"tenant\":\"acme\",\"from\":0,\"tokens\":8,\"source\":\"COMPUTE\"}",
+                    ps + "\"seq\":4,\"ts\":\"2026-12-06T09:00:00.004Z\",\"type\":\"FREE\",\"request\":\"" + x + "req-a\","
+                            + "\"pages\":[[0,2]],\"reason\":\"ABORT\"}",
+                    ps + "\"seq\":5,\"ts\":\"2026-12-06T09:00:00.005Z\",\"type\":\"ALLOC\",\"request\":\"" + x + "req-x\","
+                            + "\"tenant\":\"globex\",\"pages\":[[0,2]],\"purpose\":\"PREFILL\"}",
+                    ps + "\"seq\":6,\"ts\":\"2026-12-06T09:00:00.006Z\",\"type\":\"WRITE\",\"request\":\"" + x + "req-x\","
+                            + "\"tenant\":\"globex\",\"from\":0,\"tokens\":8,\"source\":\"COMPUTE\"}",
+                    ps + "\"seq\":7,\"ts\":\"2026-12-06T09:00:00.007Z\",\"type\":\"XFER_SEND\",\"request\":\"" + x + "req-a\","
+                            + "\"tenant\":\"acme\",\"from\":0,\"tokens\":8}");
+            List<String> receiver = List.of(
+                    ds + "\"seq\":1,\"ts\":\"2026-12-06T09:00:00.001Z\",\"type\":\"CONFIG\",\"page_size\":4,"
+                            + "\"pool_pages\":16,\"context_window\":64,\"max_input_tokens\":64}",
+                    ds + "\"seq\":2,\"ts\":\"2026-12-06T09:00:00.020Z\",\"type\":\"ALLOC\",\"request\":\"" + x + "req-a\","
+                            + "\"tenant\":\"acme\",\"pages\":[[0,3]],\"purpose\":\"PREALLOC\",\"claimed_tokens\":8}",
+                    ds + "\"seq\":3,\"ts\":\"2026-12-06T09:00:00.021Z\",\"type\":\"WRITE\",\"request\":\"" + x + "req-a\","
+                            + "\"tenant\":\"acme\",\"from\":0,\"tokens\":8,\"source\":\"TRANSFER\",\"sent\":true}",
+                    ds + "\"seq\":4,\"ts\":\"2026-12-06T09:00:00.030Z\",\"type\":\"ATTACH\",\"request\":\"" + x + "req-a\","
+                            + "\"tenant\":\"acme\",\"tokens\":8}",
+                    ds + "\"seq\":5,\"ts\":\"2026-12-06T09:00:00.040Z\",\"type\":\"WRITE\",\"request\":\"" + x + "req-a\","
+                            + "\"tenant\":\"acme\",\"from\":8,\"tokens\":1,\"source\":\"COMPUTE\"}",
+                    ds + "\"seq\":6,\"ts\":\"2026-12-06T09:00:00.050Z\",\"type\":\"ATTACH\",\"request\":\"" + x + "req-a\","
+                            + "\"tenant\":\"acme\",\"tokens\":9}");
+            switch (order) {
+                case "sender first" -> {
+                    post(sender, 100);
+                    post(receiver, 100);
+                }
+                case "receiver first" -> {
+                    post(receiver, 100);
+                    post(sender, 100);
+                }
+                default -> {
+                    post(receiver, 1);
+                    post(sender, 100);
+                }
+            }
+            String incident = incidentOf(dep);
+            JsonNode i = JSON.readTree(Api.admin().get("/api/incidents/" + incident).then().statusCode(200).extract()
+                    .asString());
+            assertThat(i.get("first_exposure_at").asText()).as(order).startsWith("2026-12-06T09:00:00.03");
+            assertThat(i.get("last_exposure_at").asText()).as(order).startsWith("2026-12-06T09:00:00.05");
+            assertThat(exposures(incident, x)).as(order).isEqualTo(Map.of("req-a", Map.of("req-x", 8)));
+        }
+    }
+
     private static void interleave(List<String> a, List<String> b, Random random) {
         int i = 0;
         int j = 0;

@@ -24,22 +24,24 @@ public final class Provenance {
 
     /**
      * A read: judged against every send of its request known so far. The same read made again (a later ATTACH,
-     * another tensor-parallel rank) counts once, at its earliest occurrence: an earlier one read later replaces it and
-     * is judged again, so that first sight and evidence do not depend on the order streams are read in.
+     * another tensor-parallel rank) is one read, at its earliest occurrence and until its latest: an occurrence that
+     * moves either end is judged again, so that first sight, last sight and evidence do not depend on the order
+     * streams are read in.
      */
     public void read(TransferRead r, DetectionSink sink) {
         TransferRead known = seenReads.get(r.key());
-        if (known != null && !r.earlier(known)) {
+        TransferRead merged = known == null ? r : known.merge(r);
+        if (merged.equals(known)) {
             return;
         }
-        seenReads.put(r.key(), r);
+        seenReads.put(r.key(), merged);
         List<TransferRead> list = readsByVia.computeIfAbsent(r.via(), k -> new ArrayList<>());
         if (known != null) {
             list.remove(known);
         }
-        list.add(r);
+        list.add(merged);
         for (TransferSend s : sendsByRequest.getOrDefault(r.via(), List.of())) {
-            join(r, s, sink);
+            join(merged, s, sink);
         }
     }
 
@@ -127,7 +129,7 @@ public final class Provenance {
             boolean isCross = !v.tenant().equals(r.readerTenant());
             sink.exposure(new ExposureRead(r.deployment(), isCross ? ExposureKind.CROSS_TENANT
                     : ExposureKind.INTRA_TENANT, r.reader(), r.readerTenant(), v.request(), v.tenant(),
-                    Ranges.ofAscending(e.getValue()), r.at(), r.at(), r.stream(), r.boot(), r.seq()));
+                    Ranges.ofAscending(e.getValue()), r.at(), r.lastAt(), r.stream(), r.boot(), r.seq()));
             cross |= isCross;
             intra |= !isCross;
         }

@@ -69,7 +69,8 @@ public final class DetectionBuffer implements DetectionSink {
     public void exposure(ExposureRead e) {
         exposures.merge(e.pairKey(), e, ExposureRead::merge);
         exposureBoots.add(new ExposureBoot(e.deployment(), e.stream(), e.boot()));
-        spans.merge(e.deployment(), new ExposureSpan(e.attachAt(), e.attachAt()),
+        // from the first sight to the latest ATTACH: a read of received positions spans its ATTACHes (amendment 7)
+        spans.merge(e.deployment(), new ExposureSpan(e.firstSeenAt(), e.attachAt()),
                 (a, b) -> new ExposureSpan(a.first().isBefore(b.first()) ? a.first() : b.first(),
                         a.last().isAfter(b.last()) ? a.last() : b.last()));
     }
@@ -84,7 +85,7 @@ public final class DetectionBuffer implements DetectionSink {
 
     @Override
     public void transferRead(TransferRead read) {
-        transferReads.merge(read.key(), read, (a, b) -> b.earlier(a) ? b : a);
+        transferReads.merge(read.key(), read, TransferRead::merge);
     }
 
     /**

@@ -152,22 +152,21 @@ public final class TransferStore {
     }
 
     /**
-     * Inserts the reads; returns those new to the table, or whose stored occurrence this one replaces as earlier
-     * (the same read judged on two tensor-parallel ranks): both are joined again, so that evidence does not depend
-     * on the order the streams were read in.
+     * Inserts the reads; returns, as stored, those new to the table, those whose stored occurrence this one replaces
+     * as earlier (the same read judged on two tensor-parallel ranks) and those whose last sight this one moves later
+     * (a later ATTACH reading the same received positions): they are joined again, so that evidence and the span of
+     * the exposures do not depend on the order the streams were read in.
      */
     private static List<TransferRead> insertReads(Connection c, List<TransferRead> reads) throws SQLException {
         if (reads.isEmpty()) {
             return List.of();
         }
         int n = reads.size();
-        Object[][] cols = new Object[15][n];
-        Map<UUID, TransferRead> byKey = new HashMap<>();
+        Object[][] cols = new Object[16][n];
         for (int i = 0; i < n; i++) {
             TransferRead r = reads.get(i);
             UUID key = key(r);
             cols[14][i] = key;
-            byKey.put(key, r);
             cols[0][i] = r.deployment();
             cols[1][i] = r.reader();
             cols[2][i] = r.readerTenant();
@@ -182,30 +181,35 @@ public final class TransferStore {
             cols[11][i] = r.boot();
             cols[12][i] = r.seq();
             cols[13][i] = micros(r.at());
+            cols[15][i] = micros(r.lastAt());
         }
         String[] types = {"text", "text", "text", "int4", "text", "text", "int4", "int4", "bool", "int4", "text",
-            "text", "int8", "int8", "uuid"};
+            "text", "int8", "int8", "uuid", "int8"};
         List<TransferRead> inserted = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into transfer_read as t (deployment, reader, reader_tenant, reader_from, via, via_tenant,
-                  via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, key)
+                  via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, key, last_seen_at)
                 select dp, rd, rt, rf, vi, vt, vf, tk, sh, at, st, bt, sq,
-                  timestamptz 'epoch' + a * interval '1 microsecond', ky
+                  timestamptz 'epoch' + a * interval '1 microsecond', ky,
+                  timestamptz 'epoch' + la * interval '1 microsecond'
                 from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::int[],
-                  ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::uuid[])
-                  as u(dp, rd, rt, rf, vi, vt, vf, tk, sh, at, st, bt, sq, a, ky)
+                  ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::uuid[],
+                  ?::bigint[]) as u(dp, rd, rt, rf, vi, vt, vf, tk, sh, at, st, bt, sq, a, ky, la)
                 on conflict (key) do update
-                  set stream = excluded.stream, boot = excluded.boot, seq = excluded.seq, seen_at = excluded.seen_at,
-                    attach_tokens = excluded.attach_tokens
-                  where (excluded.seen_at, excluded.stream collate "C", excluded.boot collate "C", excluded.seq)
-                    < (t.seen_at, t.stream collate "C", t.boot collate "C", t.seq)
-                returning key""")) {
+                  set stream = case when %1$s then excluded.stream else t.stream end,
+                    boot = case when %1$s then excluded.boot else t.boot end,
+                    seq = case when %1$s then excluded.seq else t.seq end,
+                    attach_tokens = case when %1$s then excluded.attach_tokens else t.attach_tokens end,
+                    seen_at = case when %1$s then excluded.seen_at else t.seen_at end,
+                    last_seen_at = greatest(t.last_seen_at, excluded.last_seen_at)
+                  where %1$s or excluded.last_seen_at > t.last_seen_at
+                returning %2$s""".formatted(EARLIER, READ_COLUMNS))) {
             for (int k = 0; k < cols.length; k++) {
                 ps.setArray(k + 1, c.createArrayOf(types[k], cols[k]));
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    inserted.add(byKey.get(rs.getObject(1, UUID.class)));
+                    inserted.add(read(rs));  // as stored: the earliest place, the latest last sight
                 }
             }
         }
@@ -235,15 +239,21 @@ public final class TransferStore {
         return out;
     }
 
+    /** Whether the read being inserted ({@code excluded}) is an earlier occurrence than the stored one ({@code t}). */
+    private static final String EARLIER = """
+            ((excluded.seen_at, excluded.stream collate "C", excluded.boot collate "C", excluded.seq)
+              < (t.seen_at, t.stream collate "C", t.boot collate "C", t.seq))""".strip();
+
     /** The columns {@link #read} maps, first in a select. */
     private static final String READ_COLUMNS = "deployment, reader, reader_tenant, reader_from, via, via_tenant,"
-            + " via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at";
+            + " via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, last_seen_at";
 
     /** A stored read from a row whose first columns are {@link #READ_COLUMNS}. */
     private static TransferRead read(ResultSet rs) throws SQLException {
         return new TransferRead(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5),
                 rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getBoolean(9), rs.getInt(10),
-                rs.getTimestamp(14).toInstant(), rs.getString(11), rs.getString(12), rs.getLong(13));
+                rs.getTimestamp(14).toInstant(), rs.getString(11), rs.getString(12), rs.getLong(13),
+                rs.getTimestamp(15).toInstant());
     }
 
     /** Every stored read through these requests. */
@@ -327,7 +337,7 @@ public final class TransferStore {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     reads.add(read(rs));
-                    keys.add(rs.getObject(15, UUID.class));
+                    keys.add(rs.getObject(16, UUID.class));
                 }
             }
         }

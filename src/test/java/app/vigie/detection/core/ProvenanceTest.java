@@ -96,6 +96,33 @@ class ProvenanceTest {
         assertThat(outcome()).containsOnlyKeys("rules").containsEntry("rules", Map.of());
     }
 
+    /**
+     * Spec 1.3, amendment 7: every ATTACH that judges an exposure counts, reads of received positions too. The
+     * receiver reads the same received positions at two ATTACHes: the exposure spans both (first sight the first,
+     * last the second), whichever stream is read first. The code before kept the first ATTACH only.
+     */
+    @Test
+    void aLaterAttachOfTheSameReceivedPositionsIsTheLastExposure() throws Exception {
+        Instant first = T.plusSeconds(10);
+        Instant last = T.plusSeconds(20);
+        prefill("r", "acme", 0, 8);
+        p.free(T, "r", pages(0, 2), "ABORT");
+        prefill("x", "globex", 0, 8);  // the intruder takes the freed pages and writes them
+        p.xferSend(T, "r", "acme", 0, 8);
+        receive("r", "acme", 0, 8);
+        d.attach(first, "r", "acme", 8);
+        d.alloc(first, "r", "acme", pages(2, 1), "DECODE", null);
+        d.write(first, "r", "acme", 8, 1, "COMPUTE", null);
+        d.attach(last, "r", "acme", 9);
+        for (String order : List.of("p", "d")) {
+            ExposureRead e = judged(order).exposures.get("r|x");
+            assertThat(e).as("read with stream " + order + " first").isNotNull();
+            assertThat(e.tokens()).isEqualTo(8);
+            assertThat(e.firstSeenAt()).as("first sight, " + order + " first").isEqualTo(first);
+            assertThat(e.attachAt()).as("the latest ATTACH that read them, " + order + " first").isEqualTo(last);
+        }
+    }
+
     @Test
     void whatASenderReadAfterAFreeIsTheIntrudersContent() throws Exception {
         prefill("r", "acme", 0, 8);
