@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -63,7 +64,8 @@ class IntakePropertiesTest {
                         case 1 -> text.substring(0, k) + c + text.substring(k);             // one inserted
                         case 2 -> text.substring(0, k) + c + text.substring(k + 1);         // one replaced
                         case 3 -> text.substring(0, k);                                      // truncated
-                        case 4 -> text.replaceFirst("\"seq\": ?\\d+", "\"seq\": \"" + c + "\""); // wrong type
+                        case 4 -> text.replaceFirst("\"seq\": ?\\d+",                       // wrong type
+                                Matcher.quoteReplacement("\"seq\": \"" + c + "\""));  // '$' and '\\' are literal
                         case 5 -> text.replaceFirst("\"type\": ?\"\\w+\"", "\"type\": \"NOPE\""); // unknown enum
                         case 6 -> text.replace("}", ", \"extra\": [1, {\"x\": null}]}");   // unknown field
                         default -> text.replaceFirst("\"boot\": ?\"[^\"]*\",? ?", "");        // field missing
