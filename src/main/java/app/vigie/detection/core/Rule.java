@@ -11,11 +11,13 @@ package app.vigie.detection.core;
  * cache index (docs/detection.md, "Root-cause evidence"). {@code STREAM_UNSUPPORTED} (spec v1.3, amendment 1) is raised
  * per (stream, boot) when a boot is not judged: its {@code CONFIG} declares a pool above Vigie's limit or the memory
  * budget, or its records would make the detector hold more than {@link DetectorLimits} allows.
+ * {@code RESTART_WHILE_OWNING} (spec v1.3, amendment 6) is raised per request when a {@code restart} came while it
+ * still owned pages on the stream: they were given up first, as by a {@code FREE} the log does not have.
  */
 public enum Rule {
     CROSS_TENANT_READ, INTRA_TENANT_READ, CROSS_TENANT_SHARE, UNINITIALIZED_READ, REJECTED_REQUEST_SERVED,
-    TRANSFER_COVERAGE_GAP, TRANSFER_CHECKSUM_MISMATCH, TRANSFER_SENT_FOREIGN, CONTEXT_EXCEEDS_POOL, DOUBLE_ALLOC, STREAM_GAP, TABLE_EVICTED,
-    TRANSFER_SEND_MISSING, SHARED_PAGE_FOREIGN, STREAM_UNSUPPORTED;
+    TRANSFER_COVERAGE_GAP, TRANSFER_CHECKSUM_MISMATCH, TRANSFER_SENT_FOREIGN, CONTEXT_EXCEEDS_POOL, DOUBLE_ALLOC,
+    RESTART_WHILE_OWNING, STREAM_GAP, TABLE_EVICTED, TRANSFER_SEND_MISSING, SHARED_PAGE_FOREIGN, STREAM_UNSUPPORTED;
 
     /**
      * Whether one occurrence comes before another as the finding's evidence: findings are kept once per

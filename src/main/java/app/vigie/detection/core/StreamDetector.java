@@ -512,8 +512,8 @@ public final class StreamDetector {
             sink.invalid(r, "ALLOC: " + outside + "; no effect");
             return;
         }
-        if (a.restart() && restartRefused(r, a.request(), "ALLOC", sink)) {
-            return;
+        if (a.restart()) {
+            giveUpBeforeRestart(r, a.request(), "ALLOC", sink);
         }
         if (!room(r, a.request(), a.tenant(), pagesOf(a.pages()), a.restart(), sink)) {
             return;
@@ -560,8 +560,8 @@ public final class StreamDetector {
             sink.invalid(r, "SHARE: " + outside + "; no effect");
             return;
         }
-        if (s.restart() && restartRefused(r, s.request(), "SHARE", sink)) {
-            return;
+        if (s.restart()) {
+            giveUpBeforeRestart(r, s.request(), "SHARE", sink);
         }
         if (!room(r, s.request(), s.tenant(), pagesOf(s.pages()), s.restart(), sink)) {
             return;
@@ -589,18 +589,30 @@ public final class StreamDetector {
     }
 
     /**
-     * Spec v1.2: {@code restart} starts the request's table anew (a preempted request re-admitted to recompute its KV);
-     * refused, and the record reported invalid, while the request still owns pages here. What it wrote stays in the
-     * slots, with their last writers; exposures already counted stay.
+     * Spec v1.2: {@code restart} starts the request's table anew (a preempted request re-admitted to recompute its KV).
+     * Spec 1.3, amendment 6: a restart while the request still owns pages here is applied, not refused: those pages
+     * are given up first, as by {@code FREE} with reason {@code EVICT}, and the request raises
+     * {@link Rule#RESTART_WHILE_OWNING} (a FREE missing from the log). What it wrote stays in the slots, with their
+     * last writers; exposures already counted stay.
      */
-    private boolean restartRefused(AuditRecord r, String request, String type, DetectionSink sink) {
+    private void giveUpBeforeRestart(AuditRecord r, String request, String type, DetectionSink sink) {
         RequestState q = requests.get(request);
-        if (q == null || q.owned == 0) {
-            return false;
+        if (q == null || q.owned == 0 || q.compact()) {
+            return;  // a table owns pages only while expanded
         }
-        sink.invalid(r, type + ": restart while " + request + " still owns " + q.owned + " page(s) on this stream (a"
-                + " restarted table starts after every page was freed); no effect");
-        return true;
+        Positions given = new Positions();
+        for (int i = 0; i < q.pages && q.owned > 0; i++) {
+            int page = q.table[i];
+            if (owner[page] == q.id) {
+                owner[page] = 0;
+                q.owned--;
+                given.add(page);
+            }
+        }
+        sink.finding(new Finding(Rule.RESTART_WHILE_OWNING, r.deployment(), request, r.ts(), evidence(r, type
+                + " with restart of " + request + " while it still owned " + given.size() + " page(s) on this stream ("
+                + given.ranges(EVIDENCE_RANGES) + "): given up first, as by a FREE with reason EVICT, which the log"
+                + " does not have")));
     }
 
     private static void restart(RequestState q) {

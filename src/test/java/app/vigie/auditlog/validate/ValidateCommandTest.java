@@ -97,7 +97,7 @@ class ValidateCommandTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"not-json", "conflicting-duplicate", "missing-seq", "write-before-alloc",
-        "unsent-transfer", "restart-while-owning"})
+        "unsent-transfer"})
     void eachBrokenLogFailsWithItsProblem(String name) throws Exception {
         // NAME.expected: kind, line, words the message must contain, separated by |
         String[] wanted = new String(resource("/conformance/broken/" + name + ".expected"), StandardCharsets.UTF_8)
@@ -138,6 +138,29 @@ class ValidateCommandTest {
         Run leak = run(null, "--json", without.toString());
         assertThat(leak.exit).as(leak.out).isEqualTo(1);
         assertThat(leak.json().get("exposures").get(0).get("reader_request").asText()).isEqualTo("req-b");
+    }
+
+    /**
+     * Spec 1.3, amendment 6: a restart while the request still owns pages is applied, not invalid: the log conforms
+     * (1.2 made it a problem, exit 2) and the missing FREE is a fault of the log, a finding (exit 1). NAME.expected:
+     * rule, subject, seq of the restart, separated by |.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"restart-while-owning-v1.3"})
+    void eachFaultyLogConformsWithItsFinding(String name) throws Exception {
+        String[] wanted = new String(resource("/conformance/faulty/" + name + ".expected"), StandardCharsets.UTF_8)
+                .strip().split("\\|");
+        Run run = run(null, "--json", copy("/conformance/faulty/" + name + ".ndjson"));
+        assertThat(run.exit).as(run.out).isEqualTo(1);
+        JsonNode report = run.json();
+        assertThat(report.get("conforms").asBoolean()).isTrue();
+        assertThat(report.get("problems")).isEmpty();
+        assertThat(report.get("exposures")).isEmpty();
+        JsonNode finding = report.get("findings").get(0);
+        assertThat(report.get("findings")).hasSize(1);
+        assertThat(finding.get("rule").asText()).isEqualTo(wanted[0]);
+        assertThat(finding.get("subject").asText()).isEqualTo(wanted[1]);
+        assertThat(finding.get("first_seq").asLong()).isEqualTo(Long.parseLong(wanted[2]));
     }
 
     @Test

@@ -200,11 +200,12 @@ class RulesTest {
 
     /**
      * Spec v1.2, preemption: a request whose pages were all freed starts a new table with {@code restart}; its
-     * recomputation writes there and its reads are judged there. A restart while it still owns pages is impossible
-     * and has no effect.
+     * recomputation writes there and its reads are judged there. Spec 1.3, amendment 6: a restart while it still owns
+     * pages is applied: those pages are given up first (as by FREE EVICT) and RESTART_WHILE_OWNING says the log
+     * missed a FREE (1.2 refused the record).
      */
     @Test
-    void aRestartedTableIsTheOneLaterRecordsAddressAndARestartWhileOwningPagesIsRefused() throws Exception {
+    void aRestartedTableIsTheOneLaterRecordsAddressAndARestartWhileOwningGivesUpItsPagesFirst() throws Exception {
         w.alloc(T, "a", "acme", pages(0, 2), "PREFILL", null);
         w.write(T, "a", "acme", 0, 8, "COMPUTE", null);
         w.free(T, "a", pages(0, 2), "EVICT");
@@ -217,12 +218,18 @@ class RulesTest {
         run();
         assertThat(rec.findings).as("a reads its recomputation, b its own pages").isEmpty();
         assertThat(rec.invalid).isEmpty();
-        // a's table is 4-5: a restart now, while it owns them, is refused; it still reads pages 4-5
-        w.alloc(T, "a", "acme", pages(8, 1), "DECODE", null, true);
+        // a's table is 4-5: a restart now, while it owns them, gives them up and starts a table at 8-9
+        w.alloc(T, "a", "acme", pages(8, 2), "DECODE", null, true);
+        w.write(T, "a", "acme", 0, 8, "COMPUTE", null);
         w.attach(T, "a", "acme", 8);
+        // pages 4-5 are free: another request takes them without DOUBLE_ALLOC
+        w.alloc(T, "c", "acme", pages(4, 2), "PREFILL", null);
         run();
-        assertThat(rec.invalid).singleElement().asString().contains("restart while a still owns 2 page(s)");
-        assertThat(rec.findings).isEmpty();
+        assertThat(rec.invalid).isEmpty();
+        assertThat(rec.rules()).containsExactly(Rule.RESTART_WHILE_OWNING);
+        assertThat(rec.findings.values().iterator().next().subject()).isEqualTo("a");
+        assertThat(rec.findings.values().iterator().next().evidence().detail())
+                .contains("still owned 2 page(s) on this stream (4-5)");
         // the same log without restart: the recomputation writes the old table, b's pages, and b reads a's tokens
         Recorder old = new Recorder();
         StreamDetector d = new StreamDetector("s", "b1");

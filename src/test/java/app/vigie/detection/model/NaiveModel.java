@@ -309,14 +309,16 @@ public final class NaiveModel {
     }
 
     /**
-     * The request's table on the record's stream, for an ALLOC or a SHARE; null (the record invalid) for a restart
-     * while it owns pages there. v1.2: "restart ... the request must own no page on this stream, else the record is
-     * invalid"; "its page table on this stream starts anew with these pages".
+     * The request's table on the record's stream, for an ALLOC or a SHARE. v1.2: "its page table on this stream
+     * starts anew with these pages". 1.3, amendment 6: "A restart whose request still owns pages on that stream is
+     * applied, not invalid: those pages are given up first (as by FREE with reason: EVICT), then the table starts
+     * anew, and the request raises RESTART_WHILE_OWNING".
      */
     private List<TableEntry> tableOf(AuditRecord r, String request, boolean restart) {
         if (restart && ownsAny(r, request)) {
-            invalid.add(name(r));
-            return null;
+            owner.entrySet().removeIf(e -> e.getValue().equals(request) && e.getKey().stream().equals(r.stream())
+                    && e.getKey().boot().equals(r.boot()));
+            raise(single(r, "RESTART_WHILE_OWNING", request));
         }
         TableKey key = new TableKey(r.stream(), r.boot(), request);
         if (restart) {

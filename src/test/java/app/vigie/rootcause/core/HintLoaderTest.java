@@ -57,7 +57,7 @@ class HintLoaderTest {
         // log or Vigie itself, not a runtime fault
         assertThat(EnumSet.complementOf(EnumSet.copyOf(matched))).containsExactlyInAnyOrder(Rule.CROSS_TENANT_READ,
                 Rule.INTRA_TENANT_READ, Rule.UNINITIALIZED_READ, Rule.DOUBLE_ALLOC, Rule.STREAM_GAP,
-                Rule.TABLE_EVICTED, Rule.TRANSFER_SEND_MISSING, Rule.STREAM_UNSUPPORTED);
+                Rule.TABLE_EVICTED, Rule.TRANSFER_SEND_MISSING, Rule.STREAM_UNSUPPORTED, Rule.RESTART_WHILE_OWNING);
     }
 
     private static void refused(String from, String to, int line, String problem) throws Exception {

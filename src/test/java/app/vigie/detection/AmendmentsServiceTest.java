@@ -1,0 +1,63 @@
+package app.vigie.detection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+import app.vigie.testing.Api;
+
+/** Spec 1.3's amendments through the service: posted over HTTP, read back from the API. */
+@QuarkusTest
+class AmendmentsServiceTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static String conformance(String path) {
+        try (InputStream in = AmendmentsServiceTest.class.getResourceAsStream("/conformance/" + path)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Amendment 6: a restart while the request still owns pages is applied, nothing quarantined; the request raises
+     * RESTART_WHILE_OWNING in its deployment's incident, a security event: req-b, which then takes the pages req-a
+     * held, is no DOUBLE_ALLOC, and reads its own writes (no exposure either way).
+     */
+    @Test
+    void aRestartWhileOwningIsAppliedWithAFinding() throws Exception {
+        String p = Api.uniquePrefix();
+        String log = Api.renamed(conformance("faulty/restart-while-owning-v1.3.ndjson"), p);
+        JsonNode answer = JSON.readTree(Api.post(log).then().statusCode(200).extract().asString());
+        assertThat(answer.get("accepted").asInt()).isEqualTo(11);
+        assertThat(answer.get("rejected")).isEmpty();
+        JsonNode incident = Api.incident(p + "/llama-8b/prod");
+        assertThat(incident).as("the deployment's incident").isNotNull();
+        assertThat(incident.get("classification").asText()).isEqualTo("SECURITY_EVENT");
+        assertThat(incident.get("exposures")).isEmpty();
+        assertThat(incident.get("findings").toString()).isEqualTo("{\"RESTART_WHILE_OWNING\":1}");
+        String id = null;
+        for (JsonNode i : JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract()
+                .asString())) {
+            if (i.get("deployment").asText().equals(p + "/llama-8b/prod")) {
+                id = i.get("id").asText();
+            }
+        }
+        JsonNode findings = JSON.readTree(Api.all("/api/incidents/" + id + "/findings"));
+        assertThat(findings).hasSize(1);
+        assertThat(findings.get(0).get("rule").asText()).isEqualTo("RESTART_WHILE_OWNING");
+        assertThat(findings.get(0).get("subject").asText()).isEqualTo(p + "/req-a");
+        String quarantine = Api.admin().get("/api/quarantine?size=500").then().statusCode(200).extract().asString();
+        assertThat(quarantine).doesNotContain(p + "/");
+    }
+}
