@@ -125,7 +125,7 @@ public class IngestService {
                     LineOutcome[] out = write(c, parsed, writable, account);
                     seq.beforeCommit(c);
                     return out;
-                }, seq::rolledBack);
+                }, c -> rolledBack(seq, c));
             } catch (SQLException | RuntimeException e) {
                 Traces.failed(span, e);
                 throw e;
@@ -172,7 +172,7 @@ public class IngestService {
                         beforeRollback.run(c);
                     }
                     throw new Rehearsed(out);
-                }, seq::rolledBack);
+                }, c -> rolledBack(seq, c));
             } catch (Rehearsed r) {
                 for (LineOutcome o : r.outcomes) {
                     applied += o.status() == Status.APPLIED ? 1 : 0;
@@ -253,6 +253,15 @@ public class IngestService {
                 }
             }
         });
+    }
+
+    /**
+     * A chunk's transaction rolled back (to be retried, or a rehearsal): the sequencer forgets what it applied, and
+     * the boots' counts what it created (they are counted again in the database at the next chunk).
+     */
+    private void rolledBack(Sequencer seq, Connection c) {
+        seq.rolledBack(c);
+        bootCounts().forget();
     }
 
     /** The pairs each deployment has, for vigie.ingest.max-boots-per-deployment: one count per instance. */

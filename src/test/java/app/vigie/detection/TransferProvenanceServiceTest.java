@@ -84,7 +84,6 @@ class TransferProvenanceServiceTest {
         }
     }
 
-    /** Posts small slices of each stream, in seq order within each, alternating at random between them. */
     /**
      * Spec 1.3, amendment 7, through the service: the receiver reads the same received positions at 09:00:00.030 and
      * again at .050; the incident's exposure span and the exposure's own run from the first to the latest, whether
@@ -149,6 +148,7 @@ class TransferProvenanceServiceTest {
         }
     }
 
+    /** Posts small slices of each stream, in seq order within each, alternating at random between them. */
     private static void interleave(List<String> a, List<String> b, Random random) {
         int i = 0;
         int j = 0;

@@ -23,8 +23,10 @@ import java.util.function.LongSupplier;
  * between counts, the count is the last one plus the pairs this instance created since. The bound is exact on one
  * instance, as long as chunks that open boots of the same deployment do not run side by side (two transactions
  * never see each other's uncommitted pairs, counted or not). Several instances may together go past it by what the
- * others created since the last count, a few seconds' worth; never without bound. A rolled-back chunk's pairs are
- * counted until the next count (a refusal too early, never one too late).
+ * others created since the last count: up to the room left at that count, per instance, within the 10 s. A chunk
+ * whose transaction rolls back makes this instance forget every count ({@link #forget()}): its pairs were added
+ * before the commit, and a retry must not be refused for pairs that were never made. Counts older than the refresh
+ * are dropped as new ones are made, so that deployment names a runtime makes up cannot grow the map.
  */
 public final class BootCountStore {
     private final long max;
@@ -62,6 +64,9 @@ public final class BootCountStore {
      */
     public Map<String, Long> counts(Connection c, Map<String, Integer> pairs) throws SQLException {
         long now = clock.getAsLong();
+        if (known.size() > 1024) {
+            known.values().removeIf(k -> now - k.countedAt() >= refreshNanos);
+        }
         Map<String, Long> counts = new HashMap<>();
         List<String> toCount = new ArrayList<>();
         for (Map.Entry<String, Integer> e : pairs.entrySet()) {
@@ -88,6 +93,11 @@ public final class BootCountStore {
             }
         }
         return counts;
+    }
+
+    /** Forgets every count: the next chunk of each deployment counts in the database again. */
+    public void forget() {
+        known.clear();
     }
 
     /** This instance created these pairs (per deployment). */

@@ -512,9 +512,6 @@ public final class StreamDetector {
             sink.invalid(r, "ALLOC: " + outside + "; no effect");
             return;
         }
-        if (a.restart()) {
-            giveUpBeforeRestart(r, a.request(), "ALLOC", sink);
-        }
         if (!room(r, a.request(), a.tenant(), pagesOf(a.pages()), a.restart(), sink)) {
             return;
         }
@@ -525,6 +522,7 @@ public final class StreamDetector {
             return;
         }
         if (a.restart()) {
+            giveUpBeforeRestart(r, q, "ALLOC", sink);
             restart(q);
         }
         int capacity = q.table.length;
@@ -560,9 +558,6 @@ public final class StreamDetector {
             sink.invalid(r, "SHARE: " + outside + "; no effect");
             return;
         }
-        if (s.restart()) {
-            giveUpBeforeRestart(r, s.request(), "SHARE", sink);
-        }
         if (!room(r, s.request(), s.tenant(), pagesOf(s.pages()), s.restart(), sink)) {
             return;
         }
@@ -571,6 +566,7 @@ public final class StreamDetector {
             return;
         }
         if (s.restart()) {
+            giveUpBeforeRestart(r, q, "SHARE", sink);
             restart(q);
         }
         int capacity = q.table.length;
@@ -595,9 +591,9 @@ public final class StreamDetector {
      * {@link Rule#RESTART_WHILE_OWNING} (a FREE missing from the log). What it wrote stays in the slots, with their
      * last writers; exposures already counted stay.
      */
-    private void giveUpBeforeRestart(AuditRecord r, String request, String type, DetectionSink sink) {
-        RequestState q = requests.get(request);
-        if (q == null || q.owned == 0 || q.compact()) {
+    private void giveUpBeforeRestart(AuditRecord r, RequestState q, String type, DetectionSink sink) {
+        String request = q.request;
+        if (q.owned == 0 || q.compact()) {
             return;  // a table owns pages only while expanded
         }
         Positions given = new Positions();

@@ -223,6 +223,27 @@ class RecordStoreTest {
         assertThat(pairs(deployment)).isEqualTo(5);
     }
 
+    /**
+     * A chunk whose transaction rolls back (a retry, a rehearsal) created no pair: the intake makes the counts forget
+     * (IngestService.rolledBack), so that the retry is not refused for pairs that were never made.
+     */
+    @Test
+    void aRolledBackChunksPairsAreNotCountedOnceForgotten() throws Exception {
+        String deployment = "rollback-" + IDS.incrementAndGet();
+        BootCountStore boots = new BootCountStore(2, Long.MAX_VALUE, Long.MAX_VALUE, () -> 0L);
+        Map<RecordStore.StreamKey, String> keys = Map.of(new RecordStore.StreamKey(deployment + "/x", "b"), deployment,
+                new RecordStore.StreamKey(deployment + "/y", "b"), deployment);
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            assertThat(RecordStore.lockCursors(c, keys, Instant.now(), boots)).hasSize(2);
+            c.rollback();
+        }
+        assertThat(open(boots, deployment, "p", "q")).as("counted 2 by the rolled-back chunk: refused").isZero();
+        boots.forget();
+        assertThat(open(boots, deployment, "p", "q")).as("counted again: 0, both made").isEqualTo(2);
+        assertThat(pairs(deployment)).isEqualTo(2);
+    }
+
     /** Locks (and creates where the bound allows) the cursors of these streams of a deployment: how many it has. */
     private int open(BootCountStore boots, String deployment, String... streams) throws SQLException {
         Map<RecordStore.StreamKey, String> keys = new HashMap<>();

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import org.junit.jupiter.api.Test;
@@ -238,6 +239,34 @@ class RulesTest {
             d.apply(parser.parse(line.replace(",\"restart\":true", "")), old);
         }
         assertThat(old.exposures).containsKey("b|a");
+    }
+
+    /**
+     * Amendment 6 through a SHARE: the restart gives up the pages the request still owned, so another tenant that
+     * allocates them is no DOUBLE_ALLOC; what the request wrote stays in the slots, so that tenant reading them
+     * without writing reads the request's tokens: a cross-tenant read of it.
+     */
+    @Test
+    void aRestartWhileOwningThroughAShareGivesUpThePagesButNotTheirContent() throws Exception {
+        w.alloc(T, "a", "acme", pages(0, 2), "PREFILL", null);
+        w.write(T, "a", "acme", 0, 8, "COMPUTE", null);
+        w.alloc(T, "cache", "acme", pages(4, 2), "PREFILL", null);
+        w.write(T, "cache", "acme", 0, 8, "COMPUTE", null);
+        w.share(T, "a", "acme", pages(4, 2), null, true);  // a's table is the cached 4-5 now; it gives up 0-1
+        w.attach(T, "a", "acme", 8);
+        w.alloc(T, "c", "globex", pages(0, 2), "PREFILL", null);
+        w.attach(T, "c", "globex", 8);
+        run();
+        assertThat(rec.invalid).isEmpty();
+        assertThat(rec.counts()).isEqualTo(Map.of("RESTART_WHILE_OWNING", 1, "CROSS_TENANT_READ", 1));
+        assertThat(rec.findings.values()).filteredOn(f -> f.rule() == Rule.RESTART_WHILE_OWNING)
+                .singleElement().satisfies(f -> {
+                    assertThat(f.subject()).isEqualTo("a");
+                    assertThat(f.evidence().detail()).startsWith("SHARE with restart of a")
+                            .contains("2 page(s) on this stream (0-1)");
+                });
+        assertThat(rec.exposures.get("c|a").tokens()).isEqualTo(8);
+        assertThat(rec.exposures).doesNotContainKey("a|cache");  // shared within acme without fingerprint: rule 2
     }
 
     /**
