@@ -71,9 +71,13 @@ class RecordStoreTest {
     }
 
     private long segments(long id) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("select count(*) from record_segment where stream_boot_id = ?")) {
-            ps.setLong(1, id);
+        return count("select count(*) from record_segment where stream_boot_id = ?", id);
+    }
+
+    /** The one number a query with one parameter answers. */
+    private long count(String sql, Object parameter) throws SQLException {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setObject(1, parameter);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
@@ -259,13 +263,6 @@ class RecordStoreTest {
     }
 
     private long pairs(String deployment) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-                PreparedStatement ps = c.prepareStatement("select count(*) from stream_boot where deployment = ?")) {
-            ps.setString(1, deployment);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
+        return count("select count(*) from stream_boot where deployment = ?", deployment);
     }
 }
