@@ -1,8 +1,9 @@
 #!/bin/sh
 # compose's Kafka, once it is up, as the admin (idempotent, at every start): the topics, the SCRAM users with the
 # passwords of their secrets (a changed file takes effect), and the ACLs of deploy/kubernetes/kafka/users.yaml:
-# vigie-intake reads the audit log (group vigie-intake) and writes the dead-letter topic, vigie-alerts writes the
-# alerts topic, inference-runtime writes the audit log; nothing more.
+# vigie-intake reads the audit log and the runtimes' own topics vigie.page-audit.rt-* (group vigie-intake) and
+# writes the dead-letter topic, vigie-alerts writes the alerts topic, inference-runtime writes the audit log; nothing
+# more.
 set -eu
 umask 077
 bin=/opt/kafka/bin
@@ -26,6 +27,7 @@ for u in vigie-intake:kafka_intake_password vigie-alerts:kafka_alerts_password i
 done
 acl() { "$bin/kafka-acls.sh" --bootstrap-server kafka:9092 --command-config "$admin" --add --force "$@"; }
 acl --allow-principal User:vigie-intake --operation Read --operation Describe --topic vigie.page-audit.v1
+acl --allow-principal User:vigie-intake --operation Read --operation Describe --topic vigie.page-audit.rt- --resource-pattern-type prefixed
 acl --allow-principal User:vigie-intake --operation Read --group vigie-intake
 acl --allow-principal User:vigie-intake --operation Write --operation Describe --topic vigie.page-audit.dlq
 acl --allow-principal User:vigie-alerts --operation Write --operation Describe --topic vigie.customer-alerts.v1

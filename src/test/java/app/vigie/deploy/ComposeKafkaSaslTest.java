@@ -3,120 +3,70 @@ package app.vigie.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.StringReader;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.ScramCredentialInfo;
-import org.apache.kafka.clients.admin.ScramMechanism;
-import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.acl.AccessControlEntry;
-import org.apache.kafka.common.acl.AclBinding;
-import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.acl.AclPermissionType;
-import org.apache.kafka.common.resource.PatternType;
-import org.apache.kafka.common.resource.ResourcePattern;
-import org.apache.kafka.common.resource.ResourceType;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.common.utils.Time;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import kafka.server.KafkaConfig;
-import kafka.server.KafkaRaftServer;
-import kafka.tools.StorageTool;
+import app.vigie.testing.ComposeKafka;
 
 /**
- * compose's Kafka, run: a real broker from deploy/compose/kafka/server.properties and the JAAS lines start.sh adds
- * (on free ports and a temporary directory instead of compose's), formatted with the admin as start.sh does, then the
- * users and ACLs of setup.sh made as the admin. Attacked as a client without SASL, with a wrong password, and as each
+ * compose's Kafka, run ({@link ComposeKafka}: deploy/compose/kafka's server.properties, start.sh's JAAS lines and
+ * setup.sh's topics, users and ACLs). Attacked as a client without SASL, with a wrong password, and as each
  * user beyond its ACLs; each user does what Vigie or the runtimes need.
  */
 class ComposeKafkaSaslTest {
-    private static final Path KAFKA = DeployFilesTest.DEPLOY.resolve("compose/kafka");
     private static final String AUDIT = "vigie.page-audit.v1";
     private static final String ALERTS = "vigie.customer-alerts.v1";
+    /** A runtime's own topic, bound to its ingest account: the intake reads it through the prefix ACL. */
+    private static final String RUNTIME_TOPIC = "vigie.page-audit.rt-eu";
 
     @TempDir
     Path dir;
 
-    private int clientPort;
+    private ComposeKafka kafka;
 
     @Test
     void onlyAuthenticatedUsersPassAndEachOnlyWhereItsAclsSay() throws Exception {
-        clientPort = freePort();
-        int controllerPort = freePort();
         String adminPassword = "0a1b2c3d4e5f60718293a4b5c6d7e8f9";
-        // the configuration start.sh writes: server.properties and its JAAS lines with the admin's password
-        String conf = Files.readString(KAFKA.resolve("server.properties"))
-                .replace("SASL_PLAINTEXT://:9092", "SASL_PLAINTEXT://127.0.0.1:" + clientPort)
-                .replace("SASL_PLAINTEXT://kafka:9092", "SASL_PLAINTEXT://127.0.0.1:" + clientPort)
-                .replace("127.0.0.1:9093", "127.0.0.1:" + controllerPort)
-                .replace("log.dirs=/var/lib/kafka/data", "log.dirs=" + dir.resolve("data"));
-        Matcher jaas = Pattern.compile("(?m)^\\s*echo \"(listener\\.name\\..*)\"$").matcher(
-                Files.readString(KAFKA.resolve("start.sh")));
-        int lines = 0;
-        while (jaas.find()) {
-            conf += "\n" + jaas.group(1).replace("\\\"", "\"").replace("$password", adminPassword);
-            lines++;
-        }
-        assertThat(lines).isEqualTo(2);
-        Path file = dir.resolve("server.properties");
-        Files.writeString(file, conf);
-        Matcher scram = Pattern.compile("--add-scram \"(SCRAM-SHA-512=\\[name=admin,password=)\\$password(])\"")
-                .matcher(Files.readString(KAFKA.resolve("start.sh")));
-        assertThat(scram.find()).as("start.sh formats with the admin's SCRAM credentials").isTrue();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int formatted = StorageTool.execute(new String[] {"format", "--config", file.toString(), "--cluster-id",
-                Uuid.randomUuid().toString(), "--add-scram", scram.group(1) + adminPassword + scram.group(2)},
-                new PrintStream(out, true, StandardCharsets.UTF_8));
-        assertThat(formatted).as(out.toString(StandardCharsets.UTF_8)).isZero();
-        Properties props = new Properties();
-        props.load(new StringReader(conf));
-        KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
-        server.startup();
-        try {
-            String intake = "intake-password-0123456789abcdef";
-            String alerts = "alerts-password-0123456789abcdef";
-            String runtime = "runtime-password-0123456789abcde";
-            try (Admin admin = Admin.create(client("admin", adminPassword))) {
-                setUp(admin, List.of("vigie-intake", intake, "vigie-alerts", alerts, "inference-runtime", runtime));
-            }
-
-            // the runtime writes the audit log; Vigie's intake reads it in its group
+        String intake = "intake-password-0123456789abcdef";
+        String alerts = "alerts-password-0123456789abcdef";
+        String runtime = "runtime-password-0123456789abcde";
+        try (ComposeKafka kafka = ComposeKafka.start(dir, adminPassword, List.of("vigie-intake", intake,
+                "vigie-alerts", alerts, "inference-runtime", runtime))) {
+            this.kafka = kafka;
+            // the runtime writes the audit log; Vigie's intake reads it in its group, and a runtime's own topic
+            // (vigie.page-audit.rt-*, bound to its ingest account) too
             send(client("inference-runtime", runtime), AUDIT);
+            try (Admin admin = Admin.create(client("admin", adminPassword))) {
+                admin.createTopics(List.of(new NewTopic(RUNTIME_TOPIC, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            }
+            send(client("admin", adminPassword), RUNTIME_TOPIC);
             Properties reader = client("vigie-intake", intake);
             reader.put("group.id", "vigie-intake");
             reader.put("auto.offset.reset", "earliest");
             try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(reader, new StringDeserializer(),
                     new StringDeserializer())) {
-                consumer.subscribe(List.of(AUDIT));
+                consumer.subscribe(List.of(AUDIT, RUNTIME_TOPIC));
                 int read = 0;
                 long until = System.currentTimeMillis() + 30_000;
-                while (read == 0 && System.currentTimeMillis() < until) {
+                while (read < 2 && System.currentTimeMillis() < until) {
                     ConsumerRecords<String, String> r = consumer.poll(Duration.ofMillis(500));
                     read += r.count();
                 }
-                assertThat(read).isEqualTo(1);
+                assertThat(read).isEqualTo(2);
             }
             send(client("vigie-alerts", alerts), ALERTS);
             send(client("vigie-intake", intake), "vigie.page-audit.dlq");
@@ -131,46 +81,7 @@ class ComposeKafkaSaslTest {
                     .hasStackTraceContaining("TopicAuthorization");
             assertThatThrownBy(() -> send(client("inference-runtime", runtime), ALERTS))
                     .hasStackTraceContaining("TopicAuthorization");
-        } finally {
-            server.shutdown();
-            server.awaitShutdown();
         }
-    }
-
-    /** What setup.sh does as the admin: its topics, its users, its ACLs (read from the script). */
-    private static void setUp(Admin admin, List<String> users) throws Exception {
-        String setup = Files.readString(KAFKA.resolve("setup.sh"));
-        List<NewTopic> topics = new ArrayList<>();
-        Matcher t = Pattern.compile("(vigie\\.[\\w.\\-]+):(\\d+)").matcher(setup.substring(0,
-                setup.indexOf("; do", setup.indexOf("for t in"))));
-        while (t.find()) {
-            topics.add(new NewTopic(t.group(1), Integer.parseInt(t.group(2)), (short) 1));
-        }
-        assertThat(topics).hasSize(3);
-        admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
-        List<UserScramCredentialUpsertion> credentials = new ArrayList<>();
-        for (int i = 0; i < users.size(); i += 2) {
-            assertThat(setup).contains(users.get(i) + ":kafka_");
-            credentials.add(new UserScramCredentialUpsertion(users.get(i),
-                    new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096), users.get(i + 1)));
-        }
-        admin.alterUserScramCredentials(List.copyOf(credentials)).all().get(30, TimeUnit.SECONDS);
-        List<AclBinding> acls = new ArrayList<>();
-        Matcher a = Pattern.compile("(?m)^acl --allow-principal (User:\\S+)((?: --operation \\w+)+) --(topic|group) "
-                + "(\\S+)$").matcher(setup);
-        while (a.find()) {
-            ResourcePattern resource = new ResourcePattern(a.group(3).equals("topic") ? ResourceType.TOPIC
-                    : ResourceType.GROUP, a.group(4), PatternType.LITERAL);
-            for (String op : a.group(2).trim().split("\\s*--operation\\s+")) {
-                if (!op.isBlank()) {
-                    acls.add(new AclBinding(resource, new AccessControlEntry(a.group(1), "*",
-                            AclOperation.fromString(op.trim()), AclPermissionType.ALLOW)));
-                }
-            }
-        }
-        assertThat(acls).hasSize(9);
-        admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
-        Thread.sleep(1000); // the credentials and ACLs reach the broker through its metadata
     }
 
     private static void send(Properties p, String topic) throws Exception {
@@ -181,25 +92,6 @@ class ComposeKafkaSaslTest {
     }
 
     private Properties client(String user, String password) {
-        Properties p = new Properties();
-        p.put("bootstrap.servers", "127.0.0.1:" + clientPort);
-        if (user != null) {
-            p.put("security.protocol", "SASL_PLAINTEXT");
-            p.put("sasl.mechanism", "SCRAM-SHA-512");
-            p.put("sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
-                    + user + "\" password=\"" + password + "\";");
-        }
-        p.put("max.block.ms", "8000");
-        p.put("request.timeout.ms", "8000");
-        p.put("default.api.timeout.ms", "8000");
-        p.put("delivery.timeout.ms", "16000");
-        p.put("linger.ms", "0");
-        return p;
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        return kafka.client(user, password);
     }
 }

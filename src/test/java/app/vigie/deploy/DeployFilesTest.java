@@ -343,6 +343,9 @@ class DeployFilesTest {
                 }
                 line.append(" --").append((String) at(acl, "resource", "type")).append(' ')
                         .append((String) at(acl, "resource", "name"));
+                if ("prefix".equals(at(acl, "resource", "patternType"))) {
+                    line.append(" --resource-pattern-type prefixed");
+                }
                 assertThat(setup).as("compose gives " + user + " the ACL of users.yaml").contains(line + "\n");
                 acls++;
             }

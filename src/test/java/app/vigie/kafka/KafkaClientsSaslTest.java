@@ -26,6 +26,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import app.vigie.testing.SaslProviders;
+
 /**
  * A real broker that asks every client for SASL credentials: the settings Vigie's Kafka clients are built from
  * (passed through from {@code kafka.*}, plus a role's user) let the intake read and the alerts write; without them,
@@ -36,6 +38,7 @@ class KafkaClientsSaslTest {
 
     @BeforeAll
     static void start() throws Exception {
+        SaslProviders.ours();
         cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1)
                 .setNumControllerNodes(1).setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
                 .setPerServerProperties(Map.of(0, Map.of("offsets.topic.replication.factor", "1",

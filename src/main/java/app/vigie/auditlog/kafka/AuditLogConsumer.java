@@ -25,11 +25,17 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -40,9 +46,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -131,6 +140,18 @@ public class AuditLogConsumer {
     /** Since when storing has been failing (the intake is paused), or null. */
     private volatile Instant pausedSince;
     private volatile Set<TopicPartition> assigned = Set.of();
+    /**
+     * Topics read ({@link #topics()}) that the broker refuses this instance's principal (no READ or DESCRIBE ACL, a
+     * typo), since when: the others are read meanwhile, and these are checked again every
+     * {@code vigie.kafka.unreadable-topic-check} (an admin request asking what the principal may do on them), then
+     * subscribed to again once readable. One such topic must not stop the whole intake.
+     */
+    private final Map<String, Instant> unreadable = new ConcurrentHashMap<>();
+    /** The intake thread's: the current consumer's rebalance listener, the topics it is subscribed to. */
+    private Rebalance rebalance;
+    private List<String> subscribed = List.of();
+    private long nextUnreadableCheck;
+    private Admin admin;
 
     @Inject
     MeterRegistry meters;
@@ -139,7 +160,7 @@ public class AuditLogConsumer {
     private Counter poisoned;
 
     /** Per partition this instance reads: how many records lie past its position, as of the last poll. */
-    private final Map<Integer, Long> lags = new ConcurrentHashMap<>();
+    private final Map<TopicPartition, Long> lags = new ConcurrentHashMap<>();
     private Thread thread;
     /** Store the partitions' batches, each partition's in order, several partitions at a time. */
     private ExecutorService workers;
@@ -175,6 +196,9 @@ public class AuditLogConsumer {
             return since == null ? 0 : Duration.between(since, Instant.now()).toMillis() / 1000.0;
         }).baseUnit("seconds").description("How long the Kafka intake has been paused because storing fails (0: it"
                 + " reads)").register(meters);
+        Gauge.builder("vigie.kafka.unreadable.topics", unreadable, Map::size).description("Topics of the intake that "
+                + "the broker refuses this instance (not read until a check finds them readable again)")
+                .register(meters);
         poisoned = Counter.builder("vigie.kafka.poison.records").description("Kafka records whose processing failed "
                 + "vigie.kafka.max-attempts times alone, kept in the quarantine and the dead-letter topic, their offset "
                 + "committed").register(meters);
@@ -271,7 +295,8 @@ public class AuditLogConsumer {
                 consumer = c;
                 PartitionPipeline.Store store = (tp, batch) -> store(dlq, tp, batch);
                 PartitionPipeline.Quarantine keep = (tp, r, cause, attempts) -> quarantine(dlq, tp, r, cause, attempts);
-                c.subscribe(topics(), new Rebalance(c, store, keep));
+                rebalance = new Rebalance(c, store, keep);
+                subscribe(c);
                 long nextProbe = 0;
                 try {
                     while (running) {
@@ -295,7 +320,122 @@ public class AuditLogConsumer {
                 waiting.clear();
                 consumer = null;
                 assigned = Set.of();
+                subscribed = List.of();
+                closeAdmin();
             }
+        }
+    }
+
+    /** Topics read and not refused by the broker. */
+    private List<String> readable() {
+        return topics().stream().filter(t -> !unreadable.containsKey(t)).toList();
+    }
+
+    private void subscribe(KafkaConsumer<byte[], byte[]> c) {
+        List<String> topics = readable();
+        if (topics.equals(subscribed)) {
+            return;
+        }
+        if (topics.isEmpty()) {
+            c.unsubscribe();
+        } else {
+            c.subscribe(topics, rebalance);
+        }
+        subscribed = topics;
+    }
+
+    /**
+     * The broker refused topics this instance subscribed to: they are left aside (the others are read), said in the
+     * log, the health check and {@code vigie_kafka_unreadable_topics}, and checked again later. An authorization
+     * error that names none of the intake's topics is not this case: it is thrown on.
+     */
+    private void refused(KafkaConsumer<byte[], byte[]> c, TopicAuthorizationException e) {
+        Set<String> named = new TreeSet<>(e.unauthorizedTopics());
+        named.retainAll(topics());
+        if (named.isEmpty()) {
+            throw e;
+        }
+        Instant now = Instant.now();
+        Set<String> fresh = new TreeSet<>();
+        named.forEach(t -> {
+            if (unreadable.putIfAbsent(t, now) == null) {
+                fresh.add(t);
+            }
+        });
+        lastError = "the broker refuses this instance the topic(s) " + unreadable.keySet() + " ("
+                + e.getMessage() + ")";
+        subscribe(c);
+        if (fresh.isEmpty()) {
+            return;  // the consumer's metadata still held the refusal it reported before
+        }
+        LOG.errorf("Kafka intake: the broker refuses this instance's principal the topic(s) %s (%s). The other topics "
+                + "are read meanwhile; these are checked again every %s. Give the intake's principal READ and DESCRIBE "
+                + "on them, or remove the binding (docs/intake.md, \"Who writes what\")", fresh, e.getMessage(),
+                config.unreadableTopicCheck());
+        nextUnreadableCheck = System.currentTimeMillis() + config.unreadableTopicCheck().toMillis();
+    }
+
+    /** Subscribes again to the refused topics the principal may now read (asked of the broker, without reading them). */
+    private void checkUnreadable(KafkaConsumer<byte[], byte[]> c, long now) {
+        if (unreadable.isEmpty() || now < nextUnreadableCheck) {
+            return;
+        }
+        nextUnreadableCheck = now + config.unreadableTopicCheck().toMillis();
+        Set<String> readableNow = new TreeSet<>();
+        try {
+            if (admin == null) {
+                Properties p = consumerProperties();
+                p.keySet().retainAll(AdminClientConfig.configNames());
+                admin = Admin.create(p);
+            }
+            var found = admin.describeTopics(List.copyOf(unreadable.keySet()),
+                    new DescribeTopicsOptions().includeAuthorizedOperations(true).timeoutMs(5_000)).topicNameValues();
+            for (Map.Entry<String, KafkaFuture<TopicDescription>> d : found.entrySet()) {
+                try {
+                    Set<AclOperation> may = d.getValue().get(10, TimeUnit.SECONDS).authorizedOperations();
+                    if (may != null && may.contains(AclOperation.READ)) {
+                        readableNow.add(d.getKey());
+                    }
+                } catch (ExecutionException | TimeoutException e) {
+                    LOG.debugf("Kafka intake: topic %s still refused (%s)", d.getKey(), e.getCause());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        } catch (RuntimeException e) {
+            LOG.debugf(e, "Kafka intake: checking the refused topics %s failed; trying again later",
+                    unreadable.keySet());
+            return;
+        }
+        if (!readableNow.isEmpty()) {
+            unreadable.keySet().removeAll(readableNow);
+            LOG.infof("Kafka intake: the broker lets this instance read %s now; subscribing to them again", readableNow);
+            subscribe(c);
+        }
+    }
+
+    private void closeAdmin() {
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+            admin = null;
+        }
+    }
+
+    /** The topics the broker refuses this instance, and since when (empty when it reads them all). */
+    public Map<String, Instant> unreadableTopics() {
+        return Map.copyOf(unreadable);
+    }
+
+    /**
+     * A poll does not fail when the broker is unreachable: ask it something, for readiness (a readable topic's
+     * partitions, or the topics when every one is refused).
+     */
+    private void probe(KafkaConsumer<byte[], byte[]> c) {
+        if (subscribed.isEmpty()) {
+            c.listTopics(Duration.ofSeconds(5));
+        } else {
+            c.partitionsFor(subscribed.get(0), Duration.ofSeconds(5));
         }
     }
 
@@ -304,14 +444,18 @@ public class AuditLogConsumer {
         long now = System.currentTimeMillis();
         long next = nextProbe;
         if (now >= nextProbe) {
-            // a poll does not fail when the broker is unreachable: ask it something, for readiness
-            c.partitionsFor(config.topic(), Duration.ofSeconds(5));
+            try {
+                probe(c);
+            } catch (TopicAuthorizationException e) {
+                refused(c, e);
+            }
             lastSuccess = Instant.now();
             next = now + 10_000;
-            if (pausedSince == null) {
+            if (pausedSince == null && unreadable.isEmpty()) {
                 lastError = null;
             }
         }
+        checkUnreadable(c, now);
         for (Iterator<Map.Entry<TopicPartition, Long>> i = heldBack.entrySet().iterator(); i.hasNext();) {
             Map.Entry<TopicPartition, Long> e = i.next();
             if (now >= e.getValue()) {
@@ -326,7 +470,18 @@ public class AuditLogConsumer {
         }
         // short polls while batches are being stored: their offsets are committed, full partitions resumed, soon
         boolean busy = pipelines.values().stream().anyMatch(PartitionPipeline::busy);
-        ConsumerRecords<byte[], byte[]> records = c.poll(Duration.ofMillis(busy ? 20 : 500));
+        ConsumerRecords<byte[], byte[]> records;
+        if (subscribed.isEmpty()) {
+            sleep(Duration.ofMillis(500));  // every topic refused: nothing to poll until one is readable again
+            records = ConsumerRecords.empty();
+        } else {
+            try {
+                records = c.poll(Duration.ofMillis(busy ? 20 : 500));
+            } catch (TopicAuthorizationException e) {
+                refused(c, e);
+                records = ConsumerRecords.empty();
+            }
+        }
         measureLag(c);
         hand(c, records);
         settle(c);
@@ -395,18 +550,18 @@ public class AuditLogConsumer {
      * {@code vigie_kafka_lag{partition}}; a partition no longer read has none (NaN).
      */
     private void measureLag(KafkaConsumer<byte[], byte[]> c) {
-        Set<Integer> mine = new HashSet<>();
+        Set<TopicPartition> mine = new HashSet<>();
         for (TopicPartition tp : c.assignment()) {
-            mine.add(tp.partition());
+            mine.add(tp);
             OptionalLong lag = c.currentLag(tp);
             if (lag.isPresent()) {
-                if (lags.put(tp.partition(), lag.getAsLong()) == null) {
-                    int partition = tp.partition();
+                if (lags.put(tp, lag.getAsLong()) == null) {
                     Gauge.builder("vigie.kafka.lag", lags, m -> {
-                        Long v = m.get(partition);
+                        Long v = m.get(tp);
                         return v == null ? Double.NaN : v;
                     })
-                            .tag("partition", Integer.toString(partition)).strongReference(true)
+                            .tags("topic", tp.topic(), "partition", Integer.toString(tp.partition()))
+                            .strongReference(true)
                             .description("Records of the partition not yet read by this instance").register(meters);
                 }
             }

@@ -33,6 +33,13 @@ public interface KafkaIntakeConfig {
     @WithDefault("false")
     boolean requireTopicAccount();
 
+    /**
+     * How often a topic the broker refuses this instance (no READ or DESCRIBE ACL for the intake's principal, a
+     * misspelt binding) is checked again; the other topics are read meanwhile.
+     */
+    @WithDefault("1m")
+    Duration unreadableTopicCheck();
+
     @WithDefault("vigie.page-audit.dlq")
     String deadLetterTopic();
 

@@ -2,6 +2,7 @@ package app.vigie.auditlog.kafka;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -10,7 +11,10 @@ import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
 
-/** Ready when, in production mode, the Kafka intake has completed a poll in the last 30 s. */
+/**
+ * Ready when, in production mode, the Kafka intake has completed a poll in the last 30 s; says which topics the
+ * broker refuses it, if any (the others are read).
+ */
 @Readiness
 @ApplicationScoped
 public class KafkaReadiness implements HealthCheck {
@@ -30,6 +34,10 @@ public class KafkaReadiness implements HealthCheck {
         if (consumer.pausedSince() != null) {
             // the database's own check says why; this instance stays up and reads again by itself
             b.withData("paused_since", consumer.pausedSince().toString());
+        }
+        if (!consumer.unreadableTopics().isEmpty()) {
+            // the instance reads its other topics: still ready, and says which ones it cannot read
+            b.withData("unreadable_topics", new TreeMap<>(consumer.unreadableTopics()).toString());
         }
         if (consumer.lastError() != null) {
             b.withData("last_error", consumer.lastError());
