@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -59,5 +61,51 @@ class AmendmentsServiceTest {
         assertThat(findings.get(0).get("subject").asText()).isEqualTo(p + "/req-a");
         String quarantine = Api.admin().get("/api/quarantine?size=500").then().statusCode(200).extract().asString();
         assertThat(quarantine).doesNotContain(p + "/");
+    }
+
+    /**
+     * Amendment 1 over HTTP: a record using an extension its boot did not declare is accepted (stored, not rejected)
+     * and kept in the quarantine as impossible with the reason, without effect (the ALLOC after it is no DOUBLE_ALLOC);
+     * a boot declaring an extension this Vigie does not know raises STREAM_UNSUPPORTED and its records are kept,
+     * not quarantined, not judged; the other streams of the deployment are judged.
+     */
+    @Test
+    void anUndeclaredExtensionIsQuarantinedAndAnUnknownOneLeavesItsBootUnjudged() throws Exception {
+        String p = Api.uniquePrefix();
+        String log = Api.renamed(conformance("broken/extension-not-declared.ndjson")
+                + conformance("faulty/unknown-extension-v1.3.ndjson").replace("par1/n3/", "par1/n5/"), p);
+        JsonNode answer = JSON.readTree(Api.post(log).then().statusCode(200).extract().asString());
+        assertThat(answer.get("accepted").asInt()).isEqualTo(8);
+        assertThat(answer.get("rejected")).isEmpty();
+
+        JsonNode kept = JSON.readTree(Api.admin().get("/api/quarantine?source=apply&size=500").then().statusCode(200)
+                .extract().asString()).get("items");
+        List<JsonNode> ours = new ArrayList<>();
+        kept.forEach(q -> {
+            if (q.path("stream").asText().startsWith(p + "/")) {
+                ours.add(q);
+            }
+        });
+        assertThat(ours).singleElement().satisfies(q -> {
+            assertThat(q.get("stream").asText()).isEqualTo(p + "/par1/n3/colo/dp0");
+            assertThat(q.get("reason").asText()).contains("ALLOC: extension not declared: 'restart' (the CONFIG of "
+                    + "boot 'b1' declares none); no effect");
+        });
+
+        JsonNode incident = Api.incident(p + "/llama-8b/prod");
+        assertThat(incident).as("the deployment's incident").isNotNull();
+        assertThat(incident.get("classification").asText()).isEqualTo("SECURITY_EVENT");
+        assertThat(incident.get("exposures")).isEmpty();
+        assertThat(incident.get("findings").toString()).isEqualTo("{\"STREAM_UNSUPPORTED\":1}");
+        String id = null;
+        for (JsonNode i : JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract()
+                .asString())) {
+            if (i.get("deployment").asText().equals(p + "/llama-8b/prod")) {
+                id = i.get("id").asText();
+            }
+        }
+        JsonNode finding = JSON.readTree(Api.all("/api/incidents/" + id + "/findings")).get(0);
+        assertThat(finding.get("subject").asText()).isEqualTo(p + "/par1/n4/colo/dp0@b1");
+        assertThat(finding.get("detail").asText()).contains("extension 'kv-offload' that this Vigie does not know");
     }
 }

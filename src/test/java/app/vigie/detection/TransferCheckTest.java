@@ -56,7 +56,8 @@ class TransferCheckTest {
         // the sender's records come at last (another stream of the deployment): the read is judged, quietly
         String send = "{\"v\":1,\"stream\":\"" + p + "/late-prefill\",\"boot\":\"b1\",\"seq\":1,\"ts\":"
                 + "\"2026-08-27T09:00:00.001Z\",\"deployment\":\"" + p + "/llama-8b/prod-pd\",\"type\":\"CONFIG\","
-                + "\"page_size\":4,\"pool_pages\":8,\"context_window\":32,\"max_input_tokens\":32}\n"
+                + "\"page_size\":4,\"pool_pages\":8,\"context_window\":32,\"max_input_tokens\":32,"
+                + "\"extensions\":[\"xfer-send\"]}\n"
                 + "{\"v\":1,\"stream\":\"" + p + "/late-prefill\",\"boot\":\"b1\",\"seq\":2,\"ts\":"
                 + "\"2026-08-27T09:00:00.002Z\",\"deployment\":\"" + p + "/llama-8b/prod-pd\",\"type\":\"ALLOC\","
                 + "\"request\":\"" + p + "/req-a\",\"tenant\":\"acme\",\"pages\":[[0,2]],\"purpose\":\"PREFILL\"}\n"

@@ -99,7 +99,8 @@ class TransferProvenanceServiceTest {
             String ds = "{\"v\":1,\"stream\":\"" + x + "/decode\"" + env;
             List<String> sender = List.of(
                     ps + "\"seq\":1,\"ts\":\"2026-12-06T09:00:00.001Z\",\"type\":\"CONFIG\",\"page_size\":4,"
-                            + "\"pool_pages\":8,\"context_window\":32,\"max_input_tokens\":32}",
+                            + "\"pool_pages\":8,\"context_window\":32,\"max_input_tokens\":32,"
+                            + "\"extensions\":[\"xfer-send\"]}",
                     ps + "\"seq\":2,\"ts\":\"2026-12-06T09:00:00.002Z\",\"type\":\"ALLOC\",\"request\":\"" + x + "req-a\","
                             + "\"tenant\":\"acme\",\"pages\":[[0,2]],\"purpose\":\"PREFILL\"}",
                     ps + "\"seq\":3,\"ts\":\"2026-12-06T09:00:00.003Z\",\"type\":\"WRITE\",\"request\":\"" + x + "req-a\","
@@ -114,7 +115,8 @@ class TransferProvenanceServiceTest {
                             + "\"tenant\":\"acme\",\"from\":0,\"tokens\":8}");
             List<String> receiver = List.of(
                     ds + "\"seq\":1,\"ts\":\"2026-12-06T09:00:00.001Z\",\"type\":\"CONFIG\",\"page_size\":4,"
-                            + "\"pool_pages\":16,\"context_window\":64,\"max_input_tokens\":64}",
+                            + "\"pool_pages\":16,\"context_window\":64,\"max_input_tokens\":64,"
+                            + "\"extensions\":[\"xfer-send\"]}",
                     ds + "\"seq\":2,\"ts\":\"2026-12-06T09:00:00.020Z\",\"type\":\"ALLOC\",\"request\":\"" + x + "req-a\","
                             + "\"tenant\":\"acme\",\"pages\":[[0,3]],\"purpose\":\"PREALLOC\",\"claimed_tokens\":8}",
                     ds + "\"seq\":3,\"ts\":\"2026-12-06T09:00:00.021Z\",\"type\":\"WRITE\",\"request\":\"" + x + "req-a\","

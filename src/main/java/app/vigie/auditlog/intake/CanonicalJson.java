@@ -52,6 +52,13 @@ public final class CanonicalJson {
             g.writeNumberField("pool_pages", c.poolPages());
             g.writeNumberField("context_window", c.contextWindow());
             g.writeNumberField("max_input_tokens", c.maxInputTokens());
+            if (!c.extensions().isEmpty()) {
+                g.writeArrayFieldStart("extensions");
+                for (String e : c.extensions()) {
+                    g.writeString(e);
+                }
+                g.writeEndArray();
+            }
         } else if (body instanceof Body.Admit a) {
             request(g, a.request(), a.tenant());
             g.writeNumberField("input_tokens", a.inputTokens());

@@ -1,6 +1,8 @@
 package app.vigie.auditlog.intake;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
@@ -135,6 +137,31 @@ final class Fields {
         }
         throw invalid("field '" + name + "' must be one of " + choices(type) + ", got '" + abbreviate(v.textValue())
                 + "'");
+    }
+
+    /**
+     * An optional array of at most {@code maxItems} strings of 1 to {@code maxChars} characters without control
+     * characters; empty when absent.
+     */
+    List<String> optionalStringArray(String name, int maxItems, int maxChars) throws InvalidRecordException {
+        if (!has(name)) {
+            return List.of();
+        }
+        JsonNode v = array(name);
+        if (v.size() > maxItems) {
+            throw invalid("field '" + name + "' must have at most " + maxItems + " items, got " + v.size());
+        }
+        List<String> items = new ArrayList<>(v.size());
+        for (int i = 0; i < v.size(); i++) {
+            JsonNode item = v.get(i);
+            String at = name + "[" + i + "]";
+            if (!item.isTextual()) {
+                throw invalid("field '" + at + "' must be a string, got " + describe(item));
+            }
+            checkText(at, item.textValue(), 1, maxChars);
+            items.add(item.textValue());
+        }
+        return items;
     }
 
     JsonNode array(String name) throws InvalidRecordException {

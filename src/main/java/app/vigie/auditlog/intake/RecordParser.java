@@ -39,6 +39,9 @@ public final class RecordParser {
     static final int MAX_ID = 256;
     static final int MAX_REASON = 1000;
     static final int MAX_HEX = 128;
+    /** Extensions a CONFIG may declare, and the characters of each name. */
+    static final int MAX_EXTENSIONS = 16;
+    static final int MAX_EXTENSION = 64;
 
     private static final Pattern TS = Pattern.compile("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z");
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]+");
@@ -126,7 +129,8 @@ public final class RecordParser {
     private Body body(RecordType type, Fields f) throws InvalidRecordException {
         return switch (type) {
             case CONFIG -> new Body.Config(f.intValue("page_size", 1), f.intValue("pool_pages", 1),
-                    f.intValue("context_window", 1), f.intValue("max_input_tokens", 1));
+                    f.intValue("context_window", 1), f.intValue("max_input_tokens", 1),
+                    f.optionalStringArray("extensions", MAX_EXTENSIONS, MAX_EXTENSION));
             case ADMIT -> new Body.Admit(request(f), tenant(f), f.intValue("input_tokens", 0),
                     f.enumValue("verdict", Body.Verdict.class), f.optionalText("reason", MAX_REASON));
             case ALLOC -> new Body.Alloc(request(f), tenant(f), runs(f, "pages"),

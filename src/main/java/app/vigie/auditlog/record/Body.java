@@ -1,6 +1,7 @@
 package app.vigie.auditlog.record;
 
 import java.util.List;
+import java.util.TreeSet;
 
 /** The fields of a record beyond the envelope, one record class per type. */
 public sealed interface Body {
@@ -12,7 +13,21 @@ public sealed interface Body {
         String request();
     }
 
-    record Config(int pageSize, int poolPages, int contextWindow, int maxInputTokens) implements Body {
+    /**
+     * {@code extensions} (spec 1.3, amendment 1): the names the boot declares, sorted and without duplicates; empty
+     * when the record has none (version 1.0's meaning).
+     */
+    record Config(int pageSize, int poolPages, int contextWindow, int maxInputTokens, List<String> extensions)
+            implements Body {
+        public Config {
+            extensions = List.copyOf(new TreeSet<>(extensions));
+        }
+
+        /** A CONFIG as in spec v1: no extension declared. */
+        public Config(int pageSize, int poolPages, int contextWindow, int maxInputTokens) {
+            this(pageSize, poolPages, contextWindow, maxInputTokens, List.of());
+        }
+
         public RecordType type() {
             return RecordType.CONFIG;
         }

@@ -44,6 +44,7 @@ public final class DetectorSnapshotCodec {
         if (!d.configured) {
             return;
         }
+        out.writeInt(d.declared);
         out.writeInt(d.pageSize);
         out.writeInt(d.poolPages);
         writeInts(out, d.slots, d.slots.length);
@@ -152,6 +153,7 @@ public final class DetectorSnapshotCodec {
         if (!d.configured) {
             return d;
         }
+        d.declared = in.readInt();
         d.pageSize = in.readInt();
         d.poolPages = in.readInt();
         int slotCount = in.readInt();

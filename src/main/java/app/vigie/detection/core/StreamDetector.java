@@ -15,6 +15,7 @@ import java.util.Objects;
 
 import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.record.Body;
+import app.vigie.auditlog.record.Extension;
 import app.vigie.auditlog.record.PageFingerprint;
 import app.vigie.auditlog.record.PageRun;
 import app.vigie.auditlog.record.RecordType;
@@ -36,7 +37,7 @@ public final class StreamDetector {
     static final byte SHARED = 1;
     static final byte SHARED_WITH_FP = 2;
     private static final int EVIDENCE_RANGES = 8;
-    static final int SNAPSHOT_VERSION = 5;
+    static final int SNAPSHOT_VERSION = 6;
     /** The default memory for freed tables of one detector. */
     public static final long DEFAULT_KEPT_TABLES_BUDGET = 16L << 20;
     /** {@link #pageWriter} of a page whose slots do not all hold one writer (or may not). */
@@ -49,6 +50,8 @@ public final class StreamDetector {
     final String boot;
     String deployment;
     boolean configured;
+    /** The extensions this boot's CONFIG declares (spec 1.3, amendment 1), one bit per {@link Extension} ordinal. */
+    int declared;
     int pageSize;
     int poolPages;
     int[] slots;
@@ -342,6 +345,12 @@ public final class StreamDetector {
             }
             return;  // a boot not judged: its records are kept, nothing of them is modelled
         }
+        Extension needed = extensionOf(body);
+        if (needed != null && (declared & 1 << needed.ordinal()) == 0) {
+            sink.invalid(r, r.type() + ": extension not declared: '" + needed.wire() + "' (the CONFIG of boot '" + boot
+                    + "' declares " + declaredNames() + "); no effect");
+            return;
+        }
         if (body instanceof Body.Admit a) {
             if (a.verdict() == Body.Verdict.REJECT) {
                 sink.requestFact(fact(RequestFact.Kind.ADMIT_REJECTED, r, a.request(), a.tenant(), false, 0));
@@ -370,6 +379,28 @@ public final class StreamDetector {
         }
     }
 
+    /** The extension a record uses (spec 1.3, amendment 1), or null: one at most per record. */
+    private static Extension extensionOf(Body body) {
+        if (body instanceof Body.XferSend || body instanceof Body.Write w && w.sent()) {
+            return Extension.XFER_SEND;
+        }
+        if (body instanceof Body.Alloc a && a.restart() || body instanceof Body.Share s && s.restart()) {
+            return Extension.RESTART;
+        }
+        return null;
+    }
+
+    /** The extensions this boot declares, for messages: "'restart'", "none". */
+    private String declaredNames() {
+        List<String> names = new ArrayList<>();
+        for (Extension e : Extension.values()) {
+            if ((declared & 1 << e.ordinal()) != 0) {
+                names.add("'" + e.wire() + "'");
+            }
+        }
+        return names.isEmpty() ? "none" : String.join(", ", names);
+    }
+
     /**
      * Seqs {@code [from, to]} were declared lost. {@code STREAM_GAP} is raised with the record that resumes
      * application after them (its ts and deployment), so that the finding is the same whenever the loss was declared.
@@ -393,6 +424,22 @@ public final class StreamDetector {
         dropModel();
         unsupported = null;
         unsupportedFinding = null;
+        declared = 0;
+        List<String> unknown = new ArrayList<>();
+        for (String name : c.extensions()) {
+            Extension e = Extension.of(name);
+            if (e == null) {
+                unknown.add("'" + name + "'");
+            } else {
+                declared |= 1 << e.ordinal();
+            }
+        }
+        if (!unknown.isEmpty()) {
+            unsupported(r, "its CONFIG declares extension" + (unknown.size() > 1 ? "s " : " ")
+                    + String.join(", ", unknown) + " that this Vigie does not know (it knows " + Extension.known()
+                    + ")", sink);
+            return;
+        }
         if (capacity > limits.maxPoolSlots()) {
             unsupported(r, "its CONFIG declares a pool of " + capacity + " slots (" + c.poolPages() + " pages of "
                     + c.pageSize() + "), above the limit of " + limits.maxPoolSlots()

@@ -81,6 +81,31 @@ class RecordParserTest {
         assertThat(CanonicalJson.of(parser.parse(rec("ALLOC", ALLOC + ",\"restart\":false")))).doesNotContain("restart");
     }
 
+    static final String CONFIG = "\"page_size\":16,\"pool_pages\":64,\"context_window\":1024,\"max_input_tokens\":1000";
+
+    /**
+     * Spec 1.3, amendment 1: a CONFIG's extensions are an optional array of names, read as a set (sorted, without
+     * duplicates), so that two deliveries that differ only in their order or by an empty array are the same record.
+     */
+    @Test
+    void configExtensionsAreAnOptionalArrayOfNames() throws Exception {
+        AuditRecord declared = parser.parse(config(CONFIG + ",\"extensions\":[\"xfer-send\",\"restart\",\"xfer-send\","
+                + "\"kv-offload\"]"));
+        assertThat(((Body.Config) declared.body()).extensions()).containsExactly("kv-offload", "restart", "xfer-send");
+        assertThat(CanonicalJson.of(declared)).endsWith(",\"extensions\":[\"kv-offload\",\"restart\",\"xfer-send\"]}");
+        assertThat(CanonicalJson.of(parser.parse(config(CONFIG + ",\"extensions\":[\"restart\",\"kv-offload\","
+                + "\"xfer-send\"]")))).isEqualTo(CanonicalJson.of(declared));
+        assertThat(parser.parse(CanonicalJson.of(declared))).isEqualTo(declared);
+
+        AuditRecord none = parser.parse(config(CONFIG));
+        assertThat(((Body.Config) none.body()).extensions()).isEmpty();
+        for (String same : List.of(",\"extensions\":[]", ",\"extensions\":null")) {
+            AuditRecord r = parser.parse(config(CONFIG + same));
+            assertThat(r).isEqualTo(none);
+            assertThat(CanonicalJson.of(r)).isEqualTo(CanonicalJson.of(none)).doesNotContain("extensions");
+        }
+    }
+
     @Test
     void ignoresUnknownFieldsAndTreatsNullOptionalsAsAbsent() throws Exception {
         AuditRecord r = parser.parse(rec("ALLOC", ALLOC + ",\"claimed_tokens\":null,\"x_future\":{\"a\":[1,2]}"));
@@ -168,6 +193,18 @@ class RecordParserTest {
                         "CONFIG: field 'context_window' must be >= 1"),
                 Arguments.of(config("\"page_size\":16,\"pool_pages\":64,\"context_window\":1,\"max_input_tokens\":0"),
                         "CONFIG: field 'max_input_tokens' must be >= 1"),
+                Arguments.of(config(CONFIG + ",\"extensions\":\"restart\""),
+                        "CONFIG: field 'extensions' must be an array, got string 'restart'"),
+                Arguments.of(config(CONFIG + ",\"extensions\":[\"restart\",7]"),
+                        "CONFIG: field 'extensions[1]' must be a string, got number 7"),
+                Arguments.of(config(CONFIG + ",\"extensions\":[\"\"]"),
+                        "CONFIG: field 'extensions[0]' must have 1 to 64 characters, got 0"),
+                Arguments.of(config(CONFIG + ",\"extensions\":[\"" + "x".repeat(65) + "\"]"),
+                        "CONFIG: field 'extensions[0]' must have 1 to 64 characters, got 65"),
+                Arguments.of(config(CONFIG + ",\"extensions\":[\"re\\nstart\"]"),
+                        "CONFIG: field 'extensions[0]' must not contain control characters"),
+                Arguments.of(config(CONFIG + ",\"extensions\":[" + "\"e\",".repeat(16) + "\"f\"]"),
+                        "CONFIG: field 'extensions' must have at most 16 items, got 17"),
                 Arguments.of(config("\"page_size\":16,\"pool_pages\":4294967296,\"context_window\":1,\"max_input_tokens\":1"),
                         "CONFIG: field 'pool_pages' must be at most 2147483647"),
                 // ADMIT

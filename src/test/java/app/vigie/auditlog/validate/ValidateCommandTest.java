@@ -97,7 +97,7 @@ class ValidateCommandTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"not-json", "conflicting-duplicate", "missing-seq", "write-before-alloc",
-        "unsent-transfer"})
+        "unsent-transfer", "extension-not-declared"})
     void eachBrokenLogFailsWithItsProblem(String name) throws Exception {
         // NAME.expected: kind, line, words the message must contain, separated by |
         String[] wanted = new String(resource("/conformance/broken/" + name + ".expected"), StandardCharsets.UTF_8)
@@ -119,11 +119,6 @@ class ValidateCommandTest {
     }
 
     /**
-     * Spec v1.1: a transfer whose sender writes XFER_SEND conforms and is quiet; when the sender's pages were freed
-     * and another tenant's prefill wrote them before the second chunk was sent, the reader of that chunk read the
-     * other tenant's tokens: an exposure of req-b (globex), not of req-a's own transfer.
-     */
-    /**
      * Spec v1.2: a preempted request re-admitted starts a new table ({@code restart}); its recomputation writes there,
      * so the request that took its pages reads its own. Without {@code restart}, the recomputation would write the old
      * table, the other request's pages: a cross-tenant read (the same log without the field shows it).
@@ -141,12 +136,14 @@ class ValidateCommandTest {
     }
 
     /**
-     * Spec 1.3, amendment 6: a restart while the request still owns pages is applied, not invalid: the log conforms
-     * (1.2 made it a problem, exit 2) and the missing FREE is a fault of the log, a finding (exit 1). NAME.expected:
-     * rule, subject, seq of the restart, separated by |.
+     * Logs that conform and whose one finding is a fault of the log. Spec 1.3, amendment 6: a restart while the request
+     * still owns pages is applied, not invalid (1.2 made it a problem, exit 2), and the missing FREE is a finding.
+     * Amendment 1: a boot declaring an extension this Vigie does not know is not judged (STREAM_UNSUPPORTED, its read
+     * of slots never written not reported), and the other stream is judged. NAME.expected: rule, subject, seq of the
+     * record that raised it, separated by |.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"restart-while-owning-v1.3"})
+    @ValueSource(strings = {"restart-while-owning-v1.3", "unknown-extension-v1.3"})
     void eachFaultyLogConformsWithItsFinding(String name) throws Exception {
         String[] wanted = new String(resource("/conformance/faulty/" + name + ".expected"), StandardCharsets.UTF_8)
                 .strip().split("\\|");
@@ -163,6 +160,11 @@ class ValidateCommandTest {
         assertThat(finding.get("first_seq").asLong()).isEqualTo(Long.parseLong(wanted[2]));
     }
 
+    /**
+     * Spec v1.1: a transfer whose sender writes XFER_SEND conforms and is quiet; when the sender's pages were freed
+     * and another tenant's prefill wrote them before the second chunk was sent, the reader of that chunk read the
+     * other tenant's tokens: an exposure of req-b (globex), not of req-a's own transfer.
+     */
     @Test
     void aSentTransferIsJudgedByItsOrigins() throws Exception {
         Run quiet = run(null, "--json", copy("/conformance/pass/transfer-v1.1.ndjson"));

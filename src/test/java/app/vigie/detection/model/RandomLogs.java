@@ -39,6 +39,8 @@ public final class RandomLogs {
             "eu-par1/n21/decode/dp0", "eu-par1/n30/tp2/rank0", "eu-par1/n30/tp2/rank1"};
     static final String[] DEPLOYMENTS = {"glm-5.3/prod-eu", "glm-5.3/prod-us", "qwen-4/staging"};
     static final Instant START = Instant.parse("2026-08-27T09:00:00.000Z");
+    /** Every boot declares the extensions of spec 1.3 (it writes transfers with their sends). */
+    static final List<String> EXTENSIONS = List.of("restart", "xfer-send");
 
     private RandomLogs() {
     }
@@ -416,7 +418,7 @@ public final class RandomLogs {
             p.boot++;
             p.seq = 0;
             p.reset(pool[s], rotation[s]);
-            emit(s, new Body.Config(ps[s], pool[s], ctx[s], maxIn[s]));
+            emit(s, new Body.Config(ps[s], pool[s], ctx[s], maxIn[s], EXTENSIONS));
         }
 
         void reboot(int s) {

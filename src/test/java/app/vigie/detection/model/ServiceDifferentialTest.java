@@ -258,12 +258,13 @@ class ServiceDifferentialTest {
         if (b instanceof Body.Admit a) {
             renamed = new Body.Admit(prefix + a.request(), a.tenant(), a.inputTokens(), a.verdict(), a.reason());
         } else if (b instanceof Body.Alloc a) {
-            renamed = new Body.Alloc(prefix + a.request(), a.tenant(), a.pages(), a.purpose(), a.claimedTokens());
+            renamed = new Body.Alloc(prefix + a.request(), a.tenant(), a.pages(), a.purpose(), a.claimedTokens(),
+                    a.restart());
         } else if (b instanceof Body.Write w) {
             renamed = new Body.Write(prefix + w.request(), w.tenant(), w.from(), w.tokens(), w.source(), w.fp(),
                     w.sent());
         } else if (b instanceof Body.Share s) {
-            renamed = new Body.Share(prefix + s.request(), s.tenant(), s.pages(), s.fp());
+            renamed = new Body.Share(prefix + s.request(), s.tenant(), s.pages(), s.fp(), s.restart());
         } else if (b instanceof Body.Attach a) {
             renamed = new Body.Attach(prefix + a.request(), a.tenant(), a.tokens());
         } else if (b instanceof Body.Free f) {

@@ -17,6 +17,9 @@ public final class AuditLogWriter {
     private static final DateTimeFormatter TS = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
 
+    /** The extensions of spec 1.3 this writer uses: its CONFIG declares them unless told otherwise. */
+    public static final List<String> EXTENSIONS = List.of("restart", "xfer-send");
+
     private final String stream;
     private final Consumer<String> sink;
     /** What every record of the boot starts with, up to the value of {@code seq}. */
@@ -70,7 +73,17 @@ public final class AuditLogWriter {
         this.head = h.append(",\"seq\":").toString();
     }
 
+    /** A CONFIG declaring {@link #EXTENSIONS}: this writer may use all of them. */
     public void config(Instant ts, int pageSize, int poolPages, int contextWindow, int maxInputTokens) {
+        config(ts, pageSize, poolPages, contextWindow, maxInputTokens, EXTENSIONS);
+    }
+
+    /**
+     * @param extensions spec 1.3: what the boot's records may use ({@code restart}, {@code xfer-send}); none: a
+     *     version 1.0 log
+     */
+    public void config(Instant ts, int pageSize, int poolPages, int contextWindow, int maxInputTokens,
+            List<String> extensions) {
         if (seq != 0) {
             throw new IllegalStateException("CONFIG must be the first record of a boot");
         }
@@ -79,6 +92,16 @@ public final class AuditLogWriter {
                 .append(",\"pool_pages\":").append(poolPages)
                 .append(",\"context_window\":").append(contextWindow)
                 .append(",\"max_input_tokens\":").append(maxInputTokens);
+        if (!extensions.isEmpty()) {
+            b.append(",\"extensions\":[");
+            for (int i = 0; i < extensions.size(); i++) {
+                if (i > 0) {
+                    b.append(',');
+                }
+                Json.string(b, extensions.get(i));
+            }
+            b.append(']');
+        }
         emit(b);
     }
 
