@@ -108,4 +108,31 @@ class AmendmentsServiceTest {
         assertThat(finding.get("subject").asText()).isEqualTo(p + "/par1/n4/colo/dp0@b1");
         assertThat(finding.get("detail").asText()).contains("extension 'kv-offload' that this Vigie does not know");
     }
+
+    /**
+     * Amendment 2 over HTTP, in both orders of the streams: the retry t2 of req-a's stale pages went to a receiver
+     * absent from this log; the receiver here got t1 (req-a's own content), so nothing was exposed. Version 1.1 joined
+     * by request and reported req-x's tokens read by req-a.
+     */
+    @Test
+    void aRetryToAnotherReceiverIsNotAnExposureHere() throws Exception {
+        String log = conformance("faulty/retry-to-another-receiver-v1.3.ndjson");
+        List<String> lines = log.lines().toList();
+        for (boolean senderFirst : List.of(true, false)) {
+            String p = Api.uniquePrefix();
+            List<String> ordered = new ArrayList<>(lines);
+            if (!senderFirst) {
+                ordered = new ArrayList<>(lines.subList(8, lines.size()));
+                ordered.addAll(lines.subList(0, 8));
+            }
+            for (String line : ordered) {
+                Api.post(Api.renamed(line + "\n", p)).then().statusCode(200);
+            }
+            JsonNode incident = Api.incident(p + "/llama-8b/prod-pd");
+            assertThat(incident).as("the deployment's incident").isNotNull();
+            assertThat(incident.get("classification").asText()).isEqualTo("SECURITY_EVENT");
+            assertThat(incident.get("exposures")).as("sender first: " + senderFirst).isEmpty();
+            assertThat(incident.get("findings").toString()).isEqualTo("{\"TRANSFER_SENT_FOREIGN\":1}");
+        }
+    }
 }

@@ -44,7 +44,7 @@ class TransferCheckTest {
         assertThat(findings).singleElement().satisfies(f -> {
             assertThat(f.get("rule").asText()).isEqualTo("TRANSFER_SEND_MISSING");
             assertThat(f.get("subject").asText()).isEqualTo(p + "/req-a");
-            assertThat(f.get("detail").asText()).contains("no XFER_SEND of " + p + "/req-a covered 8 of them");
+            assertThat(f.get("detail").asText()).contains("no XFER_SEND of " + p + "/req-a (transfer t-req-a) covered 8 of them");
         });
         assertThat(incidentOf(quiet + "/llama-8b/prod-pd")).isNull();
         // the incident's kept records show the read again (the wait itself is a fact of time, not of records)
@@ -63,7 +63,8 @@ class TransferCheckTest {
                 + "\"request\":\"" + p + "/req-a\",\"tenant\":\"acme\",\"pages\":[[0,2]],\"purpose\":\"PREFILL\"}\n"
                 + "{\"v\":1,\"stream\":\"" + p + "/late-prefill\",\"boot\":\"b1\",\"seq\":3,\"ts\":"
                 + "\"2026-08-27T09:00:00.003Z\",\"deployment\":\"" + p + "/llama-8b/prod-pd\",\"type\":\"XFER_SEND\","
-                + "\"request\":\"" + p + "/req-a\",\"tenant\":\"acme\",\"from\":0,\"tokens\":8}\n";
+                + "\"request\":\"" + p + "/req-a\",\"tenant\":\"acme\",\"transfer\":\"t-req-a\",\"from\":0,"
+                + "\"tokens\":8}\n";
         Api.post(send).then().statusCode(200);
         // never written on that sender: the read is judged against it now
         JsonNode after = JSON.readTree(Api.admin().get("/api/incidents/" + id + "/findings").then()

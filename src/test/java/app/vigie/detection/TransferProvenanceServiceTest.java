@@ -112,7 +112,7 @@ class TransferProvenanceServiceTest {
                     ps + "\"seq\":6,\"ts\":\"2026-12-06T09:00:00.006Z\",\"type\":\"WRITE\",\"request\":\"" + x + "req-x\","
                             + "\"tenant\":\"globex\",\"from\":0,\"tokens\":8,\"source\":\"COMPUTE\"}",
                     ps + "\"seq\":7,\"ts\":\"2026-12-06T09:00:00.007Z\",\"type\":\"XFER_SEND\",\"request\":\"" + x + "req-a\","
-                            + "\"tenant\":\"acme\",\"from\":0,\"tokens\":8}");
+                            + "\"tenant\":\"acme\",\"transfer\":\"t1\",\"from\":0,\"tokens\":8}");
             List<String> receiver = List.of(
                     ds + "\"seq\":1,\"ts\":\"2026-12-06T09:00:00.001Z\",\"type\":\"CONFIG\",\"page_size\":4,"
                             + "\"pool_pages\":16,\"context_window\":64,\"max_input_tokens\":64,"
@@ -120,7 +120,8 @@ class TransferProvenanceServiceTest {
                     ds + "\"seq\":2,\"ts\":\"2026-12-06T09:00:00.020Z\",\"type\":\"ALLOC\",\"request\":\"" + x + "req-a\","
                             + "\"tenant\":\"acme\",\"pages\":[[0,3]],\"purpose\":\"PREALLOC\",\"claimed_tokens\":8}",
                     ds + "\"seq\":3,\"ts\":\"2026-12-06T09:00:00.021Z\",\"type\":\"WRITE\",\"request\":\"" + x + "req-a\","
-                            + "\"tenant\":\"acme\",\"from\":0,\"tokens\":8,\"source\":\"TRANSFER\",\"sent\":true}",
+                            + "\"tenant\":\"acme\",\"from\":0,\"tokens\":8,\"source\":\"TRANSFER\",\"sent\":true,"
+                            + "\"transfer\":\"t1\"}",
                     ds + "\"seq\":4,\"ts\":\"2026-12-06T09:00:00.030Z\",\"type\":\"ATTACH\",\"request\":\"" + x + "req-a\","
                             + "\"tenant\":\"acme\",\"tokens\":8}",
                     ds + "\"seq\":5,\"ts\":\"2026-12-06T09:00:00.040Z\",\"type\":\"WRITE\",\"request\":\"" + x + "req-a\","

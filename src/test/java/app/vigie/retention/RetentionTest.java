@@ -307,8 +307,8 @@ class RetentionTest {
         String received = stream + "-r1";
         List<PageRun> second = List.of(new PageRun(1, 1));
         w.alloc(T, received, "acme", second, "PREALLOC", 16);
-        w.write(T, received, "acme", 0, 16, "TRANSFER", true, null);
-        w.xferSend(T, received, "acme", 0, 16);
+        w.write(T, received, "acme", 0, 16, "TRANSFER", "t1", null);
+        w.xferSend(T, received, "acme", "t1", 0, 16);
         w.attach(T, received, "acme", 16);
         w.finish(T, received, "acme", "STOP", 200, 1, true);
         w.free(T, received, second, "FINISH");

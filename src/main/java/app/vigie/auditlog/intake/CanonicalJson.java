@@ -84,6 +84,9 @@ public final class CanonicalJson {
             if (w.sent()) {
                 g.writeBooleanField("sent", true);
             }
+            if (w.transfer() != null) {
+                g.writeStringField("transfer", w.transfer());
+            }
             if (w.fp() != null) {
                 g.writeArrayFieldStart("fp");
                 for (PageFingerprint fp : w.fp()) {
@@ -125,6 +128,12 @@ public final class CanonicalJson {
             request(g, x.request(), x.tenant());
             g.writeNumberField("from", x.from());
             g.writeNumberField("tokens", x.tokens());
+            if (x.transfer() != null) {
+                g.writeStringField("transfer", x.transfer());
+            }
+        } else if (body instanceof Body.XferDone x) {
+            request(g, x.request(), x.tenant());
+            g.writeStringField("transfer", x.transfer());
         } else if (body instanceof Body.Finish f) {
             request(g, f.request(), f.tenant());
             g.writeStringField("status", f.status().name());

@@ -464,6 +464,7 @@ final class FastRecordParser {
                 case FREE -> free();
                 case XFER_COMMIT -> xferCommit();
                 case XFER_SEND -> xferSend();
+                case XFER_DONE -> xferDone();
                 case FINISH -> finish();
                 case HEARTBEAT -> new Body.Heartbeat();
             };
@@ -557,7 +558,15 @@ final class FastRecordParser {
             if (sent < 0 || sent == 1 && Body.WriteSource.values()[source] != Body.WriteSource.TRANSFER) {
                 return null;
             }
-            return new Body.Write(request, tenant, from, tokens, Body.WriteSource.values()[source], fp, sent == 1);
+            String transfer = null;
+            if (find("transfer") >= 0) {
+                transfer = identifier("transfer", RecordParser.MAX_ID);
+                if (transfer == null || sent != 1) {
+                    return null;
+                }
+            }
+            return new Body.Write(request, tenant, from, tokens, Body.WriteSource.values()[source], fp, sent == 1,
+                    transfer);
         }
 
         private Body share() {
@@ -634,8 +643,18 @@ final class FastRecordParser {
             String tenant = identifier("tenant", RecordParser.MAX_ID);
             int from = intField("from", 0);
             int tokens = intField("tokens", 1);
+            boolean hasTransfer = find("transfer") >= 0;
+            String transfer = hasTransfer ? identifier("transfer", RecordParser.MAX_ID) : null;
             return request == null || tenant == null || from < 0 || tokens < 0 || (long) from + tokens > Integer.MAX_VALUE
-                    ? null : new Body.XferSend(request, tenant, from, tokens);
+                    || hasTransfer && transfer == null ? null : new Body.XferSend(request, tenant, from, tokens, transfer);
+        }
+
+        private Body xferDone() {
+            String request = identifier("request", RecordParser.MAX_ID);
+            String tenant = identifier("tenant", RecordParser.MAX_ID);
+            String transfer = identifier("transfer", RecordParser.MAX_ID);
+            return request == null || tenant == null || transfer == null ? null
+                    : new Body.XferDone(request, tenant, transfer);
         }
 
         private Body finish() {

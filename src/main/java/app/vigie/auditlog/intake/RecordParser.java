@@ -141,7 +141,9 @@ public final class RecordParser {
             case ATTACH -> new Body.Attach(request(f), tenant(f), f.intValue("tokens", 0));
             case FREE -> new Body.Free(request(f), runs(f, "pages"), f.enumValue("reason", Body.FreeReason.class));
             case XFER_COMMIT -> xferCommit(f);
-            case XFER_SEND -> new Body.XferSend(request(f), tenant(f), f.intValue("from", 0), positive(f, "tokens"));
+            case XFER_SEND -> new Body.XferSend(request(f), tenant(f), f.intValue("from", 0), positive(f, "tokens"),
+                    transfer(f));
+            case XFER_DONE -> new Body.XferDone(request(f), tenant(f), f.identifier("transfer", MAX_ID));
             case FINISH -> new Body.Finish(request(f), tenant(f), f.enumValue("status", Body.FinishStatus.class),
                     (int) f.longValue("http_status", 100, 599), f.intValue("output_tokens", 0), f.bool("delivered"));
             case HEARTBEAT -> new Body.Heartbeat();
@@ -154,6 +156,11 @@ public final class RecordParser {
 
     private static String tenant(Fields f) throws InvalidRecordException {
         return f.identifier("tenant", MAX_ID);
+    }
+
+    /** Spec 1.3, amendment 2: the transfer's id, optional at intake (required under xfer-send: the detector checks). */
+    private static String transfer(Fields f) throws InvalidRecordException {
+        return f.has("transfer") ? f.identifier("transfer", MAX_ID) : null;
     }
 
     private Body.Write write(Fields f) throws InvalidRecordException {
@@ -184,7 +191,11 @@ public final class RecordParser {
         if (sent && source != Body.WriteSource.TRANSFER) {
             throw f.invalid("field 'sent' applies to writes with source TRANSFER only");
         }
-        return new Body.Write(request, tenant, from, tokens, source, fp, sent);
+        String transfer = transfer(f);
+        if (transfer != null && !sent) {
+            throw f.invalid("field 'transfer' applies to writes with sent: true only");
+        }
+        return new Body.Write(request, tenant, from, tokens, source, fp, sent, transfer);
     }
 
     private Body.Share share(Fields f) throws InvalidRecordException {

@@ -65,13 +65,21 @@ public sealed interface Body {
     /**
      * {@code fp} is null when the record carries none. {@code sent} (spec v1.1, only with {@code TRANSFER}): the sender
      * of this transfer writes {@code XFER_SEND} for these positions, so the slots take the sent positions' origins.
+     * {@code transfer} (spec 1.3, amendment 2; only with {@code sent}): the engine's id of the transfer, null when the
+     * record has none.
      */
     record Write(String request, String tenant, int from, int tokens, WriteSource source, List<PageFingerprint> fp,
-            boolean sent) implements Body, OfRequest {
+            boolean sent, String transfer) implements Body, OfRequest {
         /** A write as in spec v1: no {@code sent}. */
         public Write(String request, String tenant, int from, int tokens, WriteSource source,
                 List<PageFingerprint> fp) {
-            this(request, tenant, from, tokens, source, fp, false);
+            this(request, tenant, from, tokens, source, fp, false, null);
+        }
+
+        /** A write as in spec v1.1: no transfer id. */
+        public Write(String request, String tenant, int from, int tokens, WriteSource source,
+                List<PageFingerprint> fp, boolean sent) {
+            this(request, tenant, from, tokens, source, fp, sent, null);
         }
 
         public RecordType type() {
@@ -118,11 +126,27 @@ public sealed interface Body {
 
     /**
      * Sender side of a KV transfer (spec v1.1): positions {@code [from, from + tokens)} of the request's table on this
-     * stream were read to be sent, now; each takes its origin from this stream's state at this point.
+     * stream were read to be sent, now; each takes its origin from this stream's state at this point. {@code transfer}
+     * (spec 1.3, amendment 2): the engine's id of the transfer, null when the record has none.
      */
-    record XferSend(String request, String tenant, int from, int tokens) implements Body, OfRequest {
+    record XferSend(String request, String tenant, int from, int tokens, String transfer) implements Body, OfRequest {
+        /** A send as in spec v1.1: no transfer id. */
+        public XferSend(String request, String tenant, int from, int tokens) {
+            this(request, tenant, from, tokens, null);
+        }
+
         public RecordType type() {
             return RecordType.XFER_SEND;
+        }
+    }
+
+    /**
+     * Sender side (spec 1.3, amendment 3): the transport reports that the read of transfer {@code transfer} of the
+     * request finished; between its {@code XFER_SEND} and this record the sent slots were in flight.
+     */
+    record XferDone(String request, String tenant, String transfer) implements Body, OfRequest {
+        public RecordType type() {
+            return RecordType.XFER_DONE;
         }
     }
 

@@ -125,10 +125,12 @@ public final class LogValidator {
         // spec v1.1: a sent write promises the sender's XFER_SEND; a read of positions none covered was never judged
         for (TransferRead r : collector.provenance.unresolved()) {
             Held h = collector.readAt.get(r.key());
+            String transfer = r.viaTransfer() == null ? "" : " (transfer " + r.viaTransfer() + ")";
             problems.add(new Problem("unsent", h.source, h.line, r.stream(), r.boot(), r.seq(), "ATTACH of "
                     + r.reader() + " read positions " + r.readerFrom() + "-" + (r.readerFrom() + r.tokens() - 1)
-                    + " received by a sent transfer of " + r.via() + " (its positions " + r.viaFrom() + "-"
-                    + (r.viaFrom() + r.tokens() - 1) + "), and no XFER_SEND of " + r.via() + " covers them all: the"
+                    + " received by a sent transfer of " + r.via() + transfer + " (its positions " + r.viaFrom() + "-"
+                    + (r.viaFrom() + r.tokens() - 1) + "), and no XFER_SEND of " + r.via() + transfer
+                    + " covers them all: the"
                     + " service holds such reads, not judged, until the sender's record comes"));
         }
         for (Collector.Impossible i : collector.impossible) {

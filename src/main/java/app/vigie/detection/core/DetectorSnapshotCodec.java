@@ -74,6 +74,7 @@ public final class DetectorSnapshotCodec {
                 out.writeLong(w.refs);
                 out.writeBoolean(w.sent);
                 if (w.sent) {
+                    out.writeUTF(w.transfer);
                     StreamDetector.IntIntMap m = w.logicalPages;
                     out.writeInt(m.size);
                     for (int i = 0; i < m.keys.length; i++) {
@@ -108,7 +109,8 @@ public final class DetectorSnapshotCodec {
             }
             out.writeInt(q.owned);
             out.writeBoolean(q.done);
-            out.writeInt(q.sentId);
+            int[] sent = q.sentIds == null ? new int[0] : q.sentIds;
+            writeInts(out, sent, sent.length);
         }
         out.writeInt(d.keptCount);
         for (StreamDetector.RequestState q = d.oldestKept; q != null; q = q.newer) {
@@ -121,12 +123,17 @@ public final class DetectorSnapshotCodec {
             }
             writeLongs(out, q.runFps == null ? new long[0] : q.runFps);
             out.writeInt(q.keptBytes);
-            out.writeInt(q.sentId);
+            int[] sent = q.sentIds == null ? new int[0] : q.sentIds;
+            writeInts(out, sent, sent.length);
         }
         out.writeLong(d.keptTablesBudget);
         writeLongs(out, d.evicted.values());
         writeLongs(out, d.evictedBefore.values());
         out.writeLong(d.forgottenEvictions);
+    }
+
+    private static int[] sentIds(int[] ids) {
+        return ids.length == 0 ? null : ids;
     }
 
     /** A detector in the state {@link #write} wrote; a snapshot of another version is refused. */
@@ -198,7 +205,8 @@ public final class DetectorSnapshotCodec {
             int tenantId = in.readInt();
             long refs = in.readLong();
             boolean sent = in.readBoolean();
-            StreamDetector.Writer w = new StreamDetector.Writer(request, d.tenantNames[tenantId], tenantId, sent);
+            StreamDetector.Writer w = new StreamDetector.Writer(request, d.tenantNames[tenantId], tenantId,
+                    sent ? in.readUTF() : null);
             w.refs = refs;
             if (sent) {
                 int pages = in.readInt();
@@ -231,7 +239,7 @@ public final class DetectorSnapshotCodec {
             }
             q.owned = in.readInt();
             q.done = in.readBoolean();
-            q.sentId = in.readInt();
+            q.sentIds = sentIds(readInts(in));
             d.tableEntries += q.table.length;
         }
         int kept = in.readInt();
@@ -246,7 +254,7 @@ public final class DetectorSnapshotCodec {
             long[] fps = readLongs(in);
             q.runFps = fps.length == 0 ? null : fps;
             q.keptBytes = in.readInt();
-            q.sentId = in.readInt();
+            q.sentIds = sentIds(readInts(in));
             q.done = true;
             d.keptBytes += q.keptBytes;
             d.keptCount++;

@@ -11,13 +11,15 @@ import app.vigie.detection.core.TransferSend.Origin;
 /**
  * Spec v1.1, "Provenance through transfers": a read of slots a transfer wrote is judged against the origin of each
  * position as its sender saw it when it sent it, not against the receiving request. {@link #join} judges one read
- * against one send; joining every read with every send of its request, in any order, gives the same exposures and
+ * against one send of the same request and transfer (spec 1.3, amendment 2: a retry, or a send to another receiver,
+ * is another transfer and names no victim here); joining every read with every such send, in any order, gives the same exposures and
  * findings (they merge by union and by earliest occurrence), so the two streams may be read in any order.
  *
  * <p>An instance holds reads and sends in memory and joins each newcomer with what it has: the {@code validate}
  * command and the tests use it; the service keeps both in PostgreSQL and joins there ({@code TransferStore}).
  */
 public final class Provenance {
+    /** By {@link TransferRead#transferKey()} and {@link TransferSend#transferKey()}: request and transfer id. */
     private final Map<String, List<TransferRead>> readsByVia = new HashMap<>();
     private final Map<String, List<TransferSend>> sendsByRequest = new HashMap<>();
     private final Map<String, TransferRead> seenReads = new HashMap<>();
@@ -35,20 +37,20 @@ public final class Provenance {
             return;
         }
         seenReads.put(r.key(), merged);
-        List<TransferRead> list = readsByVia.computeIfAbsent(r.via(), k -> new ArrayList<>());
+        List<TransferRead> list = readsByVia.computeIfAbsent(r.transferKey(), k -> new ArrayList<>());
         if (known != null) {
             list.remove(known);
         }
         list.add(merged);
-        for (TransferSend s : sendsByRequest.getOrDefault(r.via(), List.of())) {
+        for (TransferSend s : sendsByRequest.getOrDefault(r.transferKey(), List.of())) {
             join(merged, s, sink);
         }
     }
 
     /** A send: every read of its request known so far is judged against it. */
     public void send(TransferSend s, DetectionSink sink) {
-        sendsByRequest.computeIfAbsent(s.request(), k -> new ArrayList<>()).add(s);
-        for (TransferRead r : readsByVia.getOrDefault(s.request(), List.of())) {
+        sendsByRequest.computeIfAbsent(s.transferKey(), k -> new ArrayList<>()).add(s);
+        for (TransferRead r : readsByVia.getOrDefault(s.transferKey(), List.of())) {
             join(r, s, sink);
         }
     }
@@ -57,19 +59,22 @@ public final class Provenance {
     public List<TransferRead> unresolved() {
         List<TransferRead> out = new ArrayList<>();
         readsByVia.values().forEach(list -> list.forEach(r -> {
-            if (uncovered(r, sendsByRequest.getOrDefault(r.via(), List.of())) > 0) {
+            if (uncovered(r, sendsByRequest.getOrDefault(r.transferKey(), List.of())) > 0) {
                 out.add(r);
             }
         }));
         return out;
     }
 
-    /** How many of the read's positions no send covers. */
+    /** How many of the read's positions no send of its transfer covers (sends of other transfers are skipped). */
     public static int uncovered(TransferRead r, List<TransferSend> sends) {
         int from = r.viaFrom();
         int to = r.viaFrom() + r.tokens();
         List<int[]> spans = new ArrayList<>();
         for (TransferSend s : sends) {
+            if (!r.transferKey().equals(s.transferKey())) {
+                continue;
+            }
             int a = Math.max(from, s.from());
             int b = Math.min(to, s.end());
             if (a < b) {
@@ -98,8 +103,8 @@ public final class Provenance {
     public static boolean join(TransferRead r, TransferSend s, DetectionSink sink) {
         int a = Math.max(r.viaFrom(), s.from());
         int b = Math.min(r.viaFrom() + r.tokens(), s.end());
-        if (a >= b || !r.via().equals(s.request())) {
-            return false;
+        if (a >= b || !r.transferKey().equals(s.transferKey())) {
+            return false;  // another request, or another transfer of it (a retry, another receiver)
         }
         // victims in code point order of their request, so that evidence reads the same whatever the order
         Map<String, Positions> byVictim = new TreeMap<>(Rule::compareIds);

@@ -37,7 +37,7 @@ public final class StreamDetector {
     static final byte SHARED = 1;
     static final byte SHARED_WITH_FP = 2;
     private static final int EVIDENCE_RANGES = 8;
-    static final int SNAPSHOT_VERSION = 6;
+    static final int SNAPSHOT_VERSION = 7;
     /** The default memory for freed tables of one detector. */
     public static final long DEFAULT_KEPT_TABLES_BUDGET = 16L << 20;
     /** {@link #pageWriter} of a page whose slots do not all hold one writer (or may not). */
@@ -123,6 +123,8 @@ public final class StreamDetector {
         final String tenant;
         final int tenantId;
         final boolean sent;
+        /** Sent writers: the transfer whose received positions it stands for (spec 1.3, amendment 2). */
+        final String transfer;
         long refs;
         /** The request's table on this stream; null once evicted (and always for a sent writer). */
         RequestState state;
@@ -147,17 +149,19 @@ public final class StreamDetector {
         }
 
         Writer(String request, String tenant, int tenantId) {
-            this(request, tenant, tenantId, false);
+            this(request, tenant, tenantId, null);
         }
 
         /** What {@link StreamDetector#receivedBytes} was charged for this writer. */
         long charged;
 
-        Writer(String request, String tenant, int tenantId, boolean sent) {
+        /** @param transfer null for a request's own writes; a sent writer's transfer otherwise */
+        Writer(String request, String tenant, int tenantId, String transfer) {
             this.request = request;
             this.tenant = tenant;
             this.tenantId = tenantId;
-            this.sent = sent;
+            this.sent = transfer != null;
+            this.transfer = transfer;
             logicalPages = sent ? new IntIntMap() : null;
         }
     }
@@ -172,8 +176,23 @@ public final class StreamDetector {
         final String tenant;
         final int tenantId;
         final int id;
-        /** The writer id of what this request received by sent transfers; 0 until the first one. */
-        int sentId;
+        /**
+         * The writers of what this request received by sent transfers, one per transfer (spec 1.3, amendment 2; mostly
+         * one); null until the first.
+         */
+        int[] sentIds;
+
+        /** Whether writer {@code w} is one of {@link #sentIds}. */
+        boolean receivedBy(int w) {
+            if (sentIds != null) {
+                for (int id : sentIds) {
+                    if (id == w) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
         int[] table;
         byte[] kind;
         long[] expected;
@@ -351,6 +370,12 @@ public final class StreamDetector {
                     + "' declares " + declaredNames() + "); no effect");
             return;
         }
+        if (body instanceof Body.XferSend x && x.transfer() == null
+                || body instanceof Body.Write w && w.sent() && w.transfer() == null) {
+            sink.invalid(r, r.type() + ": field 'transfer' is required under extension 'xfer-send' (the transfer's id,"
+                    + " one per attempt); no effect");
+            return;
+        }
         if (body instanceof Body.Admit a) {
             if (a.verdict() == Body.Verdict.REJECT) {
                 sink.requestFact(fact(RequestFact.Kind.ADMIT_REJECTED, r, a.request(), a.tenant(), false, 0));
@@ -372,6 +397,8 @@ public final class StreamDetector {
         } else if (body instanceof Body.Finish f) {
             finish(r, f, sink);
         }
+        // XFER_DONE (amendment 3) has no effect yet: every send is judged as a read at its XFER_SEND, as version 1.1
+        // says of a send without one
         if (touched != null) {
             // a freed table that a record of a step in flight used goes back to its compact form
             keepIfFreed(touched);
@@ -381,7 +408,7 @@ public final class StreamDetector {
 
     /** The extension a record uses (spec 1.3, amendment 1), or null: one at most per record. */
     private static Extension extensionOf(Body body) {
-        if (body instanceof Body.XferSend || body instanceof Body.Write w && w.sent()) {
+        if (body instanceof Body.XferSend || body instanceof Body.XferDone || body instanceof Body.Write w && w.sent()) {
             return Extension.XFER_SEND;
         }
         if (body instanceof Body.Alloc a && a.restart() || body instanceof Body.Share s && s.restart()) {
@@ -680,7 +707,7 @@ public final class StreamDetector {
         if (w.sent() && !receivedRoom(r, lastPage - firstPage + 1L, sink)) {
             return;
         }
-        int id = w.sent() ? sentWriter(q) : q.id;
+        int id = w.sent() ? sentWriter(q, w.transfer()) : q.id;
         Writer me = writers[id];
         for (int lp = firstPage; lp <= lastPage; lp++) {
             int page = q.table[lp];
@@ -758,13 +785,13 @@ public final class StreamDetector {
             }
             int base = page * pageSize;
             int limit = Math.min(pageSize, n - lp * pageSize);
-            if (q.sentId != 0 && pageWriter[page] == q.sentId && q.kind[lp] == ALLOCATED
-                    && (writers[q.sentId].slotPositions == null
-                            || !writers[q.sentId].slotPositions.containsKey(page))) {
+            int pw = pageWriter[page];
+            if (q.sentIds != null && pw > 0 && q.kind[lp] == ALLOCATED && q.receivedBy(pw)
+                    && (writers[pw].slotPositions == null || !writers[pw].slotPositions.containsKey(page))) {
                 // a page of its own that it received whole by a sent transfer: one read of it, in one step
-                int received = writers[q.sentId].logicalPages.get(page);
+                int received = writers[pw].logicalPages.get(page);
                 if (received >= 0) {
-                    j.transferred(writers[q.sentId], received * pageSize, lp * pageSize, lp * pageSize + limit, false);
+                    j.transferred(writers[pw], received * pageSize, lp * pageSize, lp * pageSize + limit, false);
                     continue;
                 }
             }
@@ -893,12 +920,30 @@ public final class StreamDetector {
         return (long) ENTRY_BYTES * tableEntries + receivedBytes + 80L * tenants.size();
     }
 
-    /** The id of the writer of what {@code q} receives by sent transfers, made on first use. */
-    private int sentWriter(RequestState q) {
-        if (q.sentId == 0) {
-            q.sentId = newWriter(new Writer(q.request, q.tenant, q.tenantId, true));
+    /** The id of the writer of what {@code q} receives by sent transfer {@code transfer}, made on first use. */
+    private int sentWriter(RequestState q, String transfer) {
+        if (q.sentIds != null) {
+            for (int id : q.sentIds) {
+                if (writers[id].transfer.equals(transfer)) {
+                    return id;
+                }
+            }
         }
-        return q.sentId;
+        int id = newWriter(new Writer(q.request, q.tenant, q.tenantId, transfer));
+        q.sentIds = q.sentIds == null ? new int[] {id} : Arrays.copyOf(q.sentIds, q.sentIds.length + 1);
+        q.sentIds[q.sentIds.length - 1] = id;
+        return id;
+    }
+
+    /** What the received positions of {@code q}'s sent writers take, estimated. */
+    private long receivedBytes(RequestState q) {
+        long bytes = 0;
+        if (q.sentIds != null) {
+            for (int id : q.sentIds) {
+                bytes += writers[id].receivedBytes(pageSize);
+            }
+        }
+        return bytes;
     }
 
     /** What one ATTACH found. */
@@ -982,8 +1027,9 @@ public final class StreamDetector {
         for (Object[] t : j.transferred) {
             Writer via = (Writer) t[0];
             int from = (int) t[2];
-            sink.transferRead(new TransferRead(r.deployment(), q.request, q.tenant, from, via.request, via.tenant,
-                    (int) t[1], (int) t[3] - from, (boolean) t[4], attached, r.ts(), stream, boot, r.seq()));
+            sink.transferRead(new TransferRead(r.deployment(), q.request, q.tenant, from, via.request, via.transfer,
+                    via.tenant, (int) t[1], (int) t[3] - from, (boolean) t[4], attached, r.ts(), stream, boot,
+                    r.seq()));
         }
     }
 
@@ -1038,8 +1084,8 @@ public final class StreamDetector {
             }
             p = e;
         }
-        sink.transferSend(new TransferSend(r.deployment(), x.request(), x.tenant(), x.from(), x.tokens(), foreign,
-                r.ts(), stream, boot, r.seq()));
+        sink.transferSend(new TransferSend(r.deployment(), x.request(), x.transfer(), x.tenant(), x.from(), x.tokens(),
+                foreign, r.ts(), stream, boot, r.seq()));
         if (sharedForeign.size() > 0) {
             // the sender's prefix cache handed it pages that no longer held its prefix (read here to be sent)
             sink.finding(new Finding(Rule.SHARED_PAGE_FOREIGN, r.deployment(), x.request(), r.ts(), evidence(r,
@@ -1193,8 +1239,7 @@ public final class StreamDetector {
             return;
         }
         tableEntries -= q.table.length;
-        q.keptBytes = q.shrink() + (q.sentId == 0 ? 0 : (int) Math.min(Integer.MAX_VALUE,
-                writers[q.sentId].receivedBytes(pageSize)));
+        q.keptBytes = (int) Math.min(Integer.MAX_VALUE, q.shrink() + receivedBytes(q));
         keptBytes += q.keptBytes;
         keptCount++;
         q.older = newestKept;
@@ -1235,8 +1280,10 @@ public final class StreamDetector {
             remember(hash(q.request));
             writers[q.id].state = null;
             release(q.id, 1);
-            if (q.sentId != 0) {
-                release(q.sentId, 1);
+            if (q.sentIds != null) {
+                for (int id : q.sentIds) {
+                    release(id, 1);
+                }
             }
         }
     }

@@ -4,7 +4,8 @@ import java.time.Instant;
 
 /**
  * Spec v1.1: what one {@code ATTACH} read of slots that a transfer wrote with {@code sent: true}. The reader's
- * positions {@code [readerFrom, readerFrom + tokens)} hold what request {@code via} received at its positions
+ * positions {@code [readerFrom, readerFrom + tokens)} hold what request {@code via} received by transfer
+ * {@code viaTransfer} (spec 1.3, amendment 2; null in a 1.1 read stored before) at its positions
  * {@code [viaFrom, viaFrom + tokens)}; who wrote that content is told by the sender's {@code XFER_SEND} of
  * {@code via} ({@link TransferSend}), on another stream and in any order, and {@link Provenance} judges the read once
  * both are known. {@code shared}: the reader got these slots by a {@code SHARE} without fingerprint (rule 2: a
@@ -13,8 +14,8 @@ import java.time.Instant;
  * every ATTACH that judges an exposure counts for {@code last_exposure_at}, not only the first).
  */
 public record TransferRead(String deployment, String reader, String readerTenant, int readerFrom, String via,
-        String viaTenant, int viaFrom, int tokens, boolean shared, int attachTokens, Instant at, String stream,
-        String boot, long seq, Instant lastAt) {
+        String viaTransfer, String viaTenant, int viaFrom, int tokens, boolean shared, int attachTokens, Instant at,
+        String stream, String boot, long seq, Instant lastAt) {
 
     public TransferRead {
         if (lastAt == null || lastAt.isBefore(at)) {
@@ -24,10 +25,10 @@ public record TransferRead(String deployment, String reader, String readerTenant
 
     /** One ATTACH's read: its first and last sight are its own. */
     public TransferRead(String deployment, String reader, String readerTenant, int readerFrom, String via,
-            String viaTenant, int viaFrom, int tokens, boolean shared, int attachTokens, Instant at, String stream,
-            String boot, long seq) {
-        this(deployment, reader, readerTenant, readerFrom, via, viaTenant, viaFrom, tokens, shared, attachTokens, at,
-                stream, boot, seq, at);
+            String viaTransfer, String viaTenant, int viaFrom, int tokens, boolean shared, int attachTokens,
+            Instant at, String stream, String boot, long seq) {
+        this(deployment, reader, readerTenant, readerFrom, via, viaTransfer, viaTenant, viaFrom, tokens, shared,
+                attachTokens, at, stream, boot, seq, at);
     }
 
     /**
@@ -38,7 +39,7 @@ public record TransferRead(String deployment, String reader, String readerTenant
         TransferRead first = o.earlier(this) ? o : this;
         Instant last = lastAt.isAfter(o.lastAt) ? lastAt : o.lastAt;
         return new TransferRead(first.deployment, first.reader, first.readerTenant, first.readerFrom, first.via,
-                first.viaTenant, first.viaFrom, first.tokens, first.shared, first.attachTokens, first.at,
+                first.viaTransfer, first.viaTenant, first.viaFrom, first.tokens, first.shared, first.attachTokens, first.at,
                 first.stream, first.boot, first.seq, last);
     }
 
@@ -57,6 +58,11 @@ public record TransferRead(String deployment, String reader, String readerTenant
     /** What identifies a read for storage: the same read judged again (a replay, a later ATTACH) is one. */
     public String key() {
         return deployment + "\u0000" + reader + "\u0000" + via + "\u0000" + readerFrom + "\u0000" + viaFrom + "\u0000"
-                + tokens + "\u0000" + shared;
+                + tokens + "\u0000" + shared + (viaTransfer == null ? "" : "\u0000" + viaTransfer);
+    }
+
+    /** What identifies the transfer read through: its request and its id (spec 1.3, amendment 2). */
+    public String transferKey() {
+        return TransferSend.transferKey(via, viaTransfer);
     }
 }

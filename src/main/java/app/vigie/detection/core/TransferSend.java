@@ -5,10 +5,11 @@ import java.util.List;
 
 /**
  * Spec v1.1: one {@code XFER_SEND}, judged on the sender's stream. Positions {@code [from, from + tokens)} of
- * {@code request} were sent; each one's origin is the request itself, except in {@code foreign}: positions whose
+ * {@code request} were sent by transfer {@code transfer} (spec 1.3, amendment 2: the origins of a received position
+ * are those of the sends of the same request and transfer); each one's origin is the request itself, except in {@code foreign}: positions whose
  * sender slot held content the request could not call its own (another request's, or never written).
  */
-public record TransferSend(String deployment, String request, String tenant, int from, int tokens,
+public record TransferSend(String deployment, String request, String transfer, String tenant, int from, int tokens,
         List<Origin> foreign, Instant at, String stream, String boot, long seq) {
 
     public TransferSend {
@@ -21,5 +22,15 @@ public record TransferSend(String deployment, String request, String tenant, int
 
     public int end() {
         return from + tokens;
+    }
+
+    /** What identifies the transfer: its request and its id (spec 1.3, amendment 2). */
+    public String transferKey() {
+        return transferKey(request, transfer);
+    }
+
+    /** The key of transfer {@code transfer} of {@code request} (null: a 1.1 record stored before, which had none). */
+    public static String transferKey(String request, String transfer) {
+        return transfer == null ? request : request + "\u0000" + transfer;
     }
 }

@@ -89,21 +89,22 @@ public final class DetectionBuffer implements DetectionSink {
     }
 
     /**
-     * A send that continues the previous one of its request on its (stream, boot) joins it: the chunks of one transfer
+     * A send that continues the previous one of its transfer on its (stream, boot) joins it: the chunks of one transfer
      * are usually in one transaction, and one row per transfer is what the join needs (the place of a send is not
      * evidence: the read's is).
      */
     @Override
     public void transferSend(TransferSend send) {
-        String key = send.stream() + "\u0000" + send.boot() + "\u0000" + send.request();
+        String key = send.stream() + "\u0000" + send.boot() + "\u0000" + send.transferKey();
         Integer at = lastSend.get(key);
         if (at != null) {
             TransferSend last = transferSends.get(at);
             if (last.end() == send.from()) {
                 List<TransferSend.Origin> foreign = new ArrayList<>(last.foreign());
                 foreign.addAll(send.foreign());
-                transferSends.set(at, new TransferSend(last.deployment(), last.request(), last.tenant(), last.from(),
-                        last.tokens() + send.tokens(), foreign, last.at(), last.stream(), last.boot(), last.seq()));
+                transferSends.set(at, new TransferSend(last.deployment(), last.request(), last.transfer(), last.tenant(),
+                        last.from(), last.tokens() + send.tokens(), foreign, last.at(), last.stream(), last.boot(),
+                        last.seq()));
                 return;
             }
         }

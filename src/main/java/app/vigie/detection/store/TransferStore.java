@@ -56,16 +56,17 @@ public final class TransferStore {
         newReads.forEach(r -> readVias.add(r.via()));
         Set<String> sendRequests = new TreeSet<>();
         newSends.forEach(s -> sendRequests.add(s.request()));
+        // loaded by request (the index), joined by request and transfer (spec 1.3, amendment 2)
         Map<String, List<TransferSend>> sends = sends(c, readVias);
         Map<String, List<TransferRead>> reads = reads(c, sendRequests);
         // a pair both new here is joined twice, to the same effect (exposures unite, findings keep the earliest)
         for (TransferRead r : newReads) {
-            for (TransferSend s : sends.getOrDefault(r.via(), List.of())) {
+            for (TransferSend s : sends.getOrDefault(r.transferKey(), List.of())) {
                 join(r, s, b);
             }
         }
         for (TransferSend s : newSends) {
-            for (TransferRead r : reads.getOrDefault(s.request(), List.of())) {
+            for (TransferRead r : reads.getOrDefault(s.transferKey(), List.of())) {
                 join(r, s, b);
             }
         }
@@ -103,6 +104,7 @@ public final class TransferStore {
         Long[] seq = new Long[n];
         String[] deployment = new String[n];
         String[] request = new String[n];
+        String[] transfer = new String[n];
         String[] tenant = new String[n];
         Integer[] from = new Integer[n];
         Integer[] to = new Integer[n];
@@ -116,6 +118,7 @@ public final class TransferStore {
             seq[i] = s.seq();
             deployment[i] = s.deployment();
             request[i] = s.request();
+            transfer[i] = s.transfer();
             tenant[i] = s.tenant();
             from[i] = s.from();
             to[i] = s.end();
@@ -126,10 +129,10 @@ public final class TransferStore {
         List<TransferSend> inserted = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into transfer_send (stream, boot, seq, deployment, request, tenant, from_pos, to_pos,
-                  foreign_origins, seen_at)
-                select st, bt, sq, dp, rq, tn, fr, tp, fo, timestamptz 'epoch' + a * interval '1 microsecond'
+                  foreign_origins, seen_at, transfer)
+                select st, bt, sq, dp, rq, tn, fr, tp, fo, timestamptz 'epoch' + a * interval '1 microsecond', tf
                 from unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[],
-                  ?::int[], ?::text[], ?::bigint[]) as u(st, bt, sq, dp, rq, tn, fr, tp, fo, a)
+                  ?::int[], ?::text[], ?::bigint[], ?::text[]) as u(st, bt, sq, dp, rq, tn, fr, tp, fo, a, tf)
                 on conflict do nothing
                 returning stream, boot, seq""")) {
             ps.setArray(1, c.createArrayOf("text", stream));
@@ -142,6 +145,7 @@ public final class TransferStore {
             ps.setArray(8, c.createArrayOf("int4", to));
             ps.setArray(9, c.createArrayOf("text", foreign));
             ps.setArray(10, c.createArrayOf("bigint", at));
+            ps.setArray(11, c.createArrayOf("text", transfer));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     inserted.add(byKey.get(rs.getString(1) + FIELD + rs.getString(2) + FIELD + rs.getLong(3)));
@@ -162,7 +166,7 @@ public final class TransferStore {
             return List.of();
         }
         int n = reads.size();
-        Object[][] cols = new Object[16][n];
+        Object[][] cols = new Object[17][n];
         for (int i = 0; i < n; i++) {
             TransferRead r = reads.get(i);
             UUID key = key(r);
@@ -182,19 +186,20 @@ public final class TransferStore {
             cols[12][i] = r.seq();
             cols[13][i] = micros(r.at());
             cols[15][i] = micros(r.lastAt());
+            cols[16][i] = r.viaTransfer();
         }
         String[] types = {"text", "text", "text", "int4", "text", "text", "int4", "int4", "bool", "int4", "text",
-            "text", "int8", "int8", "uuid", "int8"};
+            "text", "int8", "int8", "uuid", "int8", "text"};
         List<TransferRead> inserted = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into transfer_read as t (deployment, reader, reader_tenant, reader_from, via, via_tenant,
-                  via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, key, last_seen_at)
+                  via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, key, last_seen_at, via_transfer)
                 select dp, rd, rt, rf, vi, vt, vf, tk, sh, at, st, bt, sq,
                   timestamptz 'epoch' + a * interval '1 microsecond', ky,
-                  timestamptz 'epoch' + la * interval '1 microsecond'
+                  timestamptz 'epoch' + la * interval '1 microsecond', vx
                 from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::int[],
                   ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::uuid[],
-                  ?::bigint[]) as u(dp, rd, rt, rf, vi, vt, vf, tk, sh, at, st, bt, sq, a, ky, la)
+                  ?::bigint[], ?::text[]) as u(dp, rd, rt, rf, vi, vt, vf, tk, sh, at, st, bt, sq, a, ky, la, vx)
                 on conflict (key) do update
                   set stream = case when %1$s then excluded.stream else t.stream end,
                     boot = case when %1$s then excluded.boot else t.boot end,
@@ -216,23 +221,24 @@ public final class TransferStore {
         return inserted;
     }
 
-    /** Every stored send of these requests. */
+    /** Every stored send of these requests, by {@link TransferSend#transferKey()}. */
     private static Map<String, List<TransferSend>> sends(Connection c, Set<String> requests) throws SQLException {
         Map<String, List<TransferSend>> out = new HashMap<>();
         if (requests.isEmpty()) {
             return out;
         }
         try (PreparedStatement ps = c.prepareStatement("""
-                select stream, boot, seq, deployment, request, tenant, from_pos, to_pos, foreign_origins, seen_at
+                select stream, boot, seq, deployment, request, tenant, from_pos, to_pos, foreign_origins, seen_at,
+                  transfer
                 from transfer_send where request = any(?::text[])""")) {
             ps.setArray(1, c.createArrayOf("text", requests.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     int from = rs.getInt(7);
-                    TransferSend s = new TransferSend(rs.getString(4), rs.getString(5), rs.getString(6), from,
-                            rs.getInt(8) - from, decode(rs.getString(9)), rs.getTimestamp(10).toInstant(),
-                            rs.getString(1), rs.getString(2), rs.getLong(3));
-                    out.computeIfAbsent(s.request(), k -> new ArrayList<>()).add(s);
+                    TransferSend s = new TransferSend(rs.getString(4), rs.getString(5), rs.getString(11),
+                            rs.getString(6), from, rs.getInt(8) - from, decode(rs.getString(9)),
+                            rs.getTimestamp(10).toInstant(), rs.getString(1), rs.getString(2), rs.getLong(3));
+                    out.computeIfAbsent(s.transferKey(), k -> new ArrayList<>()).add(s);
                 }
             }
         }
@@ -246,17 +252,17 @@ public final class TransferStore {
 
     /** The columns {@link #read} maps, first in a select. */
     private static final String READ_COLUMNS = "deployment, reader, reader_tenant, reader_from, via, via_tenant,"
-            + " via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, last_seen_at";
+            + " via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, last_seen_at, via_transfer";
 
     /** A stored read from a row whose first columns are {@link #READ_COLUMNS}. */
     private static TransferRead read(ResultSet rs) throws SQLException {
         return new TransferRead(rs.getString(1), rs.getString(2), rs.getString(3), rs.getInt(4), rs.getString(5),
-                rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getBoolean(9), rs.getInt(10),
+                rs.getString(16), rs.getString(6), rs.getInt(7), rs.getInt(8), rs.getBoolean(9), rs.getInt(10),
                 rs.getTimestamp(14).toInstant(), rs.getString(11), rs.getString(12), rs.getLong(13),
                 rs.getTimestamp(15).toInstant());
     }
 
-    /** Every stored read through these requests. */
+    /** Every stored read through these requests, by {@link TransferRead#transferKey()}. */
     private static Map<String, List<TransferRead>> reads(Connection c, Set<String> vias) throws SQLException {
         Map<String, List<TransferRead>> out = new HashMap<>();
         if (vias.isEmpty()) {
@@ -268,11 +274,16 @@ public final class TransferStore {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     TransferRead r = read(rs);
-                    out.computeIfAbsent(r.via(), k -> new ArrayList<>()).add(r);
+                    out.computeIfAbsent(r.transferKey(), k -> new ArrayList<>()).add(r);
                 }
             }
         }
         return out;
+    }
+
+    /** " (transfer t1)", or nothing for a read stored by a version before 1.3. */
+    static String transferWords(TransferRead r) {
+        return r.viaTransfer() == null ? "" : " (transfer " + r.viaTransfer() + ")";
     }
 
     /** Microseconds since the epoch: no time zone between the JVM and PostgreSQL (a DST hour is never ambiguous). */
@@ -337,7 +348,7 @@ public final class TransferStore {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     reads.add(read(rs));
-                    keys.add(rs.getObject(16, UUID.class));
+                    keys.add(rs.getObject(17, UUID.class));
                 }
             }
         }
@@ -350,13 +361,14 @@ public final class TransferStore {
         lock(c, vias);
         Map<String, List<TransferSend>> sends = sends(c, vias);
         for (TransferRead r : reads) {
-            int missing = Provenance.uncovered(r, sends.getOrDefault(r.via(), List.of()));
+            int missing = Provenance.uncovered(r, sends.getOrDefault(r.transferKey(), List.of()));
             if (missing > 0) {
                 b.finding(new Finding(Rule.TRANSFER_SEND_MISSING, r.deployment(), r.via(), r.at(),
                         new Finding.Evidence(r.stream(), r.boot(), r.seq(), r.seq(), "ATTACH of " + r.attachTokens()
                                 + " positions by " + r.reader() + " of tenant " + r.readerTenant() + " read positions "
                                 + r.readerFrom() + "-" + (r.readerFrom() + r.tokens() - 1) + ", received by a transfer"
-                                + " of " + r.via() + " marked sent, and no XFER_SEND of " + r.via() + " covered "
+                                + " of " + r.via() + transferWords(r) + " marked sent, and no XFER_SEND of " + r.via()
+                                + transferWords(r) + " covered "
                                 + missing + " of them within " + timeout + " of their arrival: those are not judged"
                                 + " until it comes (a record lost, or an engine that marks transfers sent without"
                                 + " writing the sender's record)")));
@@ -388,7 +400,7 @@ public final class TransferStore {
             Map<String, List<TransferSend>> sends = sends(c, vias);
             for (List<TransferRead> list : reads.values()) {
                 for (TransferRead r : list) {
-                    n += Provenance.uncovered(r, sends.getOrDefault(r.via(), List.of())) > 0 ? 1 : 0;
+                    n += Provenance.uncovered(r, sends.getOrDefault(r.transferKey(), List.of())) > 0 ? 1 : 0;
                 }
             }
         }

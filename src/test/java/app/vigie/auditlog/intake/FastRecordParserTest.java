@@ -74,6 +74,16 @@ class FastRecordParserTest {
                 + "\"claimed_tokens\":5,\"covered_tokens\":5,\"checksum_ok\":false}", true);
         sameAsStrict("{" + env + ",\"type\":\"XFER_SEND\",\"request\":\"r\",\"tenant\":\"t\",\"from\":3,"
                 + "\"tokens\":5}", true);
+        sameAsStrict("{" + env + ",\"type\":\"XFER_SEND\",\"request\":\"r\",\"tenant\":\"t\",\"from\":3,"
+                + "\"tokens\":5,\"transfer\":\"x-r\"}", true);
+        sameAsStrict("{" + env + ",\"type\":\"XFER_DONE\",\"request\":\"r\",\"tenant\":\"t\",\"transfer\":\"x-r\"}",
+                true);
+        sameAsStrict("{" + env + ",\"type\":\"WRITE\",\"request\":\"r\",\"tenant\":\"t\",\"from\":0,"
+                + "\"tokens\":3,\"source\":\"TRANSFER\",\"sent\":true,\"transfer\":\"x-r\"}", true);
+        byte[] unsent = ("{" + env + ",\"type\":\"WRITE\",\"request\":\"r\",\"tenant\":\"t\",\"from\":0,"
+                + "\"tokens\":3,\"source\":\"TRANSFER\",\"transfer\":\"x-r\"}").getBytes(StandardCharsets.UTF_8);
+        assertThat(FastRecordParser.tryParse(unsent, 0, unsent.length)).as("a transfer without sent: the strict way")
+                .isNull();
         AuditRecord sent = sameAsStrict("{" + env + ",\"type\":\"WRITE\",\"request\":\"r\",\"tenant\":\"t\",\"from\":0,"
                 + "\"tokens\":3,\"source\":\"TRANSFER\",\"sent\":true}", true);
         assertThat(((Body.Write) sent.body()).sent()).isTrue();

@@ -106,6 +106,28 @@ class RecordParserTest {
         }
     }
 
+    /**
+     * Spec 1.3, amendments 2 and 3: a sent WRITE and an XFER_SEND may carry their transfer's id (required under
+     * xfer-send, which the detector checks: the intake cannot see the CONFIG); XFER_DONE names its transfer always.
+     */
+    @Test
+    void transfersCarryTheirId() throws Exception {
+        String sent = WRITE.replace("COMPUTE", "TRANSFER") + ",\"sent\":true";
+        AuditRecord write = parser.parse(rec("WRITE", sent + ",\"transfer\":\"nixl-7f3a/2\""));
+        assertThat(write.body()).isEqualTo(new Body.Write("r1", "acme", 0, 16, Body.WriteSource.TRANSFER, null, true,
+                "nixl-7f3a/2"));
+        assertThat(((Body.Write) parser.parse(rec("WRITE", sent)).body()).transfer()).isNull();
+        AuditRecord send = parser.parse(rec("XFER_SEND", "\"request\":\"r1\",\"tenant\":\"acme\",\"from\":0,"
+                + "\"tokens\":8,\"transfer\":\"t1\""));
+        assertThat(send.body()).isEqualTo(new Body.XferSend("r1", "acme", 0, 8, "t1"));
+        AuditRecord done = parser.parse(rec("XFER_DONE", "\"request\":\"r1\",\"tenant\":\"acme\",\"transfer\":\"t1\""));
+        assertThat(done.body()).isEqualTo(new Body.XferDone("r1", "acme", "t1"));
+        for (AuditRecord r : List.of(write, send, done)) {
+            assertThat(CanonicalJson.of(r)).contains("\"transfer\":\"");
+            assertThat(parser.parse(CanonicalJson.of(r))).isEqualTo(r);
+        }
+    }
+
     @Test
     void ignoresUnknownFieldsAndTreatsNullOptionalsAsAbsent() throws Exception {
         AuditRecord r = parser.parse(rec("ALLOC", ALLOC + ",\"claimed_tokens\":null,\"x_future\":{\"a\":[1,2]}"));
@@ -237,6 +259,11 @@ class RecordParserTest {
                 Arguments.of(rec("WRITE", WRITE + ",\"sent\":true"), "WRITE: field 'sent' applies to writes with source TRANSFER only"),
                 Arguments.of(rec("WRITE", WRITE.replace("COMPUTE", "TRANSFER") + ",\"sent\":1"), "WRITE: field 'sent' must be true or false"),
                 Arguments.of(rec("ALLOC", ALLOC + ",\"restart\":\"yes\""), "ALLOC: field 'restart' must be true or false"),
+                Arguments.of(rec("WRITE", WRITE.replace("COMPUTE", "TRANSFER") + ",\"transfer\":\"t1\""), "WRITE: field 'transfer' applies to writes with sent: true only"),
+                Arguments.of(rec("WRITE", WRITE.replace("COMPUTE", "TRANSFER") + ",\"sent\":true,\"transfer\":\"\""), "WRITE: field 'transfer' must have 1 to 256 characters, got 0"),
+                Arguments.of(rec("XFER_SEND", "\"request\":\"r1\",\"tenant\":\"acme\",\"from\":0,\"tokens\":3,\"transfer\":7"), "XFER_SEND: field 'transfer' must be a string, got number 7"),
+                Arguments.of(rec("XFER_DONE", "\"request\":\"r1\",\"tenant\":\"acme\""), "XFER_DONE: field 'transfer' is required"),
+                Arguments.of(rec("XFER_DONE", "\"request\":\"r1\",\"tenant\":\"acme\",\"transfer\":\"t\\u0001\""), "XFER_DONE: field 'transfer' must not contain control characters"),
                 Arguments.of(rec("SHARE", SHARE + ",\"restart\":1"), "SHARE: field 'restart' must be true or false"),
                 Arguments.of(rec("XFER_SEND", "\"request\":\"r1\",\"tenant\":\"acme\",\"from\":0,\"tokens\":0"), "XFER_SEND: field 'tokens' must be >= 1"),
                 Arguments.of(rec("XFER_SEND", "\"request\":\"r1\",\"tenant\":\"acme\",\"tokens\":3"), "XFER_SEND: field 'from' is required"),
@@ -278,7 +305,7 @@ class RecordParserTest {
     void reasonsNeverCarryControlCharactersOrLoneSurrogates() {
         assertThatThrownBy(() -> parser.parse(rec("NO\\u0000PE\\ud800", "")))
                 .hasMessage("field 'type' must be one of CONFIG, ADMIT, ALLOC, WRITE, SHARE, ATTACH, FREE, XFER_COMMIT, "
-                        + "XFER_SEND, FINISH, HEARTBEAT, got 'NO\\u0000PE\\ud800'");
+                        + "XFER_SEND, XFER_DONE, FINISH, HEARTBEAT, got 'NO\\u0000PE\\ud800'");
     }
 
     static String config(String fields) {

@@ -139,11 +139,12 @@ class ValidateCommandTest {
      * Logs that conform and whose one finding is a fault of the log. Spec 1.3, amendment 6: a restart while the request
      * still owns pages is applied, not invalid (1.2 made it a problem, exit 2), and the missing FREE is a finding.
      * Amendment 1: a boot declaring an extension this Vigie does not know is not judged (STREAM_UNSUPPORTED, its read
-     * of slots never written not reported), and the other stream is judged. NAME.expected: rule, subject, seq of the
+     * of slots never written not reported), and the other stream is judged. Amendment 2: a retry (transfer t2) of
+     * stale pages to another receiver is the sender's fault, not an exposure of the receiver here, which got t1. NAME.expected: rule, subject, seq of the
      * record that raised it, separated by |.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"restart-while-owning-v1.3", "unknown-extension-v1.3"})
+    @ValueSource(strings = {"restart-while-owning-v1.3", "unknown-extension-v1.3", "retry-to-another-receiver-v1.3"})
     void eachFaultyLogConformsWithItsFinding(String name) throws Exception {
         String[] wanted = new String(resource("/conformance/faulty/" + name + ".expected"), StandardCharsets.UTF_8)
                 .strip().split("\\|");

@@ -47,9 +47,9 @@ class ExtensionsTest {
     void aRecordUsingAnUndeclaredExtensionIsImpossible() throws Exception {
         w.config(T, 4, 8, 32, 32, List.of());
         owner();
-        w.xferSend(T, "req-a", "acme", 0, 8);                                    // seq 4: xfer-send
+        w.xferSend(T, "req-a", "acme", "t1", 0, 8);                                    // seq 4: xfer-send
         w.alloc(T, "req-b", "globex", List.of(new PageRun(2, 2)), "PREALLOC", 8);
-        w.write(T, "req-b", "globex", 0, 8, "TRANSFER", true, null);             // seq 6: xfer-send
+        w.write(T, "req-b", "globex", 0, 8, "TRANSFER", "t1", null);             // seq 6: xfer-send
         w.alloc(T, "req-a", "acme", TWO, "DECODE", null, true);                 // seq 7: restart
         w.share(T, "req-c", "acme", TWO, null, true);                           // seq 8: restart
         w.attach(T, "req-b", "globex", 8);
@@ -72,12 +72,37 @@ class ExtensionsTest {
         owner();
         w.free(T, "req-a", TWO, "EVICT");
         w.alloc(T, "req-a", "acme", TWO, "DECODE", null, true);                 // seq 5: declared
-        w.xferSend(T, "req-a", "acme", 0, 8);                                    // seq 6: not declared
+        w.xferSend(T, "req-a", "acme", "t1", 0, 8);                                    // seq 6: not declared
         Recorder rec = run();
         assertThat(rec.invalid).containsExactly(
                 "6: XFER_SEND: extension not declared: 'xfer-send' (the CONFIG of boot 'b1' declares 'restart'); "
                         + "no effect");
         assertThat(rec.findings).isEmpty();
+    }
+
+    /**
+     * Amendment 2: under xfer-send, an XFER_SEND and a sent WRITE carry their transfer's id; without it the record is
+     * impossible (a version 1.1 record in a 1.3 boot). XFER_DONE has its id by schema.
+     */
+    @Test
+    void aTransferWithoutItsIdIsImpossibleUnderXferSend() throws Exception {
+        List<String> raw = new ArrayList<>();
+        AuditLogWriter v = new AuditLogWriter("s", "d/prod", "b1", raw::add);
+        v.config(T, 4, 8, 32, 32, List.of("xfer-send"));
+        v.alloc(T, "req-a", "acme", TWO, "PREFILL", null);
+        v.write(T, "req-a", "acme", 0, 8, "COMPUTE", null);
+        v.xferSend(T, "req-a", "acme", "t1", 0, 8);
+        v.alloc(T, "req-b", "acme", List.of(new PageRun(2, 2)), "PREALLOC", 8);
+        v.write(T, "req-b", "acme", 0, 8, "TRANSFER", "t9", null);
+        for (String line : raw) {
+            lines.add(line.replace(",\"transfer\":\"t1\"", "").replace(",\"transfer\":\"t9\"", ""));
+        }
+        Recorder rec = run();
+        assertThat(rec.invalid).containsExactly(
+                "4: XFER_SEND: field 'transfer' is required under extension 'xfer-send' (the transfer's id, one per "
+                        + "attempt); no effect",
+                "6: WRITE: field 'transfer' is required under extension 'xfer-send' (the transfer's id, one per "
+                        + "attempt); no effect");
     }
 
     @Test
@@ -86,7 +111,7 @@ class ExtensionsTest {
         owner();
         w.alloc(T, "req-a", "acme", List.of(new PageRun(2, 1)), "DECODE", null, false);
         w.alloc(T, "req-b", "acme", List.of(new PageRun(4, 2)), "PREALLOC", 8);
-        w.write(T, "req-b", "acme", 0, 8, "TRANSFER", false, null);
+        w.write(T, "req-b", "acme", 0, 8, "TRANSFER", (String) null, null);
         w.share(T, "req-c", "acme", TWO, null, false);
         w.attach(T, "req-b", "acme", 8);
         Recorder rec = run();
@@ -127,7 +152,7 @@ class ExtensionsTest {
         owner();
         w.free(T, "req-a", TWO, "EVICT");
         w.alloc(T, "req-a", "acme", TWO, "DECODE", null, true);
-        w.xferSend(T, "req-a", "acme", 0, 8);
+        w.xferSend(T, "req-a", "acme", "t1", 0, 8);
         RecordParser parser = new RecordParser();
         Recorder straight = run();
         for (int cut = 1; cut < lines.size(); cut++) {

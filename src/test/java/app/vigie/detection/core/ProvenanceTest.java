@@ -44,8 +44,12 @@ class ProvenanceTest {
     }
 
     private void receive(String r, String tenant, int page, int tokens) {
+        receive(r, tenant, page, tokens, "t1");
+    }
+
+    private void receive(String r, String tenant, int page, int tokens, String transfer) {
         d.alloc(T, r, tenant, pages(page, (tokens + PS - 1) / PS), "PREALLOC", tokens);
-        d.write(T, r, tenant, 0, tokens, "TRANSFER", true, null);
+        d.write(T, r, tenant, 0, tokens, "TRANSFER", transfer, null);
         d.xferCommit(T, r, tenant, tokens, tokens, null);
     }
 
@@ -87,10 +91,71 @@ class ProvenanceTest {
         return out;
     }
 
+    /**
+     * Spec 1.3, amendment 2: the origins of a received position are those of the sends of the same request and
+     * transfer. The sender's first attempt (t1) reached this receiver with its own content; its pages were then freed
+     * and taken by another tenant, and a retry (t2) sent them to another receiver, absent from this log: that send
+     * names no victim of this read. Version 1.1, joining by request, made it a cross-tenant read.
+     */
+    @Test
+    void aRetryToAnotherReceiverNamesNoVictimHere() throws Exception {
+        prefill("r", "acme", 0, 8);
+        p.xferSend(T, "r", "acme", "t1", 0, 8);
+        p.free(T, "r", pages(0, 2), "FINISH");
+        prefill("x", "globex", 0, 8);
+        p.free(T, "x", pages(0, 2), "FINISH");
+        p.alloc(T, "r", "acme", pages(0, 2), "PREFILL", null, true);  // re-admitted, its table anew on x's pages
+        p.xferSend(T, "r", "acme", "t2", 0, 8);  // a fault of the sender (stale pages), not a read here
+        receive("r", "acme", 0, 8, "t1");
+        d.attach(T, "r", "acme", 8);
+        assertThat(outcome()).containsOnlyKeys("rules").containsEntry("rules", Map.of("TRANSFER_SENT_FOREIGN", 1));
+    }
+
+    /**
+     * Two transfers of one request to one receiver are judged apart: the positions received by t2 have t2's origins,
+     * whichever stream is read first. t1 brought positions 0-3 (its own content), t2 positions 4-7 read after another
+     * tenant's request wrote the sender's page: only those four are an exposure.
+     */
+    @Test
+    void twoTransfersOfOneRequestAreJudgedApart() throws Exception {
+        p.alloc(T, "r", "acme", pages(0, 2), "PREFILL", null);
+        p.write(T, "r", "acme", 0, 8, "COMPUTE", null);
+        p.xferSend(T, "r", "acme", "t1", 0, 4);
+        p.free(T, "r", pages(1, 1), "EVICT");
+        p.alloc(T, "x", "globex", pages(1, 1), "PREFILL", null);
+        p.write(T, "x", "globex", 0, 4, "COMPUTE", null);
+        p.xferSend(T, "r", "acme", "t2", 4, 4);
+        d.alloc(T, "r", "acme", pages(0, 2), "PREALLOC", 8);
+        d.write(T, "r", "acme", 0, 4, "TRANSFER", "t1", null);
+        d.write(T, "r", "acme", 4, 4, "TRANSFER", "t2", null);
+        d.attach(T, "r", "acme", 8);
+        assertThat(outcome()).containsEntry("r<-x", "CROSS_TENANT 4")
+                .containsEntry("rules", Map.of("CROSS_TENANT_READ", 1, "TRANSFER_SENT_FOREIGN", 1));
+
+        // had t2's positions come by t1, no send of t1 would cover them: t2's origins are not borrowed
+        lines.clear();
+        p.reboot("b1");
+        d.reboot("b1");
+        p.config(T, PS, 8, 32, 32);
+        d.config(T, PS, 8, 32, 32);
+        p.alloc(T, "r", "acme", pages(0, 2), "PREFILL", null);
+        p.write(T, "r", "acme", 0, 8, "COMPUTE", null);
+        p.xferSend(T, "r", "acme", "t1", 0, 4);
+        p.xferSend(T, "r", "acme", "t2", 4, 4);
+        d.alloc(T, "r", "acme", pages(0, 2), "PREALLOC", 8);
+        d.write(T, "r", "acme", 0, 8, "TRANSFER", "t1", null);
+        d.attach(T, "r", "acme", 8);
+        Recorder rec = judged("p");
+        assertThat(rec.provenance.unresolved()).singleElement().satisfies(r -> {
+            assertThat(r.viaTransfer()).isEqualTo("t1");
+            assertThat(Provenance.uncovered(r, List.of())).isEqualTo(8);
+        });
+    }
+
     @Test
     void aTransferOfItsOwnContentIsSilent() throws Exception {
         prefill("r", "acme", 0, 8);
-        p.xferSend(T, "r", "acme", 0, 8);
+        p.xferSend(T, "r", "acme", "t1", 0, 8);
         receive("r", "acme", 0, 8);
         d.attach(T, "r", "acme", 8);
         assertThat(outcome()).containsOnlyKeys("rules").containsEntry("rules", Map.of());
@@ -108,7 +173,7 @@ class ProvenanceTest {
         prefill("r", "acme", 0, 8);
         p.free(T, "r", pages(0, 2), "ABORT");
         prefill("x", "globex", 0, 8);  // the intruder takes the freed pages and writes them
-        p.xferSend(T, "r", "acme", 0, 8);
+        p.xferSend(T, "r", "acme", "t1", 0, 8);
         receive("r", "acme", 0, 8);
         d.attach(first, "r", "acme", 8);
         d.alloc(first, "r", "acme", pages(2, 1), "DECODE", null);
@@ -126,10 +191,10 @@ class ProvenanceTest {
     @Test
     void whatASenderReadAfterAFreeIsTheIntrudersContent() throws Exception {
         prefill("r", "acme", 0, 8);
-        p.xferSend(T, "r", "acme", 0, 4);
+        p.xferSend(T, "r", "acme", "t1", 0, 4);
         p.free(T, "r", pages(0, 2), "FINISH");
         prefill("x", "globex", 0, 8);  // the intruder takes the freed pages and writes them
-        p.xferSend(T, "r", "acme", 4, 4);
+        p.xferSend(T, "r", "acme", "t1", 4, 4);
         receive("r", "acme", 0, 8);
         d.attach(T, "r", "acme", 8);
         assertThat(outcome()).containsEntry("r<-x", "CROSS_TENANT 4")
@@ -141,7 +206,7 @@ class ProvenanceTest {
         prefill("r", "acme", 0, 8);
         p.free(T, "r", pages(0, 2), "FINISH");
         prefill("x", "globex", 0, 8);
-        p.xferSend(T, "r", "acme", 0, 8);
+        p.xferSend(T, "r", "acme", "t1", 0, 8);
         receive("r", "acme", 0, 8);
         d.free(T, "r", pages(0, 2), "FINISH");
         // the 2026 shape on the decode node: a request of acme given r's stale pages
@@ -155,7 +220,7 @@ class ProvenanceTest {
     @Test
     void anOwnOriginLeavesTheReceiverTheLastWriterForOtherReaders() throws Exception {
         prefill("r", "acme", 0, 8);
-        p.xferSend(T, "r", "acme", 0, 8);
+        p.xferSend(T, "r", "acme", "t1", 0, 8);
         receive("r", "acme", 0, 8);
         d.free(T, "r", pages(0, 2), "FINISH");
         d.alloc(T, "s", "globex", pages(0, 2), "PREALLOC", 8);
@@ -167,7 +232,7 @@ class ProvenanceTest {
     @Test
     void aSlotTheSenderNeverWroteIsAnUninitializedRead() throws Exception {
         prefill("r", "acme", 0, 6);  // positions 6 and 7 never computed
-        p.xferSend(T, "r", "acme", 0, 8);
+        p.xferSend(T, "r", "acme", "t1", 0, 8);
         receive("r", "acme", 0, 8);
         d.attach(T, "r", "acme", 8);
         assertThat(outcome()).containsEntry("rules", Map.of("UNINITIALIZED_READ", 1, "TRANSFER_SENT_FOREIGN", 1)).hasSize(1);
@@ -176,10 +241,10 @@ class ProvenanceTest {
     @Test
     void everySendOfAPositionGivesItsOriginAndAReadWithoutSendIsHeld() throws Exception {
         prefill("r", "acme", 0, 8);
-        p.xferSend(T, "r", "acme", 0, 8);  // handed over: its own
+        p.xferSend(T, "r", "acme", "t1", 0, 8);  // handed over: its own
         p.free(T, "r", pages(0, 2), "FINISH");
         prefill("x", "globex", 0, 4);
-        p.xferSend(T, "r", "acme", 0, 8);  // the read known to be over, after the intruder's write
+        p.xferSend(T, "r", "acme", "t1", 0, 8);  // the read known to be over, after the intruder's write
         receive("r", "acme", 0, 8);
         d.attach(T, "r", "acme", 8);
         // a second request received by a sent transfer whose sender never wrote its record
@@ -196,15 +261,15 @@ class ProvenanceTest {
     @Test
     void aPageReceivedAtTwoLogicalPagesKeepsEachSlotsOwnPosition() throws Exception {
         prefill("r", "acme", 0, 8);
-        p.xferSend(T, "r", "acme", 0, 4);
+        p.xferSend(T, "r", "acme", "t1", 0, 4);
         p.free(T, "r", pages(0, 2), "FINISH");
         prefill("x", "globex", 1, 4);  // x takes r's second page: r's positions 4-7 there are x's now
-        p.xferSend(T, "r", "acme", 4, 4);
+        p.xferSend(T, "r", "acme", "t1", 4, 4);
         d.alloc(T, "r", "acme", pages(5, 1), "PREALLOC", 8);
-        d.write(T, "r", "acme", 0, 4, "TRANSFER", true, null);
+        d.write(T, "r", "acme", 0, 4, "TRANSFER", "t1", null);
         d.free(T, "r", pages(5, 1), "ABORT");
         d.alloc(T, "r", "acme", pages(5, 1), "PREALLOC", 8);  // the same page again: the table is [5, 5]
-        d.write(T, "r", "acme", 4, 2, "TRANSFER", true, null);  // slots 0-1 now hold positions 4-5, slots 2-3 keep 2-3
+        d.write(T, "r", "acme", 4, 2, "TRANSFER", "t1", null);  // slots 0-1 now hold positions 4-5, slots 2-3 keep 2-3
         d.attach(T, "r", "acme", 8);
         // positions 0-1 and 4-5 read slots 0-1 (received at 4-5: x's); 2-3 and 6-7 read slots 2-3 (received at 2-3)
         assertThat(outcome()).containsEntry("r<-x", "CROSS_TENANT 4")
@@ -216,9 +281,9 @@ class ProvenanceTest {
     void aCacheSharedWithinATenantIsFineByOriginAndProvenanceGoesOneHop() throws Exception {
         prefill("a", "acme", 0, 4);
         // b of acme shares a's page without fingerprint (a prefix cache within acme), sends it and its own page
-        p.xferSend(T, "a", "acme", 0, 4);
+        p.xferSend(T, "a", "acme", "t1", 0, 4);
         d.alloc(T, "a", "acme", pages(0, 1), "PREALLOC", 4);
-        d.write(T, "a", "acme", 0, 4, "TRANSFER", true, null);
+        d.write(T, "a", "acme", 0, 4, "TRANSFER", "t1", null);
         d.attach(T, "a", "acme", 4);
         // on the decode node, b (acme) shares a's received page without fingerprint: its origin a is of acme: fine
         d.share(T, "b", "acme", pages(0, 1), null);

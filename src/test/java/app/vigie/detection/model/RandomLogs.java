@@ -42,6 +42,14 @@ public final class RandomLogs {
     /** Every boot declares the extensions of spec 1.3 (it writes transfers with their sends). */
     static final List<String> EXTENSIONS = List.of("restart", "xfer-send");
 
+    /**
+     * The id of a request's transfer (spec 1.3, amendment 2): one transfer per request, so that the naive model's join
+     * by request stays the spec's join by request and transfer.
+     */
+    static String transfer(String request) {
+        return "t-" + request;
+    }
+
     private RandomLogs() {
     }
 
@@ -554,7 +562,7 @@ public final class RandomLogs {
                 pools[s].cache.put(hex, t.pages.get(k));
             }
             emit(s, new Body.Write(r.id, r.tenant, from, tokens, source, fpOn && !fps.isEmpty() ? fps : null,
-                    sent));
+                    sent, sent ? transfer(r.id) : null));
         }
 
         /**
@@ -739,9 +747,9 @@ public final class RandomLogs {
                     }
                     if (sent && covered > 0) {
                         int cut = covered == 1 ? covered : 1 + (a + (c >> 2)) % (covered - 1);
-                        emit(PREFILL, new Body.XferSend(r.id, r.tenant, 0, cut));
+                        emit(PREFILL, new Body.XferSend(r.id, r.tenant, 0, cut, transfer(r.id)));
                         if (cut < covered && (a * 7 + c) % 9 != 4) {
-                            Body.XferSend rest = new Body.XferSend(r.id, r.tenant, cut, covered - cut);
+                            Body.XferSend rest = new Body.XferSend(r.id, r.tenant, cut, covered - cut, transfer(r.id));
                             if (freeDuringTransfer) {
                                 laterSends.add(rest);
                             } else {
@@ -750,7 +758,8 @@ public final class RandomLogs {
                         }
                         if (covered > 1 && (a + b) % 6 == 5) {
                             // a retried send of the second half, read again later: every origin of each counts
-                            laterSends.add(new Body.XferSend(r.id, r.tenant, covered / 2, covered - covered / 2));
+                            laterSends.add(new Body.XferSend(r.id, r.tenant, covered / 2, covered - covered / 2,
+                                    transfer(r.id)));
                         }
                     }
                     Boolean checksumOk = freeDuringTransfer ? Boolean.FALSE

@@ -262,7 +262,7 @@ class ServiceDifferentialTest {
                     a.restart());
         } else if (b instanceof Body.Write w) {
             renamed = new Body.Write(prefix + w.request(), w.tenant(), w.from(), w.tokens(), w.source(), w.fp(),
-                    w.sent());
+                    w.sent(), w.transfer());
         } else if (b instanceof Body.Share s) {
             renamed = new Body.Share(prefix + s.request(), s.tenant(), s.pages(), s.fp(), s.restart());
         } else if (b instanceof Body.Attach a) {
@@ -273,7 +273,7 @@ class ServiceDifferentialTest {
             renamed = new Body.XferCommit(prefix + x.request(), x.tenant(), x.claimedTokens(), x.coveredTokens(),
                     x.checksumOk());
         } else if (b instanceof Body.XferSend x) {
-            renamed = new Body.XferSend(prefix + x.request(), x.tenant(), x.from(), x.tokens());
+            renamed = new Body.XferSend(prefix + x.request(), x.tenant(), x.from(), x.tokens(), x.transfer());
         } else if (b instanceof Body.Finish f) {
             renamed = new Body.Finish(prefix + f.request(), f.tenant(), f.status(), f.httpStatus(), f.outputTokens(),
                     f.delivered());

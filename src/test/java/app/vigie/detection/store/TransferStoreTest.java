@@ -76,19 +76,48 @@ class TransferStoreTest {
 
     /** r (acme) read its positions 0-7, received by a sent transfer on the decode stream. */
     private static DetectionBuffer readOf(String p) {
+        return readOf(p, "t1");
+    }
+
+    /** The same, received by transfer {@code transfer} (null: a read stored before spec 1.3, without id). */
+    private static DetectionBuffer readOf(String p, String transfer) {
         DetectionBuffer b = new DetectionBuffer();
-        b.transferRead(new TransferRead(p + "/prod", p + "-r", "acme", 0, p + "-r", "acme", 0, 8, false, 8, AT,
-                p + "/decode", "b1", 5));
+        b.transferRead(new TransferRead(p + "/prod", p + "-r", "acme", 0, p + "-r", transfer, "acme", 0, 8, false, 8,
+                AT, p + "/decode", "b1", 5));
         return b;
     }
 
-    /** The sender read r's positions 4-7 after another tenant's request x wrote them. */
+    /** The sender read r's positions 4-7 after another tenant's request x wrote them (transfer t1). */
     private static DetectionBuffer sendOf(String p) {
+        return sendOf(p, "t1", 9);
+    }
+
+    private static DetectionBuffer sendOf(String p, String transfer, long seq) {
         DetectionBuffer b = new DetectionBuffer();
-        b.transferSend(new TransferSend(p + "/prod", p + "-r", "acme", 0, 8,
+        b.transferSend(new TransferSend(p + "/prod", p + "-r", transfer, "acme", 0, 8,
                 List.of(new TransferSend.Origin(4, 8, p + "-x", "globex")), AT.minusSeconds(1), p + "/prefill", "b1",
-                9));
+                seq));
         return b;
+    }
+
+    /**
+     * Spec 1.3, amendment 2: the stored halves join by request and transfer. A send of another transfer of r (a
+     * retry to another receiver) names no victim of this read; a read stored before 1.3 (no id) joins only a send
+     * without one; the same positions read through two transfers are two reads.
+     */
+    @Test
+    void storedHalvesJoinByRequestAndTransfer() throws Exception {
+        String p = Api.uniquePrefix();
+        write(readOf(p, "t1"));
+        write(sendOf(p, "t2", 9));
+        assertThat(exposure(p)).isEqualTo("none");
+        write(sendOf(p, null, 10));
+        assertThat(exposure(p)).isEqualTo("none");
+        write(readOf(p, null));
+        assertThat(exposure(p)).isEqualTo("CROSS_TENANT 4");
+        assertThat(count("select count(*) from transfer_read where reader = ?", p + "-r")).isEqualTo(2);
+        assertThat(count("select count(*) from transfer_send where request = ? and transfer = 't2'", p + "-r"))
+                .isEqualTo(1);
     }
 
     /** "KIND tokens" of the exposure of x to r. */

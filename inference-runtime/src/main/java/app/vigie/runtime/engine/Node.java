@@ -340,8 +340,9 @@ public final class Node {
      * fingerprint), whoever computed the cached page.
      */
     public void receive(Request r, int from, int count, Node sender, int[] senderPages, int senderShared) {
-        if (sendRecords) {
-            sender.logSent(r, from, count);
+        String transfer = sendRecords ? transferOf(r) : null;
+        if (transfer != null) {
+            sender.logSent(r, transfer, from, count);
         }
         Table t = tables.get(r.id());
         int ps = pool.pageSize();
@@ -352,7 +353,7 @@ public final class Node {
                     : sender.pool.writer(page, p % sps);
             pool.write(t.pages[p / ps], p % ps, sender.pool.token(page, p % sps), r.id(), origin);
         }
-        logWrite(r, t, from, count, "TRANSFER", sendRecords);
+        logWrite(r, t, from, count, "TRANSFER", transfer);
     }
 
     /** A checksum of the tokens at positions {@code [0, tokens)} of the given pages. */
@@ -371,19 +372,25 @@ public final class Node {
     }
 
     /** The sender's side of a transfer chunk: positions [from, from + count) of the request's table were read now. */
-    private void logSent(Request r, int from, int count) {
+    private void logSent(Request r, String transfer, int from, int count) {
         if (log == null) {
             return;
         }
         Instant ts = clock.get();
-        emitter.submit(() -> log.xferSend(ts, r.name(), r.tenant(), from, count));
+        emitter.submit(() -> log.xferSend(ts, r.name(), r.tenant(), transfer, from, count));
+    }
+
+    /** The id of a request's transfer from its prefill to its decode node: one attempt per request here. */
+    public static String transferOf(Request r) {
+        return "x-" + r.name();
     }
 
     private void logWrite(Request r, Table t, int from, int count, String source) {
-        logWrite(r, t, from, count, source, false);
+        logWrite(r, t, from, count, source, null);
     }
 
-    private void logWrite(Request r, Table t, int from, int count, String source, boolean sent) {
+    /** @param transfer the transfer of a sent write (spec v1.1, 1.3 amendment 2), or null */
+    private void logWrite(Request r, Table t, int from, int count, String source, String transfer) {
         if (log == null) {
             return;
         }
@@ -421,7 +428,7 @@ public final class Node {
                     fp.add(new AuditLogWriter.Fingerprint(page, Fingerprints.hex(before)));
                 }
             }
-            log.write(ts, r.name(), r.tenant(), from, count, source, sent, fp.isEmpty() ? null : fp);
+            log.write(ts, r.name(), r.tenant(), from, count, source, transfer, fp.isEmpty() ? null : fp);
         });
     }
 

@@ -139,17 +139,21 @@ public final class AuditLogWriter {
     /** @param fingerprints pairs of (logical page, hex fingerprint) of pages this write leaves complete */
     public void write(Instant ts, String request, String tenant, int from, int tokens, String source,
             List<Fingerprint> fingerprints) {
-        write(ts, request, tenant, from, tokens, source, false, fingerprints);
+        write(ts, request, tenant, from, tokens, source, (String) null, fingerprints);
     }
 
-    /** {@code sent} (spec v1.1, a TRANSFER only): the sender writes {@code XFER_SEND} for these positions. */
-    public void write(Instant ts, String request, String tenant, int from, int tokens, String source, boolean sent,
+    /**
+     * {@code transfer} (a TRANSFER only), or null: the write is {@code sent} (spec v1.1: the sender writes
+     * {@code XFER_SEND} for these positions) by that transfer (spec 1.3, amendment 2).
+     */
+    public void write(Instant ts, String request, String tenant, int from, int tokens, String source, String transfer,
             List<Fingerprint> fingerprints) {
         StringBuilder b = requestEnvelope(ts, "WRITE", request, tenant);
         b.append(",\"from\":").append(from).append(",\"tokens\":").append(tokens)
                 .append(",\"source\":\"").append(source).append('"');
-        if (sent) {
-            b.append(",\"sent\":true");
+        if (transfer != null) {
+            b.append(",\"sent\":true,\"transfer\":");
+            Json.string(b, transfer);
         }
         if (fingerprints != null) {
             b.append(",\"fp\":[");
@@ -200,10 +204,23 @@ public final class AuditLogWriter {
         emit(b);
     }
 
-    /** Spec v1.1, sender side: positions [from, from + tokens) of the request's table were read to be sent. */
-    public void xferSend(Instant ts, String request, String tenant, int from, int tokens) {
+    /**
+     * Spec v1.1, sender side: positions [from, from + tokens) of the request's table were read to be sent by transfer
+     * {@code transfer} (spec 1.3, amendment 2: the engine's id of the transfer, one per attempt).
+     */
+    public void xferSend(Instant ts, String request, String tenant, String transfer, int from, int tokens) {
         StringBuilder b = requestEnvelope(ts, "XFER_SEND", request, tenant);
+        b.append(",\"transfer\":");
+        Json.string(b, transfer);
         b.append(",\"from\":").append(from).append(",\"tokens\":").append(tokens);
+        emit(b);
+    }
+
+    /** Spec 1.3, amendment 3, sender side: the transport reports the read of transfer {@code transfer} finished. */
+    public void xferDone(Instant ts, String request, String tenant, String transfer) {
+        StringBuilder b = requestEnvelope(ts, "XFER_DONE", request, tenant);
+        b.append(",\"transfer\":");
+        Json.string(b, transfer);
         emit(b);
     }
 
