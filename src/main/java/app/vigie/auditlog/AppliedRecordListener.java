@@ -2,6 +2,8 @@ package app.vigie.auditlog;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.function.BiPredicate;
 
 import app.vigie.auditlog.record.AuditRecord;
 
@@ -15,6 +17,33 @@ public interface AppliedRecordListener {
 
     /** Seqs {@code [fromSeq, toSeq]} of {@code (stream, boot)} will never be applied. */
     default void gapLost(Connection tx, String stream, String boot, long fromSeq, long toSeq) throws SQLException {
+    }
+
+    /**
+     * A flush (explicit, or the stream-gap timeout), after its gaps were declared lost: the listener resolves, in
+     * {@code tx}, at most {@code limit} more of what still waits for records that may never come, within the flush's
+     * bounds, and says when it is {@link Flush#done}; it is called again, each time in a new transaction, until then.
+     */
+    default void flushed(Connection tx, Flush flush, int limit) throws SQLException {
+        flush.done = true;
+    }
+
+    /**
+     * One flush, batch by batch: what was stored before {@code storedBefore} (null: whenever), of the (stream,
+     * deployment) pairs {@code streams} allows (null: every stream); where the listener got to, and how much it resolved.
+     */
+    final class Flush {
+        public final Instant storedBefore;
+        public final BiPredicate<String, String> streams;
+        /** The listener's own: where the next batch starts. */
+        public Object place;
+        public boolean done;
+        public int resolved;
+
+        public Flush(Instant storedBefore, BiPredicate<String, String> streams) {
+            this.storedBefore = storedBefore;
+            this.streams = streams;
+        }
     }
 
     /** The transaction is about to commit: write what was buffered. */

@@ -34,9 +34,15 @@ public class GapService {
     @Inject
     IngestConfig config;
 
-    /** The answer of a flush: gaps declared lost and held-back records applied. */
-    public record Flushed(int gaps, long applied) {
+    /**
+     * The answer of a flush: gaps declared lost, held-back records applied, and (spec 1.3, amendment 5) reads of
+     * received positions that no sender's record covered, judged then as in version 1.
+     */
+    public record Flushed(int gaps, long applied, int heldReads) {
     }
+
+    /** Reads resolved per transaction at a flush. */
+    static final int HELD_BATCH = 1000;
 
     /** Declares every current gap lost, on behalf of {@code actor}, and records it in the audit trail. */
     public Flushed flush(String actor) throws SQLException {
@@ -51,7 +57,7 @@ public class GapService {
         Flushed f = release(null, "FLUSH", scope);
         Transactions.run(dataSource, c -> {
             AuditTrail.record(actor, "audit-log.flush", "intake", null,
-                    "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied()
+                    "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied() + ",\"held_reads\":" + f.heldReads()
                             + (scope == null ? "" : ",\"scope\":" + scope.json()) + "}");
             return null;
         });
@@ -64,20 +70,31 @@ public class GapService {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void timeout() {
         try {
-            Flushed f = release(Instant.now().minus(config.gapTimeout()), "TIMEOUT", null);
-            if (f.gaps() > 0) {
-                Transactions.run(dataSource, c -> {
-                    AuditTrail.record("system", "audit-log.gap-timeout", "intake", null,
-                            "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied() + "}");
-                    return null;
-                });
-                LOG.warnf("Gap timeout (%s): declared %d gap(s) lost and applied %d held-back record(s)",
-                        config.gapTimeout(), f.gaps(), f.applied());
-            }
+            timedOut(Instant.now());
             checkLog.succeeded();
         } catch (SQLException | RuntimeException e) {
             checkLog.failed(e);
         }
+    }
+
+    /**
+     * What the gap timeout does at {@code now}: declares lost the gaps older than {@code vigie.ingest.gap-timeout}, and
+     * resolves the reads of received positions stored before that whose sender's record did not come.
+     */
+    public Flushed timedOut(Instant now) throws SQLException {
+        Flushed f = release(now.minus(config.gapTimeout()), "TIMEOUT", null);
+        if (f.gaps() > 0 || f.heldReads() > 0) {
+            Transactions.run(dataSource, c -> {
+                AuditTrail.record("system", "audit-log.gap-timeout", "intake", null,
+                        "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied() + ",\"held_reads\":"
+                                + f.heldReads() + "}");
+                return null;
+            });
+            LOG.warnf("Gap timeout (%s): declared %d gap(s) lost, applied %d held-back record(s), judged %d read(s) "
+                    + "whose sender's record did not come as in version 1", config.gapTimeout(), f.gaps(),
+                    f.applied(), f.heldReads());
+        }
+        return f;
     }
 
     private Flushed release(Instant heldBefore, String cause, IngestScope scope) throws SQLException {
@@ -97,6 +114,19 @@ public class GapService {
             gaps += r.gaps();
             applied += r.applied();
         }
-        return new Flushed(gaps, applied);
+        int held = 0;
+        for (AppliedRecordListener l : sequencer.listeners()) {
+            AppliedRecordListener.Flush flush = new AppliedRecordListener.Flush(heldBefore,
+                    scope == null ? null : scope::allows);
+            while (!flush.done) {
+                Transactions.run(dataSource, c -> {
+                    l.flushed(c, flush, HELD_BATCH);
+                    sequencer.beforeCommit(c);
+                    return null;
+                }, sequencer::rolledBack);
+            }
+            held += flush.resolved;
+        }
+        return new Flushed(gaps, applied, held);
     }
 }

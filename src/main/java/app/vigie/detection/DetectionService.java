@@ -42,6 +42,7 @@ import app.vigie.detection.core.DetectorLimits;
 import app.vigie.detection.core.StreamDetector;
 import app.vigie.detection.store.DetectionBuffer;
 import app.vigie.detection.store.DetectionStore;
+import app.vigie.detection.store.TransferStore;
 
 /**
  * Runs a {@link StreamDetector} per (stream, boot) on the records as they are applied, and writes what they conclude
@@ -150,6 +151,22 @@ public class DetectionService implements AppliedRecordListener {
     @Override
     public void gapLost(Connection tx, String stream, String boot, long fromSeq, long toSeq) throws SQLException {
         live(tx, stream, boot, fromSeq).detector.gapLost(fromSeq, toSeq, Instant.now(), buffer(tx));
+    }
+
+    /**
+     * Spec 1.3, amendment 5: a flush resolves the reads of received positions that no send covers yet (judged as in
+     * version 1 where none does), a batch per call, into this transaction's buffer.
+     */
+    @Override
+    public void flushed(Connection tx, Flush flush, int limit) throws SQLException {
+        TransferStore.Resolved at = (TransferStore.Resolved) flush.place;
+        TransferStore.Resolved r = TransferStore.resolveHeld(tx, buffer(tx), flush.storedBefore, flush.streams, limit,
+                at == null ? null : at.lastStoredAt(), at == null ? null : at.lastKey());
+        flush.resolved += r.resolved();
+        flush.done = r.lastKey() == null;
+        if (!flush.done) {
+            flush.place = r;
+        }
     }
 
     @Override

@@ -57,6 +57,11 @@ public final class Sequencer {
         }
     }
 
+    /** The listeners, in the order they are told. */
+    public List<AppliedRecordListener> listeners() {
+        return listeners;
+    }
+
     /** Lets the listeners write what they buffered in this transaction. */
     public void beforeCommit(Connection c) throws SQLException {
         for (AppliedRecordListener l : listeners) {

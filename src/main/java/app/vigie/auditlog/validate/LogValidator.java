@@ -122,7 +122,8 @@ public final class LogValidator {
                 s.applyReady(collector);
             }
         }
-        // spec v1.1: a sent write promises the sender's XFER_SEND; a read of positions none covered was never judged
+        // spec v1.1: a sent write promises the sender's XFER_SEND; a read of positions none covered is a problem, and
+        // (spec 1.3, amendment 5) the end of the log is a flush: those positions are judged as in version 1
         for (TransferRead r : collector.provenance.unresolved()) {
             Held h = collector.readAt.get(r.key());
             String transfer = r.viaTransfer() == null ? "" : " (transfer " + r.viaTransfer() + ")";
@@ -130,9 +131,10 @@ public final class LogValidator {
                     + r.reader() + " read positions " + r.readerFrom() + "-" + (r.readerFrom() + r.tokens() - 1)
                     + " received by a sent transfer of " + r.via() + transfer + " (its positions " + r.viaFrom() + "-"
                     + (r.viaFrom() + r.tokens() - 1) + "), and no XFER_SEND of " + r.via() + transfer
-                    + " covers them all: the"
-                    + " service holds such reads, not judged, until the sender's record comes"));
+                    + " covers them all: the service holds such reads until a flush or the stream-gap timeout, then"
+                    + " judges those positions as in version 1 (TRANSFER_SEND_MISSING)"));
         }
+        collector.provenance.flush(collector);
         for (Collector.Impossible i : collector.impossible) {
             Held h = i.where;
             problems.add(new Problem("impossible", h.source, h.line, h.record.stream(), h.record.boot(),

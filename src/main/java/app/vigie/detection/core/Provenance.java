@@ -23,6 +23,8 @@ public final class Provenance {
     private final Map<String, List<TransferRead>> readsByVia = new HashMap<>();
     private final Map<String, List<TransferSend>> sendsByRequest = new HashMap<>();
     private final Map<String, TransferRead> seenReads = new HashMap<>();
+    /** Reads resolved at a flush (amendment 5), by key: the via positions no send covered then. */
+    private final Map<String, List<int[]>> resolved = new HashMap<>();
 
     /**
      * A read: judged against every send of its request known so far. The same read made again (a later ATTACH,
@@ -45,6 +47,72 @@ public final class Provenance {
         for (TransferSend s : sendsByRequest.getOrDefault(r.transferKey(), List.of())) {
             join(merged, s, sink);
         }
+        List<int[]> fellBack = resolved.get(r.key());
+        if (fellBack != null) {
+            fallback(merged, fellBack, sink);  // a later ATTACH of a read resolved at a flush counts too (Q18)
+        }
+    }
+
+    /**
+     * Spec 1.3, amendment 5: a flush (explicit, or the stream-gap timeout) resolves every read that some position no
+     * send of its transfer covers yet, once: those positions are judged as in version 1 ({@link #fallback}). A send
+     * that comes later still joins: exposures only grow. Returns how many reads were resolved.
+     */
+    public int flush(DetectionSink sink) {
+        int n = 0;
+        for (List<TransferRead> list : readsByVia.values()) {
+            for (TransferRead r : list) {
+                if (resolved.containsKey(r.key())) {
+                    continue;
+                }
+                List<int[]> held = uncoveredRanges(r, sendsByRequest.getOrDefault(r.transferKey(), List.of()));
+                if (!held.isEmpty()) {
+                    resolved.put(r.key(), held);
+                    fallback(r, held, sink);
+                    n++;
+                }
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Spec 1.3, amendment 5: via positions {@code viaRanges} of read {@code r} ([from, to) pairs), which no send of its
+     * transfer covered when the log was flushed, judged as in version 1: the receiving request is their last writer
+     * (its own content back to it, or a cache shared within its tenant without fingerprint, is fine; otherwise an
+     * exposure of the receiving request to the reader), and the receiving request raises TRANSFER_SEND_MISSING at the
+     * reader's ATTACH.
+     */
+    public static void fallback(TransferRead r, List<int[]> viaRanges, DetectionSink sink) {
+        Positions positions = new Positions();
+        int missing = 0;
+        for (int[] range : viaRanges) {
+            positions.addRun(r.readerFrom() + (range[0] - r.viaFrom()), r.readerFrom() + (range[1] - r.viaFrom()));
+            missing += range[1] - range[0];
+        }
+        String transfer = r.viaTransfer() == null ? "" : " (transfer " + r.viaTransfer() + ")";
+        boolean fine = r.via().equals(r.reader()) || r.shared() && r.viaTenant().equals(r.readerTenant());
+        if (!fine && positions.size() > 0) {
+            boolean cross = !r.viaTenant().equals(r.readerTenant());
+            sink.exposure(new ExposureRead(r.deployment(), cross ? ExposureKind.CROSS_TENANT
+                    : ExposureKind.INTRA_TENANT, r.reader(), r.readerTenant(), r.via(), r.viaTenant(),
+                    Ranges.ofAscending(positions), r.at(), r.lastAt(), r.stream(), r.boot(), r.seq()));
+            sink.finding(new Finding(cross ? Rule.CROSS_TENANT_READ : Rule.INTRA_TENANT_READ, r.deployment(),
+                    r.reader(), r.at(), new Finding.Evidence(r.stream(), r.boot(), r.seq(), r.seq(), "ATTACH of "
+                            + r.attachTokens() + " positions by " + r.reader() + " of tenant " + r.readerTenant()
+                            + ": some of positions " + r.readerFrom() + "-" + (r.readerFrom() + r.tokens() - 1)
+                            + ", received by a transfer of " + r.via() + transfer + " whose sender's XFER_SEND had not"
+                            + " come when the log was flushed, were judged as in version 1: written by " + r.via()
+                            + " of tenant " + r.viaTenant() + (cross ? ", another tenant" : ", another request of the"
+                            + " same tenant"))));
+        }
+        sink.finding(new Finding(Rule.TRANSFER_SEND_MISSING, r.deployment(), r.via(), r.at(), new Finding.Evidence(
+                r.stream(), r.boot(), r.seq(), r.seq(), "ATTACH of " + r.attachTokens() + " positions by " + r.reader()
+                        + " of tenant " + r.readerTenant() + " read positions " + r.readerFrom() + "-"
+                        + (r.readerFrom() + r.tokens() - 1) + ", received by a transfer of " + r.via() + transfer
+                        + " marked sent; no XFER_SEND of it covered " + missing + " of them when the log was flushed:"
+                        + " those were judged as in version 1, " + r.via() + " as their last writer (a record lost,"
+                        + " or an engine that marks transfers sent without writing the sender's record)")));
     }
 
     /** A send: every read of its request known so far is judged against it. */
@@ -68,6 +136,15 @@ public final class Provenance {
 
     /** How many of the read's positions no send of its transfer covers (sends of other transfers are skipped). */
     public static int uncovered(TransferRead r, List<TransferSend> sends) {
+        int n = 0;
+        for (int[] range : uncoveredRanges(r, sends)) {
+            n += range[1] - range[0];
+        }
+        return n;
+    }
+
+    /** The read's via positions no send of its transfer covers, as ascending [from, to) pairs. */
+    public static List<int[]> uncoveredRanges(TransferRead r, List<TransferSend> sends) {
         int from = r.viaFrom();
         int to = r.viaFrom() + r.tokens();
         List<int[]> spans = new ArrayList<>();
@@ -82,15 +159,18 @@ public final class Provenance {
             }
         }
         spans.sort((x, y) -> Integer.compare(x[0], y[0]));
+        List<int[]> gaps = new ArrayList<>();
         int done = from;
-        int count = 0;
         for (int[] span : spans) {
-            if (span[1] > done) {
-                count += span[1] - Math.max(done, span[0]);
-                done = span[1];
+            if (span[0] > done) {
+                gaps.add(new int[] {done, span[0]});
             }
+            done = Math.max(done, span[1]);
         }
-        return r.tokens() - count;
+        if (done < to) {
+            gaps.add(new int[] {done, to});
+        }
+        return gaps;
     }
 
     private record Victim(String request, String tenant) {

@@ -9,7 +9,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,10 +17,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.BiPredicate;
 
-import app.vigie.detection.core.Finding;
 import app.vigie.detection.core.Provenance;
-import app.vigie.detection.core.Rule;
 import app.vigie.detection.core.TransferRead;
 import app.vigie.detection.core.TransferSend;
 
@@ -68,6 +66,16 @@ public final class TransferStore {
         for (TransferSend s : newSends) {
             for (TransferRead r : reads.getOrDefault(s.transferKey(), List.of())) {
                 join(r, s, b);
+            }
+        }
+        // a later ATTACH of a read a flush resolved counts too (amendment 7): its version 1 judgement again
+        List<UUID> keys = new ArrayList<>();
+        newReads.forEach(r -> keys.add(key(r)));
+        Map<UUID, List<int[]>> fellBack = resolvedRanges(c, keys);
+        for (TransferRead r : newReads) {
+            List<int[]> ranges = fellBack.get(key(r));
+            if (ranges != null) {
+                Provenance.fallback(r, ranges, b);
             }
         }
     }
@@ -281,11 +289,6 @@ public final class TransferStore {
         return out;
     }
 
-    /** " (transfer t1)", or nothing for a read stored by a version before 1.3. */
-    static String transferWords(TransferRead r) {
-        return r.viaTransfer() == null ? "" : " (transfer " + r.viaTransfer() + ")";
-    }
-
     /** Microseconds since the epoch: no time zone between the JVM and PostgreSQL (a DST hour is never ambiguous). */
     private static long micros(Instant t) {
         return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
@@ -331,54 +334,130 @@ public final class TransferStore {
         return out;
     }
 
+    /** A bound past every stored read (PostgreSQL's timestamps end in the year 294276). */
+    private static final Instant WHENEVER = Instant.parse("9999-12-31T00:00:00Z");
+
+    /** Where {@link #resolveHeld} got to: how many reads it looked at and resolved, and the last one's position. */
+    public record Resolved(int looked, int resolved, Instant lastStoredAt, UUID lastKey) {
+    }
+
     /**
-     * Checks reads stored before {@code storedBefore} and not checked yet (at most {@code limit}, skipping those another
-     * instance is checking): each one whose positions no stored send covers all of raises {@code TRANSFER_SEND_MISSING}
-     * into {@code b}; every one looked at is marked checked. Returns how many were looked at.
+     * Spec 1.3, amendment 5, at a flush: resolves the reads not resolved yet, stored before {@code storedBefore} (null:
+     * all), whose ATTACH's stream and deployment {@code streams} allows (null: all), at most {@code limit} from
+     * ({@code afterStoredAt}, {@code afterKey}) on (null: the first), skipping those another instance is resolving.
+     * The positions of each that no stored send of its transfer covers are judged as in version 1 into {@code b}
+     * ({@link Provenance#fallback}); the read is marked resolved, with those positions kept for the evidence check.
      */
-    public static int checkUnsent(Connection c, DetectionBuffer b, Instant storedBefore, Duration timeout, int limit)
-            throws SQLException {
+    public static Resolved resolveHeld(Connection c, DetectionBuffer b, Instant storedBefore, BiPredicate<String, String> streams,
+            int limit, Instant afterStoredAt, UUID afterKey) throws SQLException {
         List<TransferRead> reads = new ArrayList<>();
         List<UUID> keys = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("select " + READ_COLUMNS + ", key from transfer_read"
+        Instant lastAt = null;
+        UUID lastKey = null;
+        try (PreparedStatement ps = c.prepareStatement("select " + READ_COLUMNS + ", key, stored_at from transfer_read"
                 + " where not checked and stored_at < timestamptz 'epoch' + ? * interval '1 microsecond'"
-                + " order by stored_at limit ? for update skip locked")) {
-            ps.setLong(1, micros(storedBefore));
-            ps.setInt(2, limit);
+                + " and (stored_at, key) > (timestamptz 'epoch' + ? * interval '1 microsecond', ?::uuid)"
+                + " order by stored_at, key limit ? for update skip locked")) {
+            ps.setLong(1, micros(storedBefore == null ? WHENEVER : storedBefore));
+            ps.setLong(2, micros(afterStoredAt == null ? Instant.EPOCH : afterStoredAt));
+            ps.setObject(3, afterKey == null ? new UUID(Long.MIN_VALUE, Long.MIN_VALUE) : afterKey);
+            ps.setInt(4, limit);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    reads.add(read(rs));
-                    keys.add(rs.getObject(17, UUID.class));
+                    TransferRead r = read(rs);
+                    lastKey = rs.getObject(17, UUID.class);
+                    lastAt = rs.getTimestamp(18).toInstant();
+                    if (streams == null || streams.test(r.stream(), r.deployment())) {
+                        reads.add(r);
+                        keys.add(lastKey);
+                    }
                 }
             }
         }
+        int looked = keys.size();
         if (reads.isEmpty()) {
-            return 0;
+            return new Resolved(looked, 0, lastAt, lastKey);
         }
         Set<String> vias = new TreeSet<>();
         reads.forEach(r -> vias.add(r.via()));
         // a send committing now either is seen here or joins the read itself (the lock is the join's)
         lock(c, vias);
         Map<String, List<TransferSend>> sends = sends(c, vias);
-        for (TransferRead r : reads) {
-            int missing = Provenance.uncovered(r, sends.getOrDefault(r.transferKey(), List.of()));
-            if (missing > 0) {
-                b.finding(new Finding(Rule.TRANSFER_SEND_MISSING, r.deployment(), r.via(), r.at(),
-                        new Finding.Evidence(r.stream(), r.boot(), r.seq(), r.seq(), "ATTACH of " + r.attachTokens()
-                                + " positions by " + r.reader() + " of tenant " + r.readerTenant() + " read positions "
-                                + r.readerFrom() + "-" + (r.readerFrom() + r.tokens() - 1) + ", received by a transfer"
-                                + " of " + r.via() + transferWords(r) + " marked sent, and no XFER_SEND of " + r.via()
-                                + transferWords(r) + " covered "
-                                + missing + " of them within " + timeout + " of their arrival: those are not judged"
-                                + " until it comes (a record lost, or an engine that marks transfers sent without"
-                                + " writing the sender's record)")));
+        int resolved = 0;
+        Integer[][] ranges = new Integer[reads.size()][];
+        for (int i = 0; i < reads.size(); i++) {
+            TransferRead r = reads.get(i);
+            List<int[]> held = Provenance.uncoveredRanges(r, sends.getOrDefault(r.transferKey(), List.of()));
+            ranges[i] = new Integer[2 * held.size()];
+            for (int k = 0; k < held.size(); k++) {
+                ranges[i][2 * k] = held.get(k)[0];
+                ranges[i][2 * k + 1] = held.get(k)[1];
+            }
+            if (!held.isEmpty()) {
+                Provenance.fallback(r, held, b);
+                resolved++;
             }
         }
-        try (PreparedStatement ps = c.prepareStatement("update transfer_read set checked = true where key = any(?)")) {
-            ps.setArray(1, c.createArrayOf("uuid", keys.toArray()));
-            ps.executeUpdate();
+        try (PreparedStatement ps = c.prepareStatement(
+                "update transfer_read set checked = true, resolved_ranges = ?::int[] where key = ?::uuid")) {
+            for (int i = 0; i < keys.size(); i++) {
+                ps.setArray(1, ranges[i].length == 0 ? null : c.createArrayOf("int4", ranges[i]));
+                ps.setObject(2, keys.get(i));
+                ps.addBatch();
+            }
+            ps.executeBatch();
         }
-        return reads.size();
+        return new Resolved(looked, resolved, lastAt, lastKey);
+    }
+
+    /** The via positions a flush judged as in version 1 for each of these reads (by key), those resolved so. */
+    private static Map<UUID, List<int[]>> resolvedRanges(Connection c, List<UUID> keys) throws SQLException {
+        Map<UUID, List<int[]>> out = new HashMap<>();
+        if (keys.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("select key, resolved_ranges from transfer_read"
+                + " where key = any(?) and resolved_ranges is not null")) {
+            ps.setArray(1, c.createArrayOf("uuid", keys.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getObject(1, UUID.class), pairs((Integer[]) rs.getArray(2).getArray()));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<int[]> pairs(Integer[] flat) {
+        List<int[]> out = new ArrayList<>();
+        for (int i = 0; i + 1 < flat.length; i += 2) {
+            out.add(new int[] {flat[i], flat[i + 1]});
+        }
+        return out;
+    }
+
+    /**
+     * For the evidence check: the stored reads made on these (stream, boot) pairs that a flush resolved, each with the
+     * via positions it judged as in version 1 then.
+     */
+    public static Map<TransferRead, List<int[]>> resolvedReads(Connection c, List<String> streams, List<String> boots)
+            throws SQLException {
+        Map<TransferRead, List<int[]>> out = new HashMap<>();
+        if (streams.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("select " + READ_COLUMNS + ", resolved_ranges"
+                + " from transfer_read t join unnest(?::text[], ?::text[]) as u(st, bt) on t.stream = u.st"
+                + " and t.boot = u.bt where resolved_ranges is not null")) {
+            ps.setArray(1, c.createArrayOf("text", streams.toArray()));
+            ps.setArray(2, c.createArrayOf("text", boots.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(read(rs), pairs((Integer[]) rs.getArray(17).getArray()));
+                }
+            }
+        }
+        return out;
     }
 
     /**

@@ -166,6 +166,21 @@ class ValidateCommandTest {
      * and another tenant's prefill wrote them before the second chunk was sent, the reader of that chunk read the
      * other tenant's tokens: an exposure of req-b (globex), not of req-a's own transfer.
      */
+    /**
+     * Spec 1.3, amendment 5: the end of the log is a flush. A read no send covers stays a problem (exit 2: the service
+     * holds it until a flush), and is judged as in version 1: the receiving request raises TRANSFER_SEND_MISSING.
+     */
+    @Test
+    void anUnsentReadIsJudgedAsVersion1AtTheEndOfTheLog() throws Exception {
+        Run run = run(null, "--json", copy("/conformance/broken/unsent-transfer.ndjson"));
+        assertThat(run.exit).as(run.out).isEqualTo(2);
+        JsonNode findings = run.json().get("findings");
+        assertThat(findings).hasSize(1);
+        assertThat(findings.get(0).get("rule").asText()).isEqualTo("TRANSFER_SEND_MISSING");
+        assertThat(findings.get(0).get("subject").asText()).isEqualTo("req-a");
+        assertThat(run.json().get("exposures")).as("req-a read what it received itself: fine in version 1").isEmpty();
+    }
+
     @Test
     void aSentTransferIsJudgedByItsOrigins() throws Exception {
         Run quiet = run(null, "--json", copy("/conformance/pass/transfer-v1.1.ndjson"));

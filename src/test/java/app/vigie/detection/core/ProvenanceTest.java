@@ -152,6 +152,46 @@ class ProvenanceTest {
         });
     }
 
+    /**
+     * Spec 1.3, amendment 5: a read no send covers is held until a flush, then judged as in version 1 (the receiving
+     * request as the last writer) with TRANSFER_SEND_MISSING on it; a flush again changes nothing; the send that comes
+     * after adds its own judgement, and the exposure only grows. Here req-b took req-a's freed pages on the receiver
+     * and read what req-a had received; the sender had written only half of it.
+     */
+    @Test
+    void aHeldReadIsJudgedAsVersion1AtAFlushAndALaterSendAddsItsOwn() throws Exception {
+        d.alloc(T, "a", "acme", pages(0, 2), "PREALLOC", 8);
+        d.write(T, "a", "acme", 0, 8, "TRANSFER", "t1", null);
+        d.free(T, "a", pages(0, 2), "FINISH");
+        d.alloc(T, "b", "globex", pages(0, 2), "PREALLOC", 8);
+        d.attach(T, "b", "globex", 8);
+        RecordParser parser = new RecordParser();
+        Recorder rec = new Recorder();
+        StreamDetector dd = new StreamDetector("d", "b1");
+        for (String l : lines.subList(1, lines.size())) {
+            dd.apply(parser.parse(l), rec);
+        }
+        assertThat(rec.findings).as("held: nothing judged before a flush").isEmpty();
+        assertThat(rec.provenance.flush(rec)).isEqualTo(1);
+        assertThat(rec.counts()).isEqualTo(Map.of("CROSS_TENANT_READ", 1, "TRANSFER_SEND_MISSING", 1));
+        assertThat(rec.exposures.get("b|a").tokens()).isEqualTo(8);
+        assertThat(rec.findings.get("TRANSFER_SEND_MISSING|d/prod|a").evidence().firstSeq()).as("at b's ATTACH")
+                .isEqualTo(6);
+        assertThat(rec.provenance.flush(rec)).as("resolved once").isZero();
+
+        int sender = lines.size();
+        p.alloc(T, "a", "acme", pages(0, 2), "PREFILL", null);
+        p.write(T, "a", "acme", 0, 4, "COMPUTE", null);
+        p.xferSend(T, "a", "acme", "t1", 0, 8);
+        StreamDetector pd = new StreamDetector("p", "b1");
+        pd.apply(parser.parse(lines.get(0)), rec);
+        for (String l : lines.subList(sender, lines.size())) {
+            pd.apply(parser.parse(l), rec);
+        }
+        assertThat(rec.counts()).containsEntry("UNINITIALIZED_READ", 1).containsEntry("TRANSFER_SENT_FOREIGN", 1);
+        assertThat(rec.exposures.get("b|a").tokens()).as("exposures only grow").isEqualTo(8);
+    }
+
     @Test
     void aTransferOfItsOwnContentIsSilent() throws Exception {
         prefill("r", "acme", 0, 8);

@@ -78,8 +78,16 @@ public final class CorePipeline implements DetectionSink {
         walk(s, r);
     }
 
-    /** Declares lost every missing seq below a held record, and applies what waited. */
+    /**
+     * Declares lost every missing seq below a held record, and applies what waited; then (spec 1.3, amendment 5)
+     * resolves the reads no send covers, as the service's flush does.
+     */
     public void flush() {
+        flushGaps();
+        provenance.flush(this);
+    }
+
+    private void flushGaps() {
         for (Stream s : streams.values()) {
             Long held;
             while ((held = s.received.keySet().stream().filter(q -> q > s.next).min(Long::compare).orElse(null))

@@ -48,7 +48,7 @@ public final class NaiveModel {
 
     /** v1.1: a read of a received position, held until sends tell its origins. */
     private record Held(String deployment, String reader, String readerTenant, boolean sharedWithoutFp, int position,
-            String via, int viaPosition, Instant at, String stream, String boot, long seq) {
+            String via, String viaTenant, int viaPosition, Instant at, String stream, String boot, long seq) {
     }
 
     /** v1.1: the origin of one sent position (null request: never written). */
@@ -107,6 +107,8 @@ public final class NaiveModel {
     private final Map<String, ModelFinding> findings = new HashMap<>();
     private final List<Judged> judged = new ArrayList<>();
     private final List<Held> held = new ArrayList<>();
+    /** 1.3 amendment 5: held reads resolved at a flush (judged as version 1 there). */
+    private final Set<Held> resolvedAtFlush = new HashSet<>();
     private final List<Sent> sent = new ArrayList<>();
     /** Applied ADMIT REJECT records. */
     private final List<AuditRecord> rejections = new ArrayList<>();
@@ -177,6 +179,38 @@ public final class NaiveModel {
                 nextSeq.put(sb, firstHeld);
                 applyContiguous(sb);
             }
+        }
+        resolveHeld();
+    }
+
+    /**
+     * Spec 1.3, amendment 5: "A held read (no XFER_SEND of its request and transfer covers the position yet) is
+     * resolved at the next flush: it is judged as in version 1 (the receiving request is the last writer) and the
+     * receiving request raises TRANSFER_SEND_MISSING. A send that arrives later adds its judgement: exposures only
+     * grow." (The generator gives each request one transfer, so "its request and transfer" is its request here.)
+     */
+    private void resolveHeld() {
+        Set<String> covered = new HashSet<>();
+        for (Sent x : sent) {
+            covered.add(x.request() + "|" + x.position());
+        }
+        for (Held h : held) {
+            if (covered.contains(h.via() + "|" + h.viaPosition()) || !resolvedAtFlush.add(h)) {
+                continue;
+            }
+            ModelFinding place = new ModelFinding(h.deployment(), "", h.via(), h.at(), h.stream(), h.boot(), h.seq(),
+                    h.seq());
+            raiseInto(findings, place, "TRANSFER_SEND_MISSING");
+            // version 1: the last writer is the receiving request: "1. R itself: fine; 2. SHARE without expected
+            // fingerprint and the writer of tenant T: fine; 4./5. otherwise an exposure"
+            if (h.via().equals(h.reader()) || h.sharedWithoutFp() && h.viaTenant().equals(h.readerTenant())) {
+                continue;
+            }
+            boolean cross = !h.viaTenant().equals(h.readerTenant());
+            raiseInto(findings, new ModelFinding(h.deployment(), "", h.reader(), h.at(), h.stream(), h.boot(),
+                    h.seq(), h.seq()), cross ? "CROSS_TENANT_READ" : "INTRA_TENANT_READ");
+            judged.add(new Judged(h.deployment(), h.reader(), h.readerTenant(), h.via(), h.viaTenant(), h.position(),
+                    h.at(), h.stream(), h.boot(), h.seq()));
         }
     }
 
@@ -419,7 +453,7 @@ public final class NaiveModel {
                 // "Until one covers q, a read of p is held, not judged" (judged in result(), from every send)
                 held.add(new Held(r.deployment(), reader, readerTenant,
                         entry.how() == How.SHARE && entry.expectedFp() == null, p, writer.request(),
-                        writer.received(), r.ts(), r.stream(), r.boot(), r.seq()));
+                        writer.tenant(), writer.received(), r.ts(), r.stream(), r.boot(), r.seq()));
                 continue;
             }
             // "1. the last writer of p's slot is R itself: fine;"
