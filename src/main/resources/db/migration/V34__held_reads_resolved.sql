@@ -3,3 +3,6 @@
 -- raises TRANSFER_SEND_MISSING. "checked" now means resolved; resolved_ranges keeps the via positions judged so
 -- ([from, to) pairs, flattened): a fact of time, which the evidence check applies again to the kept records.
 alter table transfer_read add column resolved_ranges integer[];
+-- The check this replaces (TransferCheck) marked the reads it looked at without judging any position: each is
+-- resolved again at the next flush or gap timeout (a covered read is only marked, with no range).
+update transfer_read set checked = false where checked;

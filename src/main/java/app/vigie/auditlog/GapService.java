@@ -115,15 +115,25 @@ public class GapService {
             applied += r.applied();
         }
         int held = 0;
+        // an explicit flush resolves what was stored before it began, not what the intake stores meanwhile
+        Instant bound = heldBefore == null ? Instant.now() : heldBefore;
         for (AppliedRecordListener l : sequencer.listeners()) {
-            AppliedRecordListener.Flush flush = new AppliedRecordListener.Flush(heldBefore,
+            AppliedRecordListener.Flush flush = new AppliedRecordListener.Flush(bound,
                     scope == null ? null : scope::allows);
             while (!flush.done) {
+                // a batch rolled back (and retried) leaves the flush where it was before it
+                Object place = flush.place;
+                int resolved = flush.resolved;
                 Transactions.run(dataSource, c -> {
                     l.flushed(c, flush, HELD_BATCH);
                     sequencer.beforeCommit(c);
                     return null;
-                }, sequencer::rolledBack);
+                }, c -> {
+                    sequencer.rolledBack(c);
+                    flush.place = place;
+                    flush.resolved = resolved;
+                    flush.done = false;
+                });
             }
             held += flush.resolved;
         }

@@ -1205,7 +1205,7 @@ public final class StreamDetector {
                     + " were not judged" + (r.type() == RecordType.WRITE
                             ? " and the slots it wrote keep their earlier last writer"
                             : r.type() == RecordType.XFER_SEND ? "; what it sent has no origin here, so the reads of"
-                                    + " it on the receiver stay unjudged" : ""))));
+                                    + " it on the receiver wait for a flush, then are judged as in version 1" : ""))));
             return create ? null : NO_TABLE;
         }
         if (!create) {

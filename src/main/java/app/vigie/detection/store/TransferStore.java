@@ -348,16 +348,18 @@ public final class TransferStore {
      * The positions of each that no stored send of its transfer covers are judged as in version 1 into {@code b}
      * ({@link Provenance#fallback}); the read is marked resolved, with those positions kept for the evidence check.
      */
-    public static Resolved resolveHeld(Connection c, DetectionBuffer b, Instant storedBefore, BiPredicate<String, String> streams,
-            int limit, Instant afterStoredAt, UUID afterKey) throws SQLException {
-        List<TransferRead> reads = new ArrayList<>();
-        List<UUID> keys = new ArrayList<>();
+    public static Resolved resolveHeld(Connection c, DetectionBuffer b, Instant storedBefore,
+            BiPredicate<String, String> streams, int limit, Instant afterStoredAt, UUID afterKey) throws SQLException {
+        // first the candidates, unlocked, and those of the flush's streams among them; then the transferred requests'
+        // advisory locks (the order the join takes them in: locks, then rows), then the rows, skipping any another
+        // instance is resolving
+        Map<UUID, TransferRead> chosen = new HashMap<>();
         Instant lastAt = null;
         UUID lastKey = null;
         try (PreparedStatement ps = c.prepareStatement("select " + READ_COLUMNS + ", key, stored_at from transfer_read"
                 + " where not checked and stored_at < timestamptz 'epoch' + ? * interval '1 microsecond'"
                 + " and (stored_at, key) > (timestamptz 'epoch' + ? * interval '1 microsecond', ?::uuid)"
-                + " order by stored_at, key limit ? for update skip locked")) {
+                + " order by stored_at, key limit ?")) {
             ps.setLong(1, micros(storedBefore == null ? WHENEVER : storedBefore));
             ps.setLong(2, micros(afterStoredAt == null ? Instant.EPOCH : afterStoredAt));
             ps.setObject(3, afterKey == null ? new UUID(Long.MIN_VALUE, Long.MIN_VALUE) : afterKey);
@@ -368,9 +370,27 @@ public final class TransferStore {
                     lastKey = rs.getObject(17, UUID.class);
                     lastAt = rs.getTimestamp(18).toInstant();
                     if (streams == null || streams.test(r.stream(), r.deployment())) {
-                        reads.add(r);
-                        keys.add(lastKey);
+                        chosen.put(lastKey, r);
                     }
+                }
+            }
+        }
+        if (chosen.isEmpty()) {
+            return new Resolved(0, 0, lastAt, lastKey);
+        }
+        Set<String> lockVias = new TreeSet<>();
+        chosen.values().forEach(r -> lockVias.add(r.via()));
+        // a send committing now either is seen here or joins the read itself (the lock is the join's)
+        lock(c, lockVias);
+        List<TransferRead> reads = new ArrayList<>();
+        List<UUID> keys = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("select " + READ_COLUMNS + ", key from transfer_read"
+                + " where key = any(?) and not checked order by key for update skip locked")) {
+            ps.setArray(1, c.createArrayOf("uuid", chosen.keySet().toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    reads.add(read(rs));  // as stored now: a join may have moved its place or last sight meanwhile
+                    keys.add(rs.getObject(17, UUID.class));
                 }
             }
         }
@@ -380,8 +400,6 @@ public final class TransferStore {
         }
         Set<String> vias = new TreeSet<>();
         reads.forEach(r -> vias.add(r.via()));
-        // a send committing now either is seen here or joins the read itself (the lock is the join's)
-        lock(c, vias);
         Map<String, List<TransferSend>> sends = sends(c, vias);
         int resolved = 0;
         Integer[][] ranges = new Integer[reads.size()][];
