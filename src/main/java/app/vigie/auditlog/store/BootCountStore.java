@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -79,6 +80,7 @@ public final class BootCountStore {
             }
         }
         if (!toCount.isEmpty()) {
+            databaseCounts.addAndGet(toCount.size());
             try (PreparedStatement ps = c.prepareStatement("""
                     select t.d, (select count(*) from (select 1 from stream_boot y where y.deployment = t.d limit ?) z)
                     from unnest(?::text[]) as t(d)""")) {
@@ -93,6 +95,13 @@ public final class BootCountStore {
             }
         }
         return counts;
+    }
+
+    private final AtomicLong databaseCounts = new AtomicLong();
+
+    /** How many times a deployment's pairs were counted in the database (for tests and figures). */
+    public long databaseCounts() {
+        return databaseCounts.get();
     }
 
     /** Forgets every count: the next chunk of each deployment counts in the database again. */

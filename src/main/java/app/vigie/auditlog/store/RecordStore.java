@@ -45,9 +45,21 @@ public final class RecordStore {
         String[] streams = sorted.stream().map(StreamKey::stream).toArray(String[]::new);
         String[] bootIds = sorted.stream().map(StreamKey::boot).toArray(String[]::new);
         String[] deployment = sorted.stream().map(deployments::get).toArray(String[]::new);
+        // only the deployments of pairs not made yet are counted: a deployment at its bound whose chunks bring known
+        // pairs only is not counted again and again
         Map<String, Integer> pairs = new HashMap<>();
-        deployments.values().forEach(d -> pairs.merge(d, 1, Integer::sum));
-        Map<String, Long> have = boots.counts(c, pairs);
+        try (PreparedStatement ps = c.prepareStatement("select t.d from unnest(?::text[], ?::text[], ?::text[])"
+                + " as t(s, b, d) where not exists (select 1 from stream_boot x where x.stream = t.s and x.boot = t.b)")) {
+            ps.setArray(1, c.createArrayOf("text", streams));
+            ps.setArray(2, c.createArrayOf("text", bootIds));
+            ps.setArray(3, c.createArrayOf("text", deployment));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    pairs.merge(rs.getString(1), 1, Integer::sum);
+                }
+            }
+        }
+        Map<String, Long> have = pairs.isEmpty() ? Map.of() : boots.counts(c, pairs);
         String[] counted = have.keySet().toArray(String[]::new);
         Long[] counts = Arrays.stream(counted).map(have::get).toArray(Long[]::new);
         // new pairs only are checked against their deployment's bound, each new pair ranked within its deployment,

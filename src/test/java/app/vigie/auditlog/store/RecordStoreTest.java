@@ -225,6 +225,13 @@ class RecordStoreTest {
         assertThat(open(boots, deployment, "a8")).as("counted again after 10 s: still at the bound").isZero();
         assertThat(open(boots, deployment, "a1", "a2")).as("known pairs are no new ones").isEqualTo(2);
         assertThat(pairs(deployment)).isEqualTo(5);
+        // a deployment at its bound whose chunks bring known pairs only is not counted again (it was once a second)
+        long counted = boots.databaseCounts();
+        for (int i = 0; i < 3; i++) {
+            clock.addAndGet(2 * second);
+            assertThat(open(boots, deployment, "a1", "a3")).isEqualTo(2);
+        }
+        assertThat(boots.databaseCounts()).isEqualTo(counted);
     }
 
     /**
