@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -49,7 +50,9 @@ public final class TransferStore {
         b.transferSends.forEach(s -> requests.add(s.request()));
         lock(c, requests);
         List<TransferSend> newSends = insertSends(c, b.transferSends);
-        List<TransferRead> newReads = insertReads(c, new ArrayList<>(b.transferReads.values()));
+        List<TransferRead> newReads = new ArrayList<>();
+        Map<TransferRead, List<int[]>> fellBack = new HashMap<>();
+        insertReads(c, new ArrayList<>(b.transferReads.values()), newReads, fellBack);
         Set<String> readVias = new TreeSet<>();
         newReads.forEach(r -> readVias.add(r.via()));
         Set<String> sendRequests = new TreeSet<>();
@@ -69,15 +72,7 @@ public final class TransferStore {
             }
         }
         // a later ATTACH of a read a flush resolved counts too (amendment 7): its version 1 judgement again
-        List<UUID> keys = new ArrayList<>();
-        newReads.forEach(r -> keys.add(key(r)));
-        Map<UUID, List<int[]>> fellBack = resolvedRanges(c, keys);
-        for (TransferRead r : newReads) {
-            List<int[]> ranges = fellBack.get(key(r));
-            if (ranges != null) {
-                Provenance.fallback(r, ranges, b);
-            }
-        }
+        fellBack.forEach((r, ranges) -> Provenance.fallback(r, ranges, b));
     }
 
     /** Joins one pair into the buffer; the sender's boot becomes evidence of what it resolves. */
@@ -164,14 +159,16 @@ public final class TransferStore {
     }
 
     /**
-     * Inserts the reads; returns, as stored, those new to the table, those whose stored occurrence this one replaces
+     * Inserts the reads; gives in {@code inserted}, as stored, those new to the table, those whose stored occurrence this one replaces
      * as earlier (the same read judged on two tensor-parallel ranks) and those whose last sight this one moves later
      * (a later ATTACH reading the same received positions): they are joined again, so that evidence and the span of
-     * the exposures do not depend on the order the streams were read in.
+     * the exposures do not depend on the order the streams were read in. Those a flush resolved go to {@code resolved}
+     * too, with the via positions it judged as in version 1.
      */
-    private static List<TransferRead> insertReads(Connection c, List<TransferRead> reads) throws SQLException {
+    private static void insertReads(Connection c, List<TransferRead> reads, List<TransferRead> inserted,
+            Map<TransferRead, List<int[]>> resolved) throws SQLException {
         if (reads.isEmpty()) {
-            return List.of();
+            return;
         }
         int n = reads.size();
         Object[][] cols = new Object[17][n];
@@ -198,7 +195,6 @@ public final class TransferStore {
         }
         String[] types = {"text", "text", "text", "int4", "text", "text", "int4", "int4", "bool", "int4", "text",
             "text", "int8", "int8", "uuid", "int8", "text"};
-        List<TransferRead> inserted = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into transfer_read as t (deployment, reader, reader_tenant, reader_from, via, via_tenant,
                   via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, key, last_seen_at, via_transfer)
@@ -216,17 +212,21 @@ public final class TransferStore {
                     seen_at = case when %1$s then excluded.seen_at else t.seen_at end,
                     last_seen_at = greatest(t.last_seen_at, excluded.last_seen_at)
                   where %1$s or excluded.last_seen_at > t.last_seen_at
-                returning %2$s""".formatted(EARLIER, READ_COLUMNS))) {
+                returning %2$s, resolved_ranges""".formatted(EARLIER, READ_COLUMNS))) {
             for (int k = 0; k < cols.length; k++) {
                 ps.setArray(k + 1, c.createArrayOf(types[k], cols[k]));
             }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    inserted.add(read(rs));  // as stored: the earliest place, the latest last sight
+                    TransferRead r = read(rs);  // as stored: the earliest place, the latest last sight
+                    inserted.add(r);
+                    Array ranges = rs.getArray(17);
+                    if (ranges != null) {
+                        resolved.put(r, pairs((Integer[]) ranges.getArray()));
+                    }
                 }
             }
         }
-        return inserted;
     }
 
     /** Every stored send of these requests, by {@link TransferSend#transferKey()}. */
@@ -426,24 +426,6 @@ public final class TransferStore {
             ps.executeBatch();
         }
         return new Resolved(looked, resolved, lastAt, lastKey);
-    }
-
-    /** The via positions a flush judged as in version 1 for each of these reads (by key), those resolved so. */
-    private static Map<UUID, List<int[]>> resolvedRanges(Connection c, List<UUID> keys) throws SQLException {
-        Map<UUID, List<int[]>> out = new HashMap<>();
-        if (keys.isEmpty()) {
-            return out;
-        }
-        try (PreparedStatement ps = c.prepareStatement("select key, resolved_ranges from transfer_read"
-                + " where key = any(?) and resolved_ranges is not null")) {
-            ps.setArray(1, c.createArrayOf("uuid", keys.toArray()));
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.put(rs.getObject(1, UUID.class), pairs((Integer[]) rs.getArray(2).getArray()));
-                }
-            }
-        }
-        return out;
     }
 
     private static List<int[]> pairs(Integer[] flat) {
