@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntPredicate;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -22,6 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
@@ -38,6 +40,14 @@ public final class Api {
 
     public static RequestSpecification admin() {
         return as("admin", ADMIN_PASSWORD);
+    }
+
+    /** Records of this stream stored, over its boots (0 when it has no cursor). */
+    public static long accepted(String stream) {
+        List<Map<String, Object>> all = JsonPath.from(admin().get("/api/streams").then()
+                .statusCode(200).extract().asString()).getList("$");
+        return all.stream().filter(s -> stream.equals(s.get("stream")))
+                .mapToLong(s -> ((Number) s.get("accepted")).longValue()).sum();
     }
 
     public static RequestSpecification as(String user, String password) {

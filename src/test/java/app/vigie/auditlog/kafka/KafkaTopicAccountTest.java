@@ -96,7 +96,7 @@ class KafkaTopicAccountTest {
         send(SHARED, shared, Logs.stream(shared, 2));
 
         Awaitility.await("the records of the three topics").atMost(Duration.ofSeconds(60))
-                .until(() -> accepted(own) == 3 && accepted(shared) == 2 && quarantined(p).size() == 4);
+                .until(() -> Api.accepted(own) == 3 && Api.accepted(shared) == 2 && quarantined(p).size() == 4);
         List<Map<String, Object>> kept = quarantined(p);
         assertThat(kept).filteredOn(q -> other.equals(q.get("stream"))).hasSize(2).allSatisfy(q -> {
             assertThat(q.get("source_name")).isEqualTo(TOPIC_A + "-0");
@@ -108,15 +108,15 @@ class KafkaTopicAccountTest {
             assertThat((String) q.get("reason")).contains("Kafka topic '" + GHOST + "' is bound to ingest account "
                     + "'kafka-nobody'").contains("does not exist");
         });
-        assertThat(accepted(other)).as("nothing of the other runtime's stream is stored").isZero();
-        assertThat(accepted(ghostly)).isZero();
+        assertThat(Api.accepted(other)).as("nothing of the other runtime's stream is stored").isZero();
+        assertThat(Api.accepted(ghostly)).isZero();
 
         // a new scope takes effect at once: A may now write the other stream too
         Api.admin().contentType("application/json")
                 .body("{\"stream_prefixes\":[\"" + p + "/a/\",\"" + p + "/b/\"]}")
                 .put("/api/accounts/" + ACCOUNT_A + "/ingest-scope").then().statusCode(200);
         send(TOPIC_A, other, Logs.stream(other, 2));
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> accepted(other) == 2);
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> Api.accepted(other) == 2);
     }
 
     private static void send(String topic, String key, List<String> lines) throws Exception {
@@ -130,14 +130,6 @@ class KafkaTopicAccountTest {
                         line.getBytes(StandardCharsets.UTF_8))).get();
             }
         }
-    }
-
-    /** Records of this stream stored (0 when it has no cursor). */
-    private static long accepted(String stream) {
-        List<Map<String, Object>> all = JsonPath.from(Api.admin().get("/api/streams").then().statusCode(200).extract()
-                .asString()).getList("$");
-        return all.stream().filter(s -> stream.equals(s.get("stream")))
-                .mapToLong(s -> ((Number) s.get("accepted")).longValue()).sum();
     }
 
     /** The Kafka records of this test kept in the quarantine. */

@@ -121,10 +121,10 @@ class KafkaUnreadableTopicTest {
         send(SHARED, shared, Logs.stream(shared, 3));
 
         Awaitility.await("the other topics' records, read although one topic is refused")
-                .atMost(Duration.ofSeconds(60)).until(() -> accepted(shared) == 3 && accepted(runtime) == 2);
+                .atMost(Duration.ofSeconds(60)).until(() -> Api.accepted(shared) == 3 && Api.accepted(runtime) == 2);
         Awaitility.await("the refused topic in the health check").atMost(Duration.ofSeconds(30))
                 .until(() -> String.valueOf(intakeHealth().get("unreadable_topics")).contains(REFUSED));
-        assertThat(accepted(refused)).isZero();
+        assertThat(Api.accepted(refused)).isZero();
         assertThat(metrics()).contains("\nvigie_kafka_unreadable_topics 1.0")
                 .contains("vigie_kafka_lag{partition=\"0\",topic=\"" + RUNTIME + "\"}");
 
@@ -132,11 +132,11 @@ class KafkaUnreadableTopicTest {
             admin.createAcls(List.of(ALLOW)).all().get(30, TimeUnit.SECONDS);
         }
         Awaitility.await("the refused topic's records, once an ACL lets the intake read it")
-                .atMost(Duration.ofSeconds(60)).until(() -> accepted(refused) == 2);
+                .atMost(Duration.ofSeconds(60)).until(() -> Api.accepted(refused) == 2);
         assertThat(intakeHealth()).doesNotContainKey("unreadable_topics");
         assertThat(metrics()).contains("\nvigie_kafka_unreadable_topics 0.0");
         send(SHARED, p + "/later/s", Logs.stream(p + "/later/s", 2));
-        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> accepted(p + "/later/s") == 2);
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> Api.accepted(p + "/later/s") == 2);
     }
 
     private static String metrics() {
@@ -160,13 +160,5 @@ class KafkaUnreadableTopicTest {
                         line.getBytes(StandardCharsets.UTF_8))).get();
             }
         }
-    }
-
-    /** Records of this stream stored (0 when it has no cursor). */
-    private static long accepted(String stream) {
-        List<Map<String, Object>> all = JsonPath.from(Api.admin().get("/api/streams").then().statusCode(200).extract()
-                .asString()).getList("$");
-        return all.stream().filter(s -> stream.equals(s.get("stream")))
-                .mapToLong(s -> ((Number) s.get("accepted")).longValue()).sum();
     }
 }
