@@ -108,9 +108,11 @@ public final class EvidenceCheck {
         for (StoredExposure e : exposures) {
             ExposureRead again = replay.exposures.get(e.reader() + "\u0000" + e.victim());
             int tokens = again == null ? 0 : again.tokens();
-            if (tokens != e.tokens() && exposuresMissing++ < MAX_LISTED) {
-                missingExposures.add(e.victim() + " read by " + e.reader() + ": " + e.tokens() + " tokens stored, "
-                        + tokens + " judged again from the kept records");
+            boolean differs = tokens != e.tokens() || again != null && again.possible() != e.possible();
+            if (differs && exposuresMissing++ < MAX_LISTED) {
+                missingExposures.add(e.victim() + " read by " + e.reader() + ": " + e.tokens() + " tokens stored"
+                        + (e.possible() ? " (possible)" : "") + ", " + tokens + " judged again from the kept records"
+                        + (again != null && again.possible() ? " (possible)" : ""));
             }
         }
         return new Result(incident, findingsMissing == 0 && exposuresMissing == 0, boots.size() - purged,

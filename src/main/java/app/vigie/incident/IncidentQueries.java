@@ -199,20 +199,63 @@ public final class IncidentQueries {
             }
         }
         Map<UUID, Map<String, Long>> counts = findingCounts(c, rows.stream().map(Row::id).toList());
+        Map<UUID, Possible> possible = possible(c, rows.stream().map(Row::id).toList());
         Set<String> affected = new HashSet<>();
         rows.forEach(r -> {
             affected.addAll(r.victims());
             affected.addAll(r.recipients());
+            Possible p = possible.get(r.id());
+            if (p != null) {
+                affected.addAll(p.victims());
+                affected.addAll(p.recipients());
+            }
         });
         Set<String> mapped = TenantEntry.legalNames(affected).keySet();
         List<IncidentView> out = new ArrayList<>();
         for (Row r : rows) {
-            List<String> unmapped = Stream.concat(r.victims().stream(), r.recipients().stream())
-                    .distinct().sorted().filter(t -> !mapped.contains(t)).toList();
+            Possible p = possible.getOrDefault(r.id(), Possible.NONE);
+            List<String> possibleVictims = p.victims().stream().filter(t -> !r.victims().contains(t)).sorted()
+                    .toList();
+            List<String> possibleRecipients = p.recipients().stream().filter(t -> !r.recipients().contains(t))
+                    .sorted().toList();
+            List<String> unmapped = Stream.of(r.victims(), r.recipients(), possibleVictims, possibleRecipients)
+                    .flatMap(List::stream).distinct().sorted().filter(t -> !mapped.contains(t)).toList();
             out.add(new IncidentView(r.id(), r.deployment(), r.status(),
                     r.breach() ? "PERSONAL_DATA_BREACH" : "SECURITY_EVENT", r.firstExposureAt(), r.lastExposureAt(),
                     r.detectedAt(), r.leaked(), r.victims(), r.recipients(), counts.getOrDefault(r.id(), Map.of()),
-                    r.reason(), unmapped));
+                    r.reason(), unmapped, p.leaked(), possibleVictims, possibleRecipients));
+        }
+        return out;
+    }
+
+    /** What an incident's possible exposures add (V35): their victim and recipient tenants, their leaked responses. */
+    private record Possible(List<String> victims, List<String> recipients, long leaked) {
+        static final Possible NONE = new Possible(List.of(), List.of(), 0);
+    }
+
+    /**
+     * Per incident with possible exposures: their tenants, and the delivered readers of a possible cross-tenant
+     * exposure that are not already leaked responses of the incident (a response counts once, as certain if it is).
+     */
+    private static Map<UUID, Possible> possible(Connection c, List<UUID> ids) throws SQLException {
+        Map<UUID, Possible> out = new HashMap<>();
+        if (ids.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("""
+                select p.incident_id, array_agg(distinct p.victim_tenant), array_agg(distinct p.reader_tenant),
+                  count(distinct p.reader_request) filter (where p.kind = 'CROSS_TENANT' and f.finished
+                    and f.delivered and not exists (select 1 from incident_leaked_response l
+                      where l.incident_id = p.incident_id and l.reader_request = p.reader_request))
+                from possible_exposure p left join request_fact f on f.request = p.reader_request
+                where p.incident_id = any(?) group by 1""")) {
+            ps.setArray(1, c.createArrayOf("uuid", ids.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getObject(1, UUID.class), new Possible(strings(rs.getArray(2)),
+                            strings(rs.getArray(3)), rs.getLong(4)));
+                }
+            }
         }
         return out;
     }
@@ -262,7 +305,7 @@ public final class IncidentQueries {
     private static List<ExposureView> ofTenant(Connection c, UUID id, String tenant, String condition)
             throws SQLException {
         List<ExposureView> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(condition, ""))) {
+        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(condition, "", "exposure", "false"))) {
             ps.setObject(1, id);
             ps.setString(2, tenant);
             ps.setString(3, tenant);
@@ -282,11 +325,21 @@ public final class IncidentQueries {
      */
     public static List<ExposureView> exposures(Connection c, UUID id, String afterReader, String afterVictim,
             int limit) throws SQLException {
+        return exposures(c, id, afterReader, afterVictim, limit, false);
+    }
+
+    /**
+     * As {@link #exposures(Connection, UUID, String, String, int)}, with the possible exposures among them when
+     * {@code withPossible} (spec 1.3, amendment 3: {@code possible} true; api.md's {@code GET …/exposures}). Every
+     * other reader of exposures (documents, counts, pages) gets the certain ones only, and the possible ones apart.
+     */
+    public static List<ExposureView> exposures(Connection c, UUID id, String afterReader, String afterVictim,
+            int limit, boolean withPossible) throws SQLException {
         List<ExposureView> out = new ArrayList<>();
         // the pair's condition only when there is one: a plan made for "null or ..." would not walk the index
         try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(afterReader == null ? ""
                 : "and (e.reader_request collate \"C\", e.victim_request collate \"C\") > (?::text, ?::text)",
-                "limit ?"))) {
+                "limit ?", withPossible ? WITH_POSSIBLE : "exposure", withPossible ? "e.possible" : "false"))) {
             int k = 1;
             ps.setObject(k++, id);
             if (afterReader != null) {
@@ -334,7 +387,7 @@ public final class IncidentQueries {
      * counts the intake keeps (V13). Nothing here is read into memory per exposure.
      */
     public static ExposureSums exposureSums(Connection c, UUID id) throws SQLException {
-        Map<String, long[]> tokens = new TreeMap<>();             // tenant: [as victim, as reader]
+        Map<String, long[]> tokens = new TreeMap<>();             // tenant: [as victim, as reader, possibly so]
         Map<String, Set<String>> roles = new HashMap<>();
         Map<String, Set<String>> responses = new HashMap<>();     // reader tenant: its delivered cross readers
         Map<Pair, Long> pairs = new LinkedHashMap<>();
@@ -361,8 +414,8 @@ public final class IncidentQueries {
                     if (rs.wasNull()) {
                         fate = null;
                     }
-                    tokens.computeIfAbsent(victimTenant, t -> new long[2])[0] += n;
-                    tokens.computeIfAbsent(readerTenant, t -> new long[2])[1] += n;
+                    tokens.computeIfAbsent(victimTenant, t -> new long[4])[0] += n;
+                    tokens.computeIfAbsent(readerTenant, t -> new long[4])[1] += n;
                     roles.computeIfAbsent(victimTenant, t -> new HashSet<>()).add("VICTIM");
                     roles.computeIfAbsent(readerTenant, t -> new HashSet<>()).add("RECIPIENT");
                     pairs.merge(new Pair(victimTenant, readerTenant, intra, fate), n, Long::sum);
@@ -386,11 +439,27 @@ public final class IncidentQueries {
                 }
             }
         }
+        // spec 1.3, amendment 3: the possible exposures' tokens, apart (tokens[2] as victim, [3] as reader)
+        try (PreparedStatement ps = c.prepareStatement("""
+                select victim_tenant, reader_tenant, sum(tokens) from possible_exposure where incident_id = ?
+                group by 1, 2""")) {
+            ps.setObject(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long n = rs.getLong(3);
+                    tokens.computeIfAbsent(rs.getString(1), t -> new long[4])[2] += n;
+                    tokens.computeIfAbsent(rs.getString(2), t -> new long[4])[3] += n;
+                    roles.computeIfAbsent(rs.getString(1), t -> new HashSet<>()).add("VICTIM");
+                    roles.computeIfAbsent(rs.getString(2), t -> new HashSet<>()).add("RECIPIENT");
+                }
+            }
+        }
         Map<String, String> names = TenantEntry.legalNames(List.copyOf(tokens.keySet()));
         List<TenantView> tenants = new ArrayList<>();
         tokens.forEach((tenant, t) -> tenants.add(new TenantView(tenant, roles.get(tenant).stream().sorted().toList(),
                 roles.get(tenant).contains("VICTIM") ? exposed.getOrDefault(tenant, 0L) : 0, t[0], t[1],
-                responses.getOrDefault(tenant, Set.of()).size(), false, null).withController(names.get(tenant))));
+                responses.getOrDefault(tenant, Set.of()).size(), false, null, t[2], t[3])
+                .withController(names.get(tenant))));
         List<PairTokens> sums = new ArrayList<>();
         pairs.forEach((k, n) -> sums.add(new PairTokens(k.victim(), k.reader(), k.intra(), k.delivered(), n)));
         List<Leak> leaks = new ArrayList<>();
@@ -494,15 +563,27 @@ public final class IncidentQueries {
 
     /**
      * An incident's exposures with the delivery of their reader's response, in their order (reader, then victim
-     * request, by code point): the first parameter is the incident; {@code %1$s} adds conditions, {@code %2$s} a limit.
+     * request, by code point): the first parameter is the incident; {@code %1$s} adds conditions, {@code %2$s} a limit,
+     * {@code %3$s} is the relation ({@code exposure}, or {@link #WITH_POSSIBLE}) and {@code %4$s} its possible column.
      */
     private static final String EXPOSURES = """
             select e.kind, e.victim_tenant, e.victim_request, e.reader_tenant, e.reader_request, e.tokens,
-              e.first_seen_at, case when f.finished then f.delivered end
-            from exposure e left join request_fact f on f.request = e.reader_request
+              e.first_seen_at, case when f.finished then f.delivered end, %4$s
+            from %3$s e left join request_fact f on f.request = e.reader_request
             where e.incident_id = ? %1$s
             order by e.reader_request collate "C", e.victim_request collate "C"
             %2$s""";
+
+    /**
+     * The certain and the possible exposures (V35) as one relation for {@link #EXPOSURES}; a pair is in one table at
+     * most. Its conditions are pushed into both branches, and the order merges their indexes.
+     */
+    private static final String WITH_POSSIBLE = """
+            (select incident_id, kind, victim_tenant, victim_request, reader_tenant, reader_request, tokens,
+               first_seen_at, false as possible from exposure
+             union all
+             select incident_id, kind, victim_tenant, victim_request, reader_tenant, reader_request, tokens,
+               first_seen_at, true from possible_exposure)""";
 
     /** An exposure from the columns of {@link #EXPOSURES}. */
     private static ExposureView exposure(ResultSet rs) throws SQLException {
@@ -512,7 +593,7 @@ public final class IncidentQueries {
             delivered = null;
         }
         return new ExposureView(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                rs.getLong(6), instant(rs.getTimestamp(7)), delivered);
+                rs.getLong(6), instant(rs.getTimestamp(7)), delivered, rs.getBoolean(9));
     }
 
     private static final String FINDING_COLUMNS =

@@ -132,7 +132,7 @@ public class IncidentService {
     /** At most {@code limit} exposures of the incident after the pair (reader, victim) (null: from the first). */
     public List<ExposureView> exposures(String id, String afterReader, String afterVictim, int limit)
             throws SQLException {
-        return ofIncident(id, (c, uuid) -> IncidentQueries.exposures(c, uuid, afterReader, afterVictim, limit));
+        return ofIncident(id, (c, uuid) -> IncidentQueries.exposures(c, uuid, afterReader, afterVictim, limit, true));
     }
 
     /** At most {@code limit} findings of the incident after the finding {@code after} (0: from the first). */

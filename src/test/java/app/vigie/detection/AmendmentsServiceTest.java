@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +17,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.test.junit.QuarkusTest;
 
+import app.vigie.runtime.log.AuditLogWriter;
+import app.vigie.runtime.log.PageRun;
 import app.vigie.testing.Api;
 
 /** Spec 1.3's amendments through the service: posted over HTTP, read back from the API. */
@@ -134,5 +137,90 @@ class AmendmentsServiceTest {
             assertThat(incident.get("exposures")).as("sender first: " + senderFirst).isEmpty();
             assertThat(incident.get("findings").toString()).isEqualTo("{\"TRANSFER_SENT_FOREIGN\":1}");
         }
+    }
+
+    /**
+     * Amendment 3 over HTTP: req-a's positions 0-3 were sent by t1 from p1, whose page req-x (another tenant) wrote
+     * while the transport was still reading it; positions 4-7 by t2 from p2, where req-x's content already was when it
+     * was sent. Once p1 and the receiver d are stored, the exposure is possible only: apart from the certain counts,
+     * listed with {@code possible: true}, the incident a security event with TRANSFER_OVERWRITTEN_IN_FLIGHT. Once p2
+     * is, one read of the pair is certain: the exposure is certain with all 8 positions, and a breach.
+     */
+    @Test
+    void aPossibleExposureStaysApartUntilOneReadOfItsPairIsCertain() throws Exception {
+        String p = Api.uniquePrefix();
+        String dep = p + "/llama-8b/prod-pd";
+        String a = p + "/req-a";
+        String x = p + "/req-x";
+        Instant t = Instant.parse("2026-12-07T09:00:00Z");
+        List<String> first = new ArrayList<>();
+        List<String> second = new ArrayList<>();
+        AuditLogWriter p1 = new AuditLogWriter(p + "/p1", dep, "b1", first::add);
+        AuditLogWriter d = new AuditLogWriter(p + "/d", dep, "b1", first::add);
+        AuditLogWriter p2 = new AuditLogWriter(p + "/p2", dep, "b1", second::add);
+        for (AuditLogWriter w : List.of(p1, d, p2)) {
+            w.config(t, 4, 8, 32, 32);
+        }
+        p1.alloc(t, a, "acme", List.of(new PageRun(0, 1)), "PREFILL", null);
+        p1.write(t, a, "acme", 0, 4, "COMPUTE", null);
+        p1.xferSend(t, a, "acme", "t1", 0, 4);
+        p1.free(t, a, List.of(new PageRun(0, 1)), "ABORT");
+        p1.alloc(t, x, "globex", List.of(new PageRun(0, 1)), "PREFILL", null);
+        p1.write(t, x, "globex", 0, 4, "COMPUTE", null);
+        p1.xferDone(t.plusMillis(5), a, "acme", "t1");
+        p2.alloc(t, a, "acme", List.of(new PageRun(0, 2)), "PREFILL", null);
+        p2.write(t, a, "acme", 0, 8, "COMPUTE", null);
+        p2.free(t, a, List.of(new PageRun(1, 1)), "EVICT");
+        p2.alloc(t, x, "globex", List.of(new PageRun(1, 1)), "PREFILL", null);
+        p2.write(t, x, "globex", 0, 4, "COMPUTE", null);
+        p2.xferSend(t, a, "acme", "t2", 4, 4);
+        d.alloc(t.plusMillis(10), a, "acme", List.of(new PageRun(0, 2)), "PREALLOC", 8);
+        d.write(t.plusMillis(10), a, "acme", 0, 4, "TRANSFER", "t1", null);
+        d.write(t.plusMillis(10), a, "acme", 4, 4, "TRANSFER", "t2", null);
+        d.attach(t.plusMillis(20), a, "acme", 8);
+        d.finish(t.plusMillis(30), a, "acme", "STOP", 200, 1, true);
+        Api.post(String.join("\n", first) + "\n").then().statusCode(200);
+
+        JsonNode incident = Api.incident(dep);
+        assertThat(incident).as("the deployment's incident").isNotNull();
+        assertThat(incident.get("classification").asText()).isEqualTo("SECURITY_EVENT");
+        assertThat(incident.get("leaked_responses").asLong()).isZero();
+        assertThat(incident.get("victim_tenants")).isEmpty();
+        assertThat(incident.get("possible_leaked_responses").asLong()).isEqualTo(1);
+        assertThat(incident.get("possible_victim_tenants").toString()).isEqualTo("[\"globex\"]");
+        assertThat(incident.get("possible_recipient_tenants").toString()).isEqualTo("[\"acme\"]");
+        assertThat(incident.get("findings").toString()).isEqualTo("{\"TRANSFER_OVERWRITTEN_IN_FLIGHT\":1}");
+        assertThat(incident.get("last_exposure_at").asText()).isEqualTo("2026-12-07T09:00:00.020Z");
+        assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
+            assertThat(e.get("victim_request").asText()).isEqualTo(x);
+            assertThat(e.get("reader_request").asText()).isEqualTo(a);
+            assertThat(e.get("kind").asText()).isEqualTo("CROSS_TENANT");
+            assertThat(e.get("tokens").asInt()).isEqualTo(4);
+            assertThat(e.get("possible").asBoolean()).isTrue();
+        });
+        JsonNode globex = null;
+        for (JsonNode tenant : incident.get("tenants")) {
+            if (tenant.get("tenant").asText().equals("globex")) {
+                globex = tenant;
+            }
+        }
+        assertThat(globex).as("a tenant touched by possible exposures only is listed").isNotNull();
+        assertThat(globex.get("exposed_tokens").asLong()).isZero();
+        assertThat(globex.get("exposed_requests").asLong()).isZero();
+        assertThat(globex.get("possible_exposed_tokens").asLong()).isEqualTo(4);
+
+        Api.post(String.join("\n", second) + "\n").then().statusCode(200);
+        incident = Api.incident(dep);
+        assertThat(incident.get("classification").asText()).isEqualTo("PERSONAL_DATA_BREACH");
+        assertThat(incident.get("leaked_responses").asLong()).isEqualTo(1);
+        assertThat(incident.get("possible_leaked_responses").asLong()).isZero();
+        assertThat(incident.get("possible_victim_tenants")).isEmpty();
+        assertThat(incident.get("victim_tenants").toString()).isEqualTo("[\"globex\"]");
+        assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
+            assertThat(e.get("tokens").asInt()).as("the possible positions with the certain ones").isEqualTo(8);
+            assertThat(e.get("possible").asBoolean()).isFalse();
+        });
+        assertThat(incident.get("findings").toString()).contains("\"CROSS_TENANT_READ\":1",
+                "\"TRANSFER_OVERWRITTEN_IN_FLIGHT\":1", "\"TRANSFER_SENT_FOREIGN\":1");
     }
 }

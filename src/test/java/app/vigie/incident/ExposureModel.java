@@ -26,11 +26,16 @@ public final class ExposureModel {
         Map<String, Set<String>> delivered = new HashMap<>();
         Map<String, Set<String>> roles = new HashMap<>();
         for (ExposureView e : exposures) {
-            sums.computeIfAbsent(e.victimTenant(), t -> new long[2])[0] += e.tokens();
-            sums.computeIfAbsent(e.readerTenant(), t -> new long[2])[1] += e.tokens();
-            victimRequests.computeIfAbsent(e.victimTenant(), t -> new HashSet<>()).add(e.victimRequest());
+            // certain exposures in [0] (as victim) and [1] (as reader); possible ones apart, in [2] and [3]
+            int side = e.possible() ? 2 : 0;
+            sums.computeIfAbsent(e.victimTenant(), t -> new long[4])[side] += e.tokens();
+            sums.computeIfAbsent(e.readerTenant(), t -> new long[4])[side + 1] += e.tokens();
             roles.computeIfAbsent(e.victimTenant(), t -> new HashSet<>()).add("VICTIM");
             roles.computeIfAbsent(e.readerTenant(), t -> new HashSet<>()).add("RECIPIENT");
+            if (e.possible()) {
+                continue;
+            }
+            victimRequests.computeIfAbsent(e.victimTenant(), t -> new HashSet<>()).add(e.victimRequest());
             if ("CROSS_TENANT".equals(e.kind()) && Boolean.TRUE.equals(e.delivered())) {
                 delivered.computeIfAbsent(e.readerTenant(), t -> new HashSet<>()).add(e.readerRequest());
             }
@@ -38,7 +43,7 @@ public final class ExposureModel {
         List<TenantView> out = new ArrayList<>();
         sums.forEach((tenant, s) -> out.add(new TenantView(tenant, roles.get(tenant).stream().sorted().toList(),
                 victimRequests.getOrDefault(tenant, Set.of()).size(), s[0], s[1],
-                delivered.getOrDefault(tenant, Set.of()).size(), false, null)));
+                delivered.getOrDefault(tenant, Set.of()).size(), false, null, s[2], s[3])));
         return out;
     }
 

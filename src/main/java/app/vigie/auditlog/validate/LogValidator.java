@@ -58,7 +58,7 @@ public final class LogValidator {
 
     /** An exposure, one per (reader, victim), as the service would record it. */
     public record ExposureLine(String deployment, String kind, String readerTenant, String readerRequest,
-            String victimTenant, String victimRequest, int tokens, Boolean delivered) {
+            String victimTenant, String victimRequest, int tokens, Boolean delivered, boolean possible) {
     }
 
     /** What was read and concluded. */
@@ -156,7 +156,7 @@ public final class LogValidator {
                 .sorted(Comparator.comparing(ExposureRead::deployment).thenComparing(ExposureRead::readerRequest)
                         .thenComparing(ExposureRead::victimRequest))
                 .map(e -> new ExposureLine(e.deployment(), e.kind().name(), e.readerTenant(), e.readerRequest(),
-                        e.victimTenant(), e.victimRequest(), e.tokens(), delivered(e.readerRequest())))
+                        e.victimTenant(), e.victimRequest(), e.tokens(), delivered(e.readerRequest()), e.possible()))
                 .toList();
         List<StreamSummary> summaries = streams.values().stream()
                 .map(s -> new StreamSummary(s.stream, s.boot, s.deployment, s.count, s.next - 1)).toList();

@@ -229,15 +229,20 @@ public final class ValidateCommand {
                     f.boot(), f.firstSeq(), f.lastSeq(), f.detail()));
             more(out, r.findings().size(), limit);
         }
-        long cross = r.exposures().stream().filter(e -> e.kind().equals("CROSS_TENANT")).count();
-        long leaked = r.exposures().stream().filter(e -> e.kind().equals("CROSS_TENANT")
+        // certain exposures are counted; possible ones (spec 1.3, amendment 3: content overwritten in flight) apart
+        long possible = r.exposures().stream().filter(LogValidator.ExposureLine::possible).count();
+        long cross = r.exposures().stream().filter(e -> !e.possible() && e.kind().equals("CROSS_TENANT")).count();
+        long leaked = r.exposures().stream().filter(e -> !e.possible() && e.kind().equals("CROSS_TENANT")
                 && Boolean.TRUE.equals(e.delivered())).map(LogValidator.ExposureLine::readerRequest).distinct()
                 .count();
         out.printf(Locale.ROOT, "exposures: %,d cross-tenant, %,d intra-tenant; %,d response(s) delivered with"
-                + " another tenant's tokens%n", cross, r.exposures().size() - cross, leaked);
+                + " another tenant's tokens%s%n", cross, r.exposures().size() - possible - cross, leaked,
+                possible == 0 ? "" : String.format(Locale.ROOT, "; %,d possible (what was read may have been"
+                        + " overwritten while a transfer read it)", possible));
         r.exposures().stream().limit(limit).forEach(e -> out.printf(Locale.ROOT,
-                "  %s %s/%s read %d token(s) of %s/%s%s%n", e.kind(), e.readerTenant(), e.readerRequest(), e.tokens(),
-                e.victimTenant(), e.victimRequest(), Boolean.TRUE.equals(e.delivered()) ? ", delivered" : ""));
+                "  %s %s/%s read %d token(s) of %s/%s%s%s%n", e.kind(), e.readerTenant(), e.readerRequest(),
+                e.tokens(), e.victimTenant(), e.victimRequest(), Boolean.TRUE.equals(e.delivered()) ? ", delivered" : "",
+                e.possible() ? " (possible)" : ""));
         more(out, r.exposures().size(), limit);
         if (!r.findings().isEmpty()) {
             out.printf(Locale.ROOT, "probable causes (root-causes/ version %s: hints, not proof; docs/root-causes.md):%n",

@@ -130,6 +130,7 @@ public final class DetectorSnapshotCodec {
         writeLongs(out, d.evicted.values());
         writeLongs(out, d.evictedBefore.values());
         out.writeLong(d.forgottenEvictions);
+        writeWindows(d.windows, out);
     }
 
     private static int[] sentIds(int[] ids) {
@@ -274,7 +275,68 @@ public final class DetectorSnapshotCodec {
             d.evictedBefore.add(h);
         }
         d.forgottenEvictions = in.readLong();
+        readWindows(d, in);
         return d;
+    }
+
+    /** The send windows in flight (spec 1.3, amendment 3), oldest first, and the dropped ones remembered. */
+    private static void writeWindows(SendWindows sw, DataOutputStream out) throws IOException {
+        out.writeInt(sw.open.size());
+        for (SendWindows.Window w : sw.open.values()) {
+            out.writeUTF(w.request);
+            out.writeUTF(w.transfer);
+            out.writeInt(w.from);
+            out.writeInt(w.to);
+            out.writeInt(w.pieces.size());
+            for (int[] p : w.pieces) {
+                for (int v : p) {
+                    out.writeInt(v);
+                }
+            }
+            out.writeInt(w.writes.size());
+            for (TransferSend.Origin o : w.writes) {
+                out.writeInt(o.from());
+                out.writeInt(o.to());
+                out.writeUTF(o.request());
+                out.writeUTF(o.tenant());
+            }
+        }
+        writeLongs(out, sw.dropped.values());
+        writeLongs(out, sw.droppedBefore.values());
+    }
+
+    private static void readWindows(StreamDetector d, DataInputStream in) throws IOException {
+        SendWindows sw = d.windows;
+        int count = in.readInt();
+        for (int i = 0; i < count; i++) {
+            SendWindows.Window w = new SendWindows.Window(in.readUTF(), in.readUTF());
+            w.from = in.readInt();
+            w.to = in.readInt();
+            int pieces = in.readInt();
+            for (int k = 0; k < pieces; k++) {
+                int[] p = {in.readInt(), in.readInt(), in.readInt(), in.readInt()};
+                if (p[1] < 0 || p[1] >= d.poolPages) {
+                    throw new IOException("send window on page " + p[1] + " of a pool of " + d.poolPages);
+                }
+                if (sw.watched == null) {
+                    sw.watched = new int[d.poolPages];
+                }
+                sw.watched[p[1]]++;
+                w.pieces.add(p);
+            }
+            int writes = in.readInt();
+            for (int k = 0; k < writes; k++) {
+                w.writes.add(new TransferSend.Origin(in.readInt(), in.readInt(), in.readUTF(), in.readUTF()));
+            }
+            sw.entries += w.entries();
+            sw.open.put(SendWindows.key(w.request, w.transfer), w);
+        }
+        for (long h : readLongs(in)) {
+            sw.dropped.add(h);
+        }
+        for (long h : readLongs(in)) {
+            sw.droppedBefore.add(h);
+        }
     }
 
     /** The table of writer {@code id} of {@code d}, created while restoring. */

@@ -149,8 +149,8 @@ public final class Provenance {
         int to = r.viaFrom() + r.tokens();
         List<int[]> spans = new ArrayList<>();
         for (TransferSend s : sends) {
-            if (!r.transferKey().equals(s.transferKey())) {
-                continue;
+            if (s.possible() || !r.transferKey().equals(s.transferKey())) {
+                continue;  // a send window's close covers nothing (amendment 3); another transfer, nothing of this
             }
             int a = Math.max(from, s.from());
             int b = Math.min(to, s.end());
@@ -185,6 +185,9 @@ public final class Provenance {
         int b = Math.min(r.viaFrom() + r.tokens(), s.end());
         if (a >= b || !r.transferKey().equals(s.transferKey())) {
             return false;  // another request, or another transfer of it (a retry, another receiver)
+        }
+        if (s.possible()) {
+            return joinPossible(r, s, a, b, sink);
         }
         // victims in code point order of their request, so that evidence reads the same whatever the order
         Map<String, Positions> byVictim = new TreeMap<>(Rule::compareIds);
@@ -233,6 +236,41 @@ public final class Provenance {
                     + " them"));
         }
         return cross || intra || uninitialized.size() > 0;
+    }
+
+    /**
+     * Spec 1.3, amendment 3: read {@code r} against the writes other requests made to the sent slots while the
+     * transport was reading them ({@code s} is the send's XFER_DONE), over via positions [a, b): each writer the rules
+     * would not let the reader read gives a possible exposure, and the reader raises TRANSFER_OVERWRITTEN_IN_FLIGHT.
+     * What the slots held at the XFER_SEND is judged by the certain send, apart.
+     */
+    private static boolean joinPossible(TransferRead r, TransferSend s, int a, int b, DetectionSink sink) {
+        Map<String, Positions> byVictim = new TreeMap<>(Rule::compareIds);
+        Map<String, Victim> victims = new HashMap<>();
+        Positions none = new Positions();
+        for (Origin o : s.foreign()) {
+            int x = Math.max(a, o.from());
+            int y = Math.min(b, o.to());
+            if (x < y && o.request() != null) {
+                piece(r, new Victim(o.request(), o.tenant()), x, y, byVictim, victims, none);
+            }
+        }
+        for (Map.Entry<String, Positions> e : byVictim.entrySet()) {
+            Victim v = victims.get(e.getKey());
+            boolean isCross = !v.tenant().equals(r.readerTenant());
+            sink.exposure(new ExposureRead(r.deployment(), isCross ? ExposureKind.CROSS_TENANT
+                    : ExposureKind.INTRA_TENANT, r.reader(), r.readerTenant(), v.request(), v.tenant(),
+                    Ranges.ofAscending(e.getValue()), r.at(), r.lastAt(), r.stream(), r.boot(), r.seq(), true));
+        }
+        if (byVictim.isEmpty()) {
+            return false;
+        }
+        // words of the read alone, as for a certain send: one ATTACH gives one text whatever sends it met
+        sink.finding(finding(Rule.TRANSFER_OVERWRITTEN_IN_FLIGHT, r, "were written by another request on the sender"
+                + " while the transfer was reading them (between its XFER_SEND and its XFER_DONE): what was read may"
+                + " be that request's content, or what was sent (each possible victim and its positions are in the"
+                + " exposures, marked possible)"));
+        return true;
     }
 
     /** Reader positions for via positions [x, y), whose origin is {@code v} (null: never written). */

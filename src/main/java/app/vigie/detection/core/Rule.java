@@ -13,10 +13,13 @@ package app.vigie.detection.core;
  * budget, or its records would make the detector hold more than {@link DetectorLimits} allows.
  * {@code RESTART_WHILE_OWNING} (spec v1.3, amendment 6) is raised per request when a {@code restart} came while it
  * still owned pages on the stream: they were given up first, as by a {@code FREE} the log does not have.
+ * {@code TRANSFER_OVERWRITTEN_IN_FLIGHT} (spec 1.3, amendment 3) is raised per reader request when a read of received
+ * positions gave possible exposures: another request wrote the sender's slots while the transfer was reading them.
  */
 public enum Rule {
     CROSS_TENANT_READ, INTRA_TENANT_READ, CROSS_TENANT_SHARE, UNINITIALIZED_READ, REJECTED_REQUEST_SERVED,
-    TRANSFER_COVERAGE_GAP, TRANSFER_CHECKSUM_MISMATCH, TRANSFER_SENT_FOREIGN, CONTEXT_EXCEEDS_POOL, DOUBLE_ALLOC,
+    TRANSFER_COVERAGE_GAP, TRANSFER_CHECKSUM_MISMATCH, TRANSFER_SENT_FOREIGN, TRANSFER_OVERWRITTEN_IN_FLIGHT,
+    CONTEXT_EXCEEDS_POOL, DOUBLE_ALLOC,
     RESTART_WHILE_OWNING, STREAM_GAP, TABLE_EVICTED, TRANSFER_SEND_MISSING, SHARED_PAGE_FOREIGN, STREAM_UNSUPPORTED;
 
     /**

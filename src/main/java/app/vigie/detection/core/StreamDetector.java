@@ -37,7 +37,7 @@ public final class StreamDetector {
     static final byte SHARED = 1;
     static final byte SHARED_WITH_FP = 2;
     private static final int EVIDENCE_RANGES = 8;
-    static final int SNAPSHOT_VERSION = 7;
+    static final int SNAPSHOT_VERSION = 8;
     /** The default memory for freed tables of one detector. */
     public static final long DEFAULT_KEPT_TABLES_BUDGET = 16L << 20;
     /** {@link #pageWriter} of a page whose slots do not all hold one writer (or may not). */
@@ -91,6 +91,8 @@ public final class StreamDetector {
     RequestState touched;
     /** What this boot may make the detector hold ({@link DetectorLimits}). */
     DetectorLimits limits = DetectorLimits.DEFAULT;
+    /** Spec 1.3, amendment 3: the sends in flight and what other requests wrote to their slots meanwhile. */
+    final SendWindows windows = new SendWindows();
     /** Why this boot is not judged ({@link Rule#STREAM_UNSUPPORTED}), or null. */
     String unsupported;
     /** The finding that said so. */
@@ -371,6 +373,7 @@ public final class StreamDetector {
             return;
         }
         if (body instanceof Body.XferSend x && x.transfer() == null
+                || body instanceof Body.XferDone d && d.transfer() == null
                 || body instanceof Body.Write w && w.sent() && w.transfer() == null) {
             sink.invalid(r, r.type() + ": field 'transfer' is required under extension 'xfer-send' (the transfer's id,"
                     + " one per attempt); no effect");
@@ -394,11 +397,11 @@ public final class StreamDetector {
             xferCommit(r, x, sink);
         } else if (body instanceof Body.XferSend x) {
             xferSend(r, x, sink);
+        } else if (body instanceof Body.XferDone x) {
+            xferDone(r, x, sink);
         } else if (body instanceof Body.Finish f) {
             finish(r, f, sink);
         }
-        // XFER_DONE (amendment 3) has no effect yet: every send is judged as a read at its XFER_SEND, as version 1.1
-        // says of a send without one
         if (touched != null) {
             // a freed table that a record of a step in flight used goes back to its compact form
             keepIfFreed(touched);
@@ -521,6 +524,7 @@ public final class StreamDetector {
         tableEntries = 0;
         receivedBytes = 0;
         touched = null;
+        windows.clear();
     }
 
     /**
@@ -716,6 +720,9 @@ public final class StreamDetector {
             int to = (int) Math.min(end, (long) (lp + 1) * pageSize) - lp * pageSize;
             if (me.sent) {
                 received(me, id, page, lp, from, to);
+            }
+            if (windows.watches(page)) {
+                windows.written(page, from, to, me.request, me.tenant);  // a slot a transport is reading (amendment 3)
             }
             int before = pageWriter[page];
             if (before == id) {
@@ -917,7 +924,7 @@ public final class StreamDetector {
 
     /** What the tables, received positions and tenants of this boot take, estimated (beyond the pool). */
     public long tableBytes() {
-        return (long) ENTRY_BYTES * tableEntries + receivedBytes + 80L * tenants.size();
+        return (long) ENTRY_BYTES * tableEntries + receivedBytes + 80L * tenants.size() + windows.bytes();
     }
 
     /** The id of the writer of what {@code q} receives by sent transfer {@code transfer}, made on first use. */
@@ -1086,6 +1093,14 @@ public final class StreamDetector {
         }
         sink.transferSend(new TransferSend(r.deployment(), x.request(), x.transfer(), x.tenant(), x.from(), x.tokens(),
                 foreign, r.ts(), stream, boot, r.seq()));
+        // amendment 3: the slots are in flight until the send's XFER_DONE, if one comes
+        for (int at = x.from(); at < end;) {
+            int lp = at / pageSize;
+            int to = (int) Math.min(end, (long) (lp + 1) * pageSize);
+            windows.sent(x.request(), x.transfer(), poolPages, at, q.table[lp], at - lp * pageSize, to - at);
+            at = to;
+        }
+        windows.bound((int) Math.min(SendWindows.MAX_ENTRIES, limits.maxTableEntries()));
         if (sharedForeign.size() > 0) {
             // the sender's prefix cache handed it pages that no longer held its prefix (read here to be sent)
             sink.finding(new Finding(Rule.SHARED_PAGE_FOREIGN, r.deployment(), x.request(), r.ts(), evidence(r,
@@ -1105,6 +1120,35 @@ public final class StreamDetector {
                             + (other.size() > 0 && never.size() > 0 ? "; " : "")
                             + (never.size() > 0 ? never.size() + " positions (" + never.ranges(EVIDENCE_RANGES)
                                     + ") had never been written" : "") + " when they were read to be sent")));
+        }
+    }
+
+    /**
+     * Spec 1.3, amendment 3: the transport finished reading the slots of the send; what other requests wrote to them
+     * meanwhile goes to the receiver's reads as possible origins (a {@link TransferSend} marked possible). Nothing
+     * written meanwhile: nothing to tell, the XFER_SEND's judgement stands alone.
+     */
+    private void xferDone(AuditRecord r, Body.XferDone x, DetectionSink sink) {
+        SendWindows.Window w = windows.close(x.request(), x.transfer());
+        if (w == null) {
+            if (windows.wasDropped(x.request(), x.transfer())) {
+                sink.finding(new Finding(Rule.TABLE_EVICTED, r.deployment(), x.request(), r.ts(), evidence(r,
+                        "XFER_DONE of transfer " + x.transfer() + " of " + x.request() + ": its send window was"
+                                + " dropped to stay within memory (more than " + SendWindows.MAX_ENTRIES + " sent pages"
+                                + " and writes in flight on this boot); writes to its slots while the transport read"
+                                + " them were not all watched, so a possible exposure through it may be missed")));
+            } else {
+                sink.invalid(r, "XFER_DONE: no XFER_SEND of transfer '" + x.transfer() + "' of " + x.request()
+                        + " is in flight on this stream; no effect");
+            }
+            return;
+        }
+        if (!w.writes.isEmpty()) {
+            List<TransferSend.Origin> writes = new ArrayList<>(w.writes);
+            writes.sort((a, b) -> a.from() != b.from() ? Integer.compare(a.from(), b.from())
+                    : Rule.compareIds(a.request(), b.request()));
+            sink.transferSend(new TransferSend(r.deployment(), x.request(), x.transfer(), x.tenant(), w.from,
+                    w.to - w.from, writes, r.ts(), stream, boot, r.seq(), true));
         }
     }
 

@@ -8,12 +8,23 @@ import java.util.List;
  * {@code request} were sent by transfer {@code transfer} (spec 1.3, amendment 2: the origins of a received position
  * are those of the sends of the same request and transfer); each one's origin is the request itself, except in {@code foreign}: positions whose
  * sender slot held content the request could not call its own (another request's, or never written).
+ *
+ * <p>{@code possible} (spec 1.3, amendment 3): the send's {@code XFER_DONE}, which closed its send window: {@code
+ * foreign} then lists the writes other requests made to the sent slots while the transport was reading them (runs
+ * that may overlap, one per writer), and only those positions are judged against them, as possible exposures. A
+ * possible send covers no position (a held read waits for the certain one).
  */
 public record TransferSend(String deployment, String request, String transfer, String tenant, int from, int tokens,
-        List<Origin> foreign, Instant at, String stream, String boot, long seq) {
+        List<Origin> foreign, Instant at, String stream, String boot, long seq, boolean possible) {
 
     public TransferSend {
         foreign = List.copyOf(foreign);
+    }
+
+    /** A send read at its {@code XFER_SEND} (version 1.1's meaning). */
+    public TransferSend(String deployment, String request, String transfer, String tenant, int from, int tokens,
+            List<Origin> foreign, Instant at, String stream, String boot, long seq) {
+        this(deployment, request, transfer, tenant, from, tokens, foreign, at, stream, boot, seq, false);
     }
 
     /** Positions {@code [from, to)} whose sender slot was last written by {@code request} (null: never written). */

@@ -95,6 +95,10 @@ public final class DetectionBuffer implements DetectionSink {
      */
     @Override
     public void transferSend(TransferSend send) {
+        if (send.possible()) {
+            transferSends.add(send);  // a send window's close (amendment 3): never one with a certain send
+            return;
+        }
         String key = send.stream() + "\u0000" + send.boot() + "\u0000" + send.transferKey();
         Integer at = lastSend.get(key);
         if (at != null) {
@@ -110,6 +114,21 @@ public final class DetectionBuffer implements DetectionSink {
         }
         lastSend.put(key, transferSends.size());
         transferSends.add(send);
+    }
+
+    /**
+     * Takes the possible exposures out of the buffer (spec 1.3, amendment 3: a pair of which no read is certain), so
+     * that everything written from {@link #exposures} is of certain ones; they are stored apart.
+     */
+    List<ExposureRead> takePossible() {
+        List<ExposureRead> out = new ArrayList<>();
+        exposures.values().removeIf(e -> {
+            if (e.possible()) {
+                out.add(e);
+            }
+            return e.possible();
+        });
+        return out;
     }
 
     /** The sender's (stream, boot) of a joined read is evidence of the exposure too. */

@@ -43,6 +43,8 @@ public final class DetectionStore {
         // spec v1.1: reads of transferred content and the sends that tell its origin, joined before anything is locked
         // but their requests (TransferStore), so that what they resolve is written below like any other finding
         TransferStore.join(c, b);
+        // spec 1.3, amendment 3: possible exposures are written apart (writePossible); what follows counts certain ones
+        List<ExposureRead> possible = b.takePossible();
         // every cross-tenant reader's facts are written (so its request_fact row is locked) before its exposures:
         // see leakedPairs
         for (ExposureRead e : b.exposures.values()) {
@@ -60,6 +62,7 @@ public final class DetectionStore {
         SortedSet<String> found = new TreeSet<>();
         b.findings.values().forEach(f -> found.add(f.deployment()));
         b.exposures.values().forEach(e -> found.add(e.deployment()));
+        possible.forEach(e -> found.add(e.deployment()));
         lockIncidents(c, found, incidents, now);
         Set<String> delivered = new TreeSet<>();
         Map<String, String[]> servedBoots = new TreeMap<>();
@@ -78,8 +81,10 @@ public final class DetectionStore {
             completeRaised(c, later, moving, incidents, now);
         }
         insertFindings(c, b, incidents, now);
+        PossibleExposureStore.promote(c, b, incidents);
         Map<UUID, Set<String>> touched = countNewRequests(c, b, incidents);
         upsertExposures(c, b, incidents);
+        PossibleExposureStore.write(c, possible, incidents);
         recordEvidence(c, b, incidents, servedBoots);
         countLeaked(c, leaked);
         for (Map.Entry<String, DetectionBuffer.ExposureSpan> e : b.spans.entrySet()) {
@@ -546,12 +551,7 @@ public final class DetectionStore {
             readerTenant[k] = e.readerTenant();
             victim[k] = e.victimRequest();
             victimTenant[k] = e.victimTenant();
-            int[] bounds = union.bounds();
-            StringBuilder text = new StringBuilder(8 + bounds.length * 6).append('{');
-            for (int i = 0; i < bounds.length; i++) {
-                text.append(i == 0 ? "" : ",").append(bounds[i]);
-            }
-            positions[k] = text.append('}').toString();
+            positions[k] = text(union);
             tokens[k] = union.size();
             first[k] = micros(e.firstSeenAt());
             last[k] = micros(e.attachAt());
@@ -583,8 +583,18 @@ public final class DetectionStore {
         }
     }
 
-    private static long micros(Instant t) {
+    static long micros(Instant t) {
         return t.getEpochSecond() * 1_000_000 + t.getNano() / 1000;
+    }
+
+    /** Positions as PostgreSQL's text of an integer array of [from, to) pairs, flattened: "{0,4,8,12}". */
+    static String text(Ranges positions) {
+        int[] bounds = positions.bounds();
+        StringBuilder text = new StringBuilder(8 + bounds.length * 6).append('{');
+        for (int i = 0; i < bounds.length; i++) {
+            text.append(i == 0 ? "" : ",").append(bounds[i]);
+        }
+        return text.append('}').toString();
     }
 
     /**

@@ -61,19 +61,22 @@ public final class EvidenceStore {
         return out;
     }
 
-    /** A stored exposure: one (reader, victim) over every stream, and its size. */
-    public record StoredExposure(String reader, String victim, int tokens) {
+    /** A stored exposure: one (reader, victim) over every stream, its size, and whether it is possible only. */
+    public record StoredExposure(String reader, String victim, int tokens, boolean possible) {
     }
 
     public static List<StoredExposure> exposures(Connection c, UUID incident) throws SQLException {
         List<StoredExposure> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
-                select reader_request, victim_request, tokens from exposure where incident_id = ?
-                order by id""")) {
+                select reader_request, victim_request, tokens, false from exposure where incident_id = ?
+                union all
+                select reader_request, victim_request, tokens, true from possible_exposure where incident_id = ?
+                order by 4, 1, 2""")) {
             ps.setObject(1, incident);
+            ps.setObject(2, incident);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(new StoredExposure(rs.getString(1), rs.getString(2), rs.getInt(3)));
+                    out.add(new StoredExposure(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getBoolean(4)));
                 }
             }
         }

@@ -113,6 +113,7 @@ public final class TransferStore {
         Integer[] to = new Integer[n];
         String[] foreign = new String[n];
         Long[] at = new Long[n];
+        Boolean[] possible = new Boolean[n];
         Map<String, TransferSend> byKey = new HashMap<>();
         for (int i = 0; i < n; i++) {
             TransferSend s = sends.get(i);
@@ -127,15 +128,17 @@ public final class TransferStore {
             to[i] = s.end();
             foreign[i] = encode(s.foreign());
             at[i] = micros(s.at());
+            possible[i] = s.possible();
             byKey.put(s.stream() + FIELD + s.boot() + FIELD + s.seq(), s);
         }
         List<TransferSend> inserted = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into transfer_send (stream, boot, seq, deployment, request, tenant, from_pos, to_pos,
-                  foreign_origins, seen_at, transfer)
-                select st, bt, sq, dp, rq, tn, fr, tp, fo, timestamptz 'epoch' + a * interval '1 microsecond', tf
+                  foreign_origins, seen_at, transfer, possible)
+                select st, bt, sq, dp, rq, tn, fr, tp, fo, timestamptz 'epoch' + a * interval '1 microsecond', tf, ps
                 from unnest(?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::int[],
-                  ?::int[], ?::text[], ?::bigint[], ?::text[]) as u(st, bt, sq, dp, rq, tn, fr, tp, fo, a, tf)
+                  ?::int[], ?::text[], ?::bigint[], ?::text[], ?::boolean[])
+                  as u(st, bt, sq, dp, rq, tn, fr, tp, fo, a, tf, ps)
                 on conflict do nothing
                 returning stream, boot, seq""")) {
             ps.setArray(1, c.createArrayOf("text", stream));
@@ -149,6 +152,7 @@ public final class TransferStore {
             ps.setArray(9, c.createArrayOf("text", foreign));
             ps.setArray(10, c.createArrayOf("bigint", at));
             ps.setArray(11, c.createArrayOf("text", transfer));
+            ps.setArray(12, c.createArrayOf("boolean", possible));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     inserted.add(byKey.get(rs.getString(1) + FIELD + rs.getString(2) + FIELD + rs.getLong(3)));
@@ -237,7 +241,7 @@ public final class TransferStore {
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 select stream, boot, seq, deployment, request, tenant, from_pos, to_pos, foreign_origins, seen_at,
-                  transfer
+                  transfer, possible
                 from transfer_send where request = any(?::text[])""")) {
             ps.setArray(1, c.createArrayOf("text", requests.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
@@ -245,7 +249,8 @@ public final class TransferStore {
                     int from = rs.getInt(7);
                     TransferSend s = new TransferSend(rs.getString(4), rs.getString(5), rs.getString(11),
                             rs.getString(6), from, rs.getInt(8) - from, decode(rs.getString(9)),
-                            rs.getTimestamp(10).toInstant(), rs.getString(1), rs.getString(2), rs.getLong(3));
+                            rs.getTimestamp(10).toInstant(), rs.getString(1), rs.getString(2), rs.getLong(3),
+                            rs.getBoolean(12));
                     out.computeIfAbsent(s.transferKey(), k -> new ArrayList<>()).add(s);
                 }
             }

@@ -162,14 +162,47 @@ class ValidateCommandTest {
     }
 
     /**
-     * Spec v1.1: a transfer whose sender writes XFER_SEND conforms and is quiet; when the sender's pages were freed
-     * and another tenant's prefill wrote them before the second chunk was sent, the reader of that chunk read the
-     * other tenant's tokens: an exposure of req-b (globex), not of req-a's own transfer.
-     */
-    /**
      * Spec 1.3, amendment 5: the end of the log is a flush. A read no send covers stays a problem (exit 2: the service
      * holds it until a flush), and is judged as in version 1: the receiving request raises TRANSFER_SEND_MISSING.
      */
+    /**
+     * Spec 1.3, amendment 3: req-a's pages were freed and written by another tenant's request between the send's
+     * XFER_SEND and its XFER_DONE: what req-a read at the receiver may be globex's. A possible exposure, apart from the
+     * certain ones, and TRANSFER_OVERWRITTEN_IN_FLIGHT at the read; not a cross-tenant read.
+     */
+    @Test
+    void aWriteInFlightIsAPossibleExposure() throws Exception {
+        Run run = run(null, "--json", copy("/conformance/faulty/overwritten-in-flight-v1.3.ndjson"));
+        assertThat(run.exit).as(run.out).isEqualTo(1);
+        JsonNode report = run.json();
+        assertThat(report.get("conforms").asBoolean()).isTrue();
+        assertThat(report.get("findings")).hasSize(1);
+        JsonNode f = report.get("findings").get(0);
+        assertThat(f.get("rule").asText()).isEqualTo("TRANSFER_OVERWRITTEN_IN_FLIGHT");
+        assertThat(f.get("subject").asText()).isEqualTo("req-a");
+        assertThat(f.get("stream").asText()).isEqualTo("par1/n21/decode/dp0");
+        assertThat(f.get("first_seq").asLong()).isEqualTo(4);
+        assertThat(report.get("exposures")).hasSize(1);
+        JsonNode e = report.get("exposures").get(0);
+        assertThat(e.get("victim_request").asText()).isEqualTo("req-x");
+        assertThat(e.get("kind").asText()).isEqualTo("CROSS_TENANT");
+        assertThat(e.get("tokens").asInt()).isEqualTo(4);
+        assertThat(e.get("possible").asBoolean()).isTrue();
+        assertThat(e.get("delivered").asBoolean()).isTrue();
+
+        Run text = run(null, copy("/conformance/faulty/overwritten-in-flight-v1.3.ndjson"));
+        assertThat(text.out).contains("exposures: 0 cross-tenant, 0 intra-tenant; 0 response(s) delivered with"
+                + " another tenant's tokens; 1 possible").contains("read 4 token(s) of globex/req-x, delivered"
+                + " (possible)");
+
+        // without its XFER_DONE the send was an instant read, before the write: nothing to say
+        Path log = Path.of(copy("/conformance/faulty/overwritten-in-flight-v1.3.ndjson"));
+        Files.write(log, Files.readAllLines(log).stream().filter(l -> !l.contains("XFER_DONE")).toList());
+        Run quiet = run(null, "--json", log.toString());
+        assertThat(quiet.exit).as(quiet.out).isZero();
+        assertThat(quiet.json().get("exposures")).isEmpty();
+    }
+
     @Test
     void anUnsentReadIsJudgedAsVersion1AtTheEndOfTheLog() throws Exception {
         Run run = run(null, "--json", copy("/conformance/broken/unsent-transfer.ndjson"));
@@ -181,6 +214,11 @@ class ValidateCommandTest {
         assertThat(run.json().get("exposures")).as("req-a read what it received itself: fine in version 1").isEmpty();
     }
 
+    /**
+     * Spec v1.1: a transfer whose sender writes XFER_SEND conforms and is quiet; when the sender's pages were freed
+     * and another tenant's prefill wrote them before the second chunk was sent, the reader of that chunk read the
+     * other tenant's tokens: an exposure of req-b (globex), not of req-a's own transfer.
+     */
     @Test
     void aSentTransferIsJudgedByItsOrigins() throws Exception {
         Run quiet = run(null, "--json", copy("/conformance/pass/transfer-v1.1.ndjson"));
