@@ -361,11 +361,21 @@ public final class IncidentQueries {
      * exposure) and one fate of the response ({@code delivered} true, false, or null while unknown).
      */
     public record PairTokens(String victimTenant, String readerTenant, boolean intra, Boolean delivered,
-            long tokens) {
+            long tokens, boolean possible) {
+        /** Tokens of certain exposures. */
+        public PairTokens(String victimTenant, String readerTenant, boolean intra, Boolean delivered, long tokens) {
+            this(victimTenant, readerTenant, intra, delivered, tokens, false);
+        }
     }
 
-    /** A response that carried another tenant's tokens: its request, when it first read them, whether delivered. */
-    public record Leak(String readerRequest, Instant firstSeenAt, boolean delivered) {
+    /**
+     * A response that carried another tenant's tokens: its request, when it first read them, whether delivered;
+     * {@code possible}: it may have (spec 1.3, amendment 3), no certain exposure of it says so.
+     */
+    public record Leak(String readerRequest, Instant firstSeenAt, boolean delivered, boolean possible) {
+        public Leak(String readerRequest, Instant firstSeenAt, boolean delivered) {
+            this(readerRequest, firstSeenAt, delivered, false);
+        }
     }
 
     /**
@@ -387,6 +397,16 @@ public final class IncidentQueries {
      * counts the intake keeps (V13). Nothing here is read into memory per exposure.
      */
     public static ExposureSums exposureSums(Connection c, UUID id) throws SQLException {
+        return exposureSums(c, id, false);
+    }
+
+    /**
+     * As {@link #exposureSums(Connection, UUID)}; with {@code withPossible}, the possible exposures (V35) too, apart:
+     * their tokens in the tenants' possible counts (a tenant touched by them only is listed), their pairs marked
+     * possible, and the readers of a possible cross-tenant exposure that no certain one makes a leak as possible leaks.
+     * Documents take the certain ones only (they say what is established); the API and the incident page both.
+     */
+    public static ExposureSums exposureSums(Connection c, UUID id, boolean withPossible) throws SQLException {
         Map<String, long[]> tokens = new TreeMap<>();             // tenant: [as victim, as reader, possibly so]
         Map<String, Set<String>> roles = new HashMap<>();
         Map<String, Set<String>> responses = new HashMap<>();     // reader tenant: its delivered cross readers
@@ -439,18 +459,38 @@ public final class IncidentQueries {
                 }
             }
         }
-        // spec 1.3, amendment 3: the possible exposures' tokens, apart (tokens[2] as victim, [3] as reader)
-        try (PreparedStatement ps = c.prepareStatement("""
-                select victim_tenant, reader_tenant, sum(tokens) from possible_exposure where incident_id = ?
-                group by 1, 2""")) {
-            ps.setObject(1, id);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    long n = rs.getLong(3);
-                    tokens.computeIfAbsent(rs.getString(1), t -> new long[4])[2] += n;
-                    tokens.computeIfAbsent(rs.getString(2), t -> new long[4])[3] += n;
-                    roles.computeIfAbsent(rs.getString(1), t -> new HashSet<>()).add("VICTIM");
-                    roles.computeIfAbsent(rs.getString(2), t -> new HashSet<>()).add("RECIPIENT");
+        // spec 1.3, amendment 3: the possible exposures, apart (tokens[2] as victim, [3] as reader)
+        Map<Pair, Long> possiblePairs = new LinkedHashMap<>();
+        Map<String, Instant> possibleLeak = new HashMap<>();
+        Map<String, Boolean> possiblyDelivered = new HashMap<>();
+        if (withPossible) {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    select p.reader_request, p.reader_tenant, p.victim_tenant,
+                      p.kind = 'INTRA_TENANT' or p.victim_tenant = p.reader_tenant, p.tokens,
+                      case when p.kind = 'CROSS_TENANT' then p.first_seen_at end, case when f.finished then f.delivered end
+                    from possible_exposure p left join request_fact f on f.request = p.reader_request
+                    where p.incident_id = ?""")) {
+                ps.setObject(1, id);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String reader = rs.getString(1);
+                        long n = rs.getLong(5);
+                        Boolean fate = rs.getBoolean(7);
+                        if (rs.wasNull()) {
+                            fate = null;
+                        }
+                        tokens.computeIfAbsent(rs.getString(3), t -> new long[4])[2] += n;
+                        tokens.computeIfAbsent(rs.getString(2), t -> new long[4])[3] += n;
+                        roles.computeIfAbsent(rs.getString(3), t -> new HashSet<>()).add("VICTIM");
+                        roles.computeIfAbsent(rs.getString(2), t -> new HashSet<>()).add("RECIPIENT");
+                        possiblePairs.merge(new Pair(rs.getString(3), rs.getString(2), rs.getBoolean(4), fate), n,
+                                Long::sum);
+                        Timestamp firstCross = rs.getTimestamp(6);
+                        if (firstCross != null && !firstLeak.containsKey(reader)) {
+                            possibleLeak.merge(reader, firstCross.toInstant(), (a, b) -> a.isBefore(b) ? a : b);
+                            possiblyDelivered.put(reader, Boolean.TRUE.equals(fate));
+                        }
+                    }
                 }
             }
         }
@@ -462,14 +502,25 @@ public final class IncidentQueries {
                 .withController(names.get(tenant))));
         List<PairTokens> sums = new ArrayList<>();
         pairs.forEach((k, n) -> sums.add(new PairTokens(k.victim(), k.reader(), k.intra(), k.delivered(), n)));
+        possiblePairs.forEach((k, n) -> sums.add(new PairTokens(k.victim(), k.reader(), k.intra(), k.delivered(), n,
+                true)));
         List<Leak> leaks = new ArrayList<>();
         firstLeak.forEach((reader, at) -> leaks.add(new Leak(reader, at, delivered.get(reader))));
+        possibleLeak.forEach((reader, at) -> leaks.add(new Leak(reader, at, possiblyDelivered.get(reader), true)));
         return new ExposureSums(tenants, sums, leaks);
     }
 
-    /** The affected tenants of an incident with their controllers, sorted by tenant ({@link #exposureSums}). */
+    /**
+     * The affected tenants of an incident with their controllers, sorted by tenant ({@link #exposureSums}): those of
+     * certain exposures, as documents state them.
+     */
     public static List<TenantView> tenants(Connection c, UUID id) throws SQLException {
         return exposureSums(c, id).tenants();
+    }
+
+    /** As {@link #tenants(Connection, UUID)}, with the possible exposures' counts and tenants (api.md 1.3). */
+    public static List<TenantView> tenantsWithPossible(Connection c, UUID id) throws SQLException {
+        return exposureSums(c, id, true).tenants();
     }
 
     /** Per rule: how many findings the incident has and when the first was seen. */

@@ -135,7 +135,7 @@ public class IncidentResource {
     @Path("{id}/tenants")
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public List<TenantView> tenants(@PathParam("id") String id) throws SQLException {
-        return incidents.tenants(id);
+        return incidents.tenantsWithPossible(id);
     }
 
     /** A page of the incident's findings, as {@link #exposures}: the first when no {@code limit} is given. */

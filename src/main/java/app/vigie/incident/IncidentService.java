@@ -144,6 +144,11 @@ public class IncidentService {
         return ofIncident(id, (c, uuid) -> IncidentQueries.tenants(c, uuid));
     }
 
+    /** The incident's affected tenants as the API shows them: with the possible exposures' counts (api.md 1.3). */
+    public List<TenantView> tenantsWithPossible(String id) throws SQLException {
+        return ofIncident(id, (c, uuid) -> IncidentQueries.tenantsWithPossible(c, uuid));
+    }
+
     public List<FindingView> findings(String id) throws SQLException {
         return ofIncident(id, IncidentQueries::findings);
     }

@@ -76,7 +76,8 @@ public class CaseFileService {
             long total = counts.stream().mapToLong(IncidentQueries.FindingCount::findings).sum();
             int pages = (int) Math.max(1, (total + perPage - 1) / perPage);
             int page = Math.min(findingsPage, pages);
-            IncidentQueries.ExposureSums sums = IncidentQueries.exposureSums(c, id);
+            // the page shows the possible exposures apart, in their own colour (spec 1.3, amendment 3)
+            IncidentQueries.ExposureSums sums = IncidentQueries.exposureSums(c, id, true);
             return Optional.of(new IncidentFile(i, sums.pairs(), sums.leaks(), sums.tenants(),
                     obligations.plan(c, id, now, false).orElseThrow(), counts, total, page, pages,
                     IncidentQueries.findingsPage(c, id, (page - 1) * perPage, perPage), IncidentMeasure.of(id),

@@ -20,10 +20,11 @@ import io.quarkus.test.junit.QuarkusTest;
 import app.vigie.runtime.log.AuditLogWriter;
 import app.vigie.runtime.log.PageRun;
 import app.vigie.testing.Api;
+import app.vigie.web.DashboardActionsTest;
 
 /** Spec 1.3's amendments through the service: posted over HTTP, read back from the API. */
 @QuarkusTest
-class AmendmentsServiceTest {
+public class AmendmentsServiceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static String conformance(String path) {
@@ -150,6 +151,74 @@ class AmendmentsServiceTest {
     void aPossibleExposureStaysApartUntilOneReadOfItsPairIsCertain() throws Exception {
         String p = Api.uniquePrefix();
         String dep = p + "/llama-8b/prod-pd";
+        String x = p + "/req-x";
+        String a = p + "/req-a";
+        String[] log = possibleThenCertain(p);
+        Api.post(log[0]).then().statusCode(200);
+
+        JsonNode incident = Api.incident(dep);
+        assertThat(incident).as("the deployment's incident").isNotNull();
+        assertThat(incident.get("classification").asText()).isEqualTo("SECURITY_EVENT");
+        assertThat(incident.get("leaked_responses").asLong()).isZero();
+        assertThat(incident.get("victim_tenants")).isEmpty();
+        assertThat(incident.get("possible_leaked_responses").asLong()).isEqualTo(1);
+        assertThat(incident.get("possible_victim_tenants").toString()).isEqualTo("[\"globex\"]");
+        assertThat(incident.get("possible_recipient_tenants").toString()).isEqualTo("[\"acme\"]");
+        assertThat(incident.get("findings").toString()).isEqualTo("{\"TRANSFER_OVERWRITTEN_IN_FLIGHT\":1}");
+        assertThat(incident.get("last_exposure_at").asText()).isEqualTo("2026-12-07T09:00:00.020Z");
+        assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
+            assertThat(e.get("victim_request").asText()).isEqualTo(x);
+            assertThat(e.get("reader_request").asText()).isEqualTo(a);
+            assertThat(e.get("kind").asText()).isEqualTo("CROSS_TENANT");
+            assertThat(e.get("tokens").asInt()).isEqualTo(4);
+            assertThat(e.get("possible").asBoolean()).isTrue();
+        });
+        JsonNode globex = null;
+        for (JsonNode tenant : incident.get("tenants")) {
+            if (tenant.get("tenant").asText().equals("globex")) {
+                globex = tenant;
+            }
+        }
+        assertThat(globex).as("a tenant touched by possible exposures only is listed").isNotNull();
+        assertThat(globex.get("exposed_tokens").asLong()).isZero();
+        assertThat(globex.get("exposed_requests").asLong()).isZero();
+        assertThat(globex.get("possible_exposed_tokens").asLong()).isEqualTo(4);
+        // the DPO's page: the tokens in the matrix and the response in the picture, in their own colour
+        String id = null;
+        for (JsonNode i : JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract()
+                .asString())) {
+            if (i.get("deployment").asText().equals(dep)) {
+                id = i.get("id").asText();
+            }
+        }
+        Api.account(p + "-dpo", "dpo", null);
+        String page = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password", "/incidents/" + id)
+                .page("/incidents/" + id + "?lang=en");
+        assertThat(page).contains("<td class=\" possible\"><span class=\"kind possible\"><span class=\"n\">4</span>"
+                + " possibly read</span></td>").contains("class=\"possible\"/></g>")
+                .contains("1 more response that may have carried another customer&#39;s tokens");
+
+        Api.post(log[1]).then().statusCode(200);
+        incident = Api.incident(dep);
+        assertThat(incident.get("classification").asText()).isEqualTo("PERSONAL_DATA_BREACH");
+        assertThat(incident.get("leaked_responses").asLong()).isEqualTo(1);
+        assertThat(incident.get("possible_leaked_responses").asLong()).isZero();
+        assertThat(incident.get("possible_victim_tenants")).isEmpty();
+        assertThat(incident.get("victim_tenants").toString()).isEqualTo("[\"globex\"]");
+        assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
+            assertThat(e.get("tokens").asInt()).as("the possible positions with the certain ones").isEqualTo(8);
+            assertThat(e.get("possible").asBoolean()).isFalse();
+        });
+        assertThat(incident.get("findings").toString()).contains("\"CROSS_TENANT_READ\":1",
+                "\"TRANSFER_OVERWRITTEN_IN_FLIGHT\":1", "\"TRANSFER_SENT_FOREIGN\":1");
+    }
+
+    /**
+     * Deployment {@code p}/llama-8b/prod-pd: the log of {@link #aPossibleExposureStaysApartUntilOneReadOfItsPairIsCertain}
+     * in two parts, the first leaving req-a's exposure of req-x possible only, the second making it certain.
+     */
+    public static String[] possibleThenCertain(String p) {
+        String dep = p + "/llama-8b/prod-pd";
         String a = p + "/req-a";
         String x = p + "/req-x";
         Instant t = Instant.parse("2026-12-07T09:00:00Z");
@@ -179,48 +248,6 @@ class AmendmentsServiceTest {
         d.write(t.plusMillis(10), a, "acme", 4, 4, "TRANSFER", "t2", null);
         d.attach(t.plusMillis(20), a, "acme", 8);
         d.finish(t.plusMillis(30), a, "acme", "STOP", 200, 1, true);
-        Api.post(String.join("\n", first) + "\n").then().statusCode(200);
-
-        JsonNode incident = Api.incident(dep);
-        assertThat(incident).as("the deployment's incident").isNotNull();
-        assertThat(incident.get("classification").asText()).isEqualTo("SECURITY_EVENT");
-        assertThat(incident.get("leaked_responses").asLong()).isZero();
-        assertThat(incident.get("victim_tenants")).isEmpty();
-        assertThat(incident.get("possible_leaked_responses").asLong()).isEqualTo(1);
-        assertThat(incident.get("possible_victim_tenants").toString()).isEqualTo("[\"globex\"]");
-        assertThat(incident.get("possible_recipient_tenants").toString()).isEqualTo("[\"acme\"]");
-        assertThat(incident.get("findings").toString()).isEqualTo("{\"TRANSFER_OVERWRITTEN_IN_FLIGHT\":1}");
-        assertThat(incident.get("last_exposure_at").asText()).isEqualTo("2026-12-07T09:00:00.020Z");
-        assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
-            assertThat(e.get("victim_request").asText()).isEqualTo(x);
-            assertThat(e.get("reader_request").asText()).isEqualTo(a);
-            assertThat(e.get("kind").asText()).isEqualTo("CROSS_TENANT");
-            assertThat(e.get("tokens").asInt()).isEqualTo(4);
-            assertThat(e.get("possible").asBoolean()).isTrue();
-        });
-        JsonNode globex = null;
-        for (JsonNode tenant : incident.get("tenants")) {
-            if (tenant.get("tenant").asText().equals("globex")) {
-                globex = tenant;
-            }
-        }
-        assertThat(globex).as("a tenant touched by possible exposures only is listed").isNotNull();
-        assertThat(globex.get("exposed_tokens").asLong()).isZero();
-        assertThat(globex.get("exposed_requests").asLong()).isZero();
-        assertThat(globex.get("possible_exposed_tokens").asLong()).isEqualTo(4);
-
-        Api.post(String.join("\n", second) + "\n").then().statusCode(200);
-        incident = Api.incident(dep);
-        assertThat(incident.get("classification").asText()).isEqualTo("PERSONAL_DATA_BREACH");
-        assertThat(incident.get("leaked_responses").asLong()).isEqualTo(1);
-        assertThat(incident.get("possible_leaked_responses").asLong()).isZero();
-        assertThat(incident.get("possible_victim_tenants")).isEmpty();
-        assertThat(incident.get("victim_tenants").toString()).isEqualTo("[\"globex\"]");
-        assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
-            assertThat(e.get("tokens").asInt()).as("the possible positions with the certain ones").isEqualTo(8);
-            assertThat(e.get("possible").asBoolean()).isFalse();
-        });
-        assertThat(incident.get("findings").toString()).contains("\"CROSS_TENANT_READ\":1",
-                "\"TRANSFER_OVERWRITTEN_IN_FLIGHT\":1", "\"TRANSFER_SENT_FOREIGN\":1");
+        return new String[] {String.join("\n", first) + "\n", String.join("\n", second) + "\n"};
     }
 }

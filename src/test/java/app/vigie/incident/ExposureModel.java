@@ -54,27 +54,38 @@ public final class ExposureModel {
             boolean intra = "INTRA_TENANT".equals(e.kind()) || e.victimTenant().equals(e.readerTenant());
             List<Object> key = new ArrayList<>(List.of(e.victimTenant(), e.readerTenant(), intra));
             key.add(e.delivered());
+            key.add(e.possible());
             sums.merge(key, e.tokens(), Long::sum);
         }
         List<IncidentQueries.PairTokens> out = new ArrayList<>();
         sums.forEach((k, tokens) -> out.add(new IncidentQueries.PairTokens((String) k.get(0), (String) k.get(1),
-                (Boolean) k.get(2), (Boolean) k.get(3), tokens)));
+                (Boolean) k.get(2), (Boolean) k.get(3), tokens, (Boolean) k.get(4))));
         return out;
     }
 
-    /** Each reader with a cross-tenant exposure: its earliest read, and its response delivered. */
+    /**
+     * Each reader with a cross-tenant exposure: its earliest read, and its response delivered; a reader whose
+     * cross-tenant exposures are all possible is a possible leak, at its earliest possible read.
+     */
     public static List<IncidentQueries.Leak> leaks(List<ExposureView> exposures) {
         Map<String, Instant> first = new LinkedHashMap<>();
+        Map<String, Instant> firstPossible = new LinkedHashMap<>();
         Map<String, Boolean> delivered = new HashMap<>();
         for (ExposureView e : exposures) {
             if (!"CROSS_TENANT".equals(e.kind()) || e.firstSeenAt() == null) {
                 continue;
             }
-            first.merge(e.readerRequest(), e.firstSeenAt(), (a, b) -> a.isBefore(b) ? a : b);
+            (e.possible() ? firstPossible : first).merge(e.readerRequest(), e.firstSeenAt(),
+                    (a, b) -> a.isBefore(b) ? a : b);
             delivered.put(e.readerRequest(), Boolean.TRUE.equals(e.delivered()));
         }
         List<IncidentQueries.Leak> out = new ArrayList<>();
         first.forEach((r, at) -> out.add(new IncidentQueries.Leak(r, at, delivered.get(r))));
+        firstPossible.forEach((r, at) -> {
+            if (!first.containsKey(r)) {
+                out.add(new IncidentQueries.Leak(r, at, delivered.get(r), true));
+            }
+        });
         return out;
     }
 }

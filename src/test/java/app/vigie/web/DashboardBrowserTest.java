@@ -23,6 +23,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 
+import app.vigie.detection.AmendmentsServiceTest;
 import app.vigie.testing.Api;
 import app.vigie.testing.Axe;
 import app.vigie.testing.Chromium;
@@ -138,6 +139,42 @@ class DashboardBrowserTest extends InChromium {
             assertThat(Api.admin().get("/api/incidents/" + id).then().extract().jsonPath().getString("status"))
                     .isEqualTo("TRIAGED");
             page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("incident-en.png")).setFullPage(true));
+        }
+    }
+
+    /**
+     * Spec 1.3, amendment 3, as the DPO sees it: an incident whose only exposure is possible is a security event; its
+     * tokens stand in the matrix and its response in the picture in a colour of their own (amber), named as possibly
+     * read. Screenshot incident-possible-en.png.
+     */
+    @Test
+    void aPossibleExposureIsShownInItsOwnColour() throws Exception {
+        String p = Api.uniquePrefix();
+        Api.post(AmendmentsServiceTest.possibleThenCertain(p)[0]).then().statusCode(200);
+        String id = RestAssured.given().auth().preemptive().basic("admin", Api.ADMIN_PASSWORD).get("/api/incidents")
+                .then().statusCode(200).extract().jsonPath().getString("find { it.deployment == '" + p
+                        + "/llama-8b/prod-pd' }.id");
+        try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setLocale("en-GB")
+                .setViewportSize(1280, 900))) {
+            Page page = signIn(context, root.toString() + "incidents/" + id, "admin", Api.ADMIN_PASSWORD);
+            Locator matrix = page.getByRole(AriaRole.TABLE, new Page.GetByRoleOptions()
+                    .setName("Whose tokens reached whom"));
+            Locator cell = matrix.locator("td.possible");
+            assertThat(cell.textContent()).isEqualTo("4 possibly read");
+            assertThat(cell.evaluate("e => getComputedStyle(e).boxShadow").toString()).contains("rgb(230, 149, 0)");
+            assertThat(page.locator("svg.leaks rect.possible").evaluate("e => getComputedStyle(e).fill").toString())
+                    .isEqualTo("rgb(230, 149, 0)");
+            assertThat(page.locator("svg.leaks rect.delivered").count()).isZero();
+            // a customer touched by possible exposures only is not said to have been read, nor to have received
+            Locator customers = page.locator("table.customers");
+            assertThat(customers.locator("tr[data-tenant=globex]").textContent())
+                    .contains("its data possibly read by others (not established)").doesNotContain("its data read by");
+            assertThat(customers.locator("tr[data-tenant=acme]").textContent())
+                    .contains("possibly received others' data (not established)");
+            assertThat(page.locator("#leaks-caption").textContent()).contains("0 responses with another customer's",
+                    "1 more response that may have carried another customer's tokens");
+            page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("incident-possible-en.png"))
+                    .setFullPage(true));
         }
     }
 

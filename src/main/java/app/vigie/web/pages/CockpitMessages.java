@@ -50,6 +50,13 @@ public interface CockpitMessages {
     String happened_bucket(String from, String to, int responses);
 
     /**
+     * Responses that may have carried another customer's tokens (spec 1.3, amendment 3: a possible exposure only),
+     * counted apart from the others.
+     */
+    @Message
+    String happened_possible(int responses);
+
+    /**
      * The known technical causes (root-causes/): title, intro, none, support, examples, prevention, references,
      * unaccounted, catalogue, first_seen, since.
      */

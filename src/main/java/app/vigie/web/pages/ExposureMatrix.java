@@ -12,7 +12,8 @@ import app.vigie.incident.IncidentQueries;
  * The incident page's table of whose tokens reached whom: the customers whose tokens were read down, the customers
  * whose requests read them across, the {@value #TOP} with the most tokens on each side named and the rest summed as
  * "others". Each cell tells another customer's tokens from the same customer's, and tokens delivered in responses
- * from those contained (never delivered) and those whose delivery is not known yet.
+ * from those contained (never delivered) and those whose delivery is not known yet; the tokens of possible exposures
+ * (spec 1.3, amendment 3: what was read may have been overwritten while a transfer read it) are a count of their own.
  */
 final class ExposureMatrix {
     /** How many customers each side names before summing the rest. */
@@ -35,7 +36,7 @@ final class ExposureMatrix {
         boolean otherCols = asReader.size() > cols.size();
         int width = cols.size() + (otherCols ? 1 : 0);
         int height = rows.size() + (otherRows ? 1 : 0);
-        long[][][] sums = new long[height][width][6];
+        long[][][] sums = new long[height][width][7];
         Map<String, Integer> rowIndex = index(rows);
         Map<String, Integer> colIndex = index(cols);
         for (IncidentQueries.PairTokens e : pairs) {
@@ -43,14 +44,14 @@ final class ExposureMatrix {
             int c = colIndex.getOrDefault(e.readerTenant(), cols.size());
             int base = e.intra() ? 3 : 0;
             int fate = e.delivered() == null ? 2 : e.delivered() ? 0 : 1;
-            sums[r][c][base + fate] += e.tokens();
+            sums[r][c][e.possible() ? 6 : base + fate] += e.tokens();
         }
         List<IncidentPage.MatrixRow> out = new ArrayList<>();
         for (int r = 0; r < height; r++) {
             List<IncidentPage.MatrixCell> cells = new ArrayList<>();
             for (int c = 0; c < width; c++) {
                 long[] s = sums[r][c];
-                cells.add(new IncidentPage.MatrixCell(s[0], s[1], s[2], s[3], s[4], s[5]));
+                cells.add(new IncidentPage.MatrixCell(s[0], s[1], s[2], s[3], s[4], s[5], s[6]));
             }
             out.add(new IncidentPage.MatrixRow(r < rows.size() ? rows.get(r) : null, cells));
         }

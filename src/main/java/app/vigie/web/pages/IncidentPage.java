@@ -53,7 +53,8 @@ public record IncidentPage(String language, String zone, String user, String id,
      */
     public record CustomerLine(String tenant, String controller, String role, long exposedRequests,
             long exposedTokens, long receivedTokens, boolean alerted, When alertDeliveredAt, When acknowledgedAt,
-            String nextTitle, When nextDue, List<Retry> retries) {
+            String nextTitle, When nextDue, List<Retry> retries, long possiblyExposedTokens,
+            long possiblyReceivedTokens) {
         /** {@link #tenant} as one segment of a path (a tenant name of the logs may hold any character). */
         public String tenantParam() {
             return IncidentPage.segment(tenant);
@@ -93,7 +94,7 @@ public record IncidentPage(String language, String zone, String user, String id,
      * ({@code same...}), delivered in responses, contained (never delivered) or whose delivery is not known yet.
      */
     public record MatrixCell(long crossDelivered, long crossContained, long crossUnknown, long sameDelivered,
-            long sameContained, long sameUnknown) {
+            long sameContained, long sameUnknown, long possible) {
         public boolean cross() {
             return crossDelivered + crossContained + crossUnknown > 0;
         }
@@ -112,7 +113,7 @@ public record IncidentPage(String language, String zone, String user, String id,
      */
     public record Picture(int width, int height, int left, int top, int plotWidth, int plotHeight, int max,
             List<Bar> bars, List<Marker> markers, When start, When end, String startLabel, String endLabel,
-            boolean broken, int responses, int delivered) {
+            boolean broken, int responses, int delivered, int possible) {
         public int bottom() {
             return top + plotHeight;
         }
@@ -146,7 +147,8 @@ public record IncidentPage(String language, String zone, String user, String id,
     }
 
     /** A period's bar: delivered responses (dark) under contained or unknown ones (light), its words as a title. */
-    public record Bar(int x, int width, int darkY, int darkHeight, int lightY, int lightHeight, String title) {
+    public record Bar(int x, int width, int darkY, int darkHeight, int lightY, int lightHeight, int possibleY,
+            int possibleHeight, String title) {
     }
 
     /** A time marked on the picture ({@code kind}: first_exposure, detection, measure). */

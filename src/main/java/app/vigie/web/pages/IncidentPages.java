@@ -570,8 +570,12 @@ public class IncidentPages {
             Instant delivered = plan.alertsDelivered().get(t.tenant());
             Obligation nextDue = plan.of(t.tenant()).stream().filter(o -> o.open() && o.dueAt() != null)
                     .min(Comparator.comparing(Obligation::dueAt)).orElse(null);
-            String role = t.roles().contains("VICTIM") && t.roles().contains("RECIPIENT") ? "BOTH"
-                    : t.roles().contains("VICTIM") ? "VICTIM" : "RECIPIENT";
+            // the role its certain exposures give; one its possible ones alone give is said as possible (amendment 3)
+            boolean victim = t.exposedTokens() > 0;
+            boolean recipient = t.receivedTokens() > 0;
+            String role = victim && recipient ? "BOTH" : victim ? "VICTIM" : recipient ? "RECIPIENT"
+                    : t.possibleExposedTokens() > 0 && t.possibleReceivedTokens() > 0 ? "POSSIBLY_BOTH"
+                    : t.possibleExposedTokens() > 0 ? "POSSIBLY_VICTIM" : "POSSIBLY_RECIPIENT";
             out.add(new IncidentPage.CustomerLine(t.tenant(), t.mapped() ? t.controller() : null, role,
                     t.exposedRequests(), t.exposedTokens(), t.receivedTokens(), alerted,
                     delivered == null ? null : When.of(delivered, zone, locale),
@@ -580,7 +584,8 @@ public class IncidentPages {
                     When.of(nextDue == null ? null : nextDue.dueAt(), zone, locale),
                     own.stream().flatMap(a -> a.deliveries().stream())
                             .filter(d -> "DEAD".equals(d.status()) || "HELD".equals(d.status()))
-                            .map(d -> new IncidentPage.Retry(d.id(), d.channel(), d.status())).toList()));
+                            .map(d -> new IncidentPage.Retry(d.id(), d.channel(), d.status())).toList(),
+                    t.possibleExposedTokens(), t.possibleReceivedTokens()));
         }
         return out;
     }

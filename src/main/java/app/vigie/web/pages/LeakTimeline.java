@@ -14,7 +14,9 @@ import app.vigie.notice.When;
 /**
  * The incident page's picture of leaking responses over time, drawn on the server as an SVG: the responses that
  * carried another customer's tokens, per period, delivered (dark) over contained or not known yet (light), from the
- * first exposure to the detection (or the last event shown, when later), the detection and each measure marked.
+ * first exposure to the detection (or the last event shown, when later), the detection and each measure marked. The
+ * responses that may have carried another customer's tokens (spec 1.3, amendment 3: a possible exposure only) are
+ * stacked on top in a colour of their own, and counted apart.
  */
 final class LeakTimeline {
     static final int BUCKETS = 48;
@@ -55,9 +57,12 @@ final class LeakTimeline {
         double perBucket = (double) span / BUCKETS;
         int[] dark = new int[BUCKETS];
         int[] light = new int[BUCKETS];
+        int[] maybe = new int[BUCKETS];
         for (IncidentQueries.Leak r : leaks) {
             int b = bucket(r.firstSeenAt(), start, perBucket);
-            if (r.delivered()) {
+            if (r.possible()) {
+                maybe[b]++;
+            } else if (r.delivered()) {
                 dark[b]++;
             } else {
                 light[b]++;
@@ -65,23 +70,26 @@ final class LeakTimeline {
         }
         int max = 1;
         for (int b = 0; b < BUCKETS; b++) {
-            max = Math.max(max, dark[b] + light[b]);
+            max = Math.max(max, dark[b] + light[b] + maybe[b]);
         }
         double barWidth = (double) PLOT_WIDTH / BUCKETS;
         List<IncidentPage.Bar> bars = new ArrayList<>();
         for (int b = 0; b < BUCKETS; b++) {
             int n = dark[b] + light[b];
-            if (n == 0) {
+            if (n + maybe[b] == 0) {
                 continue;
             }
             int x = LEFT + (int) Math.round(b * barWidth);
             int hDark = (int) Math.round((double) dark[b] * PLOT_HEIGHT / max);
             int hLight = (int) Math.round((double) light[b] * PLOT_HEIGHT / max);
+            int hMaybe = (int) Math.round((double) maybe[b] * PLOT_HEIGHT / max);
             Instant from = start.plusMillis(Math.round(b * perBucket));
             Instant to = start.plusMillis(Math.round((b + 1) * perBucket));
+            String title = ck.happened_bucket(When.of(from, zone, locale).local(), When.of(to, zone, locale).local(),
+                    n) + (maybe[b] == 0 ? "" : " · " + ck.happened_possible(maybe[b]));
             bars.add(new IncidentPage.Bar(x, Math.max(1, (int) Math.floor(barWidth) - 1), TOP + PLOT_HEIGHT - hDark,
-                    hDark, TOP + PLOT_HEIGHT - hDark - hLight, hLight, ck.happened_bucket(
-                            When.of(from, zone, locale).local(), When.of(to, zone, locale).local(), n)));
+                    hDark, TOP + PLOT_HEIGHT - hDark - hLight, hLight, TOP + PLOT_HEIGHT - hDark - hLight - hMaybe,
+                    hMaybe, title));
         }
         List<IncidentPage.Marker> markers = new ArrayList<>();
         for (Mark m : marks) {
@@ -98,14 +106,18 @@ final class LeakTimeline {
         for (int d : dark) {
             delivereds += d;
         }
+        int possible = 0;
+        for (int m : maybe) {
+            possible += m;
+        }
         // short labels under the axis, with their offset; with the seconds when the period is shorter than a day
         DateTimeFormatter label = DateTimeFormatter.ofPattern(Duration.between(start, end)
                 .compareTo(Duration.ofDays(1)) < 0 ? "d MMM yyyy HH:mm:ss xxx" : "d MMM yyyy HH:mm xxx", locale)
                 .withZone(zone);
         return new IncidentPage.Picture(LEFT + PLOT_WIDTH + (broken ? BREAK + 16 : 16), TOP + PLOT_HEIGHT + 40,
                 LEFT, TOP, PLOT_WIDTH, PLOT_HEIGHT, max, bars, markers, When.of(start, zone, locale),
-                When.of(end, zone, locale), label.format(start), label.format(end), broken, leaks.size(),
-                delivereds);
+                When.of(end, zone, locale), label.format(start), label.format(end), broken, leaks.size() - possible,
+                delivereds, possible);
     }
 
     /** Whether {@code at} is so long after the leaks that drawing up to it would crush them into one bar. */

@@ -59,6 +59,21 @@ class ExposureMatrixTest {
         assertThat(m.rows().get(row).cells().stream().filter(IncidentPage.MatrixCell::same)).hasSize(1);
     }
 
+    /** Spec 1.3, amendment 3: the tokens of possible exposures are a count of their own, never delivered or contained. */
+    @Test
+    void possibleTokensAreACountOfTheirOwn() {
+        IncidentPage.Matrix m = ExposureMatrix.of(ExposureModel.pairs(List.of(
+                new ExposureView("CROSS_TENANT", "acme", "a", "globex", "b", 8, T, true),
+                new ExposureView("CROSS_TENANT", "acme", "a", "globex", "c", 5, T, true, true),
+                new ExposureView("CROSS_TENANT", "initech", "i", "globex", "d", 3, T, null, true))));
+        IncidentPage.MatrixCell both = m.rows().get(m.rows().get(0).victim().equals("acme") ? 0 : 1).cells().get(0);
+        assertThat(List.of(both.crossDelivered(), both.crossContained(), both.crossUnknown(), both.possible()))
+                .containsExactly(8L, 0L, 0L, 5L);
+        IncidentPage.MatrixCell only = m.rows().get(m.rows().get(0).victim().equals("acme") ? 1 : 0).cells().get(0);
+        assertThat(only.cross()).as("a possible exposure alone is not a cross-tenant read").isFalse();
+        assertThat(only.possible()).isEqualTo(3);
+    }
+
     @Test
     void deliveredContainedAndUnknownAreKeptApart() {
         IncidentPage.Matrix m = ExposureMatrix.of(ExposureModel.pairs(List.of(

@@ -30,10 +30,34 @@ class LeakTimelineTest {
     static final CockpitMessages WORDS = (CockpitMessages) Proxy.newProxyInstance(
             CockpitMessages.class.getClassLoader(), new Class<?>[] {CockpitMessages.class},
             (proxy, method, args) -> method.getName().equals("happened_bucket")
-                    ? args[2] + " from " + args[0] + " to " + args[1] : String.valueOf(args[0]));
+                    ? args[2] + " from " + args[0] + " to " + args[1]
+                    : method.getName().equals("happened_possible") ? args[0] + " possible" : String.valueOf(args[0]));
 
     private static ExposureView leak(String reader, Instant at, Boolean delivered) {
         return new ExposureView("CROSS_TENANT", "acme", "v-" + reader, "globex", reader, 8, at, delivered);
+    }
+
+    /**
+     * Spec 1.3, amendment 3: a response that may have carried another customer's tokens (a possible exposure only) is
+     * stacked on top in its own colour and counted apart; one with a certain exposure too is a leak like the others.
+     */
+    @Test
+    void aPossibleLeakIsStackedApartAndCountedApart() {
+        Instant t = Instant.parse("2026-03-10T08:00:00Z");
+        List<ExposureView> exposures = new ArrayList<>();
+        exposures.add(leak("r1", t, true));
+        exposures.add(new ExposureView("CROSS_TENANT", "acme", "v-r2", "globex", "r2", 8, t, true, true));
+        exposures.add(new ExposureView("CROSS_TENANT", "acme", "w-r1", "globex", "r1", 8, t, true, true));
+        IncidentPage.Picture p = LeakTimeline.of(ExposureModel.leaks(exposures), List.of(), PARIS, Locale.ENGLISH,
+                WORDS);
+        assertThat(p.responses()).isEqualTo(1);
+        assertThat(p.delivered()).isEqualTo(1);
+        assertThat(p.possible()).isEqualTo(1);
+        assertThat(p.bars()).singleElement().satisfies(b -> {
+            assertThat(b.darkHeight()).isEqualTo(b.possibleHeight()).isPositive();
+            assertThat(b.possibleY() + b.possibleHeight()).isEqualTo(b.lightY());
+            assertThat(b.title()).isEqualTo("1 from " + b.title().split(" from ")[1].split(" · ")[0] + " · 1 possible");
+        });
     }
 
     @Test
