@@ -20,9 +20,16 @@ public final class IncidentIds {
     /** The incident, when {@code tenant} has an exposure in it (as victim or recipient); 404 otherwise. */
     public static IncidentView affected(IncidentView incident, String tenant) {
         if (!incident.victimTenants().contains(tenant) && !incident.recipientTenants().contains(tenant)) {
-            throw new ProblemException(404, "tenant '" + tenant + "' has no exposure in incident " + incident.id());
+            throw new ProblemException(404, "tenant '" + tenant + "' has no exposure in incident " + incident.id()
+                    + (possiblyAffected(incident, tenant) ? " (only possible ones: its processor alert tells them)"
+                            : ""));
         }
         return incident;
+    }
+
+    /** Whether a possible exposure of the incident (spec 1.3, amendment 3) touches the tenant. */
+    public static boolean possiblyAffected(IncidentView incident, String tenant) {
+        return incident.possibleVictimTenants().contains(tenant) || incident.possibleRecipientTenants().contains(tenant);
     }
 
     /** An incident's id as download names carry it: its first 8 hexadecimal digits. */

@@ -294,6 +294,27 @@ public final class IncidentQueries {
     }
 
     /**
+     * As {@link #exposuresOf}, the possible exposures (spec 1.3, amendment 3; V35): those a processor alert tells the
+     * controller as possibly read, apart from the certain ones.
+     */
+    public static List<ExposureView> possibleExposuresOf(Connection c, UUID id, String tenant) throws SQLException {
+        List<ExposureView> out = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(
+                "and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT'))", "",
+                "possible_exposure", "true"))) {
+            ps.setObject(1, id);
+            ps.setString(2, tenant);
+            ps.setString(3, tenant);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(exposure(rs));
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
      * The incident's exposures whose victim or reader is {@code tenant} (its id matched exactly), whatever their
      * kind, in the order of {@link #exposures(Connection, UUID)}: a controller's regulator pack reads these, never the
      * whole incident's (issue 41).
@@ -659,6 +680,16 @@ public final class IncidentQueries {
     /** The incident {@code uuid} (asked for as {@code id}) if {@code tenant} is affected by it; 404 otherwise. */
     public static IncidentView affected(Connection c, UUID uuid, String id, String tenant) throws SQLException {
         return IncidentIds.affected(get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id)), tenant);
+    }
+
+    /**
+     * As {@link #affected}, a tenant touched by possible exposures only too (spec 1.3, amendment 3): for the processor
+     * alert, which tells them as possibly read; a document stating a breach has happened is not made for it.
+     */
+    public static IncidentView affectedOrPossibly(Connection c, UUID uuid, String id, String tenant)
+            throws SQLException {
+        IncidentView incident = get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id));
+        return IncidentIds.possiblyAffected(incident, tenant) ? incident : IncidentIds.affected(incident, tenant);
     }
 
     private static Instant instant(Timestamp t) {

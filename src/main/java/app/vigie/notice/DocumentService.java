@@ -60,7 +60,9 @@ public class DocumentService {
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         DocumentRenderer.Rendered r = Transactions.run(dataSource, c -> {
-            IncidentView incident = IncidentQueries.affected(c, uuid, id, tenant);
+            IncidentView incident = kindAndFormat[0].equals(DocumentRenderer.PROCESSOR_ALERT)
+                    ? IncidentQueries.affectedOrPossibly(c, uuid, id, tenant)
+                    : IncidentQueries.affected(c, uuid, id, tenant);
             String lang = lang(c, langParam, tenant);
             return build(c, kindAndFormat[0], incident, tenant, Locale.forLanguageTag(lang), zone, now);
         });

@@ -112,6 +112,20 @@ public class NoticeService {
                 .map(l -> l.line(zone, lang)).toList();
         List<ProcessorAlert.RequestLine> receivedLines = received.values().stream().sorted(Line.FIRST)
                 .map(l -> l.line(zone, lang)).toList();
+        // spec 1.3, amendment 3: what may have been read (a write to the pages while a transfer read them), apart
+        Map<String, Line> possiblyExposed = new LinkedHashMap<>();
+        Map<String, Line> possiblyReceived = new LinkedHashMap<>();
+        for (ExposureView e : IncidentQueries.possibleExposuresOf(c, incident.id(), tenant)) {
+            if (e.victimTenant().equals(tenant)) {
+                possiblyExposed.computeIfAbsent(e.victimRequest() + "|" + e.kind(), k -> new Line(e.victimRequest(),
+                        "INTRA_TENANT".equals(e.kind()))).add(e.tokens(), e.firstSeenAt(), e.readerRequest(),
+                                e.delivered());
+            }
+            if (e.readerTenant().equals(tenant) && "CROSS_TENANT".equals(e.kind())) {
+                possiblyReceived.computeIfAbsent(e.readerRequest(), k -> new Line(e.readerRequest(), false))
+                        .add(e.tokens(), e.firstSeenAt(), e.victimRequest(), e.delivered());
+            }
+        }
         ProcessorAlert.Totals totals = new ProcessorAlert.Totals(exposedLines.size(),
                 exposedLines.stream().mapToLong(ProcessorAlert.RequestLine::tokens).sum(), receivedLines.size(),
                 receivedLines.stream().mapToLong(ProcessorAlert.RequestLine::tokens).sum(),
@@ -140,7 +154,9 @@ public class NoticeService {
                                 entry.dpo() == null ? null : entry.dpo().phone(), true),
                 exposedLines, receivedLines, totals, measures, duties, obligations.rulesVersion(),
                 findings(incident, lang.getLanguage()), gdprClock != null,
-                gdprClock == null ? null : source(gdprClock, lang.getLanguage()));
+                gdprClock == null ? null : source(gdprClock, lang.getLanguage()),
+                possiblyExposed.values().stream().sorted(Line.FIRST).map(l -> l.line(zone, lang)).toList(),
+                possiblyReceived.values().stream().sorted(Line.FIRST).map(l -> l.line(zone, lang)).toList());
     }
 
     /** The detector's findings of the incident by kind, in a language. */

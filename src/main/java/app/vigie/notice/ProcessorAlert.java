@@ -11,7 +11,28 @@ import java.util.UUID;
 public record ProcessorAlert(String language, String zone, When generatedAt, Incident incident, Party processor,
         Controller controller, List<RequestLine> exposed, List<RequestLine> received, Totals totals,
         List<Measure> measures, List<Duty> duties, String rulesVersion, List<FindingLine> findings,
-        boolean gdprClock, String gdprClockSource) {
+        boolean gdprClock, String gdprClockSource, List<RequestLine> possiblyExposed,
+        List<RequestLine> possiblyReceived) {
+
+    public ProcessorAlert {
+        // an alert's body rendered before spec 1.3 (kept, sent again as it was) has none
+        possiblyExposed = possiblyExposed == null ? List.of() : possiblyExposed;
+        possiblyReceived = possiblyReceived == null ? List.of() : possiblyReceived;
+    }
+
+    /**
+     * Whether the controller's data was possibly read, or its requests possibly received others' (spec 1.3,
+     * amendment 3): the pages were written by another request while a transfer between two nodes was reading them,
+     * and the log cannot tell which content was read. Told apart, never as established.
+     */
+    public boolean possible() {
+        return !possiblyExposed.isEmpty() || !possiblyReceived.isEmpty();
+    }
+
+    /** Whether everything this alert tells is possible only: nothing of the controller is established as read. */
+    public boolean possibleOnly() {
+        return possible() && exposed.isEmpty() && received.isEmpty();
+    }
 
     /**
      * What the detector recorded in the incident, by kind, in the document's language: the nature of the breach

@@ -191,6 +191,24 @@ public class AmendmentsServiceTest {
                 id = i.get("id").asText();
             }
         }
+        // each controller touched is alerted, its data (or what it received) told as possibly read
+        JsonNode alerts = JSON.readTree(Api.admin().get("/api/alerts?incident=" + id).then().statusCode(200).extract()
+                .asString());
+        List<String> alerted = new ArrayList<>();
+        alerts.forEach(al -> alerted.add(al.get("tenant").asText() + " " + al.get("phase").asText()));
+        assertThat(alerted).containsExactlyInAnyOrder("globex INITIAL", "acme INITIAL");
+        String victimEn = document(id, "globex", "en");
+        assertThat(victimEn).contains("Possible personal data breach alert", "What may have been read",
+                "Your requests whose data may have been read", "neither established nor excluded",
+                "It is not\nestablished that data of your requests was read")
+                .doesNotContain("No data\nof your requests was read", "Your requests that may have received");
+        String victimFr = document(id, "globex", "fr");
+        assertThat(victimFr).contains("Alerte de violation possible de données à caractère personnel",
+                "Vos requêtes dont des données ont peut-être été lues", "ni établie ni\nexclue",
+                "Début de l'exposition possible")
+                .doesNotContain("may have", "Aucune donnée de vos requêtes n'a été lue");
+        assertThat(document(id, "acme", "en")).contains("Your requests that may have received other customers' data",
+                "Possible personal data breach alert").doesNotContain("Your requests whose data may have been read");
         Api.account(p + "-dpo", "dpo", null);
         String page = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password", "/incidents/" + id)
                 .page("/incidents/" + id + "?lang=en");
@@ -211,6 +229,8 @@ public class AmendmentsServiceTest {
         });
         assertThat(incident.get("findings").toString()).contains("\"CROSS_TENANT_READ\":1",
                 "\"TRANSFER_OVERWRITTEN_IN_FLIGHT\":1", "\"TRANSFER_SENT_FOREIGN\":1");
+        String certain = document(id, "globex", "en");
+        assertThat(certain).contains("<h1>Personal data breach alert</h1>").doesNotContain("What may have been read");
     }
 
     /**
@@ -249,5 +269,10 @@ public class AmendmentsServiceTest {
         d.attach(t.plusMillis(20), a, "acme", 8);
         d.finish(t.plusMillis(30), a, "acme", "STOP", 200, 1, true);
         return new String[] {String.join("\n", first) + "\n", String.join("\n", second) + "\n"};
+    }
+
+    private static String document(String incident, String tenant, String lang) {
+        return Api.admin().get("/api/incidents/" + incident + "/tenants/" + tenant
+                + "/documents/processor-alert.html?lang=" + lang).then().statusCode(200).extract().asString();
     }
 }

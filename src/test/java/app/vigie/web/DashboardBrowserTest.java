@@ -175,6 +175,12 @@ class DashboardBrowserTest extends InChromium {
                     "1 more response that may have carried another customer's tokens");
             page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("incident-possible-en.png"))
                     .setFullPage(true));
+            // the processor alert to the controller whose data may have been read, in French
+            page.navigate(root.toString() + "incidents/" + id + "/tenants/globex/documents/processor-alert.html?lang=fr");
+            assertThat(page.textContent("h1")).isEqualTo("Alerte de violation possible de données à caractère personnel");
+            assertThat(page.textContent("body")).contains("Ce qui a pu être lu", "ni établie ni");
+            page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("processor-alert-possible-fr.png"))
+                    .setFullPage(true));
         }
     }
 

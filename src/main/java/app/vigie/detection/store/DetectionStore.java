@@ -82,9 +82,15 @@ public final class DetectionStore {
         }
         insertFindings(c, b, incidents, now);
         PossibleExposureStore.promote(c, b, incidents);
-        Map<UUID, Set<String>> touched = countNewRequests(c, b, incidents);
+        Map<UUID, Set<String>> touched = new HashMap<>(countNewRequests(c, b, incidents));
         upsertExposures(c, b, incidents);
-        PossibleExposureStore.write(c, possible, incidents);
+        // a tenant a possible exposure touches first is alerted too (possibly read); one alerted already is not again
+        PossibleExposureStore.write(c, possible, incidents).forEach((incident, tenants) -> touched.merge(incident,
+                tenants, (known, added) -> {
+                    Set<String> both = new TreeSet<>(known);
+                    both.addAll(added);
+                    return both;
+                }));
         recordEvidence(c, b, incidents, servedBoots);
         countLeaked(c, leaked);
         for (Map.Entry<String, DetectionBuffer.ExposureSpan> e : b.spans.entrySet()) {

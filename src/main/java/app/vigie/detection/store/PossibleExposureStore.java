@@ -65,11 +65,15 @@ final class PossibleExposureStore {
 
     /**
      * Writes possible exposures: those of a pair already certain add their positions to its {@code exposure} row;
-     * the others are united with their {@code possible_exposure} row, or make it.
+     * the others are united with their {@code possible_exposure} row, or make it. Returns, per incident, the tenants
+     * of the pairs made (the victim, and the reader of a cross-tenant one): they may need a customer alert, which
+     * tells them possibly read.
      */
-    static void write(Connection c, List<ExposureRead> possible, Map<String, UUID> incidents) throws SQLException {
+    static Map<UUID, Set<String>> write(Connection c, List<ExposureRead> possible, Map<String, UUID> incidents)
+            throws SQLException {
+        Map<UUID, Set<String>> touched = new HashMap<>();
         if (possible.isEmpty()) {
-            return;
+            return touched;
         }
         Set<Pair> certain = new HashSet<>();
         try (PreparedStatement ps = c.prepareStatement("""
@@ -99,7 +103,7 @@ final class PossibleExposureStore {
         List<ExposureRead> rest = possible.stream().filter(e -> !certain.contains(new Pair(incidents.get(
                 e.deployment()), e.readerRequest(), e.victimRequest()))).toList();
         if (rest.isEmpty()) {
-            return;
+            return touched;
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into possible_exposure as x (incident_id, kind, reader_request, reader_tenant, victim_request,
@@ -113,7 +117,8 @@ final class PossibleExposureStore {
                   positions = vigie_ranges_union(x.positions, excluded.positions),
                   tokens = vigie_ranges_size(vigie_ranges_union(x.positions, excluded.positions)),
                   first_seen_at = least(x.first_seen_at, excluded.first_seen_at),
-                  last_seen_at = greatest(x.last_seen_at, excluded.last_seen_at)""")) {
+                  last_seen_at = greatest(x.last_seen_at, excluded.last_seen_at)
+                returning incident_id, victim_tenant, reader_tenant, kind, xmax = 0""")) {
             ps.setArray(1, c.createArrayOf("uuid", rest.stream().map(e -> incidents.get(e.deployment())).toArray()));
             ps.setArray(2, c.createArrayOf("text", rest.stream().map(e -> e.kind().name()).toArray()));
             ps.setArray(3, c.createArrayOf("text", rest.stream().map(ExposureRead::readerRequest).toArray()));
@@ -126,8 +131,20 @@ final class PossibleExposureStore {
                     .toArray()));
             ps.setArray(9, c.createArrayOf("bigint", rest.stream().map(e -> DetectionStore.micros(e.attachAt()))
                     .toArray()));
-            ps.executeUpdate();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (rs.getBoolean(5)) {  // inserted: a pair new to the incident
+                        Set<String> tenants = touched.computeIfAbsent(rs.getObject(1, UUID.class),
+                                k -> new HashSet<>());
+                        tenants.add(rs.getString(2));
+                        if ("CROSS_TENANT".equals(rs.getString(4))) {
+                            tenants.add(rs.getString(3));
+                        }
+                    }
+                }
+            }
         }
+        return touched;
     }
 
     private static void bindPairs(Connection c, PreparedStatement ps, List<Pair> pairs) throws SQLException {
