@@ -25,14 +25,18 @@ public final class IncidentExports {
         return out.toString();
     }
 
-    /** Every exposure: whose request was read by which request, how many tokens, whether it was delivered. */
+    /**
+     * Every exposure: whose request was read by which request, how many tokens, whether it was delivered, and whether
+     * it is possible only (spec 1.3, amendment 3: the content read is uncertain).
+     */
     public static String exposuresCsv(List<ExposureView> exposures) {
         StringBuilder out = new StringBuilder();
         Csv.row(out, List.of("kind", "victim_tenant", "victim_request", "reader_tenant", "reader_request", "tokens",
-                "first_seen_at_utc", "delivered"));
+                "first_seen_at_utc", "delivered", "possible"));
         for (ExposureView e : exposures) {
             Csv.row(out, List.of(e.kind(), e.victimTenant(), e.victimRequest(), e.readerTenant(), e.readerRequest(),
-                    Long.toString(e.tokens()), nz(e.firstSeenAt()), delivered(e.delivered())));
+                    Long.toString(e.tokens()), nz(e.firstSeenAt()), delivered(e.delivered()),
+                    e.possible() ? "yes" : "no"));
         }
         return out.toString();
     }

@@ -316,17 +316,24 @@ public final class IncidentQueries {
 
     /**
      * The incident's exposures whose victim or reader is {@code tenant} (its id matched exactly), whatever their
-     * kind, in the order of {@link #exposures(Connection, UUID)}: a controller's regulator pack reads these, never the
-     * whole incident's (issue 41).
+     * kind, in the order of {@link #exposures(Connection, UUID)}, the possible ones among them marked: a controller's
+     * regulator pack reads these, never the whole incident's (issue 41).
      */
     public static List<ExposureView> exposuresTouching(Connection c, UUID id, String tenant) throws SQLException {
-        return ofTenant(c, id, tenant, "and (e.victim_tenant = ? or e.reader_tenant = ?)");
+        return ofTenant(c, id, tenant, "and (e.victim_tenant = ? or e.reader_tenant = ?)", true);
     }
 
     private static List<ExposureView> ofTenant(Connection c, UUID id, String tenant, String condition)
             throws SQLException {
+        return ofTenant(c, id, tenant, condition, false);
+    }
+
+    /** {@code withPossible}: the possible exposures among them, marked (spec 1.3, amendment 3). */
+    private static List<ExposureView> ofTenant(Connection c, UUID id, String tenant, String condition,
+            boolean withPossible) throws SQLException {
         List<ExposureView> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(condition, "", "exposure", "false"))) {
+        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(condition, "",
+                withPossible ? WITH_POSSIBLE : "exposure", withPossible ? "e.possible" : "false"))) {
             ps.setObject(1, id);
             ps.setString(2, tenant);
             ps.setString(3, tenant);

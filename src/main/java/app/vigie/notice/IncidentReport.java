@@ -11,7 +11,19 @@ import java.util.UUID;
 public record IncidentReport(String language, String zone, When generatedAt, ProcessorAlert.Party processor,
         Facts facts, List<ProcessorAlert.FindingLine> findings, TechnicalCause technicalCause, List<Event> timeline, List<TenantLine> exposure, List<Case> cases,
         List<ProcessorAlert.Measure> measures, List<DecisionLine> providerDecisions,
-        List<ProcessorAlert.Duty> providerObligations, String rulesVersion) {
+        List<ProcessorAlert.Duty> providerObligations, String rulesVersion, List<PossibleLine> possibleExposure) {
+
+    public IncidentReport {
+        possibleExposure = possibleExposure == null ? List.of() : possibleExposure;
+    }
+
+    /**
+     * A customer's possible exposure (spec 1.3, amendment 3): tokens of its requests possibly read, and tokens its
+     * requests possibly received, where another request wrote the pages while a transfer between nodes read them.
+     */
+    public record PossibleLine(String tenant, String controller, long possiblyExposedTokens,
+            long possiblyReceivedTokens) {
+    }
 
     public record Facts(UUID id, String deployment, String status, String statusText, String statusReason,
             String classification,

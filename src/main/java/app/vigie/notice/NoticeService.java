@@ -319,7 +319,10 @@ public class NoticeService {
                         t.responsesReceived())).toList(), cases,
                 IncidentMeasure.of(incident.id()).stream().map(m -> new ProcessorAlert.Measure(When.of(m.takenAt(), zone,
                         lang), m.text())).toList(), decisions(plan, "", zone, lang), duties(plan.of(null), zone, lang),
-                obligations.rulesVersion());
+                obligations.rulesVersion(), IncidentQueries.tenantsWithPossible(c, incident.id()).stream()
+                        .filter(t -> t.possibleExposedTokens() + t.possibleReceivedTokens() > 0)
+                        .map(t -> new IncidentReport.PossibleLine(t.tenant(), t.controller(), t.possibleExposedTokens(),
+                                t.possibleReceivedTokens())).toList());
     }
 
     private static AuthorityNotification.Severity severity(ObligationService.SeverityView sev) {

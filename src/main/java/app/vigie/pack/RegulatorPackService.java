@@ -120,10 +120,11 @@ public class RegulatorPackService {
     /**
      * One line of a controller's own exposures: {@code direction} EXPOSED (its request's data read by another
      * request) or RECEIVED (its request read another's); the other request named only when it is the controller's
-     * own ({@code counterpart} SAME_CUSTOMER), never another customer's.
+     * own ({@code counterpart} SAME_CUSTOMER), never another customer's; {@code possible}: what was read is uncertain
+     * (spec 1.3, amendment 3), it may have been.
      */
     public record OwnExposure(String direction, String ownRequest, String counterpart, String counterpartRequest,
-            long tokens, Instant firstSeenAt, Boolean delivered) {
+            long tokens, Instant firstSeenAt, Boolean delivered, boolean possible) {
     }
 
     /** A pack ready to write: its file name and the writing, done as the bytes go out. */
@@ -282,11 +283,11 @@ public class RegulatorPackService {
             String counterpart = same ? "SAME_CUSTOMER" : "ANOTHER_CUSTOMER";
             if (e.victimTenant().equals(tenant)) {
                 return Stream.of(new OwnExposure("EXPOSED", e.victimRequest(), counterpart,
-                        same ? e.readerRequest() : null, e.tokens(), e.firstSeenAt(), e.delivered()));
+                        same ? e.readerRequest() : null, e.tokens(), e.firstSeenAt(), e.delivered(), e.possible()));
             }
             if (e.readerTenant().equals(tenant)) {
                 return Stream.of(new OwnExposure("RECEIVED", e.readerRequest(), counterpart, null,
-                        e.tokens(), e.firstSeenAt(), e.delivered()));
+                        e.tokens(), e.firstSeenAt(), e.delivered(), e.possible()));
             }
             return Stream.empty();
         }).toList();
@@ -317,12 +318,12 @@ public class RegulatorPackService {
     private static String ownCsv(List<OwnExposure> own) {
         StringBuilder out = new StringBuilder();
         Csv.row(out, List.of("direction", "own_request", "counterpart", "counterpart_request",
-                "tokens", "first_seen_at_utc", "delivered"));
+                "tokens", "first_seen_at_utc", "delivered", "possible"));
         for (OwnExposure o : own) {
             Csv.row(out, List.of(o.direction(), o.ownRequest(), o.counterpart(),
                     o.counterpartRequest() == null ? "" : o.counterpartRequest(), Long.toString(o.tokens()),
                     text(o.firstSeenAt()),
-                    IncidentExports.delivered(o.delivered())));
+                    IncidentExports.delivered(o.delivered()), o.possible() ? "yes" : "no"));
         }
         return out.toString();
     }

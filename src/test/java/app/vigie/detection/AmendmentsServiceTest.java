@@ -2,13 +2,18 @@ package app.vigie.detection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +25,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import app.vigie.runtime.log.AuditLogWriter;
 import app.vigie.runtime.log.PageRun;
 import app.vigie.testing.Api;
+import app.vigie.testing.PdfChecks;
 import app.vigie.web.DashboardActionsTest;
 
 /** Spec 1.3's amendments through the service: posted over HTTP, read back from the API. */
@@ -191,6 +197,31 @@ public class AmendmentsServiceTest {
                 id = i.get("id").asText();
             }
         }
+        // the regulator's pack hides no exposure: the possible one is in its CSV and JSON, marked
+        Map<String, String> pack = unzip(Api.admin().get("/api/incidents/" + id + "/regulator-pack.zip?lang=en")
+                .then().statusCode(200).extract().asByteArray());
+        assertThat(pack.get("exposures.csv")).as(pack.keySet().toString()).isNotNull();
+        assertThat(pack.get("exposures.csv").lines().toList()).hasSize(2).first().asString().endsWith(",possible");
+        assertThat(pack.get("exposures.csv").lines().toList().get(1)).startsWith("CROSS_TENANT,globex," + x)
+                .endsWith(",yes,yes");
+        assertThat(JSON.readTree(pack.get("exposures.json")).get(0).get("possible").asBoolean()).isTrue();
+        // the incident report tells them apart, in both languages
+        String report = Api.admin().get("/api/incidents/" + id + "/documents/incident-report.html?lang=en").then()
+                .statusCode(200).extract().asString();
+        assertThat(report).contains("<h3>Possible exposures</h3>", "security event without an established exposure")
+                .containsPattern("<td>globex</td><td>not in the directory</td><td class=\"n\">4</td><td class=\"n\">0"
+                        + "</td>");
+        assertThat(Api.admin().get("/api/incidents/" + id + "/documents/incident-report.html?lang=fr").then()
+                .statusCode(200).extract().asString()).contains("<h3>Expositions possibles</h3>",
+                        "Jetons peut-être lus");
+        byte[] reportPdf = Api.admin().get("/api/incidents/" + id + "/documents/incident-report.pdf?lang=fr").then()
+                .statusCode(200).extract().asByteArray();
+        assertThat(PdfChecks.text(reportPdf)).contains("Expositions possibles", "Aucune exposition n", "est établie");
+        PdfChecks.render(reportPdf, "incident-report-possible-fr");
+        byte[] alertPdf = Api.admin().get("/api/incidents/" + id + "/tenants/globex/documents/processor-alert.pdf"
+                + "?lang=fr").then().statusCode(200).extract().asByteArray();
+        assertThat(PdfChecks.text(alertPdf)).contains("Alerte de violation possible");
+        PdfChecks.render(alertPdf, "processor-alert-possible-fr");
         // each controller touched is alerted, its data (or what it received) told as possibly read
         JsonNode alerts = JSON.readTree(Api.admin().get("/api/alerts?incident=" + id).then().statusCode(200).extract()
                 .asString());
@@ -274,5 +305,16 @@ public class AmendmentsServiceTest {
     private static String document(String incident, String tenant, String lang) {
         return Api.admin().get("/api/incidents/" + incident + "/tenants/" + tenant
                 + "/documents/processor-alert.html?lang=" + lang).then().statusCode(200).extract().asString();
+    }
+
+    /** The text files of a ZIP, by name. */
+    private static Map<String, String> unzip(byte[] zip) throws IOException {
+        Map<String, String> out = new HashMap<>();
+        try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip))) {
+            for (ZipEntry e = in.getNextEntry(); e != null; e = in.getNextEntry()) {
+                out.put(e.getName(), new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+        return out;
     }
 }
