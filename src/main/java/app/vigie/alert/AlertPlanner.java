@@ -69,6 +69,24 @@ public final class AlertPlanner {
         return out;
     }
 
+    /**
+     * The DPO decided on the incident's possible exposures: an alert to each tenant they touch, which carries the
+     * conclusion (INITIAL for a tenant not alerted yet, else UPDATE; none once its FINAL alert went out).
+     */
+    public static List<Written> possibleDecided(Connection c, UUID incident, Set<String> tenants, boolean hold,
+            Instant now) throws SQLException {
+        List<Written> out = new ArrayList<>();
+        for (String tenant : new TreeSet<>(tenants)) {
+            if (OutboxStore.finalSent(c, incident, tenant)) {
+                continue;
+            }
+            boolean first = OutboxStore.lastAlerted(c, incident, tenant).isEmpty();
+            write(c, incident, tenant, first ? INITIAL : UPDATE, OutboxStore.exposure(c, incident, tenant),
+                    hold && first, now).ifPresent(out::add);
+        }
+        return out;
+    }
+
     /** The incident was closed or dismissed: a FINAL alert to every tenant alerted before. */
     public static List<Written> incidentEnded(Connection c, UUID incident, Instant now) throws SQLException {
         List<Written> out = new ArrayList<>();

@@ -29,6 +29,7 @@ import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentStatus;
 import app.vigie.incident.IncidentStatusListener;
 import app.vigie.incident.IncidentView;
+import app.vigie.incident.PossibleDecisionListener;
 import app.vigie.platform.Digests;
 import app.vigie.problem.ProblemException;
 import app.vigie.tenant.DirectoryListener;
@@ -41,7 +42,8 @@ import app.vigie.tenant.Tenant;
  * delivery sent again. {@link AlertDelivery} delivers them.
  */
 @ApplicationScoped
-public class AlertService implements ExposuresListener, IncidentStatusListener, DirectoryListener {
+public class AlertService implements ExposuresListener, IncidentStatusListener, DirectoryListener,
+        PossibleDecisionListener {
     /** The states of a delivery a list may be filtered by. */
     static final List<String> DELIVERY_STATUSES = List.of("HELD", "PENDING", "DELIVERED", "DEAD");
 
@@ -62,6 +64,16 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
     @Override
     public void exposuresChanged(Connection tx, Map<UUID, Set<String>> touched, Instant now) throws SQLException {
         linkTokens(tx, AlertPlanner.exposuresChanged(tx, touched, holdInitial, now));
+    }
+
+    /**
+     * The DPO decided on the incident's possible exposures (spec 1.3, amendment 3): each tenant they touch gets an
+     * alert telling the conclusion, in the decision's transaction.
+     */
+    @Override
+    public void possibleDecided(Connection tx, UUID incident, Set<String> tenants, boolean breach, Instant now)
+            throws SQLException {
+        linkTokens(tx, AlertPlanner.possibleDecided(tx, incident, tenants, holdInitial, now));
     }
 
     /** Each new alert's acknowledgement link: the hash of its token, never the token. */

@@ -32,7 +32,10 @@ public final class IncidentQueries {
      */
     private static final String SELECT = """
             select i.id, i.deployment, i.status, i.status_reason, i.detected_at, i.first_exposure_at,
-              i.last_exposure_at, coalesce(cardinality(n.victim_tenants) > 0, false),
+              i.last_exposure_at, coalesce(cardinality(n.victim_tenants) > 0, false)
+                or exists (select 1 from case_decision d where d.incident_id = i.id and d.tenant = ''
+                  and d.decision = 'possible_exposures_breach' and d.value)
+                  and exists (select 1 from possible_exposure p where p.incident_id = i.id),
               coalesce(n.leaked_responses, 0), coalesce(n.victim_tenants, '{}'), coalesce(n.recipient_tenants, '{}')
             from incident i left join incident_counter n on n.incident_id = i.id""";
 

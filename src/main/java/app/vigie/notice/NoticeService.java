@@ -112,7 +112,9 @@ public class NoticeService {
                 .map(l -> l.line(zone, lang)).toList();
         List<ProcessorAlert.RequestLine> receivedLines = received.values().stream().sorted(Line.FIRST)
                 .map(l -> l.line(zone, lang)).toList();
-        // spec 1.3, amendment 3: what may have been read (a write to the pages while a transfer read them), apart
+        // spec 1.3, amendment 3: what may have been read (a write to the pages while a transfer read them), apart,
+        // and the processor's DPO's decision on it, if taken
+        Decision possibleDecision = plan.decisions().getOrDefault("", Map.of()).get(ObligationService.POSSIBLE_BREACH);
         Map<String, Line> possiblyExposed = new LinkedHashMap<>();
         Map<String, Line> possiblyReceived = new LinkedHashMap<>();
         for (ExposureView e : IncidentQueries.possibleExposuresOf(c, incident.id(), tenant)) {
@@ -156,7 +158,9 @@ public class NoticeService {
                 findings(incident, lang.getLanguage()), gdprClock != null,
                 gdprClock == null ? null : source(gdprClock, lang.getLanguage()),
                 possiblyExposed.values().stream().sorted(Line.FIRST).map(l -> l.line(zone, lang)).toList(),
-                possiblyReceived.values().stream().sorted(Line.FIRST).map(l -> l.line(zone, lang)).toList());
+                possiblyReceived.values().stream().sorted(Line.FIRST).map(l -> l.line(zone, lang)).toList(),
+                possibleDecision == null ? null : possibleDecision.value(),
+                possibleDecision == null ? null : When.of(possibleDecision.at(), zone, lang));
     }
 
     /** The detector's findings of the incident by kind, in a language. */

@@ -12,7 +12,7 @@ public record ProcessorAlert(String language, String zone, When generatedAt, Inc
         Controller controller, List<RequestLine> exposed, List<RequestLine> received, Totals totals,
         List<Measure> measures, List<Duty> duties, String rulesVersion, List<FindingLine> findings,
         boolean gdprClock, String gdprClockSource, List<RequestLine> possiblyExposed,
-        List<RequestLine> possiblyReceived) {
+        List<RequestLine> possiblyReceived, Boolean possibleBreach, When possibleDecidedAt) {
 
     public ProcessorAlert {
         // an alert's body rendered before spec 1.3 (kept, sent again as it was) has none
@@ -29,9 +29,13 @@ public record ProcessorAlert(String language, String zone, When generatedAt, Inc
         return !possiblyExposed.isEmpty() || !possiblyReceived.isEmpty();
     }
 
-    /** Whether everything this alert tells is possible only: nothing of the controller is established as read. */
+    /**
+     * Whether everything this alert tells is possible only: nothing of the controller is established as read, and the
+     * processor's DPO has not decided that the possible exposures are a breach ({@code possibleBreach}: true, they
+     * are; false, they are not; null, not decided yet; {@code possibleDecidedAt}: when).
+     */
     public boolean possibleOnly() {
-        return possible() && exposed.isEmpty() && received.isEmpty();
+        return possible() && exposed.isEmpty() && received.isEmpty() && !Boolean.TRUE.equals(possibleBreach);
     }
 
     /**

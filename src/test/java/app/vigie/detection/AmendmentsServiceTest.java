@@ -168,8 +168,8 @@ public class AmendmentsServiceTest {
         assertThat(incident.get("leaked_responses").asLong()).isZero();
         assertThat(incident.get("victim_tenants")).isEmpty();
         assertThat(incident.get("possible_leaked_responses").asLong()).isEqualTo(1);
-        assertThat(incident.get("possible_victim_tenants").toString()).isEqualTo("[\"globex\"]");
-        assertThat(incident.get("possible_recipient_tenants").toString()).isEqualTo("[\"acme\"]");
+        assertThat(incident.get("possible_victim_tenants").toString()).isEqualTo("[\"" + p + "-globex\"]");
+        assertThat(incident.get("possible_recipient_tenants").toString()).isEqualTo("[\"" + p + "-acme\"]");
         assertThat(incident.get("findings").toString()).isEqualTo("{\"TRANSFER_OVERWRITTEN_IN_FLIGHT\":1}");
         assertThat(incident.get("last_exposure_at").asText()).isEqualTo("2026-12-07T09:00:00.020Z");
         assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
@@ -181,7 +181,7 @@ public class AmendmentsServiceTest {
         });
         JsonNode globex = null;
         for (JsonNode tenant : incident.get("tenants")) {
-            if (tenant.get("tenant").asText().equals("globex")) {
+            if (tenant.get("tenant").asText().equals(p + "-globex")) {
                 globex = tenant;
             }
         }
@@ -202,14 +202,14 @@ public class AmendmentsServiceTest {
                 .then().statusCode(200).extract().asByteArray());
         assertThat(pack.get("exposures.csv")).as(pack.keySet().toString()).isNotNull();
         assertThat(pack.get("exposures.csv").lines().toList()).hasSize(2).first().asString().endsWith(",possible");
-        assertThat(pack.get("exposures.csv").lines().toList().get(1)).startsWith("CROSS_TENANT,globex," + x)
+        assertThat(pack.get("exposures.csv").lines().toList().get(1)).startsWith("CROSS_TENANT," + p + "-globex," + x)
                 .endsWith(",yes,yes");
         assertThat(JSON.readTree(pack.get("exposures.json")).get(0).get("possible").asBoolean()).isTrue();
         // the incident report tells them apart, in both languages
         String report = Api.admin().get("/api/incidents/" + id + "/documents/incident-report.html?lang=en").then()
                 .statusCode(200).extract().asString();
         assertThat(report).contains("<h3>Possible exposures</h3>", "security event without an established exposure")
-                .containsPattern("<td>globex</td><td>not in the directory</td><td class=\"n\">4</td><td class=\"n\">0"
+                .containsPattern("<td>" + p + "-globex</td><td>not in the directory</td><td class=\"n\">4</td><td class=\"n\">0"
                         + "</td>");
         assertThat(Api.admin().get("/api/incidents/" + id + "/documents/incident-report.html?lang=fr").then()
                 .statusCode(200).extract().asString()).contains("<h3>Expositions possibles</h3>",
@@ -218,7 +218,7 @@ public class AmendmentsServiceTest {
                 .statusCode(200).extract().asByteArray();
         assertThat(PdfChecks.text(reportPdf)).contains("Expositions possibles", "Aucune exposition n", "est établie");
         PdfChecks.render(reportPdf, "incident-report-possible-fr");
-        byte[] alertPdf = Api.admin().get("/api/incidents/" + id + "/tenants/globex/documents/processor-alert.pdf"
+        byte[] alertPdf = Api.admin().get("/api/incidents/" + id + "/tenants/" + p + "-globex/documents/processor-alert.pdf"
                 + "?lang=fr").then().statusCode(200).extract().asByteArray();
         assertThat(PdfChecks.text(alertPdf)).contains("Alerte de violation possible");
         PdfChecks.render(alertPdf, "processor-alert-possible-fr");
@@ -227,18 +227,18 @@ public class AmendmentsServiceTest {
                 .asString());
         List<String> alerted = new ArrayList<>();
         alerts.forEach(al -> alerted.add(al.get("tenant").asText() + " " + al.get("phase").asText()));
-        assertThat(alerted).containsExactlyInAnyOrder("globex INITIAL", "acme INITIAL");
-        String victimEn = document(id, "globex", "en");
+        assertThat(alerted).containsExactlyInAnyOrder(p + "-globex INITIAL", p + "-acme INITIAL");
+        String victimEn = document(id, p + "-globex", "en");
         assertThat(victimEn).contains("Possible personal data breach alert", "What may have been read",
                 "Your requests whose data may have been read", "neither established nor excluded",
                 "It is not\nestablished that data of your requests was read")
                 .doesNotContain("No data\nof your requests was read", "Your requests that may have received");
-        String victimFr = document(id, "globex", "fr");
+        String victimFr = document(id, p + "-globex", "fr");
         assertThat(victimFr).contains("Alerte de violation possible de données à caractère personnel",
                 "Vos requêtes dont des données ont peut-être été lues", "ni établie ni\nexclue",
                 "Début de l'exposition possible")
                 .doesNotContain("may have", "Aucune donnée de vos requêtes n'a été lue");
-        assertThat(document(id, "acme", "en")).contains("Your requests that may have received other customers' data",
+        assertThat(document(id, p + "-acme", "en")).contains("Your requests that may have received other customers' data",
                 "Possible personal data breach alert").doesNotContain("Your requests whose data may have been read");
         Api.account(p + "-dpo", "dpo", null);
         String page = DashboardActionsTest.signIn(p + "-dpo", p + "-dpo-password", "/incidents/" + id)
@@ -253,15 +253,91 @@ public class AmendmentsServiceTest {
         assertThat(incident.get("leaked_responses").asLong()).isEqualTo(1);
         assertThat(incident.get("possible_leaked_responses").asLong()).isZero();
         assertThat(incident.get("possible_victim_tenants")).isEmpty();
-        assertThat(incident.get("victim_tenants").toString()).isEqualTo("[\"globex\"]");
+        assertThat(incident.get("victim_tenants").toString()).isEqualTo("[\"" + p + "-globex\"]");
         assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
             assertThat(e.get("tokens").asInt()).as("the possible positions with the certain ones").isEqualTo(8);
             assertThat(e.get("possible").asBoolean()).isFalse();
         });
         assertThat(incident.get("findings").toString()).contains("\"CROSS_TENANT_READ\":1",
                 "\"TRANSFER_OVERWRITTEN_IN_FLIGHT\":1", "\"TRANSFER_SENT_FOREIGN\":1");
-        String certain = document(id, "globex", "en");
+        String certain = document(id, p + "-globex", "en");
         assertThat(certain).contains("<h1>Personal data breach alert</h1>").doesNotContain("What may have been read");
+    }
+
+    /**
+     * Amendment 3: possible exposures alone ask the DPO for a decision (the provider's decision
+     * possible_exposures_breach, offered only then), audited like any decision. Not a breach: the incident stays a
+     * security event and no clock runs for the tenants they touch. A breach: the incident is a personal data breach;
+     * each tenant touched gets an alert that says so; the processor's alert to the controller is due from the
+     * decision (its awareness), not from the detection, and the controller's own clock starts only once an alert
+     * after the decision reaches it.
+     */
+    @Test
+    void theDpoDecidesWhetherPossibleExposuresAreABreach() throws Exception {
+        String p = Api.uniquePrefix();
+        String dep = p + "/llama-8b/prod-pd";
+        String globex = p + "-globex";
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"Globex SAS\",\"country\":\"FR\"}")
+                .put("/api/tenants/" + globex).then().statusCode(200);
+        Api.post(possibleThenCertain(p)[0]).then().statusCode(200);
+        String id = null;
+        for (JsonNode i : JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract()
+                .asString())) {
+            if (i.get("deployment").asText().equals(dep)) {
+                id = i.get("id").asText();
+            }
+        }
+        JsonNode providerCase = JSON.readTree(Api.admin().get("/api/incidents/" + id + "/case").then().statusCode(200)
+                .extract().asString());
+        assertThat(providerCase.get("decisions_allowed").toString()).contains("possible_exposures_breach");
+        Api.admin().get("/api/incidents/" + id + "/tenants/" + globex + "/obligations").then().statusCode(404);
+
+        Api.admin().contentType("application/json").body("{\"value\":false,\"justification\":\"the transfer had"
+                + " completed before the write, per the NIXL logs\"}").put("/api/incidents/" + id
+                        + "/decisions/possible_exposures_breach").then().statusCode(200);
+        assertThat(Api.admin().get("/api/incidents/" + id).then().extract().jsonPath().getString("classification"))
+                .isEqualTo("SECURITY_EVENT");
+        Api.admin().get("/api/incidents/" + id + "/tenants/" + globex + "/obligations").then().statusCode(404);
+        assertThat(document(id, globex, "en")).contains("are <strong>not</strong> a personal data breach");
+
+        Api.admin().contentType("application/json").body("{\"value\":true,\"justification\":\"cannot exclude that"
+                + " the decode node read the new content\"}").put("/api/incidents/" + id
+                        + "/decisions/possible_exposures_breach").then().statusCode(200);
+        assertThat(Api.admin().get("/api/incidents/" + id).then().extract().jsonPath().getString("classification"))
+                .isEqualTo("PERSONAL_DATA_BREACH");
+        JsonNode duties = JSON.readTree(Api.admin().get("/api/incidents/" + id + "/tenants/" + globex + "/obligations")
+                .then().statusCode(200).extract().asString());
+        JsonNode processorAlert = null;
+        JsonNode notification = null;
+        for (JsonNode o : duties) {
+            if (o.get("rule").asText().equals("gdpr-33-2")) {
+                processorAlert = o;
+            }
+            if (o.get("rule").asText().equals("gdpr-33-1")) {
+                notification = o;
+            }
+        }
+        assertThat(processorAlert).as(duties.toString()).isNotNull();
+        JsonNode decided = JSON.readTree(Api.admin().get("/api/incidents/" + id + "/case").then().statusCode(200)
+                .extract().asString()).get("decisions").get(0);
+        assertThat(decided.get("name").asText()).isEqualTo("possible_exposures_breach");
+        Instant detected = Instant.parse(Api.admin().get("/api/incidents/" + id).then().extract().jsonPath()
+                .getString("detected_at"));
+        assertThat(Instant.parse(processorAlert.get("clock_started_at").asText())).as("from the decision")
+                .isEqualTo(Instant.parse(decided.get("at").asText())).isAfter(detected);
+        assertThat(notification).as(duties.toString()).isNotNull();
+        assertThat(notification.get("clock_started_at").isNull()).as("no alert after the decision reached it yet")
+                .isTrue();
+        List<String> alerted = new ArrayList<>();
+        JSON.readTree(Api.admin().get("/api/alerts?incident=" + id).then().statusCode(200).extract().asString())
+                .forEach(al -> alerted.add(al.get("tenant").asText() + " " + al.get("phase").asText()));
+        assertThat(alerted).contains(globex + " INITIAL", globex + " UPDATE");
+        String told = document(id, globex, "fr");
+        assertThat(told).contains("doivent être traitées comme une <strong>violation de données à caractère personnel"
+                + "</strong>", "<h1>Alerte de violation de données à caractère personnel</h1>");
+        String audit = Api.admin().get("/api/audit-trail?action=case.decision&limit=500").then().statusCode(200)
+                .extract().asString();
+        assertThat(audit).contains(id, "possible_exposures_breach", "cannot exclude that the decode node read");
     }
 
     /**
@@ -281,24 +357,24 @@ public class AmendmentsServiceTest {
         for (AuditLogWriter w : List.of(p1, d, p2)) {
             w.config(t, 4, 8, 32, 32);
         }
-        p1.alloc(t, a, "acme", List.of(new PageRun(0, 1)), "PREFILL", null);
-        p1.write(t, a, "acme", 0, 4, "COMPUTE", null);
-        p1.xferSend(t, a, "acme", "t1", 0, 4);
+        p1.alloc(t, a, p + "-acme", List.of(new PageRun(0, 1)), "PREFILL", null);
+        p1.write(t, a, p + "-acme", 0, 4, "COMPUTE", null);
+        p1.xferSend(t, a, p + "-acme", "t1", 0, 4);
         p1.free(t, a, List.of(new PageRun(0, 1)), "ABORT");
-        p1.alloc(t, x, "globex", List.of(new PageRun(0, 1)), "PREFILL", null);
-        p1.write(t, x, "globex", 0, 4, "COMPUTE", null);
-        p1.xferDone(t.plusMillis(5), a, "acme", "t1");
-        p2.alloc(t, a, "acme", List.of(new PageRun(0, 2)), "PREFILL", null);
-        p2.write(t, a, "acme", 0, 8, "COMPUTE", null);
+        p1.alloc(t, x, p + "-globex", List.of(new PageRun(0, 1)), "PREFILL", null);
+        p1.write(t, x, p + "-globex", 0, 4, "COMPUTE", null);
+        p1.xferDone(t.plusMillis(5), a, p + "-acme", "t1");
+        p2.alloc(t, a, p + "-acme", List.of(new PageRun(0, 2)), "PREFILL", null);
+        p2.write(t, a, p + "-acme", 0, 8, "COMPUTE", null);
         p2.free(t, a, List.of(new PageRun(1, 1)), "EVICT");
-        p2.alloc(t, x, "globex", List.of(new PageRun(1, 1)), "PREFILL", null);
-        p2.write(t, x, "globex", 0, 4, "COMPUTE", null);
-        p2.xferSend(t, a, "acme", "t2", 4, 4);
-        d.alloc(t.plusMillis(10), a, "acme", List.of(new PageRun(0, 2)), "PREALLOC", 8);
-        d.write(t.plusMillis(10), a, "acme", 0, 4, "TRANSFER", "t1", null);
-        d.write(t.plusMillis(10), a, "acme", 4, 4, "TRANSFER", "t2", null);
-        d.attach(t.plusMillis(20), a, "acme", 8);
-        d.finish(t.plusMillis(30), a, "acme", "STOP", 200, 1, true);
+        p2.alloc(t, x, p + "-globex", List.of(new PageRun(1, 1)), "PREFILL", null);
+        p2.write(t, x, p + "-globex", 0, 4, "COMPUTE", null);
+        p2.xferSend(t, a, p + "-acme", "t2", 4, 4);
+        d.alloc(t.plusMillis(10), a, p + "-acme", List.of(new PageRun(0, 2)), "PREALLOC", 8);
+        d.write(t.plusMillis(10), a, p + "-acme", 0, 4, "TRANSFER", "t1", null);
+        d.write(t.plusMillis(10), a, p + "-acme", 4, 4, "TRANSFER", "t2", null);
+        d.attach(t.plusMillis(20), a, p + "-acme", 8);
+        d.finish(t.plusMillis(30), a, p + "-acme", "STOP", 200, 1, true);
         return new String[] {String.join("\n", first) + "\n", String.join("\n", second) + "\n"};
     }
 

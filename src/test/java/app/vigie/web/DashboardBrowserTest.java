@@ -165,18 +165,23 @@ class DashboardBrowserTest extends InChromium {
             assertThat(page.locator("svg.leaks rect.possible").evaluate("e => getComputedStyle(e).fill").toString())
                     .isEqualTo("rgb(230, 149, 0)");
             assertThat(page.locator("svg.leaks rect.delivered").count()).isZero();
+            assertThat(page.textContent("p.possible-decision")).contains("They are not counted as a breach until the"
+                    + " DPO decides whether they are one");
+            assertThat(page.locator("select[name=decision] option").allTextContents()).anyMatch(o -> o.contains(
+                    "the possible exposures (pages overwritten while a transfer read them) are a personal data"
+                    + " breach"));
             // a customer touched by possible exposures only is not said to have been read, nor to have received
             Locator customers = page.locator("table.customers");
-            assertThat(customers.locator("tr[data-tenant=globex]").textContent())
+            assertThat(customers.locator("tr[data-tenant='" + p + "-globex']").textContent())
                     .contains("its data possibly read by others (not established)").doesNotContain("its data read by");
-            assertThat(customers.locator("tr[data-tenant=acme]").textContent())
+            assertThat(customers.locator("tr[data-tenant='" + p + "-acme']").textContent())
                     .contains("possibly received others' data (not established)");
             assertThat(page.locator("#leaks-caption").textContent()).contains("0 responses with another customer's",
                     "1 more response that may have carried another customer's tokens");
             page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("incident-possible-en.png"))
                     .setFullPage(true));
             // the processor alert to the controller whose data may have been read, in French
-            page.navigate(root.toString() + "incidents/" + id + "/tenants/globex/documents/processor-alert.html?lang=fr");
+            page.navigate(root.toString() + "incidents/" + id + "/tenants/" + p + "-globex/documents/processor-alert.html?lang=fr");
             assertThat(page.textContent("h1")).isEqualTo("Alerte de violation possible de données à caractère personnel");
             assertThat(page.textContent("body")).contains("Ce qui a pu être lu", "ni établie ni");
             page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("processor-alert-possible-fr.png"))

@@ -9,10 +9,20 @@ import java.util.Map;
  * ({@code alertDeliveredAt}: a 2xx from its webhook, its mail server accepting the message, the Kafka broker
  * acknowledging the record), an awareness recorded otherwise ({@code recordedAwareAt}, with its evidence), its
  * decisions by name, the severity that counts ({@code severity}: LOW, MEDIUM, HIGH, VERY_HIGH or null when not
- * assessed; {@code severityBasis} says whose it is) and how the tenant was exposed.
+ * assessed; {@code severityBasis} says whose it is) and how the tenant was exposed. {@code processorAwareAt}: when
+ * the processor became aware of a breach of this tenant's data, when it is not the incident's detection (null): a
+ * tenant touched by possible exposures only, which the provider's DPO decided are a breach (spec 1.3, amendment 3),
+ * from that decision.
  */
 public record CaseFacts(Instant alertDeliveredAt, Instant recordedAwareAt, String awarenessEvidence,
-        Map<String, Decision> decisions, String severity, String severityBasis, Exposure exposure) {
+        Map<String, Decision> decisions, String severity, String severityBasis, Exposure exposure,
+        Instant processorAwareAt) {
+
+    /** A case whose processor became aware at the incident's detection. */
+    public CaseFacts(Instant alertDeliveredAt, Instant recordedAwareAt, String awarenessEvidence,
+            Map<String, Decision> decisions, String severity, String severityBasis, Exposure exposure) {
+        this(alertDeliveredAt, recordedAwareAt, awarenessEvidence, decisions, severity, severityBasis, exposure, null);
+    }
 
     /** The severity levels, lowest first (ENISA's, as compliance-rules/severity.yaml names them). */
     public static final List<String> LEVELS = List.of("LOW", "MEDIUM", "HIGH", "VERY_HIGH");

@@ -332,7 +332,7 @@ public final class ObligationPlanner {
         /** When a clock started, or null when it has not. */
         private Instant start(Clock c, ObligationRule r, Recipient to) {
             return switch (c.origin()) {
-                case PROCESSOR_AWARENESS -> incident.detectedAt();
+                case PROCESSOR_AWARENESS -> processorAwareness();
                 case CONTROLLER_AWARENESS -> controllerAwareness(r);
                 case YEAR_END -> {
                     Instant aware = controllerAwareness(r);
@@ -382,9 +382,18 @@ public final class ObligationPlanner {
             Instant aware = facts.controllerAwareAt();
             if (r.imputed() && profile.processorIsAgent()) {
                 // the agent's discovery is the principal's, unless the principal knew earlier
-                return aware != null && aware.isBefore(incident.detectedAt()) ? aware : incident.detectedAt();
+                Instant discovered = processorAwareness();
+                return aware != null && aware.isBefore(discovered) ? aware : discovered;
             }
             return aware;
+        }
+
+        /**
+         * When the processor became aware of the breach of this case: the incident's detection, or later for a tenant
+         * whose exposures were possible only until the DPO decided they are a breach (spec 1.3, amendment 3).
+         */
+        private Instant processorAwareness() {
+            return facts.processorAwareAt() != null ? facts.processorAwareAt() : incident.detectedAt();
         }
 
         /**

@@ -15,6 +15,8 @@ import java.util.Set;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -34,6 +36,7 @@ import app.vigie.db.Transactions;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
+import app.vigie.incident.PossibleDecisionListener;
 import app.vigie.problem.ProblemException;
 
 /**
@@ -59,6 +62,10 @@ public class CaseService {
 
     @Inject
     Clock clock;
+
+    @Inject
+    @Any
+    Instance<PossibleDecisionListener> possibleDecided;
 
     public record AwarenessBody(String awareAt, String evidence) {
     }
@@ -249,6 +256,12 @@ public class CaseService {
             Decision before = plan.decisions().getOrDefault(t, Map.of()).get(decision);
             CaseDecision.record(plan.incident().id(), t, d, actor, now);
             AuditTrail.record(actor, "case.decision", target(plan, t), write(before), write(d));
+            if (t.isEmpty() && decision.equals(ObligationService.POSSIBLE_BREACH)) {
+                // the tenants the possible exposures touch learn the conclusion (a breach or not) by an alert
+                for (PossibleDecisionListener l : possibleDecided) {
+                    l.possibleDecided(c, plan.incident().id(), plan.possiblyAffected(), body.value(), now);
+                }
+            }
             return t;
         }, this::view);
     }

@@ -137,6 +137,53 @@ public final class CaseStore {
     }
 
     /**
+     * The tenants each incident's possible exposures touch (spec 1.3, amendment 3; V35): victims, and readers of
+     * cross-tenant ones; those with none left out.
+     */
+    public static Map<UUID, Map<String, CaseFacts.Exposure>> possiblyAffectedTenants(Connection c,
+            Collection<UUID> ids) throws SQLException {
+        Map<UUID, Map<String, CaseFacts.Exposure>> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("""
+                select incident_id, tenant, bool_or(victim), bool_or(recipient) from (
+                  select incident_id, victim_tenant as tenant, true as victim, false as recipient
+                  from possible_exposure where incident_id = any(?)
+                  union all
+                  select incident_id, reader_tenant, false, true from possible_exposure
+                  where incident_id = any(?) and kind = 'CROSS_TENANT') x
+                group by 1, 2 order by incident_id, tenant collate "C\"""")) {
+            Array array = c.createArrayOf("uuid", ids.toArray());
+            ps.setArray(1, array);
+            ps.setArray(2, array);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    boolean victim = rs.getBoolean(3);
+                    boolean recipient = rs.getBoolean(4);
+                    out.computeIfAbsent(rs.getObject(1, UUID.class), i -> new LinkedHashMap<>()).put(rs.getString(2),
+                            victim && recipient ? CaseFacts.Exposure.BOTH
+                                    : victim ? CaseFacts.Exposure.VICTIM : CaseFacts.Exposure.RECIPIENT);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** When the first alert of the incident delivered to the tenant at or after {@code since} was; null: none yet. */
+    public static Instant alertDeliveredSince(Connection c, UUID incident, String tenant, Instant since)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                select min(d.delivered_at) from customer_alert a join alert_delivery d on d.alert_id = a.id
+                where a.incident_id = ? and a.tenant = ? and d.status = 'DELIVERED' and d.delivered_at >= ?""")) {
+            ps.setObject(1, incident);
+            ps.setString(2, tenant);
+            ps.setTimestamp(3, Timestamp.from(since));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return instant(rs, 1);
+            }
+        }
+    }
+
+    /**
      * When Vigie's first alert of the incident was delivered to each tenant (a 2xx from its webhook, its mail server
      * accepting the message, the Kafka broker acknowledging the record): the controller's awareness (EDPB Guidelines
      * 9/2022, para. 44).

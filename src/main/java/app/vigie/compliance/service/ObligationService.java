@@ -5,15 +5,21 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -57,7 +63,8 @@ public class ObligationService {
     public record Plan(CaseStore.IncidentRow incident, List<String> tenants, Map<String, ControllerProfile> profiles,
             Map<String, CaseFacts.Exposure> exposure, Map<String, Instant> alertsDelivered,
             Map<String, CaseAwareness.Awareness> awareness, Map<String, Map<String, Decision>> decisions,
-            Map<String, SeverityView> severity, List<Obligation> obligations, Instant asOf, Instant changesAfter) {
+            Map<String, SeverityView> severity, List<Obligation> obligations, Instant asOf, Instant changesAfter,
+            Set<String> possiblyAffected) {
 
         /**
          * When the tenant's controller became aware: the earlier of Vigie's first alert delivered and an awareness
@@ -107,8 +114,10 @@ public class ObligationService {
             List<CaseStore.IncidentRow> batch = incidents.subList(from, Math.min(incidents.size(), from + size));
             List<UUID> ids = batch.stream().map(CaseStore.IncidentRow::id).toList();
             Map<UUID, Map<String, CaseFacts.Exposure>> exposures = CaseStore.affectedTenants(c, ids);
+            Map<UUID, Map<String, CaseFacts.Exposure>> possible = CaseStore.possiblyAffectedTenants(c, ids);
             Map<UUID, Map<String, Instant>> delivered = CaseStore.alertsDelivered(c, ids);
-            Map<String, Tenant> directory = TenantEntry.byIds(exposures.values().stream()
+            Map<String, Tenant> directory = TenantEntry.byIds(Stream.concat(
+                    exposures.values().stream(), possible.values().stream())
                     .flatMap(e -> e.keySet().stream()).collect(Collectors.toSet()));
             Map<UUID, Map<String, CaseAwareness.Awareness>> awareness = CaseAwareness.of(ids);
             Map<UUID, Map<String, Map<String, Decision>>> decisions = CaseDecision.of(ids);
@@ -117,9 +126,36 @@ public class ObligationService {
             for (CaseStore.IncidentRow incident : batch) {
                 UUID id = incident.id();
                 try {
-                    out.add(plan(incident, exposures.getOrDefault(id, Map.of()), delivered.getOrDefault(id, Map.of()),
-                            directory, awareness.getOrDefault(id, Map.of()), decisions.getOrDefault(id, Map.of()),
-                            severities.getOrDefault(id, Map.of()), completions.getOrDefault(id, Map.of()), now));
+                    Map<String, Map<String, Decision>> decided = decisions.getOrDefault(id, Map.of());
+                    Map<String, CaseFacts.Exposure> possiblyAffected = possible.getOrDefault(id, Map.of());
+                    Map<String, CaseFacts.Exposure> affected = new TreeMap<>(Comparator.comparing((String t) -> t.codePoints().toArray(), Arrays::compare));
+                    affected.putAll(exposures.getOrDefault(id, Map.of()));
+                    Map<String, Instant> alerted = new HashMap<>(delivered.getOrDefault(id, Map.of()));
+                    Map<String, Instant> processorAware = new HashMap<>();
+                    Decision confirmed = decided.getOrDefault("", Map.of()).get(POSSIBLE_BREACH);
+                    if (confirmed != null && confirmed.value()) {
+                        // spec 1.3, amendment 3: the DPO decided the possible exposures are a breach; a tenant they
+                        // alone touch is affected from that decision: the processor aware then, the controller once
+                        // an alert delivered after it tells it so
+                        for (Map.Entry<String, CaseFacts.Exposure> e : possiblyAffected.entrySet()) {
+                            CaseFacts.Exposure known = affected.get(e.getKey());
+                            if (known == null) {
+                                affected.put(e.getKey(), e.getValue());
+                                processorAware.put(e.getKey(), confirmed.at());
+                                Instant after = CaseStore.alertDeliveredSince(c, id, e.getKey(), confirmed.at());
+                                if (after == null) {
+                                    alerted.remove(e.getKey());
+                                } else {
+                                    alerted.put(e.getKey(), after);
+                                }
+                            } else if (known != e.getValue()) {
+                                affected.put(e.getKey(), CaseFacts.Exposure.BOTH);
+                            }
+                        }
+                    }
+                    out.add(plan(incident, affected, alerted, directory, awareness.getOrDefault(id, Map.of()),
+                            decided, severities.getOrDefault(id, Map.of()), completions.getOrDefault(id, Map.of()),
+                            now, processorAware, possiblyAffected.keySet()));
                 } catch (RuntimeException e) {
                     failed.accept(incident, e);
                 }
@@ -131,7 +167,8 @@ public class ObligationService {
     private Plan plan(CaseStore.IncidentRow incident, Map<String, CaseFacts.Exposure> exposure,
             Map<String, Instant> delivered, Map<String, Tenant> directory,
             Map<String, CaseAwareness.Awareness> awareness, Map<String, Map<String, Decision>> decisions,
-            Map<String, CaseSeverity.Row> severities, Map<String, List<Completion>> completions, Instant now) {
+            Map<String, CaseSeverity.Row> severities, Map<String, List<Completion>> completions, Instant now,
+            Map<String, Instant> processorAware, Set<String> possiblyAffected) {
         List<String> tenants = List.copyOf(exposure.keySet());
         Map<String, ControllerProfile> profiles = new LinkedHashMap<>();
         for (String t : tenants) {
@@ -143,14 +180,15 @@ public class ObligationService {
         List<TenantCase> cases = new ArrayList<>();
         for (String t : tenants) {
             cases.add(new TenantCase(profiles.get(t), facts(t, delivered.get(t), awareness, decisions, severity,
-                    exposure.get(t))));
+                    exposure.get(t), processorAware.get(t))));
         }
         boolean dismissed = "DISMISSED".equals(incident.status());
         ObligationPlanner.Planned planned = rules.planner().planned(
                 new IncidentFacts(incident.detectedAt(), dismissed, incident.statusReason()), rules.provider(),
-                facts("", null, awareness, decisions, severity, CaseFacts.Exposure.VICTIM), cases, completions, now);
+                facts("", null, awareness, decisions, severity, CaseFacts.Exposure.VICTIM, null), cases, completions,
+                now);
         return new Plan(incident, tenants, profiles, exposure, delivered, awareness, decisions, severity,
-                planned.obligations(), now, planned.changesAfter());
+                planned.obligations(), now, planned.changesAfter(), Set.copyOf(possiblyAffected));
     }
 
     /** Which rules the plans use (see {@link ComplianceRules#version()}). */
@@ -158,10 +196,24 @@ public class ObligationService {
         return rules.version();
     }
 
+    /**
+     * The provider's decision on an incident's possible exposures (spec 1.3, amendment 3): true, they are a personal
+     * data breach (the tenants they alone touch are then affected from the decision's time); false, they are not.
+     * Offered while the incident has possible exposures.
+     */
+    public static final String POSSIBLE_BREACH = "possible_exposures_breach";
+
     /** The decisions that matter to a tenant's case ("" or null: the provider's). */
     public Set<String> decisionsAllowed(Plan plan, String tenant) {
-        return rules.planner().decisions(tenant == null || tenant.isEmpty() ? null : plan.profiles().get(tenant),
+        boolean provider = tenant == null || tenant.isEmpty();
+        Set<String> allowed = rules.planner().decisions(provider ? null : plan.profiles().get(tenant),
                 rules.provider());
+        if (provider && !plan.possiblyAffected().isEmpty()) {
+            Set<String> with = new TreeSet<>(allowed);
+            with.add(POSSIBLE_BREACH);
+            return with;
+        }
+        return allowed;
     }
 
     public static ControllerProfile profile(Tenant t) {
@@ -173,12 +225,12 @@ public class ObligationService {
 
     private static CaseFacts facts(String tenant, Instant delivered, Map<String, CaseAwareness.Awareness> awareness,
             Map<String, Map<String, Decision>> decisions, Map<String, SeverityView> severity,
-            CaseFacts.Exposure exposure) {
+            CaseFacts.Exposure exposure, Instant processorAware) {
         CaseAwareness.Awareness a = awareness.get(tenant);
         SeverityView s = severity.get(tenant);
         return new CaseFacts(delivered, a == null ? null : a.awareAt(), a == null ? null : a.evidence(),
                 decisions.getOrDefault(tenant, Map.of()), s == null ? null : s.level(), s == null ? null : s.basis(),
-                exposure);
+                exposure, processorAware);
     }
 
     SeverityView severity(CaseSeverity.Row s) {

@@ -25,7 +25,7 @@ public record IncidentPage(String language, String zone, String user, String id,
         String formTakenAt, String formText, String formDuty, String formDoneAt, String formEvidence,
         String formLateReasons, List<AlertLine> alerts, List<NextDuty> next, List<CustomerLine> customers,
         Header header, Picture picture, Evidence evidence, List<DecisionChoice> decisions, boolean canDirect,
-        Map<String, String> typed, TechnicalCause causes) {
+        Map<String, String> typed, TechnicalCause causes, String possibleDecision) {
 
     /** What was typed into one of the newer forms (decision, directory entry) when the action was refused. */
     public String typed(String field) {

@@ -473,8 +473,20 @@ public class IncidentPages {
                 picture(file, zone, locale, language), evidence, decisions(plan, names, words, language),
                 who.isUserInRole(Role.R_DPO), form == null ? Map.of() : form.map(),
                 TechnicalCause.of(file.causes(), rootCauses.catalogue().version(), language, zone, locale,
-                        words::finding_name, documentWords));
+                        words::finding_name, documentWords), possibleDecision(i, plan));
         return engine.getTemplate("pages/incident").instance().setLocale(page.language()).data("page", page).render();
+    }
+
+    /**
+     * Spec 1.3, amendment 3: null when the incident has no possible exposure; else NEEDED until the DPO decided
+     * whether they are a breach, then BREACH or NOT_BREACH.
+     */
+    private static String possibleDecision(IncidentView i, ObligationService.Plan plan) {
+        if (plan.possiblyAffected().isEmpty()) {
+            return null;
+        }
+        var d = plan.decisions().getOrDefault("", Map.of()).get(ObligationService.POSSIBLE_BREACH);
+        return d == null ? "NEEDED" : d.value() ? "BREACH" : "NOT_BREACH";
     }
 
     /** The header: the soonest open deadline (the list of what to do next is sorted so), severity, counts. */
