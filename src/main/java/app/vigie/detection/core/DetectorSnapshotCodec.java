@@ -288,17 +288,18 @@ public final class DetectorSnapshotCodec {
             out.writeInt(w.from);
             out.writeInt(w.to);
             out.writeInt(w.pieces.size());
-            for (int[] p : w.pieces) {
-                for (int v : p) {
-                    out.writeInt(v);
-                }
+            for (SendWindows.Piece p : w.pieces) {
+                out.writeInt(p.from);
+                out.writeInt(p.page);
+                out.writeInt(p.offset);
+                out.writeInt(p.len);
             }
             out.writeInt(w.writes.size());
-            for (TransferSend.Origin o : w.writes) {
-                out.writeInt(o.from());
-                out.writeInt(o.to());
-                out.writeUTF(o.request());
-                out.writeUTF(o.tenant());
+            for (SendWindows.Write o : w.writes) {
+                out.writeInt(o.from);
+                out.writeInt(o.to);
+                out.writeUTF(o.request);
+                out.writeUTF(o.tenant);
             }
         }
         writeLongs(out, sw.dropped.values());
@@ -314,21 +315,20 @@ public final class DetectorSnapshotCodec {
             w.to = in.readInt();
             int pieces = in.readInt();
             for (int k = 0; k < pieces; k++) {
-                int[] p = {in.readInt(), in.readInt(), in.readInt(), in.readInt()};
-                if (p[1] < 0 || p[1] >= d.poolPages) {
-                    throw new IOException("send window on page " + p[1] + " of a pool of " + d.poolPages);
+                int from = in.readInt();
+                int page = in.readInt();
+                int offset = in.readInt();
+                int len = in.readInt();
+                if (page < 0 || page >= d.poolPages) {
+                    throw new IOException("send window on page " + page + " of a pool of " + d.poolPages);
                 }
-                if (sw.watched == null) {
-                    sw.watched = new int[d.poolPages];
-                }
-                sw.watched[p[1]]++;
-                w.pieces.add(p);
+                sw.add(new SendWindows.Piece(w, from, page, offset, len), d.poolPages);
             }
             int writes = in.readInt();
             for (int k = 0; k < writes; k++) {
-                w.writes.add(new TransferSend.Origin(in.readInt(), in.readInt(), in.readUTF(), in.readUTF()));
+                w.writes.add(new SendWindows.Write(in.readInt(), in.readInt(), in.readUTF(), in.readUTF()));
             }
-            sw.entries += w.entries();
+            sw.entries += writes;
             sw.open.put(SendWindows.key(w.request, w.transfer), w);
         }
         for (long h : readLongs(in)) {

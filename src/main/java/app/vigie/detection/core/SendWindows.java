@@ -29,10 +29,10 @@ final class SendWindows {
     static final class Window {
         final String request;
         final String transfer;
-        /** Sent pieces, each within one pool page: {first position, pool page, first offset in the page, length}. */
-        final List<int[]> pieces = new ArrayList<>();
+        /** Sent pieces, each within one pool page. */
+        final List<Piece> pieces = new ArrayList<>();
         /** Writes by other requests to the sent slots while in flight, as positions of the send. */
-        final List<TransferSend.Origin> writes = new ArrayList<>();
+        final List<Write> writes = new ArrayList<>();
         int from = Integer.MAX_VALUE;
         int to;
 
@@ -44,11 +44,54 @@ final class SendWindows {
         int entries() {
             return pieces.size() + writes.size();
         }
+
+        /** The writes as origins, in position order (then writer): what {@code XFER_DONE} tells. */
+        List<TransferSend.Origin> origins() {
+            List<TransferSend.Origin> out = new ArrayList<>(writes.size());
+            for (Write x : writes) {
+                out.add(new TransferSend.Origin(x.from, x.to, x.request, x.tenant));
+            }
+            out.sort((a, b) -> a.from() != b.from() ? Integer.compare(a.from(), b.from())
+                    : Rule.compareIds(a.request(), b.request()));
+            return out;
+        }
+    }
+
+    /** Positions [from, from + len) of a window, at offsets [offset, offset + len) of pool page {@code page}. */
+    static final class Piece {
+        final Window window;
+        final int from;
+        final int page;
+        final int offset;
+        final int len;
+
+        Piece(Window window, int from, int page, int offset, int len) {
+            this.window = window;
+            this.from = from;
+            this.page = page;
+            this.offset = offset;
+            this.len = len;
+        }
+    }
+
+    /** Positions [from, to) of a window written by {@code request} while in flight (grows while it writes on). */
+    static final class Write {
+        int from;
+        int to;
+        final String request;
+        final String tenant;
+
+        Write(int from, int to, String request, String tenant) {
+            this.from = from;
+            this.to = to;
+            this.request = request;
+            this.tenant = tenant;
+        }
     }
 
     final LinkedHashMap<String, Window> open = new LinkedHashMap<>();
-    /** Per pool page, how many open windows' pieces are on it (null until the first send). */
-    int[] watched;
+    /** Per pool page, the pieces of open windows on it (null until the first send; an entry null when none). */
+    List<Piece>[] byPage;
     int entries;
     StreamDetector.LongSet dropped = new StreamDetector.LongSet();
     StreamDetector.LongSet droppedBefore = new StreamDetector.LongSet();
@@ -63,51 +106,57 @@ final class SendWindows {
 
     /** Positions [from, from + len) of a send of {@code request} by {@code transfer} are on page {@code page}. */
     void sent(String request, String transfer, int poolPages, int from, int page, int offset, int len) {
-        if (watched == null) {
-            watched = new int[poolPages];
-        }
         Window w = open.computeIfAbsent(key(request, transfer), k -> new Window(request, transfer));
-        w.pieces.add(new int[] {from, page, offset, len});
+        add(new Piece(w, from, page, offset, len), poolPages);
         w.from = Math.min(w.from, from);
         w.to = Math.max(w.to, from + len);
-        watched[page]++;
+    }
+
+    /** Adds a piece to its window and to its page's list. */
+    @SuppressWarnings("unchecked")
+    void add(Piece p, int poolPages) {
+        if (byPage == null) {
+            byPage = new List[poolPages];
+        }
+        p.window.pieces.add(p);
+        List<Piece> on = byPage[p.page];
+        if (on == null) {
+            on = new ArrayList<>(2);
+            byPage[p.page] = on;
+        }
+        on.add(p);
         entries++;
     }
 
     /** Whether page {@code page} holds slots of a send in flight. */
     boolean watches(int page) {
-        return watched != null && watched[page] > 0;
+        return byPage != null && byPage[page] != null;
     }
 
     /** Request {@code writer} of {@code tenant} wrote offsets [from, to) of page {@code page}. */
     void written(int page, int from, int to, String writer, String tenant) {
-        for (Window w : open.values()) {
-            if (w.request.equals(writer)) {
+        for (Piece p : byPage[page]) {
+            if (p.window.request.equals(writer)) {
                 continue;  // the sender's own write: its content, whatever the transport read
             }
-            for (int[] p : w.pieces) {
-                if (p[1] != page) {
-                    continue;
-                }
-                int x = Math.max(from, p[2]);
-                int y = Math.min(to, p[2] + p[3]);
-                if (x < y) {
-                    record(w, p[0] + x - p[2], p[0] + y - p[2], writer, tenant);
-                }
+            int x = Math.max(from, p.offset);
+            int y = Math.min(to, p.offset + p.len);
+            if (x < y) {
+                record(p.window, p.from + x - p.offset, p.from + y - p.offset, writer, tenant);
             }
         }
     }
 
     private void record(Window w, int from, int to, String writer, String tenant) {
         if (!w.writes.isEmpty()) {
-            TransferSend.Origin last = w.writes.get(w.writes.size() - 1);
-            if (last.request().equals(writer) && last.from() <= to && from <= last.to()) {
-                w.writes.set(w.writes.size() - 1, new TransferSend.Origin(Math.min(from, last.from()),
-                        Math.max(to, last.to()), writer, tenant));
+            Write last = w.writes.get(w.writes.size() - 1);
+            if (last.request.equals(writer) && last.from <= to && from <= last.to) {
+                last.from = Math.min(from, last.from);
+                last.to = Math.max(to, last.to);
                 return;
             }
         }
-        w.writes.add(new TransferSend.Origin(from, to, writer, tenant));
+        w.writes.add(new Write(from, to, writer, tenant));
         entries++;
     }
 
@@ -142,8 +191,12 @@ final class SendWindows {
     }
 
     private void release(Window w) {
-        for (int[] p : w.pieces) {
-            watched[p[1]]--;
+        for (Piece p : w.pieces) {
+            List<Piece> on = byPage[p.page];
+            on.remove(p);
+            if (on.isEmpty()) {
+                byPage[p.page] = null;
+            }
         }
         entries -= w.entries();
     }
@@ -151,7 +204,7 @@ final class SendWindows {
     /** Everything forgotten (a new CONFIG). */
     void clear() {
         open.clear();
-        watched = null;
+        byPage = null;
         entries = 0;
         dropped = new StreamDetector.LongSet();
         droppedBefore = new StreamDetector.LongSet();
@@ -159,6 +212,6 @@ final class SendWindows {
 
     /** What the open windows take, estimated. */
     long bytes() {
-        return (long) ENTRY_BYTES * entries + (watched == null ? 0 : 4L * watched.length);
+        return (long) ENTRY_BYTES * entries + (byPage == null ? 0 : 8L * byPage.length);
     }
 }

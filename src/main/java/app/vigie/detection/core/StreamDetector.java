@@ -1144,11 +1144,8 @@ public final class StreamDetector {
             return;
         }
         if (!w.writes.isEmpty()) {
-            List<TransferSend.Origin> writes = new ArrayList<>(w.writes);
-            writes.sort((a, b) -> a.from() != b.from() ? Integer.compare(a.from(), b.from())
-                    : Rule.compareIds(a.request(), b.request()));
             sink.transferSend(new TransferSend(r.deployment(), x.request(), x.transfer(), x.tenant(), w.from,
-                    w.to - w.from, writes, r.ts(), stream, boot, r.seq(), true));
+                    w.to - w.from, w.origins(), r.ts(), stream, boot, r.seq(), true));
         }
     }
 
