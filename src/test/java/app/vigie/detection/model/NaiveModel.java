@@ -51,8 +51,22 @@ public final class NaiveModel {
             String via, String viaTenant, int viaPosition, Instant at, String stream, String boot, long seq) {
     }
 
-    /** v1.1: the origin of one sent position (null request: never written). */
-    private record Sent(String request, int position, String originRequest, String originTenant) {
+    /**
+     * v1.1: the origin of one sent position (null request: never written); 1.3 amendment 3: {@code possible}, a
+     * request that wrote the position's slot while the send was in flight.
+     */
+    private record Sent(String request, int position, String originRequest, String originTenant, boolean possible) {
+        Sent(String request, int position, String originRequest, String originTenant) {
+            this(request, position, originRequest, originTenant, false);
+        }
+    }
+
+    /** 1.3 amendment 3: a send of (request, transfer) on (stream, boot) in flight, from XFER_SEND to XFER_DONE. */
+    private record WindowKey(String stream, String boot, String request, String transfer) {
+    }
+
+    /** One slot a send in flight reads: its physical place and the sent position. */
+    private record InFlight(int page, int slot, int position) {
     }
 
     private enum How { ALLOC, SHARE }
@@ -61,9 +75,13 @@ public final class NaiveModel {
     private record TableEntry(int page, How how, String expectedFp) {
     }
 
-    /** One position judged (4) or (5) at one ATTACH. */
+    /** One position judged (4) or (5) at one ATTACH; {@code possible}: against a writer in flight only. */
     private record Judged(String deployment, String reader, String readerTenant, String victim, String victimTenant,
-            int position, Instant at, String stream, String boot, long seq) {
+            int position, Instant at, String stream, String boot, long seq, boolean possible) {
+        Judged(String deployment, String reader, String readerTenant, String victim, String victimTenant,
+                int position, Instant at, String stream, String boot, long seq) {
+            this(deployment, reader, readerTenant, victim, victimTenant, position, at, stream, boot, seq, false);
+        }
     }
 
     private static final Comparator<Judged> JUDGED_ORDER = Comparator.comparing(Judged::at)
@@ -110,6 +128,9 @@ public final class NaiveModel {
     /** 1.3 amendment 5: held reads resolved at a flush (judged as version 1 there). */
     private final Set<Held> resolvedAtFlush = new HashSet<>();
     private final List<Sent> sent = new ArrayList<>();
+    /** 1.3 amendment 3: the sends in flight, the slots each reads, and what other requests wrote there meanwhile. */
+    private final Map<WindowKey, List<InFlight>> inFlight = new HashMap<>();
+    private final Map<WindowKey, List<Sent>> writtenInFlight = new HashMap<>();
     /** Applied ADMIT REJECT records. */
     private final List<AuditRecord> rejections = new ArrayList<>();
     /** Requests with an applied valid ALLOC or ATTACH, or an applied FINISH delivered with output tokens. */
@@ -192,7 +213,9 @@ public final class NaiveModel {
     private void resolveHeld() {
         Set<String> covered = new HashSet<>();
         for (Sent x : sent) {
-            covered.add(x.request() + "|" + x.position());
+            if (!x.possible()) {  // a send window's writers cover nothing
+                covered.add(x.request() + "|" + x.position());
+            }
         }
         for (Held h : held) {
             if (covered.contains(h.via() + "|" + h.viaPosition()) || !resolvedAtFlush.add(h)) {
@@ -259,6 +282,16 @@ public final class NaiveModel {
             applyXferCommit(r, x);
         } else if (body instanceof Body.XferSend x) {
             applyXferSend(r, config, x);
+        } else if (body instanceof Body.XferDone x) {
+            // 1.3 amendment 3: XFER_DONE "when the transport reports the read finished": the writers in flight become
+            // origins; one with no send in flight is impossible (Vigie's reading of "no effect": docs/detection.md)
+            WindowKey window = new WindowKey(r.stream(), r.boot(), x.request(), x.transfer());
+            if (inFlight.remove(window) == null) {
+                invalid.add(name(r));
+            } else {
+                sent.addAll(writtenInFlight.getOrDefault(window, List.of()));
+                writtenInFlight.remove(window);
+            }
         } else if (body instanceof Body.Finish f) {
             applyFinish(f);
         } else if (body instanceof Body.Heartbeat) {
@@ -394,6 +427,20 @@ public final class NaiveModel {
             lastWriter.put(new SlotKey(r.stream(), r.boot(), entry.page(), slot),
                     new Writer(w.request(), w.tenant(), w.sent() ? (int) p : null));
             touchedLogical.add(logical);
+            // 1.3 amendment 3: "A WRITE by another request to an in-flight slot makes that position's content
+            // uncertain: a read of it at the receiver is judged ... against each such writer"
+            for (Map.Entry<WindowKey, List<InFlight>> e : inFlight.entrySet()) {
+                WindowKey k = e.getKey();
+                if (!k.stream().equals(r.stream()) || !k.boot().equals(r.boot()) || k.request().equals(w.request())) {
+                    continue;
+                }
+                for (InFlight f : e.getValue()) {
+                    if (f.page() == entry.page() && f.slot() == slot) {
+                        writtenInFlight.computeIfAbsent(k, x -> new ArrayList<>()).add(new Sent(k.request(),
+                                f.position(), w.request(), w.tenant(), true));
+                    }
+                }
+            }
         }
         // "a write to a page without an fp entry for it makes the page's fingerprint unknown": every touched
         // physical page first becomes unknown ...
@@ -544,8 +591,11 @@ public final class NaiveModel {
         // after all earlier records of A, as if S attended q"
         boolean foreign = false;
         boolean sharedForeign = false;
+        WindowKey window = new WindowKey(r.stream(), r.boot(), x.request(), x.transfer());
         for (int q = x.from(); q < end; q++) {
             TableEntry entry = table.get(q / pageSize);
+            // 1.3 amendment 3: "Between the two [XFER_SEND and XFER_DONE], the sent slots are in flight"
+            inFlight.computeIfAbsent(window, k -> new ArrayList<>()).add(new InFlight(entry.page(), q % pageSize, q));
             Writer writer = lastWriter.get(new SlotKey(r.stream(), r.boot(), entry.page(), q % pageSize));
             // "A slot that S itself received by a sent write counts here as written by S, and one another request
             // received by a sent write counts as written by that request": the writer's request, whatever it holds
@@ -633,11 +683,15 @@ public final class NaiveModel {
                     raiseInto(allFindings, where, "UNINITIALIZED_READ");
                     continue;
                 }
-                // "4. the origin V is of another tenant: a cross-tenant exposure ...; 5. otherwise: intra-tenant"
+                // "4. the origin V is of another tenant: a cross-tenant exposure ...; 5. otherwise: intra-tenant";
+                // 1.3: "An exposure that only such a writer gives is possible ...: its reader request raises
+                // TRANSFER_OVERWRITTEN_IN_FLIGHT ... CROSS_TENANT_READ and INTRA_TENANT_READ are raised by certain
+                // exposures only"
                 boolean cross = !x.originTenant().equals(h.readerTenant());
-                raiseInto(allFindings, where, cross ? "CROSS_TENANT_READ" : "INTRA_TENANT_READ");
+                raiseInto(allFindings, where, x.possible() ? "TRANSFER_OVERWRITTEN_IN_FLIGHT"
+                        : cross ? "CROSS_TENANT_READ" : "INTRA_TENANT_READ");
                 allJudged.add(new Judged(h.deployment(), h.reader(), h.readerTenant(), x.originRequest(),
-                        x.originTenant(), h.position(), h.at(), h.stream(), h.boot(), h.seq()));
+                        x.originTenant(), h.position(), h.at(), h.stream(), h.boot(), h.seq(), x.possible()));
             }
         }
 
@@ -653,8 +707,11 @@ public final class NaiveModel {
             List<Judged> list = e.getValue();
             Set<Integer> positions = new HashSet<>();
             Judged first = list.get(0);
+            // "a reader's exposure of a victim is certain as soon as one position of it is"
+            boolean possible = true;
             for (Judged j : list) {
                 positions.add(j.position());
+                possible &= j.possible();
                 if (JUDGED_ORDER.compare(j, first) < 0) {
                     first = j;
                 }
@@ -665,7 +722,7 @@ public final class NaiveModel {
             Boolean delivered = deliveredByRequest.get(first.reader());
             exposures.put(e.getKey(), new ModelExposure(first.deployment(), kind, first.reader(),
                     first.readerTenant(), first.victim(), first.victimTenant(), positions.size(), first.at(),
-                    delivered));
+                    delivered, possible));
         }
         return new ModelResult(allFindings, exposures, new TreeSet<>(late), new TreeSet<>(conflicts),
                 new TreeSet<>(invalid));

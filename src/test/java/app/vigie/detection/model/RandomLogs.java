@@ -569,10 +569,11 @@ public final class RandomLogs {
          * Sender records held back: a chunk sent after its pages were freed is read only once a later prefill has
          * had the chance to take and write them (the 2026 free during a transfer, spec v1.1).
          */
-        final List<Body.XferSend> laterSends = new ArrayList<>();
+        /** Sends (and their XFER_DONE, spec 1.3 amendment 3) held back until a later prefill. */
+        final List<Body> laterSends = new ArrayList<>();
 
         void flushSends() {
-            for (Body.XferSend x : laterSends) {
+            for (Body x : laterSends) {
                 emit(PREFILL, x);
             }
             laterSends.clear();
@@ -748,9 +749,12 @@ public final class RandomLogs {
                     if (sent && covered > 0) {
                         int cut = covered == 1 ? covered : 1 + (a + (c >> 2)) % (covered - 1);
                         emit(PREFILL, new Body.XferSend(r.id, r.tenant, 0, cut, transfer(r.id)));
+                        // one free during a transfer in two has an asynchronous transport: every chunk handed to it
+                        // now, the read reported done after a later prefill (spec 1.3, amendment 3)
+                        boolean pulled = freeDuringTransfer && (b + c) % 2 == 0;
                         if (cut < covered && (a * 7 + c) % 9 != 4) {
                             Body.XferSend rest = new Body.XferSend(r.id, r.tenant, cut, covered - cut, transfer(r.id));
-                            if (freeDuringTransfer) {
+                            if (freeDuringTransfer && !pulled) {
                                 laterSends.add(rest);
                             } else {
                                 emit(PREFILL, rest);
@@ -760,6 +764,17 @@ public final class RandomLogs {
                             // a retried send of the second half, read again later: every origin of each counts
                             laterSends.add(new Body.XferSend(r.id, r.tenant, covered / 2, covered - covered / 2,
                                     transfer(r.id)));
+                        }
+                        // spec 1.3, amendment 3: an asynchronous transport reports the read finished (XFER_DONE);
+                        // after a free during the transfer, only once a later prefill may have written the pages
+                        // in flight (a possible exposure); now and then at once; otherwise never (an instant read)
+                        if (pulled || (a + b + c) % 3 == 0) {
+                            Body.XferDone done = new Body.XferDone(r.id, r.tenant, transfer(r.id));
+                            if (freeDuringTransfer || !laterSends.isEmpty()) {
+                                laterSends.add(done);
+                            } else {
+                                emit(PREFILL, done);
+                            }
                         }
                     }
                     Boolean checksumOk = freeDuringTransfer ? Boolean.FALSE

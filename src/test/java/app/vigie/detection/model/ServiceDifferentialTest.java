@@ -274,6 +274,8 @@ class ServiceDifferentialTest {
                     x.checksumOk());
         } else if (b instanceof Body.XferSend x) {
             renamed = new Body.XferSend(prefix + x.request(), x.tenant(), x.from(), x.tokens(), x.transfer());
+        } else if (b instanceof Body.XferDone x) {
+            renamed = new Body.XferDone(prefix + x.request(), x.tenant(), x.transfer());
         } else if (b instanceof Body.Finish f) {
             renamed = new Body.Finish(prefix + f.request(), f.tenant(), f.status(), f.httpStatus(), f.outputTokens(),
                     f.delivered());
