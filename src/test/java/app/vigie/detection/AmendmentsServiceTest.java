@@ -197,6 +197,11 @@ public class AmendmentsServiceTest {
                 id = i.get("id").asText();
             }
         }
+        // the evidence check replays the kept records: the possible exposure comes back possible
+        JsonNode check = JSON.readTree(Api.admin().get("/api/incidents/" + id + "/evidence-check").then()
+                .statusCode(200).extract().asString());
+        assertThat(check.get("reproduced").asBoolean()).as(check.toString()).isTrue();
+        assertThat(check.get("exposures").asInt()).isEqualTo(1);
         // the regulator's pack hides no exposure: the possible one is in its CSV and JSON, marked
         Map<String, String> pack = unzip(Api.admin().get("/api/incidents/" + id + "/regulator-pack.zip?lang=en")
                 .then().statusCode(200).extract().asByteArray());
