@@ -241,6 +241,7 @@ public class AmendmentsServiceTest {
         String victimFr = document(id, p + "-globex", "fr");
         assertThat(victimFr).contains("Alerte de violation possible de données à caractère personnel",
                 "Vos requêtes dont des données ont peut-être été lues", "ni établie ni\nexclue",
+                "n'a pas encore décidé si ce qui a pu être lu constitue une violation",
                 "Début de l'exposition possible")
                 .doesNotContain("may have", "Aucune donnée de vos requêtes n'a été lue");
         assertThat(document(id, p + "-acme", "en")).contains("Your requests that may have received other customers' data",
@@ -303,7 +304,8 @@ public class AmendmentsServiceTest {
         assertThat(Api.admin().get("/api/incidents/" + id).then().extract().jsonPath().getString("classification"))
                 .isEqualTo("SECURITY_EVENT");
         Api.admin().get("/api/incidents/" + id + "/tenants/" + globex + "/obligations").then().statusCode(404);
-        assertThat(document(id, globex, "en")).contains("are <strong>not</strong> a personal data breach");
+        assertThat(document(id, globex, "en")).contains("are <strong>not</strong> a personal data breach")
+                .doesNotContain("has not decided yet");
 
         Api.admin().contentType("application/json").body("{\"value\":true,\"justification\":\"cannot exclude that"
                 + " the decode node read the new content\"}").put("/api/incidents/" + id
