@@ -710,18 +710,25 @@ public final class IncidentQueries {
         return a == null ? List.of() : Arrays.asList((String[]) a.getArray());
     }
 
-    /** The incidents touching the tenant, newest first; {@code only}: that one alone, if it does. */
+    /**
+     * The incidents touching the tenant, newest first; {@code only}: that one alone, if it does. A possible exposure
+     * touches it too (spec 1.3, amendment 3): its alert sends the customer to its portal.
+     */
     public static List<UUID> touching(Connection c, String tenant, UUID only) throws SQLException {
         List<UUID> out = new ArrayList<>();
         try (PreparedStatement ps = c.prepareStatement("""
                 select i.id from incident i where (?::uuid is null or i.id = ?)
-                  and exists (select 1 from exposure e where e.incident_id = i.id
-                  and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT')))
+                  and (exists (select 1 from exposure e where e.incident_id = i.id
+                    and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT')))
+                  or exists (select 1 from possible_exposure e where e.incident_id = i.id
+                    and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT'))))
                 order by i.detected_at desc""")) {
             ps.setObject(1, only);
             ps.setObject(2, only);
             ps.setString(3, tenant);
             ps.setString(4, tenant);
+            ps.setString(5, tenant);
+            ps.setString(6, tenant);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(rs.getObject(1, UUID.class));

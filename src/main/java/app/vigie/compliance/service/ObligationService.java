@@ -132,6 +132,7 @@ public class ObligationService {
                     affected.putAll(exposures.getOrDefault(id, Map.of()));
                     Map<String, Instant> alerted = new HashMap<>(delivered.getOrDefault(id, Map.of()));
                     Map<String, Instant> processorAware = new HashMap<>();
+                    Map<String, CaseAwareness.Awareness> aware = new HashMap<>(awareness.getOrDefault(id, Map.of()));
                     Decision confirmed = decided.getOrDefault("", Map.of()).get(POSSIBLE_BREACH);
                     if (confirmed != null && confirmed.value()) {
                         // spec 1.3, amendment 3: the DPO decided the possible exposures are a breach; a tenant they
@@ -142,6 +143,12 @@ public class ObligationService {
                             if (known == null) {
                                 affected.put(e.getKey(), e.getValue());
                                 processorAware.put(e.getKey(), confirmed.at());
+                                // told of a possible breach (its alert acknowledged), a controller is aware of a
+                                // breach once told it is one: an awareness recorded before the decision does not count
+                                CaseAwareness.Awareness a = aware.get(e.getKey());
+                                if (a != null && a.awareAt().isBefore(confirmed.at())) {
+                                    aware.remove(e.getKey());
+                                }
                                 Instant after = CaseStore.alertDeliveredSince(c, id, e.getKey(), confirmed.at());
                                 if (after == null) {
                                     alerted.remove(e.getKey());
@@ -153,8 +160,7 @@ public class ObligationService {
                             }
                         }
                     }
-                    out.add(plan(incident, affected, alerted, directory, awareness.getOrDefault(id, Map.of()),
-                            decided, severities.getOrDefault(id, Map.of()), completions.getOrDefault(id, Map.of()),
+                    out.add(plan(incident, affected, alerted, directory, aware, decided, severities.getOrDefault(id, Map.of()), completions.getOrDefault(id, Map.of()),
                             now, processorAware, possiblyAffected.keySet()));
                 } catch (RuntimeException e) {
                     failed.accept(incident, e);
