@@ -292,29 +292,18 @@ public final class IncidentQueries {
      * victim and by reader tenant, so that one customer's document does not read the whole incident.
      */
     public static List<ExposureView> exposuresOf(Connection c, UUID id, String tenant) throws SQLException {
-        return ofTenant(c, id, tenant,
-                "and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT'))");
+        return ofTenant(c, id, tenant, OWN, "exposure", "false");
     }
+
+    /** The exposures a processor alert tells a tenant: its victim requests', and its readers' of another tenant. */
+    private static final String OWN = "and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT'))";
 
     /**
      * As {@link #exposuresOf}, the possible exposures (spec 1.3, amendment 3; V35): those a processor alert tells the
      * controller as possibly read, apart from the certain ones.
      */
     public static List<ExposureView> possibleExposuresOf(Connection c, UUID id, String tenant) throws SQLException {
-        List<ExposureView> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(
-                "and (e.victim_tenant = ? or (e.reader_tenant = ? and e.kind = 'CROSS_TENANT'))", "",
-                "possible_exposure", "true"))) {
-            ps.setObject(1, id);
-            ps.setString(2, tenant);
-            ps.setString(3, tenant);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(exposure(rs));
-                }
-            }
-        }
-        return out;
+        return ofTenant(c, id, tenant, OWN, "possible_exposure", "true");
     }
 
     /**
@@ -323,20 +312,18 @@ public final class IncidentQueries {
      * regulator pack reads these, never the whole incident's (issue 41).
      */
     public static List<ExposureView> exposuresTouching(Connection c, UUID id, String tenant) throws SQLException {
-        return ofTenant(c, id, tenant, "and (e.victim_tenant = ? or e.reader_tenant = ?)", true);
+        return ofTenant(c, id, tenant, "and (e.victim_tenant = ? or e.reader_tenant = ?)", WITH_POSSIBLE,
+                "e.possible");
     }
 
-    private static List<ExposureView> ofTenant(Connection c, UUID id, String tenant, String condition)
-            throws SQLException {
-        return ofTenant(c, id, tenant, condition, false);
-    }
-
-    /** {@code withPossible}: the possible exposures among them, marked (spec 1.3, amendment 3). */
+    /**
+     * The exposures of {@code relation} ({@code exposure}, {@code possible_exposure} or {@link #WITH_POSSIBLE}, whose
+     * possible column is {@code possible}) that {@code condition}, binding the tenant twice, selects.
+     */
     private static List<ExposureView> ofTenant(Connection c, UUID id, String tenant, String condition,
-            boolean withPossible) throws SQLException {
+            String relation, String possible) throws SQLException {
         List<ExposureView> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(condition, "",
-                withPossible ? WITH_POSSIBLE : "exposure", withPossible ? "e.possible" : "false"))) {
+        try (PreparedStatement ps = c.prepareStatement(EXPOSURES.formatted(condition, "", relation, possible))) {
             ps.setObject(1, id);
             ps.setString(2, tenant);
             ps.setString(3, tenant);

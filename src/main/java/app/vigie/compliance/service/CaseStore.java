@@ -114,26 +114,12 @@ public final class CaseStore {
     /** {@link #affectedTenants(Connection, UUID)} of each of these incidents (those with none left out). */
     public static Map<UUID, Map<String, CaseFacts.Exposure>> affectedTenants(Connection c, Collection<UUID> ids)
             throws SQLException {
-        Map<UUID, Map<String, CaseFacts.Exposure>> out = new HashMap<>();
         // the counts the intake keeps per (incident, tenant) (V13): requests of the tenant exposed, and its requests
         // that read another tenant's tokens (cross-tenant), instead of a pass over every exposure of the incident
-        try (PreparedStatement ps = c.prepareStatement("""
+        return tenantsByIncident(c, ids, """
                 select incident_id, tenant, exposed_requests > 0, received_requests > 0 from incident_tenant_exposure
                 where incident_id = any(?) and (exposed_requests > 0 or received_requests > 0)
-                order by incident_id, tenant collate "C\"""")) {
-            Array array = c.createArrayOf("uuid", ids.toArray());
-            ps.setArray(1, array);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    boolean victim = rs.getBoolean(3);
-                    boolean recipient = rs.getBoolean(4);
-                    out.computeIfAbsent(rs.getObject(1, UUID.class), i -> new LinkedHashMap<>()).put(rs.getString(2),
-                            victim && recipient ? CaseFacts.Exposure.BOTH
-                                    : victim ? CaseFacts.Exposure.VICTIM : CaseFacts.Exposure.RECIPIENT);
-                }
-            }
-        }
-        return out;
+                order by incident_id, tenant collate "C\"""");
     }
 
     /**
@@ -142,18 +128,28 @@ public final class CaseStore {
      */
     public static Map<UUID, Map<String, CaseFacts.Exposure>> possiblyAffectedTenants(Connection c,
             Collection<UUID> ids) throws SQLException {
-        Map<UUID, Map<String, CaseFacts.Exposure>> out = new HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("""
+        return tenantsByIncident(c, ids, """
                 select incident_id, tenant, bool_or(victim), bool_or(recipient) from (
                   select incident_id, victim_tenant as tenant, true as victim, false as recipient
                   from possible_exposure where incident_id = any(?)
                   union all
                   select incident_id, reader_tenant, false, true from possible_exposure
                   where incident_id = any(?) and kind = 'CROSS_TENANT') x
-                group by 1, 2 order by incident_id, tenant collate "C\"""")) {
+                group by 1, 2 order by incident_id, tenant collate "C\"""");
+    }
+
+    /**
+     * Runs {@code sql} (rows of incident, tenant, victim, recipient; every parameter the incidents' ids) into each
+     * incident's tenants, in the rows' order, with how each was exposed.
+     */
+    private static Map<UUID, Map<String, CaseFacts.Exposure>> tenantsByIncident(Connection c, Collection<UUID> ids,
+            String sql) throws SQLException {
+        Map<UUID, Map<String, CaseFacts.Exposure>> out = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
             Array array = c.createArrayOf("uuid", ids.toArray());
-            ps.setArray(1, array);
-            ps.setArray(2, array);
+            for (int i = 1; i <= ps.getParameterMetaData().getParameterCount(); i++) {
+                ps.setArray(i, array);
+            }
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     boolean victim = rs.getBoolean(3);
