@@ -108,7 +108,7 @@ final class RetentionStore {
             ps.executeUpdate();
         }
         // spec v1.1: what the boots sent and the reads they judged of received positions go with their records
-        for (String table : List.of("transfer_send", "transfer_read")) {
+        for (String table : List.of("transfer_send", "transfer_send_ref", "transfer_read")) {
             try (PreparedStatement ps = c.prepareStatement("""
                     delete from %s t using stream_boot sb
                     where sb.id = any(?) and t.stream = sb.stream and t.boot = sb.boot""".formatted(table))) {

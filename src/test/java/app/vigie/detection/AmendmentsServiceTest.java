@@ -147,6 +147,106 @@ public class AmendmentsServiceTest {
     }
 
     /**
+     * Amendment 4 over HTTP, in three orders of the streams (each stream's records posted as they come, so that the
+     * sends of a chain reach the service before, between and after the read): req-a read at the second decode node what
+     * the first forwarded of req-x's stale content. The exposure is req-x's, to req-a: a breach. With one hop it named
+     * req-a itself and found nothing.
+     */
+    @Test
+    void aForwardedTransferIsJudgedAtItsOrigin() throws Exception {
+        List<String> lines = conformance("pass/forwarded-twice-v1.3.ndjson").lines().toList();
+        for (List<String> nodes : List.of(List.of("n17", "n21", "n22"), List.of("n22", "n21", "n17"),
+                List.of("n21", "n22", "n17"))) {
+            String p = Api.uniquePrefix();
+            for (String node : nodes) {
+                StringBuilder stream = new StringBuilder();
+                lines.stream().filter(l -> l.contains("/" + node + "/")).forEach(l -> stream.append(l).append('\n'));
+                Api.post(Api.renamed(stream.toString(), p)).then().statusCode(200);
+            }
+            JsonNode incident = Api.incident(p + "/llama-8b/prod-pd");
+            assertThat(incident).as("the deployment's incident").isNotNull();
+            assertThat(incident.get("classification").asText()).as(nodes.toString()).isEqualTo("PERSONAL_DATA_BREACH");
+            assertThat(incident.get("findings").toString())
+                    .isEqualTo("{\"CROSS_TENANT_READ\":1,\"TRANSFER_SENT_FOREIGN\":1}");
+            assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
+                assertThat(e.get("reader_request").asText()).isEqualTo(p + "/req-a");
+                assertThat(e.get("victim_request").asText()).isEqualTo(p + "/req-x");
+                assertThat(e.get("tokens").asInt()).isEqualTo(8);
+                assertThat(e.get("possible").asBoolean()).isFalse();
+            });
+            // the evidence check replays every boot the chain passed by, the first sender's included
+            String id = null;
+            for (JsonNode i : JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract()
+                    .asString())) {
+                if (i.get("deployment").asText().equals(p + "/llama-8b/prod-pd")) {
+                    id = i.get("id").asText();
+                }
+            }
+            JsonNode check = JSON.readTree(Api.admin().get("/api/incidents/" + id + "/evidence-check").then()
+                    .statusCode(200).extract().asString());
+            assertThat(check.get("reproduced").asBoolean()).as(check.toString()).isTrue();
+            assertThat(check.get("exposures").asInt()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Amendment 4, a hop whose sender raised nothing: on d, initech's req-b got req-a's received pages by a SHARE
+     * without fingerprint, sent them (t9) to d2 and read them there. Its origin is where req-a received them: req-a's
+     * own content at p, which raised nothing there. The sends come after the read, p's last. The exposure is req-a's,
+     * to req-b, and the evidence check replays p's boot too (it holds no finding: only the chain names it).
+     */
+    @Test
+    void aHopWithoutFindingIsPartOfTheEvidence() throws Exception {
+        String p = Api.uniquePrefix();
+        String dep = p + "/llama-8b/prod-pd";
+        String a = p + "/req-a";
+        String b = p + "/req-b";
+        Instant t = Instant.parse("2026-12-07T09:00:00Z");
+        List<String> ps = new ArrayList<>();
+        List<String> ds = new ArrayList<>();
+        List<String> d2s = new ArrayList<>();
+        AuditLogWriter pw = new AuditLogWriter(p + "/p", dep, "b1", ps::add);
+        AuditLogWriter d = new AuditLogWriter(p + "/d", dep, "b1", ds::add);
+        AuditLogWriter d2 = new AuditLogWriter(p + "/d2", dep, "b1", d2s::add);
+        for (AuditLogWriter w : List.of(pw, d, d2)) {
+            w.config(t, 4, 8, 32, 32);
+        }
+        List<PageRun> two = List.of(new PageRun(0, 2));
+        pw.alloc(t, a, p + "-acme", two, "PREFILL", null);
+        pw.write(t, a, p + "-acme", 0, 8, "COMPUTE", null);
+        pw.xferSend(t, a, p + "-acme", "t1", 0, 8);
+        d.alloc(t.plusMillis(10), a, p + "-acme", two, "PREALLOC", 8);
+        d.write(t.plusMillis(10), a, p + "-acme", 0, 8, "TRANSFER", "t1", null);
+        d.share(t.plusMillis(11), b, p + "-initech", two, null);
+        d.xferSend(t.plusMillis(12), b, p + "-initech", "t9", 0, 8);
+        d2.alloc(t.plusMillis(20), b, p + "-initech", two, "PREALLOC", 8);
+        d2.write(t.plusMillis(20), b, p + "-initech", 0, 8, "TRANSFER", "t9", null);
+        d2.attach(t.plusMillis(21), b, p + "-initech", 8);
+        d2.finish(t.plusMillis(22), b, p + "-initech", "STOP", 200, 1, true);
+        for (List<String> stream : List.of(d2s, ds, ps)) {
+            Api.post(String.join("\n", stream) + "\n").then().statusCode(200);
+        }
+        JsonNode incident = Api.incident(dep);
+        assertThat(incident.get("classification").asText()).isEqualTo("PERSONAL_DATA_BREACH");
+        assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
+            assertThat(e.get("reader_request").asText()).isEqualTo(b);
+            assertThat(e.get("victim_request").asText()).isEqualTo(a);
+            assertThat(e.get("tokens").asInt()).isEqualTo(8);
+        });
+        String id = null;
+        for (JsonNode i : JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract()
+                .asString())) {
+            if (i.get("deployment").asText().equals(dep)) {
+                id = i.get("id").asText();
+            }
+        }
+        JsonNode check = JSON.readTree(Api.admin().get("/api/incidents/" + id + "/evidence-check").then()
+                .statusCode(200).extract().asString());
+        assertThat(check.get("reproduced").asBoolean()).as(check.toString()).isTrue();
+        assertThat(check.get("boots").asInt()).as(check.toString()).isEqualTo(3);
+    }
+
+    /**
      * Amendment 3 over HTTP: req-a's positions 0-3 were sent by t1 from p1, whose page req-x (another tenant) wrote
      * while the transport was still reading it; positions 4-7 by t2 from p2, where req-x's content already was when it
      * was sent. Once p1 and the receiver d are stored, the exposure is possible only: apart from the certain counts,

@@ -1,10 +1,16 @@
 package app.vigie.detection.core;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import app.vigie.detection.core.TransferSend.Origin;
 
@@ -23,8 +29,40 @@ public final class Provenance {
     private final Map<String, List<TransferRead>> readsByVia = new HashMap<>();
     private final Map<String, List<TransferSend>> sendsByRequest = new HashMap<>();
     private final Map<String, TransferRead> seenReads = new HashMap<>();
-    /** Reads resolved at a flush (amendment 5), by key: the via positions no send covered then. */
-    private final Map<String, List<int[]>> resolved = new HashMap<>();
+    /** Reads resolved at a flush (amendment 5), by key: what no send covered then. */
+    private final Map<String, Resolution> resolved = new HashMap<>();
+    /** Amendment 4: by transfer key, the keys of the transfers whose sends hold positions received by it. */
+    private final Map<String, Set<String>> referencedBy = new HashMap<>();
+
+    /** A chain may pass through at most this many transfers; past them, the v1 meaning (amendment 4). */
+    public static final int MAX_HOPS = 32;
+
+    /**
+     * Reader positions {@code [from, to)} whose chain stops at positions received by {@code request} (of {@code
+     * tenant}) through its transfer {@code transfer}, which no send of that transfer covers (yet).
+     */
+    public record Hop(String request, String tenant, String transfer, int from, int to) {
+    }
+
+    /**
+     * What a flush judged as in version 1 for one read (amendment 5): the via positions no send of its own transfer
+     * covered, and the reader positions whose chain stopped further on (amendment 4), at a hop no send covered.
+     */
+    public record Resolution(List<int[]> viaRanges, List<Hop> hops) {
+        public Resolution {
+            viaRanges = List.copyOf(viaRanges);
+            hops = List.copyOf(hops);
+        }
+
+        public boolean isEmpty() {
+            return viaRanges.isEmpty() && hops.isEmpty();
+        }
+    }
+
+    /** The sends of a transfer, by {@link TransferSend#transferKey()}. */
+    private List<TransferSend> sendsOf(String key) {
+        return sendsByRequest.getOrDefault(key, List.of());
+    }
 
     /**
      * A read: judged against every send of its request known so far. The same read made again (a later ATTACH,
@@ -44,10 +82,10 @@ public final class Provenance {
             list.remove(known);
         }
         list.add(merged);
-        for (TransferSend s : sendsByRequest.getOrDefault(r.transferKey(), List.of())) {
-            join(merged, s, sink);
+        for (TransferSend s : sendsOf(r.transferKey())) {
+            join(merged, s, this::sendsOf, sink);
         }
-        List<int[]> fellBack = resolved.get(r.key());
+        Resolution fellBack = resolved.get(r.key());
         if (fellBack != null) {
             fallback(merged, fellBack, sink);  // a later ATTACH of a read resolved at a flush counts too (Q18)
         }
@@ -65,7 +103,7 @@ public final class Provenance {
                 if (resolved.containsKey(r.key())) {
                     continue;
                 }
-                List<int[]> held = uncoveredRanges(r, sendsByRequest.getOrDefault(r.transferKey(), List.of()));
+                Resolution held = held(r, this::sendsOf);
                 if (!held.isEmpty()) {
                     resolved.put(r.key(), held);
                     fallback(r, held, sink);
@@ -77,6 +115,32 @@ public final class Provenance {
     }
 
     /**
+     * What read {@code r} would leave unjudged now, given the sends {@code sends} knows: the via positions no send of
+     * its transfer covers, and the positions whose chain stops at a hop no send covers (amendment 4).
+     */
+    public static Resolution held(TransferRead r, Function<String, List<TransferSend>> sends) {
+        List<TransferSend> own = sends.apply(r.transferKey());
+        List<Hop> hops = new ArrayList<>();
+        for (TransferSend s : own) {
+            int a = Math.max(r.viaFrom(), s.from());
+            int b = Math.min(r.viaFrom() + r.tokens(), s.end());
+            if (a < b && !s.possible() && r.transferKey().equals(s.transferKey())) {
+                walk(s, a, b, r.readerFrom() - r.viaFrom(), sends, path(r), new Walk() {
+                    @Override
+                    public void leaf(Victim v, int from, int to) {
+                    }
+
+                    @Override
+                    public void held(Hop h) {
+                        hops.add(h);
+                    }
+                }, 1);
+            }
+        }
+        return new Resolution(uncoveredRanges(r, own), hops);
+    }
+
+    /**
      * Spec 1.3, amendment 5: via positions {@code viaRanges} of read {@code r} ([from, to) pairs), which no send of its
      * transfer covered when the log was flushed, judged as in version 1: the receiving request is their last writer
      * (its own content back to it, or a cache shared within its tenant without fingerprint, is fine; otherwise an
@@ -84,50 +148,119 @@ public final class Provenance {
      * reader's ATTACH.
      */
     public static void fallback(TransferRead r, List<int[]> viaRanges, DetectionSink sink) {
+        fallback(r, new Resolution(viaRanges, List.of()), sink);
+    }
+
+    /**
+     * {@link #fallback(TransferRead, List, DetectionSink)}, and at each hop of a chain no send covered (amendment 4),
+     * the same at that hop: the request that received the positions there is their last writer, and it raises
+     * TRANSFER_SEND_MISSING.
+     */
+    public static void fallback(TransferRead r, Resolution held, DetectionSink sink) {
+        int delta = r.readerFrom() - r.viaFrom();
+        if (!held.viaRanges().isEmpty()) {
+            List<int[]> readerRanges = new ArrayList<>();
+            for (int[] range : held.viaRanges()) {
+                readerRanges.add(new int[] {range[0] + delta, range[1] + delta});
+            }
+            fallbackAt(r, r.via(), r.viaTenant(), r.viaTransfer(), readerRanges, sink);
+        }
+        Map<String, List<Hop>> byHop = new TreeMap<>();
+        for (Hop h : held.hops()) {
+            byHop.computeIfAbsent(h.request() + "\u0000" + h.transfer(), k -> new ArrayList<>()).add(h);
+        }
+        for (List<Hop> hops : byHop.values()) {
+            List<int[]> readerRanges = new ArrayList<>();
+            hops.forEach(h -> readerRanges.add(new int[] {h.from(), h.to()}));
+            Hop h = hops.get(0);
+            fallbackAt(r, h.request(), h.tenant(), h.transfer(), readerRanges, sink);
+        }
+    }
+
+    /**
+     * Reader positions {@code readerRanges} of {@code r}, received by {@code via} (of {@code viaTenant}) through its
+     * transfer {@code viaTransfer} where no send covered them, judged as in version 1 ({@link #fallback}).
+     */
+    private static void fallbackAt(TransferRead r, String via, String viaTenant, String viaTransfer,
+            List<int[]> readerRanges, DetectionSink sink) {
         Positions positions = new Positions();
         int missing = 0;
-        for (int[] range : viaRanges) {
-            positions.addRun(r.readerFrom() + (range[0] - r.viaFrom()), r.readerFrom() + (range[1] - r.viaFrom()));
+        for (int[] range : readerRanges) {
+            positions.addRun(range[0], range[1]);
             missing += range[1] - range[0];
         }
-        String transfer = r.viaTransfer() == null ? "" : " (transfer " + r.viaTransfer() + ")";
-        boolean fine = r.via().equals(r.reader()) || r.shared() && r.viaTenant().equals(r.readerTenant());
+        boolean first = via.equals(r.via()) && Objects.equals(viaTransfer, r.viaTransfer());
+        String transfer = viaTransfer == null ? "" : " (transfer " + viaTransfer + ")";
+        String where = first ? "received by a transfer of " + via + transfer : "received by " + r.via()
+                + " through a chain of transfers that passes by a transfer of " + via + transfer;
+        boolean fine = via.equals(r.reader()) || r.shared() && viaTenant.equals(r.readerTenant());
         if (!fine && positions.size() > 0) {
-            boolean cross = !r.viaTenant().equals(r.readerTenant());
+            boolean cross = !viaTenant.equals(r.readerTenant());
             sink.exposure(new ExposureRead(r.deployment(), cross ? ExposureKind.CROSS_TENANT
-                    : ExposureKind.INTRA_TENANT, r.reader(), r.readerTenant(), r.via(), r.viaTenant(),
+                    : ExposureKind.INTRA_TENANT, r.reader(), r.readerTenant(), via, viaTenant,
                     Ranges.ofAscending(positions), r.at(), r.lastAt(), r.stream(), r.boot(), r.seq()));
             sink.finding(new Finding(cross ? Rule.CROSS_TENANT_READ : Rule.INTRA_TENANT_READ, r.deployment(),
                     r.reader(), r.at(), new Finding.Evidence(r.stream(), r.boot(), r.seq(), r.seq(), "ATTACH of "
                             + r.attachTokens() + " positions by " + r.reader() + " of tenant " + r.readerTenant()
                             + ": some of positions " + r.readerFrom() + "-" + (r.readerFrom() + r.tokens() - 1)
-                            + ", received by a transfer of " + r.via() + transfer + " whose sender's XFER_SEND had not"
-                            + " come when the log was flushed, were judged as in version 1: written by " + r.via()
-                            + " of tenant " + r.viaTenant() + (cross ? ", another tenant" : ", another request of the"
+                            + ", " + where + " whose sender's XFER_SEND had not"
+                            + " come when the log was flushed, were judged as in version 1: written by " + via
+                            + " of tenant " + viaTenant + (cross ? ", another tenant" : ", another request of the"
                             + " same tenant"))));
         }
-        sink.finding(new Finding(Rule.TRANSFER_SEND_MISSING, r.deployment(), r.via(), r.at(), new Finding.Evidence(
+        sink.finding(new Finding(Rule.TRANSFER_SEND_MISSING, r.deployment(), via, r.at(), new Finding.Evidence(
                 r.stream(), r.boot(), r.seq(), r.seq(), "ATTACH of " + r.attachTokens() + " positions by " + r.reader()
                         + " of tenant " + r.readerTenant() + " read positions " + r.readerFrom() + "-"
-                        + (r.readerFrom() + r.tokens() - 1) + ", received by a transfer of " + r.via() + transfer
+                        + (r.readerFrom() + r.tokens() - 1) + ", " + where
                         + " marked sent; no XFER_SEND of it covered " + missing + " of them when the log was flushed:"
-                        + " those were judged as in version 1, " + r.via() + " as their last writer (a record lost,"
+                        + " those were judged as in version 1, " + via + " as their last writer (a record lost,"
                         + " or an engine that marks transfers sent without writing the sender's record)")));
     }
 
     /** A send: every read of its request known so far is judged against it. */
     public void send(TransferSend s, DetectionSink sink) {
         sendsByRequest.computeIfAbsent(s.transferKey(), k -> new ArrayList<>()).add(s);
-        for (TransferRead r : readsByVia.getOrDefault(s.transferKey(), List.of())) {
-            join(r, s, sink);
+        if (!s.possible()) {
+            for (Origin o : s.foreign()) {
+                if (o.received()) {
+                    referencedBy.computeIfAbsent(o.viaKey(), k -> new HashSet<>()).add(s.transferKey());
+                }
+            }
         }
+        for (TransferRead r : readsByVia.getOrDefault(s.transferKey(), List.of())) {
+            join(r, s, this::sendsOf, sink);
+        }
+        // amendment 4: a read through a transfer whose sends hold positions this one brought is judged again
+        for (String key : referrers(s.transferKey(), k -> referencedBy.getOrDefault(k, Set.of()))) {
+            for (TransferRead r : readsByVia.getOrDefault(key, List.of())) {
+                for (TransferSend via : sendsOf(key)) {
+                    join(r, via, this::sendsOf, sink);
+                }
+            }
+        }
+    }
+
+    /**
+     * The transfers whose sends hold, through any number of hops, positions received by transfer {@code key} (itself
+     * excluded), given each transfer's direct referrers.
+     */
+    public static Set<String> referrers(String key, Function<String, Set<String>> direct) {
+        Set<String> out = new LinkedHashSet<>();
+        ArrayDeque<String> todo = new ArrayDeque<>(direct.apply(key));
+        while (!todo.isEmpty()) {
+            String k = todo.poll();
+            if (!k.equals(key) && out.add(k)) {
+                todo.addAll(direct.apply(k));
+            }
+        }
+        return out;
     }
 
     /** Reads with positions that no send covers (yet): they are not judged. */
     public List<TransferRead> unresolved() {
         List<TransferRead> out = new ArrayList<>();
         readsByVia.values().forEach(list -> list.forEach(r -> {
-            if (uncovered(r, sendsByRequest.getOrDefault(r.transferKey(), List.of())) > 0) {
+            if (!held(r, this::sendsOf).isEmpty()) {
                 out.add(r);
             }
         }));
@@ -158,6 +291,90 @@ public final class Provenance {
                 spans.add(new int[] {a, b});
             }
         }
+        return gaps(from, to, spans);
+    }
+
+    private record Victim(String request, String tenant) {
+    }
+
+    /** What a walk along a chain finds, in reader positions. */
+    private interface Walk {
+        /** Positions whose origin is {@code v} (null: never written). */
+        void leaf(Victim v, int from, int to);
+
+        /** Positions whose chain stops at a hop no send covers (yet). */
+        void held(Hop h);
+    }
+
+    /** The transfers a chain from read {@code r} has passed through: its own first. */
+    private static Set<String> path(TransferRead r) {
+        Set<String> path = new HashSet<>();
+        path.add(r.transferKey());
+        return path;
+    }
+
+    /**
+     * The origins of send {@code s} over its positions [a, b) (reader positions: those plus {@code delta}), through
+     * any number of hops (amendment 4): a received origin is resolved by the sends of its transfer; {@code path} holds
+     * the transfers passed through, {@code depth} their number.
+     */
+    private static void walk(TransferSend s, int a, int b, int delta, Function<String, List<TransferSend>> sends,
+            Set<String> path, Walk w, int depth) {
+        int at = a;
+        for (Origin o : s.foreign()) {
+            int x = Math.max(a, o.from());
+            int y = Math.min(b, o.to());
+            if (x >= y) {
+                continue;
+            }
+            if (at < x) {
+                w.leaf(new Victim(s.request(), s.tenant()), at + delta, x + delta);
+            }
+            if (o.received()) {
+                int hopFrom = o.viaFrom() + (x - o.from());
+                hop(o, hopFrom, hopFrom + (y - x), delta + (x - hopFrom), sends, path, w, depth);
+            } else {
+                w.leaf(o.request() == null ? null : new Victim(o.request(), o.tenant()), x + delta, y + delta);
+            }
+            at = y;
+        }
+        if (at < b) {
+            w.leaf(new Victim(s.request(), s.tenant()), at + delta, b + delta);
+        }
+    }
+
+    /**
+     * Positions [from, to) that {@code o.request()} received by transfer {@code o.viaTransfer()} (reader positions:
+     * those plus {@code delta}): their origins are those the sends of that transfer gave them. A cycle, or a chain past
+     * {@link #MAX_HOPS}, stops here with the version 1 meaning (the request that received them wrote them); positions
+     * no send covers are held at this hop.
+     */
+    private static void hop(Origin o, int from, int to, int delta, Function<String, List<TransferSend>> sends,
+            Set<String> path, Walk w, int depth) {
+        String key = o.viaKey();
+        if (depth >= MAX_HOPS || path.contains(key)) {
+            w.leaf(new Victim(o.request(), o.tenant()), from + delta, to + delta);
+            return;
+        }
+        List<TransferSend> list = sends.apply(key);
+        path.add(key);
+        List<int[]> spans = new ArrayList<>();
+        for (TransferSend s : list) {
+            int a = Math.max(from, s.from());
+            int b = Math.min(to, s.end());
+            if (a < b && !s.possible() && key.equals(s.transferKey())) {
+                walk(s, a, b, delta, sends, path, w, depth + 1);
+                spans.add(new int[] {a, b});
+            }
+        }
+        path.remove(key);
+        for (int[] gap : gaps(from, to, spans)) {
+            w.held(new Hop(o.request(), o.tenant(), o.viaTransfer(), gap[0] + delta, gap[1] + delta));
+        }
+    }
+
+    /** The parts of [from, to) that none of {@code spans} covers, ascending. */
+    private static List<int[]> gaps(int from, int to, List<int[]> spans) {
         spans.sort((x, y) -> Integer.compare(x[0], y[0]));
         List<int[]> gaps = new ArrayList<>();
         int done = from;
@@ -173,14 +390,13 @@ public final class Provenance {
         return gaps;
     }
 
-    private record Victim(String request, String tenant) {
-    }
-
     /**
-     * Judges read {@code r} against send {@code s} (of the request {@code r} read through), where they overlap;
-     * returns whether it found anything (an exposure or a finding).
+     * Judges read {@code r} against send {@code s} (of the request {@code r} read through), where they overlap, the
+     * sends of other transfers told by {@code sends} (for chains, amendment 4: positions whose chain stops at a hop no
+     * send covers yet are left for that send or a flush); returns whether it found anything (an exposure or a finding).
      */
-    public static boolean join(TransferRead r, TransferSend s, DetectionSink sink) {
+    public static boolean join(TransferRead r, TransferSend s, Function<String, List<TransferSend>> sends,
+            DetectionSink sink) {
         int a = Math.max(r.viaFrom(), s.from());
         int b = Math.min(r.viaFrom() + r.tokens(), s.end());
         if (a >= b || !r.transferKey().equals(s.transferKey())) {
@@ -193,23 +409,17 @@ public final class Provenance {
         Map<String, Positions> byVictim = new TreeMap<>(Rule::compareIds);
         Map<String, Victim> victims = new HashMap<>();
         Positions uninitialized = new Positions();
-        int at = a;
-        for (Origin o : s.foreign()) {
-            int x = Math.max(a, o.from());
-            int y = Math.min(b, o.to());
-            if (x >= y) {
-                continue;
+        walk(s, a, b, r.readerFrom() - r.viaFrom(), sends, path(r), new Walk() {
+            @Override
+            public void leaf(Victim v, int from, int to) {
+                piece(r, v, from, to, byVictim, victims, uninitialized);
             }
-            if (at < x) {
-                piece(r, new Victim(s.request(), s.tenant()), at, x, byVictim, victims, uninitialized);
+
+            @Override
+            public void held(Hop h) {
+                // judged when a send of that hop comes, or at a flush
             }
-            piece(r, o.request() == null ? null : new Victim(o.request(), o.tenant()), x, y, byVictim, victims,
-                    uninitialized);
-            at = y;
-        }
-        if (at < b) {
-            piece(r, new Victim(s.request(), s.tenant()), at, b, byVictim, victims, uninitialized);
-        }
+        }, 1);
         boolean cross = false;
         boolean intra = false;
         for (Map.Entry<String, Positions> e : byVictim.entrySet()) {
@@ -252,7 +462,8 @@ public final class Provenance {
             int x = Math.max(a, o.from());
             int y = Math.min(b, o.to());
             if (x < y && o.request() != null) {
-                piece(r, new Victim(o.request(), o.tenant()), x, y, byVictim, victims, none);
+                int delta = r.readerFrom() - r.viaFrom();
+                piece(r, new Victim(o.request(), o.tenant()), x + delta, y + delta, byVictim, victims, none);
             }
         }
         for (Map.Entry<String, Positions> e : byVictim.entrySet()) {
@@ -273,11 +484,9 @@ public final class Provenance {
         return true;
     }
 
-    /** Reader positions for via positions [x, y), whose origin is {@code v} (null: never written). */
-    private static void piece(TransferRead r, Victim v, int x, int y, Map<String, Positions> byVictim,
+    /** Reader positions [from, to), whose origin is {@code v} (null: never written). */
+    private static void piece(TransferRead r, Victim v, int from, int to, Map<String, Positions> byVictim,
             Map<String, Victim> victims, Positions uninitialized) {
-        int from = r.readerFrom() + (x - r.viaFrom());
-        int to = r.readerFrom() + (y - r.viaFrom());
         if (v == null) {
             uninitialized.addRun(from, to);
             return;

@@ -869,6 +869,16 @@ public final class StreamDetector {
         j.hit(w, from, to, page);
     }
 
+    /** The position sent writer {@code v} received at slot {@code slot} of {@code page} (-1: none known). */
+    private int receivedAt(Writer v, int page, int slot) {
+        int[] positions = v.slotPositions == null ? null : v.slotPositions.get(page);
+        if (positions != null) {
+            return positions[slot];
+        }
+        int lp = v.logicalPages.get(page);
+        return lp < 0 ? -1 : lp * pageSize + slot;
+    }
+
     /**
      * Records that a sent write puts slots {@code [from, to)} of {@code page} at logical page {@code lp} of its request.
      * A page received at another logical page before, whose slots still hold some of it, keeps per slot where each was
@@ -1042,8 +1052,10 @@ public final class StreamDetector {
 
     /**
      * Spec v1.1: the sender read positions [from, from + tokens) of the request's table to send them. Each takes as
-     * origin the request itself when rules 1 and 2 would let it read the slot, else the slot's last writer (a slot the
-     * request received by a sent transfer counts as written by it: provenance goes one hop).
+     * origin the request itself when rules 1 and 2 would let it read the slot, else the slot's last writer. Spec 1.3,
+     * amendment 4 (chains): a slot holding a received position (the request's own, or another request's that rule 2
+     * does not make fine) takes as origin that received position, which {@link Provenance} resolves through the sends
+     * of its transfer; it stays the request's own for TRANSFER_SENT_FOREIGN, decided here.
      */
     private void xferSend(AuditRecord r, Body.XferSend x, DetectionSink sink) {
         RequestState q = table(r, x.request(), x.tenant(), false, sink);
@@ -1060,6 +1072,8 @@ public final class StreamDetector {
         List<TransferSend.Origin> foreign = new ArrayList<>();
         Positions sharedForeign = new Positions();
         Positions sharedForeignPages = new Positions();
+        Positions other = new Positions();
+        Positions never = new Positions();
         int p = x.from();
         while (p < end) {
             int lp = p / pageSize;
@@ -1067,12 +1081,17 @@ public final class StreamDetector {
             int slot = page * pageSize + p % pageSize;
             int w = slots[slot];
             byte k = q.kind[lp];
-            boolean own = w == q.id || w != 0 && writers[w].request.equals(q.request)
-                    || k == SHARED_WITH_FP && fpKnown.get(page) && pageFp[page] == q.expected[lp]
+            boolean fpOwn = k == SHARED_WITH_FP && fpKnown.get(page) && pageFp[page] == q.expected[lp];
+            boolean own = w == q.id || w != 0 && writers[w].request.equals(q.request) || fpOwn
                     || k == SHARED && w != 0 && writers[w].tenantId == q.tenantId;
+            Writer v = w == 0 ? null : writers[w];
+            // amendment 4: a received position sent on keeps the origin it had where it was received
+            int via = v != null && v.sent && !fpOwn && (!own || v.request.equals(q.request))
+                    ? receivedAt(v, page, p % pageSize) : -1;
             int e = p + 1;
             int pageEnd = (int) Math.min(end, (long) (lp + 1) * pageSize);
-            while (e < pageEnd && slots[page * pageSize + e % pageSize] == w) {
+            while (e < pageEnd && slots[page * pageSize + e % pageSize] == w
+                    && (via < 0 || receivedAt(v, page, e % pageSize) == via + (e - p))) {
                 e++;
             }
             if (!own && k != ALLOCATED) {
@@ -1080,13 +1099,20 @@ public final class StreamDetector {
                 sharedForeignPages.add(page);
             }
             if (!own) {
-                String request = w == 0 ? null : writers[w].request;
-                String tenant = w == 0 ? null : writers[w].tenant;
+                (w == 0 ? never : other).addRun(p, e);
+            }
+            if (via >= 0 || !own) {
+                String request = w == 0 ? null : v.request;
+                TransferSend.Origin o = via >= 0 ? new TransferSend.Origin(p, e, request, v.tenant, v.transfer, via)
+                        : new TransferSend.Origin(p, e, request, w == 0 ? null : v.tenant);
                 TransferSend.Origin last = foreign.isEmpty() ? null : foreign.get(foreign.size() - 1);
-                if (last != null && last.to() == p && Objects.equals(last.request(), request)) {
-                    foreign.set(foreign.size() - 1, new TransferSend.Origin(last.from(), e, request, tenant));
+                if (last != null && last.to() == p && Objects.equals(last.request(), request)
+                        && last.received() == o.received() && Objects.equals(last.viaTransfer(), o.viaTransfer())
+                        && (!o.received() || last.viaFrom() + (p - last.from()) == via)) {
+                    foreign.set(foreign.size() - 1, new TransferSend.Origin(last.from(), e, request, last.tenant(),
+                            last.viaTransfer(), last.viaFrom()));
                 } else {
-                    foreign.add(new TransferSend.Origin(p, e, request, tenant));
+                    foreign.add(o);
                 }
             }
             p = e;
@@ -1107,12 +1133,7 @@ public final class StreamDetector {
                     "XFER_SEND of positions " + x.from() + "-" + (end - 1) + " of " + x.request() + " of tenant "
                             + x.tenant() + ": " + sharedForeignWords(sharedForeign, sharedForeignPages))));
         }
-        if (!foreign.isEmpty()) {
-            Positions other = new Positions();
-            Positions never = new Positions();
-            for (TransferSend.Origin o : foreign) {
-                (o.request() == null ? never : other).addRun(o.from(), o.to());
-            }
+        if (other.size() > 0 || never.size() > 0) {
             sink.finding(new Finding(Rule.TRANSFER_SENT_FOREIGN, r.deployment(), x.request(), r.ts(), evidence(r,
                     "XFER_SEND of positions " + x.from() + "-" + (end - 1) + " of " + x.request() + " of tenant "
                             + x.tenant() + ": " + (other.size() > 0 ? other.size() + " positions ("

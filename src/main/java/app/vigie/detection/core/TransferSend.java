@@ -27,8 +27,34 @@ public record TransferSend(String deployment, String request, String transfer, S
         this(deployment, request, transfer, tenant, from, tokens, foreign, at, stream, boot, seq, false);
     }
 
-    /** Positions {@code [from, to)} whose sender slot was last written by {@code request} (null: never written). */
-    public record Origin(int from, int to, String request, String tenant) {
+    /**
+     * Positions {@code [from, to)} whose sender slot was last written by {@code request} (null: never written); or,
+     * when {@code viaFrom >= 0} (spec 1.3, amendment 4, chains), whose slot held what {@code request} (of {@code
+     * tenant}) received by its transfer {@code viaTransfer} (null: a transfer without id) at positions {@code [viaFrom,
+     * viaFrom + to - from)}: their origin is the one they had where they were received, told by the sends of that
+     * transfer ({@link Provenance}).
+     */
+    public record Origin(int from, int to, String request, String tenant, String viaTransfer, int viaFrom) {
+
+        /** Written by {@code request} (null: never written). */
+        public Origin(int from, int to, String request, String tenant) {
+            this(from, to, request, tenant, null, -1);
+        }
+
+        /** Whether the slots held received positions (a chain's hop), not a request's own writes. */
+        public boolean received() {
+            return viaFrom >= 0;
+        }
+
+        /** The key of the transfer the positions were received by ({@link #transferKey(String, String)}). */
+        public String viaKey() {
+            return transferKey(request, viaTransfer);
+        }
+
+        /** The same origin over {@code [from, to)}, which lies within this one. */
+        public Origin slice(int from, int to) {
+            return new Origin(from, to, request, tenant, viaTransfer, received() ? viaFrom + (from - this.from) : -1);
+        }
     }
 
     public int end() {
@@ -43,5 +69,11 @@ public record TransferSend(String deployment, String request, String transfer, S
     /** The key of transfer {@code transfer} of {@code request} (null: a 1.1 record stored before, which had none). */
     public static String transferKey(String request, String transfer) {
         return transfer == null ? request : request + "\u0000" + transfer;
+    }
+
+    /** The request of a {@link #transferKey(String, String)}. */
+    public static String requestOf(String transferKey) {
+        int at = transferKey.indexOf('\u0000');
+        return at < 0 ? transferKey : transferKey.substring(0, at);
     }
 }

@@ -11,14 +11,17 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.BiPredicate;
+import java.util.function.Function;
 
 import app.vigie.detection.core.Provenance;
 import app.vigie.detection.core.TransferRead;
@@ -36,11 +39,19 @@ public final class TransferStore {
     private static final int LOCK_SPACE = 0x56545831;
     private static final char FIELD = '\u0001';
     private static final char ORIGIN = '\u0002';
+    /** A transfer without id, in an encoded origin or hop. */
+    private static final String NONE = "\u0003";
 
     private TransferStore() {
     }
 
-    /** Stores the buffer's reads and sends and adds to it what they resolve: exposures and findings. */
+    /**
+     * Stores the buffer's reads and sends and adds to it what they resolve: exposures and findings. Spec 1.3, amendment
+     * 4: a chain is followed through the sends of every transfer it passes by, each transferred request locked before
+     * its sends are read (a send of a hop committing meanwhile either is seen here, or finds this transaction's rows
+     * when it looks for the reads whose chain passes through it); the reads through transfers whose sends hold
+     * positions a new send brought are judged again.
+     */
     static void join(Connection c, DetectionBuffer b) throws SQLException {
         if (b.transferReads.isEmpty() && b.transferSends.isEmpty()) {
             return;
@@ -51,35 +62,161 @@ public final class TransferStore {
         lock(c, requests);
         List<TransferSend> newSends = insertSends(c, b.transferSends);
         List<TransferRead> newReads = new ArrayList<>();
-        Map<TransferRead, List<int[]>> fellBack = new HashMap<>();
+        Map<TransferRead, Provenance.Resolution> fellBack = new HashMap<>();
         insertReads(c, new ArrayList<>(b.transferReads.values()), newReads, fellBack);
         Set<String> readVias = new TreeSet<>();
         newReads.forEach(r -> readVias.add(r.via()));
         Set<String> sendRequests = new TreeSet<>();
         newSends.forEach(s -> sendRequests.add(s.request()));
         // loaded by request (the index), joined by request and transfer (spec 1.3, amendment 2)
-        Map<String, List<TransferSend>> sends = sends(c, readVias);
-        Map<String, List<TransferRead>> reads = reads(c, sendRequests);
+        Chains chains = new Chains(c, requests);
+        // the sends the new reads join, and those the new sends' received positions lead to (rarely any)
+        Set<String> down = new TreeSet<>(readVias);
+        for (TransferSend s : newSends) {
+            for (TransferSend.Origin o : s.foreign()) {
+                if (o.received()) {
+                    down.add(o.request());
+                }
+            }
+        }
+        chains.load(down, true);
+        Set<String> up = referrers(c, newSends);
+        Set<String> upRequests = new TreeSet<>();
+        for (String key : up) {
+            upRequests.add(TransferSend.requestOf(key));
+        }
+        chains.load(upRequests, false);
+        Set<String> readsOf = new TreeSet<>(sendRequests);
+        readsOf.addAll(upRequests);
+        Map<String, List<TransferRead>> reads = reads(c, readsOf);
         // a pair both new here is joined twice, to the same effect (exposures unite, findings keep the earliest)
         for (TransferRead r : newReads) {
-            for (TransferSend s : sends.getOrDefault(r.transferKey(), List.of())) {
-                join(r, s, b);
+            for (TransferSend s : chains.apply(r.transferKey())) {
+                join(r, s, chains, b);
             }
         }
         for (TransferSend s : newSends) {
             for (TransferRead r : reads.getOrDefault(s.transferKey(), List.of())) {
-                join(r, s, b);
+                join(r, s, chains, b);
+            }
+        }
+        for (String key : up) {
+            for (TransferRead r : reads.getOrDefault(key, List.of())) {
+                for (TransferSend s : chains.apply(key)) {
+                    join(r, s, chains, b);
+                }
             }
         }
         // a later ATTACH of a read a flush resolved counts too (amendment 7): its version 1 judgement again
-        fellBack.forEach((r, ranges) -> Provenance.fallback(r, ranges, b));
+        fellBack.forEach((r, held) -> Provenance.fallback(r, held, b));
     }
 
     /** Joins one pair into the buffer; the sender's boot becomes evidence of what it resolves. */
-    private static void join(TransferRead r, TransferSend s, DetectionBuffer b) {
-        if (Provenance.join(r, s, b)) {
+    private static void join(TransferRead r, TransferSend s, Chains chains, DetectionBuffer b) {
+        if (Provenance.join(r, s, chains, b)) {
             b.exposureBoot(r.deployment(), s.stream(), s.boot());
+            // and the boot of every send a chain from it passes by (amendment 4): the evidence check replays them
+            Set<String> seen = new HashSet<>();
+            ArrayDeque<TransferSend> todo = new ArrayDeque<>(List.of(s));
+            while (!todo.isEmpty() && seen.size() <= Provenance.MAX_HOPS) {
+                for (TransferSend.Origin o : todo.poll().foreign()) {
+                    if (o.received() && seen.add(o.viaKey())) {
+                        for (TransferSend hop : chains.apply(o.viaKey())) {
+                            b.exposureBoot(r.deployment(), hop.stream(), hop.boot());
+                            todo.add(hop);
+                        }
+                    }
+                }
+            }
         }
+    }
+
+    /**
+     * The stored sends a chain may pass by (amendment 4), by transfer key: loaded by request, then the requests whose
+     * received positions they hold, and so on ({@link Provenance#MAX_HOPS} rounds at most).
+     */
+    private static final class Chains implements Function<String, List<TransferSend>> {
+        private final Connection c;
+        private final Set<String> locked;
+        private final Set<String> loaded = new HashSet<>();
+        private final Map<String, List<TransferSend>> byKey = new HashMap<>();
+
+        Chains(Connection c, Set<String> locked) {
+            this.c = c;
+            this.locked = new HashSet<>(locked);
+        }
+
+        /** Loads the sends of these requests and of every request a chain from them passes by, locked first if asked. */
+        void load(Set<String> requests, boolean lock) throws SQLException {
+            Set<String> todo = new TreeSet<>(requests);
+            todo.removeAll(loaded);
+            for (int round = 0; !todo.isEmpty() && round <= Provenance.MAX_HOPS; round++) {
+                if (lock) {
+                    Set<String> more = new TreeSet<>(todo);
+                    more.removeAll(locked);
+                    if (!more.isEmpty()) {
+                        TransferStore.lock(c, more);  // out of the first sorted order: a deadlock is retried whole
+                        locked.addAll(more);
+                    }
+                }
+                Map<String, List<TransferSend>> got = sends(c, todo);
+                loaded.addAll(todo);
+                Set<String> next = new TreeSet<>();
+                got.forEach((key, list) -> {
+                    byKey.computeIfAbsent(key, k -> new ArrayList<>()).addAll(list);
+                    for (TransferSend s : list) {
+                        for (TransferSend.Origin o : s.foreign()) {
+                            if (o.received() && !loaded.contains(o.request())) {
+                                next.add(o.request());
+                            }
+                        }
+                    }
+                });
+                todo = next;
+            }
+        }
+
+        @Override
+        public List<TransferSend> apply(String key) {
+            return byKey.getOrDefault(key, List.of());
+        }
+    }
+
+    /**
+     * The transfer keys whose sends hold, through any number of hops, positions received by the transfers of {@code
+     * sends} (those themselves excluded).
+     */
+    private static Set<String> referrers(Connection c, List<TransferSend> sends) throws SQLException {
+        Set<String> out = new TreeSet<>();
+        Set<String> seen = new HashSet<>();
+        Set<String> level = new TreeSet<>();
+        for (TransferSend s : sends) {
+            if (!s.possible()) {
+                level.add(s.transferKey());
+            }
+        }
+        seen.addAll(level);
+        for (int round = 0; !level.isEmpty() && round <= Provenance.MAX_HOPS; round++) {
+            Set<String> requests = new TreeSet<>();
+            level.forEach(k -> requests.add(TransferSend.requestOf(k)));
+            Set<String> next = new TreeSet<>();
+            try (PreparedStatement ps = c.prepareStatement("select distinct ref_request, ref_transfer, request,"
+                    + " transfer from transfer_send_ref where ref_request = any(?::text[])")) {
+                ps.setArray(1, c.createArrayOf("text", requests.toArray()));
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String ref = TransferSend.transferKey(rs.getString(1), rs.getString(2));
+                        String key = TransferSend.transferKey(rs.getString(3), rs.getString(4));
+                        if (level.contains(ref) && seen.add(key)) {
+                            next.add(key);
+                            out.add(key);
+                        }
+                    }
+                }
+            }
+            level = next;
+        }
+        return out;
     }
 
     private static void lock(Connection c, Set<String> requests) throws SQLException {
@@ -159,7 +296,38 @@ public final class TransferStore {
                 }
             }
         }
+        insertRefs(c, inserted);
         return inserted;
+    }
+
+    /** Amendment 4: each new send that holds positions received by another transfer is referenced from it. */
+    private static void insertRefs(Connection c, List<TransferSend> sends) throws SQLException {
+        List<Object[]> rows = new ArrayList<>();
+        for (TransferSend s : sends) {
+            if (s.possible()) {
+                continue;
+            }
+            Set<String> refs = new HashSet<>();
+            for (TransferSend.Origin o : s.foreign()) {
+                if (o.received() && refs.add(o.viaKey())) {
+                    rows.add(new Object[] {s.stream(), s.boot(), s.seq(), s.request(), s.transfer(), o.request(),
+                        o.viaTransfer()});
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("insert into transfer_send_ref (stream, boot, seq, request,"
+                + " transfer, ref_request, ref_transfer) values (?, ?, ?, ?, ?, ?, ?)")) {
+            for (Object[] row : rows) {
+                for (int i = 0; i < row.length; i++) {
+                    ps.setObject(i + 1, row[i]);
+                }
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
     }
 
     /**
@@ -170,7 +338,7 @@ public final class TransferStore {
      * too, with the via positions it judged as in version 1.
      */
     private static void insertReads(Connection c, List<TransferRead> reads, List<TransferRead> inserted,
-            Map<TransferRead, List<int[]>> resolved) throws SQLException {
+            Map<TransferRead, Provenance.Resolution> resolved) throws SQLException {
         if (reads.isEmpty()) {
             return;
         }
@@ -216,7 +384,7 @@ public final class TransferStore {
                     seen_at = case when %1$s then excluded.seen_at else t.seen_at end,
                     last_seen_at = greatest(t.last_seen_at, excluded.last_seen_at)
                   where %1$s or excluded.last_seen_at > t.last_seen_at
-                returning %2$s, resolved_ranges""".formatted(EARLIER, READ_COLUMNS))) {
+                returning %2$s, resolved_ranges, resolved_hops""".formatted(EARLIER, READ_COLUMNS))) {
             for (int k = 0; k < cols.length; k++) {
                 ps.setArray(k + 1, c.createArrayOf(types[k], cols[k]));
             }
@@ -224,9 +392,9 @@ public final class TransferStore {
                 while (rs.next()) {
                     TransferRead r = read(rs);  // as stored: the earliest place, the latest last sight
                     inserted.add(r);
-                    Array ranges = rs.getArray(17);
-                    if (ranges != null) {
-                        resolved.put(r, pairs((Integer[]) ranges.getArray()));
+                    Provenance.Resolution held = resolution(rs.getArray(17), rs.getString(18));
+                    if (held != null) {
+                        resolved.put(r, held);
                     }
                 }
             }
@@ -322,6 +490,43 @@ public final class TransferStore {
             b.append(o.from()).append(FIELD).append(o.to()).append(FIELD)
                     .append(o.request() == null ? "" : o.request()).append(FIELD)
                     .append(o.tenant() == null ? "" : o.tenant());
+            if (o.received()) {
+                b.append(FIELD).append(o.viaTransfer() == null ? NONE : o.viaTransfer()).append(FIELD)
+                        .append(o.viaFrom());
+            }
+        }
+        return b.toString();
+    }
+
+    /** A resolution kept with a read: its via ranges (flat pairs) and its hops ({@code resolved_hops}); null: none. */
+    private static Provenance.Resolution resolution(Array ranges, String hops) throws SQLException {
+        if (ranges == null && hops == null) {
+            return null;
+        }
+        List<Provenance.Hop> list = new ArrayList<>();
+        if (hops != null) {
+            for (String h : hops.split(String.valueOf(ORIGIN))) {
+                String[] f = h.split(String.valueOf(FIELD), -1);
+                list.add(new Provenance.Hop(f[0], f[1], f[2].equals(NONE) ? null : f[2], Integer.parseInt(f[3]),
+                        Integer.parseInt(f[4])));
+            }
+        }
+        return new Provenance.Resolution(ranges == null ? List.of() : pairs((Integer[]) ranges.getArray()), list);
+    }
+
+    /** {@code resolved_hops} of a resolution (null: no hop). */
+    static String encodeHops(List<Provenance.Hop> hops) {
+        if (hops.isEmpty()) {
+            return null;
+        }
+        StringBuilder b = new StringBuilder();
+        for (Provenance.Hop h : hops) {
+            if (b.length() > 0) {
+                b.append(ORIGIN);
+            }
+            b.append(h.request()).append(FIELD).append(h.tenant()).append(FIELD)
+                    .append(h.transfer() == null ? NONE : h.transfer()).append(FIELD).append(h.from()).append(FIELD)
+                    .append(h.to());
         }
         return b.toString();
     }
@@ -333,8 +538,10 @@ public final class TransferStore {
         List<TransferSend.Origin> out = new ArrayList<>();
         for (String o : s.split(String.valueOf(ORIGIN))) {
             String[] f = o.split(String.valueOf(FIELD), -1);
+            // four fields: an origin written by a request (all before amendment 4); six: a received position
             out.add(new TransferSend.Origin(Integer.parseInt(f[0]), Integer.parseInt(f[1]),
-                    f[2].isEmpty() ? null : f[2], f[3].isEmpty() ? null : f[3]));
+                    f[2].isEmpty() ? null : f[2], f[3].isEmpty() ? null : f[3],
+                    f.length > 5 && !f[4].equals(NONE) ? f[4] : null, f.length > 5 ? Integer.parseInt(f[5]) : -1));
         }
         return out;
     }
@@ -405,27 +612,32 @@ public final class TransferStore {
         }
         Set<String> vias = new TreeSet<>();
         reads.forEach(r -> vias.add(r.via()));
-        Map<String, List<TransferSend>> sends = sends(c, vias);
+        Chains chains = new Chains(c, lockVias);
+        chains.load(vias, true);
         int resolved = 0;
         Integer[][] ranges = new Integer[reads.size()][];
+        String[] hops = new String[reads.size()];
         for (int i = 0; i < reads.size(); i++) {
             TransferRead r = reads.get(i);
-            List<int[]> held = Provenance.uncoveredRanges(r, sends.getOrDefault(r.transferKey(), List.of()));
-            ranges[i] = new Integer[2 * held.size()];
-            for (int k = 0; k < held.size(); k++) {
-                ranges[i][2 * k] = held.get(k)[0];
-                ranges[i][2 * k + 1] = held.get(k)[1];
+            Provenance.Resolution held = Provenance.held(r, chains);
+            List<int[]> via = held.viaRanges();
+            ranges[i] = new Integer[2 * via.size()];
+            for (int k = 0; k < via.size(); k++) {
+                ranges[i][2 * k] = via.get(k)[0];
+                ranges[i][2 * k + 1] = via.get(k)[1];
             }
+            hops[i] = encodeHops(held.hops());
             if (!held.isEmpty()) {
                 Provenance.fallback(r, held, b);
                 resolved++;
             }
         }
-        try (PreparedStatement ps = c.prepareStatement(
-                "update transfer_read set checked = true, resolved_ranges = ?::int[] where key = ?::uuid")) {
+        try (PreparedStatement ps = c.prepareStatement("update transfer_read set checked = true, resolved_ranges ="
+                + " ?::int[], resolved_hops = ? where key = ?::uuid")) {
             for (int i = 0; i < keys.size(); i++) {
                 ps.setArray(1, ranges[i].length == 0 ? null : c.createArrayOf("int4", ranges[i]));
-                ps.setObject(2, keys.get(i));
+                ps.setString(2, hops[i]);
+                ps.setObject(3, keys.get(i));
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -445,20 +657,20 @@ public final class TransferStore {
      * For the evidence check: the stored reads made on these (stream, boot) pairs that a flush resolved, each with the
      * via positions it judged as in version 1 then.
      */
-    public static Map<TransferRead, List<int[]>> resolvedReads(Connection c, List<String> streams, List<String> boots)
-            throws SQLException {
-        Map<TransferRead, List<int[]>> out = new HashMap<>();
+    public static Map<TransferRead, Provenance.Resolution> resolvedReads(Connection c, List<String> streams,
+            List<String> boots) throws SQLException {
+        Map<TransferRead, Provenance.Resolution> out = new HashMap<>();
         if (streams.isEmpty()) {
             return out;
         }
-        try (PreparedStatement ps = c.prepareStatement("select " + READ_COLUMNS + ", resolved_ranges"
+        try (PreparedStatement ps = c.prepareStatement("select " + READ_COLUMNS + ", resolved_ranges, resolved_hops"
                 + " from transfer_read t join unnest(?::text[], ?::text[]) as u(st, bt) on t.stream = u.st"
-                + " and t.boot = u.bt where resolved_ranges is not null")) {
+                + " and t.boot = u.bt where resolved_ranges is not null or resolved_hops is not null")) {
             ps.setArray(1, c.createArrayOf("text", streams.toArray()));
             ps.setArray(2, c.createArrayOf("text", boots.toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.put(read(rs), pairs((Integer[]) rs.getArray(17).getArray()));
+                    out.put(read(rs), resolution(rs.getArray(17), rs.getString(18)));
                 }
             }
         }
@@ -481,10 +693,11 @@ public final class TransferStore {
                 }
             }
             Map<String, List<TransferRead>> reads = reads(c, vias);
-            Map<String, List<TransferSend>> sends = sends(c, vias);
+            Chains chains = new Chains(c, Set.of());
+            chains.load(vias, false);
             for (List<TransferRead> list : reads.values()) {
                 for (TransferRead r : list) {
-                    n += Provenance.uncovered(r, sends.getOrDefault(r.transferKey(), List.of())) > 0 ? 1 : 0;
+                    n += Provenance.held(r, chains).isEmpty() ? 0 : 1;
                 }
             }
         }

@@ -10,6 +10,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -162,9 +164,48 @@ class ValidateCommandTest {
     }
 
     /**
-     * Spec 1.3, amendment 5: the end of the log is a flush. A read no send covers stays a problem (exit 2: the service
-     * holds it until a flush), and is judged as in version 1: the receiving request raises TRANSFER_SEND_MISSING.
+     * Spec 1.3, amendment 4 (chains): req-a's t1 carried req-x's stale content from the prefill node to a decode node,
+     * which sent it on (t2) to a second one where req-a read it. The origin there is where it was first received:
+     * req-x, a cross-tenant read. One hop (1.1) named req-a itself and found nothing but the sender's fault. The
+     * forwarding send is not foreign (decided on its node: req-a's own received positions). In every order of the
+     * three streams.
      */
+    @Test
+    void aPositionForwardedTwiceIsJudgedAtItsOrigin() throws Exception {
+        List<String> lines = Files.readAllLines(Path.of(copy("/conformance/pass/forwarded-twice-v1.3.ndjson")));
+        List<List<String>> orders = List.of(lines, reordered(lines, "n22", "n21", "n17"),
+                reordered(lines, "n21", "n17", "n22"));
+        for (List<String> order : orders) {
+            Path log = Files.createTempFile("forwarded", ".ndjson");
+            Files.write(log, order);
+            Run run = run(null, "--json", log.toString());
+            assertThat(run.exit).as(run.out).isEqualTo(1);
+            JsonNode report = run.json();
+            assertThat(report.get("conforms").asBoolean()).isTrue();
+            assertThat(report.get("exposures")).singleElement().satisfies(e -> {
+                assertThat(e.get("reader_request").asText()).isEqualTo("req-a");
+                assertThat(e.get("victim_request").asText()).isEqualTo("req-x");
+                assertThat(e.get("kind").asText()).isEqualTo("CROSS_TENANT");
+                assertThat(e.get("tokens").asInt()).isEqualTo(8);
+                assertThat(e.get("delivered").asBoolean()).isTrue();
+            });
+            Map<String, String> findings = new TreeMap<>();
+            report.get("findings").forEach(f -> findings.put(f.get("rule").asText(), f.get("stream").asText() + "#"
+                    + f.get("first_seq").asLong()));
+            assertThat(findings).isEqualTo(Map.of("CROSS_TENANT_READ", "par1/n22/decode/dp0#4",
+                    "TRANSFER_SENT_FOREIGN", "par1/n17/prefill/dp0#6"));
+        }
+    }
+
+    /** The lines of {@code lines}, the streams whose name contains each of {@code nodes} in that order. */
+    private static List<String> reordered(List<String> lines, String... nodes) {
+        List<String> out = new ArrayList<>();
+        for (String node : nodes) {
+            lines.stream().filter(l -> l.contains("/" + node + "/")).forEach(out::add);
+        }
+        return out;
+    }
+
     /**
      * Spec 1.3, amendment 3: req-a's pages were freed and written by another tenant's request between the send's
      * XFER_SEND and its XFER_DONE: what req-a read at the receiver may be globex's. A possible exposure, apart from the
