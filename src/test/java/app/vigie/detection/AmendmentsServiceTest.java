@@ -198,6 +198,73 @@ public class AmendmentsServiceTest {
     @Test
     void aHopWithoutFindingIsPartOfTheEvidence() throws Exception {
         String p = Api.uniquePrefix();
+        List<List<String>> streams = forwardedByAnotherRequest(p, false);
+        for (List<String> stream : List.of(streams.get(2), streams.get(1), streams.get(0))) {
+            Api.post(String.join("\n", stream) + "\n").then().statusCode(200);
+        }
+        String dep = p + "/llama-8b/prod-pd";
+        JsonNode incident = Api.incident(dep);
+        assertThat(incident.get("classification").asText()).isEqualTo("PERSONAL_DATA_BREACH");
+        assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
+            assertThat(e.get("reader_request").asText()).isEqualTo(p + "/req-b");
+            assertThat(e.get("victim_request").asText()).isEqualTo(p + "/req-a");
+            assertThat(e.get("tokens").asInt()).isEqualTo(8);
+        });
+        JsonNode check = evidenceCheck(dep);
+        assertThat(check.get("reproduced").asBoolean()).as(check.toString()).isTrue();
+        assertThat(check.get("boots").asInt()).as(check.toString()).isEqualTo(3);
+    }
+
+    /**
+     * Amendments 4 and 5: the first hop's sender is not there when the log is flushed. The read of req-b is judged at
+     * that hop as in version 1 (req-a, which received the positions there, as their last writer: another tenant's) and
+     * req-a raises TRANSFER_SEND_MISSING; the evidence check judges it so again. p's record, which comes later, tells
+     * that what req-a received was req-x's: that exposure is added (exposures only grow).
+     */
+    @Test
+    void aChainHeldAtAHopIsResolvedThereAtAFlush() throws Exception {
+        String p = Api.uniquePrefix();
+        String dep = p + "/llama-8b/prod-pd";
+        List<List<String>> streams = forwardedByAnotherRequest(p, true);
+        Api.post(String.join("\n", streams.get(2)) + "\n").then().statusCode(200);
+        Api.post(String.join("\n", streams.get(1)) + "\n").then().statusCode(200);
+        JsonNode held = Api.incident(dep);  // d's send of pages shared from another tenant: the sender's faults only
+        assertThat(held.get("exposures")).as("held").isEmpty();
+        assertThat(held.get("findings").has("TRANSFER_SEND_MISSING")).isFalse();
+        Api.admin().post("/api/audit-log/flush").then().statusCode(200);
+        JsonNode incident = Api.incident(dep);
+        assertThat(incident).as("judged at the flush").isNotNull();
+        assertThat(incident.get("findings").get("TRANSFER_SEND_MISSING").asInt()).isEqualTo(1);
+        assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
+            assertThat(e.get("victim_request").asText()).isEqualTo(p + "/req-a");
+            assertThat(e.get("tokens").asInt()).isEqualTo(8);
+        });
+        JsonNode check = evidenceCheck(dep);
+        assertThat(check.get("reproduced").asBoolean()).as(check.toString()).isTrue();
+        Api.post(String.join("\n", streams.get(0)) + "\n").then().statusCode(200);
+        List<String> victims = new ArrayList<>();
+        Api.incident(dep).get("exposures").forEach(e -> victims.add(e.get("victim_request").asText()));
+        assertThat(victims).containsExactlyInAnyOrder(p + "/req-a", p + "/req-x");
+    }
+
+    private static JsonNode evidenceCheck(String deployment) throws IOException {
+        String id = null;
+        for (JsonNode i : JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract()
+                .asString())) {
+            if (i.get("deployment").asText().equals(deployment)) {
+                id = i.get("id").asText();
+            }
+        }
+        return JSON.readTree(Api.admin().get("/api/incidents/" + id + "/evidence-check").then().statusCode(200)
+                .extract().asString());
+    }
+
+    /**
+     * The streams p, d, d2 of deployment {@code p}/llama-8b/prod-pd: on d, initech's req-b got req-a's received pages
+     * by a SHARE without fingerprint, sent them (t9) to d2 and read them there; p sent req-a's t1, of req-a's own
+     * content, or ({@code stale}) of req-x's, which req-a's pages still held.
+     */
+    private static List<List<String>> forwardedByAnotherRequest(String p, boolean stale) {
         String dep = p + "/llama-8b/prod-pd";
         String a = p + "/req-a";
         String b = p + "/req-b";
@@ -212,8 +279,15 @@ public class AmendmentsServiceTest {
             w.config(t, 4, 8, 32, 32);
         }
         List<PageRun> two = List.of(new PageRun(0, 2));
-        pw.alloc(t, a, p + "-acme", two, "PREFILL", null);
-        pw.write(t, a, p + "-acme", 0, 8, "COMPUTE", null);
+        if (stale) {
+            pw.alloc(t, p + "/req-x", p + "-globex", two, "PREFILL", null);
+            pw.write(t, p + "/req-x", p + "-globex", 0, 8, "COMPUTE", null);
+            pw.free(t, p + "/req-x", two, "FINISH");
+            pw.alloc(t, a, p + "-acme", two, "PREFILL", null);
+        } else {
+            pw.alloc(t, a, p + "-acme", two, "PREFILL", null);
+            pw.write(t, a, p + "-acme", 0, 8, "COMPUTE", null);
+        }
         pw.xferSend(t, a, p + "-acme", "t1", 0, 8);
         d.alloc(t.plusMillis(10), a, p + "-acme", two, "PREALLOC", 8);
         d.write(t.plusMillis(10), a, p + "-acme", 0, 8, "TRANSFER", "t1", null);
@@ -223,27 +297,7 @@ public class AmendmentsServiceTest {
         d2.write(t.plusMillis(20), b, p + "-initech", 0, 8, "TRANSFER", "t9", null);
         d2.attach(t.plusMillis(21), b, p + "-initech", 8);
         d2.finish(t.plusMillis(22), b, p + "-initech", "STOP", 200, 1, true);
-        for (List<String> stream : List.of(d2s, ds, ps)) {
-            Api.post(String.join("\n", stream) + "\n").then().statusCode(200);
-        }
-        JsonNode incident = Api.incident(dep);
-        assertThat(incident.get("classification").asText()).isEqualTo("PERSONAL_DATA_BREACH");
-        assertThat(incident.get("exposures")).singleElement().satisfies(e -> {
-            assertThat(e.get("reader_request").asText()).isEqualTo(b);
-            assertThat(e.get("victim_request").asText()).isEqualTo(a);
-            assertThat(e.get("tokens").asInt()).isEqualTo(8);
-        });
-        String id = null;
-        for (JsonNode i : JSON.readTree(Api.admin().get("/api/incidents").then().statusCode(200).extract()
-                .asString())) {
-            if (i.get("deployment").asText().equals(dep)) {
-                id = i.get("id").asText();
-            }
-        }
-        JsonNode check = JSON.readTree(Api.admin().get("/api/incidents/" + id + "/evidence-check").then()
-                .statusCode(200).extract().asString());
-        assertThat(check.get("reproduced").asBoolean()).as(check.toString()).isTrue();
-        assertThat(check.get("boots").asInt()).as(check.toString()).isEqualTo(3);
+        return List.of(ps, ds, d2s);
     }
 
     /**
