@@ -43,6 +43,64 @@ public final class GroundTruth {
 
     private final Map<String, Reader> readers = new LinkedHashMap<>();
 
+    /**
+     * What the log can tell of one reader (spec 1.3, amendment 3), per victim request name: positions whose origin at
+     * the sender's XFER_SEND was the victim ({@code certain}; with a pushed transfer, what was carried), and positions
+     * the victim wrote on the sender while a pulled transfer was reading them ({@code possible}: carried or not).
+     */
+    public static final class Labels {
+        final String tenant;
+        final Map<String, BitSet> certain = new TreeMap<>();
+        final Map<String, BitSet> possible = new TreeMap<>();
+        final Map<String, String> victimTenant = new TreeMap<>();
+        boolean delivered;
+
+        Labels(String tenant) {
+            this.tenant = tenant;
+        }
+
+        public String tenant() {
+            return tenant;
+        }
+
+        public Map<String, BitSet> certain() {
+            return certain;
+        }
+
+        public Map<String, BitSet> possible() {
+            return possible;
+        }
+
+        public String victimTenant(String victim) {
+            return victimTenant.get(victim);
+        }
+
+        public boolean delivered() {
+            return delivered;
+        }
+    }
+
+    private final Map<String, Labels> labels = new LinkedHashMap<>();
+
+    void certain(Request reader, Request victim, int position) {
+        label(reader, victim).certain.computeIfAbsent(victim.name(), k -> new BitSet()).set(position);
+    }
+
+    void possible(Request reader, Request victim, int position) {
+        label(reader, victim).possible.computeIfAbsent(victim.name(), k -> new BitSet()).set(position);
+    }
+
+    private Labels label(Request reader, Request victim) {
+        Labels l = labels.computeIfAbsent(reader.name(), k -> new Labels(reader.tenant()));
+        l.victimTenant.put(victim.name(), victim.tenant());
+        return l;
+    }
+
+    /** Per reader name, what the log can tell of what it read (certain and possible origins). */
+    public Map<String, Labels> labels() {
+        return labels;
+    }
+
     void foreign(Request reader, Request victim, int position) {
         Reader r = readers.computeIfAbsent(reader.name(), k -> new Reader(reader.tenant()));
         r.byVictim.computeIfAbsent(victim.name(), k -> new BitSet()).set(position);
@@ -53,6 +111,10 @@ public final class GroundTruth {
         Reader r = readers.get(reader.name());
         if (r != null) {
             r.delivered = delivered;
+        }
+        Labels l = labels.get(reader.name());
+        if (l != null) {
+            l.delivered = delivered;
         }
     }
 

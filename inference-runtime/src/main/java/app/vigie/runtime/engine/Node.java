@@ -59,6 +59,12 @@ public final class Node {
         /** Decoded tokens written but not yet told: {@code [pendingFrom, pendingFrom + pendingCount)}. */
         int pendingFrom = -1;
         int pendingCount;
+        /**
+         * A pulled transfer (spec 1.3, amendment 3): each handed-over position's origin at its XFER_SEND, and the
+         * sender's window, which notes the requests that write the sent slots until the transfer's end.
+         */
+        int[] atSend;
+        Map<Integer, Set<Integer>> inFlight = Map.of();
 
         void add(int[] more) {
             if (count + more.length > pages.length) {
@@ -136,6 +142,9 @@ public final class Node {
      */
     public void reboot(String boot) {
         tables.clear();
+        windows.clear();
+        windowsByPage.clear();
+        pulled.clear();
         restarting.clear();
         pool = new KvPool(config.pageSize(), config.poolPages(), tagging);
         cache = cacheMode == Cache.OFF ? null : new PrefixCache(staleIndex);
@@ -285,6 +294,10 @@ public final class Node {
         for (int i = 0; i < count; i++) {
             int p = from + i;
             pool.write(t.pages[p / ps], p % ps, values[i], r.id());
+            overwritten(t.pages[p / ps], p % ps);
+            if (!windowsByPage.isEmpty()) {
+                watch(t.pages[p / ps], p % ps, r.id());
+            }
         }
         logWrite(r, t, from, count, source);
     }
@@ -297,6 +310,10 @@ public final class Node {
         Table t = tables.get(r.id());
         int ps = pool.pageSize();
         pool.write(t.pages[position / ps], position % ps, value, r.id());
+        overwritten(t.pages[position / ps], position % ps);
+        if (!windowsByPage.isEmpty()) {
+            watch(t.pages[position / ps], position % ps, r.id());
+        }
         if (t.pendingFrom >= 0 && t.pendingFrom + t.pendingCount != position) {
             flush(r, t);
         }
@@ -349,11 +366,164 @@ public final class Node {
         int sps = sender.pool.pageSize();
         for (int p = from; p < from + count; p++) {
             int page = senderPages[p / sps];
-            int origin = p / sps < senderShared && sender.holdsOwnTokens(r, page, p / sps) ? r.id()
-                    : sender.pool.writer(page, p % sps);
-            pool.write(t.pages[p / ps], p % ps, sender.pool.token(page, p % sps), r.id(), origin);
+            pool.write(t.pages[p / ps], p % ps, sender.pool.token(page, p % sps), r.id(),
+                    sender.origin(r, page, p, senderShared));
+            overwritten(t.pages[p / ps], p % ps);
         }
         logWrite(r, t, from, count, "TRANSFER", transfer);
+    }
+
+    /**
+     * A pulled transfer's hand-over (spec 1.3, amendment 3): the sender writes the XFER_SEND of positions {@code [from,
+     * from + count)}, whose origins are what its slots hold now, and watches its slots until {@link #pullDone}; the
+     * receiver reads them later ({@link #copy}).
+     */
+    public void handOver(Request r, int from, int count, Node sender, int[] senderPages, int senderShared) {
+        String transfer = sendRecords ? transferOf(r) : null;
+        if (transfer != null) {
+            sender.logSent(r, transfer, from, count);
+        }
+        Table t = tables.get(r.id());
+        if (t.atSend == null || t.atSend.length < from + count) {
+            t.atSend = t.atSend == null ? new int[from + count] : Arrays.copyOf(t.atSend, from + count);
+        }
+        int sps = sender.pool.pageSize();
+        for (int p = from; p < from + count; p++) {
+            t.atSend[p] = sender.origin(r, senderPages[p / sps], p, senderShared);
+        }
+        t.inFlight = sender.open(r, senderPages, from, count).writers;
+    }
+
+    /**
+     * What a slot of this (receiving) node holds when a pulled transfer wrote it: the received position's origin at its
+     * XFER_SEND and the writers of its sender slot in flight (the window's, complete once the transfer ended). Any
+     * later write of the slot forgets it. Kept for the ground truth of whoever reads the slot, the receiver or a later
+     * request reading it stale.
+     */
+    private record Pulled(int atSend, int position, Map<Integer, Set<Integer>> inFlight) {
+    }
+
+    private final Map<Integer, Pulled> pulled = new HashMap<>();
+
+    private void overwritten(int page, int slot) {
+        if (!pulled.isEmpty()) {
+            pulled.remove(page * pool.pageSize() + slot);
+        }
+    }
+
+    /** A pulled transfer's read of positions {@code [from, from + count)}: whatever the sender's pages hold now. */
+    public void copy(Request r, int from, int count, Node sender, int[] senderPages, int senderShared) {
+        Table t = tables.get(r.id());
+        int ps = pool.pageSize();
+        int sps = sender.pool.pageSize();
+        for (int p = from; p < from + count; p++) {
+            int page = senderPages[p / sps];
+            pool.write(t.pages[p / ps], p % ps, sender.pool.token(page, p % sps), r.id(),
+                    sender.origin(r, page, p, senderShared));
+            pulled.put(t.pages[p / ps] * ps + p % ps, new Pulled(t.atSend[p], p, t.inFlight));
+        }
+        logWrite(r, t, from, count, "TRANSFER", sendRecords ? transferOf(r) : null);
+    }
+
+    /**
+     * A pulled transfer's end: the sender learns the read finished and writes XFER_DONE; what other requests wrote to
+     * its slots meanwhile is kept with the receiver's table (the ground truth's possible origins). Nothing when the
+     * sender restarted meanwhile (its window went with its boot).
+     */
+    public void pullDone(Request r, Node sender) {
+        Window w = sender.close(r);
+        if (w == null) {
+            return;
+        }
+        if (sendRecords && sender.log != null) {
+            Instant ts = sender.clock.get();
+            String transfer = transferOf(r);
+            sender.emitter.submit(() -> sender.log.xferDone(ts, r.name(), r.tenant(), transfer));
+        }
+    }
+
+    /**
+     * The origin of position {@code p} of the request on this (sender) node, held by {@code page}: the request itself
+     * where a page got from the prefix cache still holds its own tokens (rule 2 with a matching fingerprint), else the
+     * slot's writer.
+     */
+    private int origin(Request r, int page, int p, int shared) {
+        int ps = pool.pageSize();
+        return p / ps < shared && holdsOwnTokens(r, page, p / ps) ? r.id() : pool.writer(page, p % ps);
+    }
+
+    /** A pulled transfer's send window on this (sender) node: the slots it watches and who wrote them meanwhile. */
+    private static final class Window {
+        final int request;
+        final int[] pages;
+        int from;
+        int to;
+        /** Sent position -> the other requests that wrote its slot while in flight. */
+        final Map<Integer, Set<Integer>> writers = new HashMap<>();
+
+        Window(int request, int[] pages, int from, int to) {
+            this.request = request;
+            this.pages = pages;
+            this.from = from;
+            this.to = to;
+        }
+    }
+
+    private final Map<Integer, Window> windows = new HashMap<>();
+    private final Map<Integer, List<Window>> windowsByPage = new HashMap<>();
+
+    private Window open(Request r, int[] pages, int from, int count) {
+        Window w = windows.get(r.id());
+        if (w != null) {
+            w.from = Math.min(w.from, from);
+            w.to = Math.max(w.to, from + count);
+            return w;
+        }
+        w = new Window(r.id(), pages, from, from + count);
+        windows.put(r.id(), w);
+        for (int page : pages) {
+            List<Window> list = windowsByPage.computeIfAbsent(page, k -> new ArrayList<>());
+            if (!list.contains(w)) {
+                list.add(w);
+            }
+        }
+        return w;
+    }
+
+    private Window close(Request r) {
+        Window w = windows.remove(r.id());
+        if (w != null) {
+            for (int page : w.pages) {
+                List<Window> list = windowsByPage.get(page);
+                if (list != null) {
+                    list.remove(w);
+                    if (list.isEmpty()) {
+                        windowsByPage.remove(page);
+                    }
+                }
+            }
+        }
+        return w;
+    }
+
+    /** A write of {@code writer} to slot {@code slot} of {@code page}: the windows watching it note it. */
+    private void watch(int page, int slot, int writer) {
+        List<Window> list = windowsByPage.get(page);
+        if (list == null) {
+            return;
+        }
+        int ps = pool.pageSize();
+        for (Window w : list) {
+            if (writer == w.request) {
+                continue;
+            }
+            for (int lp = 0; lp < w.pages.length; lp++) {
+                int p = lp * ps + slot;
+                if (w.pages[lp] == page && p >= w.from && p < w.to) {
+                    w.writers.computeIfAbsent(p, k -> new HashSet<>()).add(writer);
+                }
+            }
+        }
     }
 
     /** A checksum of the tokens at positions {@code [0, tokens)} of the given pages. */
@@ -507,8 +677,25 @@ public final class Node {
             }
             for (int p = page * ps; p < Math.min(tokens, (page + 1) * ps); p++) {
                 int w = pool.writer(t.pages[page], p % ps);
-                if (w != KvPool.NONE && w != r.id() && truth != null) {
+                if (truth == null) {
+                    continue;
+                }
+                if (w != KvPool.NONE && w != r.id()) {
                     truth.foreign(r, requests.get(w), p);
+                }
+                // what the log can tell (spec 1.3, amendment 3): the origin at the hand-over, certain; the writers of
+                // the sender's slot while the transfer read it, possible (carried or not)
+                Pulled got = pulled.isEmpty() ? null : pulled.get(t.pages[page] * ps + p % ps);
+                int c = got == null ? w : got.atSend();
+                if (c != KvPool.NONE && c != r.id()) {
+                    truth.certain(r, requests.get(c), p);
+                }
+                if (got != null) {
+                    for (int x : got.inFlight().getOrDefault(got.position(), Set.of())) {
+                        if (x != r.id()) {
+                            truth.possible(r, requests.get(x), p);
+                        }
+                    }
                 }
             }
         }

@@ -72,6 +72,8 @@ final class Batched {
     private final List<Seq> prefilling = new ArrayList<>();
     private final List<Seq> awaitingDecode = new ArrayList<>();
     private final List<Seq> transferring = new ArrayList<>();
+    /** Under the pull transport, how many steps after the hand-over the receiver starts reading the pages. */
+    static final int PULL_LAG = 2;
     private final List<Seq> decoding = new ArrayList<>();
     /** Preempted on a decode node: waiting there to recompute (first come, first served; a preempted one first). */
     private final Deque<Seq> decodeWaiting = new ArrayDeque<>();
@@ -112,6 +114,8 @@ final class Batched {
         long sent;
         int transferred;
         boolean freedEarly;
+        /** Under the pull transport, the step from which the receiver reads the handed-over pages. */
+        long readAt;
         /** When it was admitted, in order: the last admitted is preempted first. */
         long admittedAt;
         /** Preempted: re-admitted without a second ADMIT, it recomputes its KV in a new table. */
@@ -381,6 +385,13 @@ final class Batched {
         s.sent = prefill.checksum(s.senderPages, s.target);
         s.freedEarly = o.faults().contains(Fault.FREE_DURING_TRANSFER) && !o.fixes().contains(Fix.DEFERRED_FREE)
                 && r.id() % 10 == 7;
+        if (o.transport() == Simulation.Transport.PULL) {
+            for (int from = 0; from < s.target; from += Simulation.CHUNK) {
+                decode.handOver(r, from, Math.min(Simulation.CHUNK, s.target - from), prefill, s.senderPages,
+                        s.senderShared);
+            }
+            s.readAt = counts.steps + PULL_LAG;
+        }
         transferring.add(s);
     }
 
@@ -410,7 +421,15 @@ final class Batched {
         Request r = s.r;
         Node decode = s.decode;
         int n = Math.min(Simulation.CHUNK, s.target - s.transferred);
-        decode.receive(r, s.transferred, n, prefill, s.senderPages, s.senderShared);
+        boolean pull = o.transport() == Simulation.Transport.PULL;
+        if (pull && counts.steps < s.readAt) {
+            return;  // handed over, not read yet
+        }
+        if (pull) {
+            decode.copy(r, s.transferred, n, prefill, s.senderPages, s.senderShared);
+        } else {
+            decode.receive(r, s.transferred, n, prefill, s.senderPages, s.senderShared);
+        }
         if (s.freedEarly && s.transferred == 0) {
             prefill.free(r, "FINISH");  // the fault: its pages go to the next prompts while the rest is in flight
         }
@@ -419,6 +438,9 @@ final class Batched {
             return;
         }
         transferring.remove(s);
+        if (pull) {
+            decode.pullDone(r, prefill);
+        }
         decode.xferCommit(r, s.length, s.target, s.sent == decode.checksum(decode.pagesOf(r), s.target));
         if (!s.freedEarly) {
             prefill.free(r, "FINISH");

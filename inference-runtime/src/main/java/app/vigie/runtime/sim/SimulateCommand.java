@@ -31,7 +31,7 @@ public final class SimulateCommand {
                             [--faults all|none|f1,f2] [--fixes all|none|x1,x2] [--long-prompts SHARE]
                             [--cache per-tenant|shared|off] [--reboot-every N] [--rate REQUESTS_PER_S]
                             [--deployment NAME] [--truth FILE] [--log-version 1.1|1]
-                            [--scheduling one-at-a-time|batched] [--decode-nodes N]
+                            [--scheduling one-at-a-time|batched] [--decode-nodes N] [--transport push|pull]
                             (--out FILE[.gz] | --vigie URL | --kafka BOOTSTRAP [--topic vigie.page-audit.v1])
               faults: %s
               fixes:  %s
@@ -39,6 +39,9 @@ public final class SimulateCommand {
               --scheduling batched: continuous batching (a token budget per step, prompt chunks mixed with decodes,
                 admission while others decode); one-at-a-time (the default) runs each request to its end first
               --decode-nodes N: a prefill node serving N decode nodes (1 to 8), each request on the next in turn
+              --transport pull: the decode side reads the sender's pages some time after the hand-over (XFER_SEND),
+                and the sender writes XFER_DONE when the read finished (spec 1.3, amendment 3); push (the default)
+                reads each chunk at its XFER_SEND
               --vigie posts to URL/api/audit-log as VIGIE_USER (default admin) with VIGIE_PASSWORD
             """;
 
@@ -64,6 +67,7 @@ public final class SimulateCommand {
         double rate = 50;
         Simulation.Scheduling scheduling = Simulation.Scheduling.ONE_AT_A_TIME;
         int decodeNodes = 1;
+        Simulation.Transport transport = Simulation.Transport.PUSH;
         String deployment = "sim-model/prod";
         boolean sendRecords = true;
         Path file = null;
@@ -95,6 +99,7 @@ public final class SimulateCommand {
                     case "--cache" -> cache = constant(Cache.class, v);
                     case "--scheduling" -> scheduling = constant(Simulation.Scheduling.class, v);
                     case "--decode-nodes" -> decodeNodes = Integer.parseInt(v);
+                    case "--transport" -> transport = constant(Simulation.Transport.class, v);
                     case "--deployment" -> deployment = v;
                     case "--out" -> file = Path.of(v);
                     case "--vigie" -> vigie = URI.create(v);
@@ -113,7 +118,7 @@ public final class SimulateCommand {
                 throw new IllegalArgumentException("give one of --out FILE, --vigie URL or --kafka BOOTSTRAP");
             }
             Options options = new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPrompts,
-                    cache, rebootEvery, rate, sendRecords, scheduling, decodeNodes);
+                    cache, rebootEvery, rate, sendRecords, scheduling, decodeNodes, transport);
             Simulation.Summary summary;
             try (Sinks.Sink sink = file != null ? Sinks.file(file) : vigie != null ? Sinks.http(vigie,
                     System.getenv().getOrDefault("VIGIE_USER", "admin"), password(), 5000)

@@ -42,6 +42,17 @@ public final class Simulation {
     /** The template (first 256) and system prompt (next 256) tokens behind every colocated prompt. */
     private static final int[] SYSTEM = new Random(42).ints(512, 0, 1_000_000).toArray();
 
+    /**
+     * How a KV transfer reads the sender's pages (spec 1.3, amendment 3). {@code PUSH}: the sender reads each chunk when
+     * it writes its XFER_SEND. {@code PULL}: as NIXL's decode side, the receiver reads the pages some time after the
+     * hand-over (every XFER_SEND at once), chunk by chunk, and the sender learns it at the transfer's XFER_DONE; what
+     * another request writes to the pages in between may be what was read.
+     */
+    public enum Transport {
+        PUSH,
+        PULL
+    }
+
     /** How a node schedules the requests it serves. */
     public enum Scheduling {
         /** Each request runs to its end before the next one starts: pages one request frees are the next one's. */
@@ -77,7 +88,15 @@ public final class Simulation {
      */
     public record Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
             String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate,
-            boolean sendRecords, Scheduling scheduling, int decodeNodes) {
+            boolean sendRecords, Scheduling scheduling, int decodeNodes, Transport transport) {
+        /** Transfers pushed by the sender (each chunk read at its XFER_SEND). */
+        public Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
+                String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate,
+                boolean sendRecords, Scheduling scheduling, int decodeNodes) {
+            this(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache, rebootEvery,
+                    rate, sendRecords, scheduling, decodeNodes, Transport.PUSH);
+        }
+
         /** One request at a time per node, as before continuous batching; one decode node. */
         public Options(Scenario scenario, int tenants, int requests, Set<Fault> faults, Set<Fix> fixes, long seed,
                 String deployment, double longPromptShare, Cache cache, int rebootEvery, double rate,
@@ -125,6 +144,11 @@ public final class Simulation {
             if (decodeNodes < 1 || decodeNodes > 8) {
                 throw new IllegalArgumentException("decode nodes are 1 to 8, got " + decodeNodes);
             }
+            Objects.requireNonNull(transport, "transport");
+            if (transport == Transport.PULL && scenario == Scenario.COLOCATED) {
+                throw new IllegalArgumentException("a colocated node transfers nothing: the pull transport is for the"
+                        + " disaggregated scenarios");
+            }
             if (decodeNodes > 1 && scenario == Scenario.COLOCATED) {
                 throw new IllegalArgumentException("a colocated node decodes its own requests: decode nodes are for the"
                         + " disaggregated scenarios");
@@ -137,24 +161,24 @@ public final class Simulation {
 
         public Options with(Set<Fault> f, Set<Fix> x) {
             return new Options(scenario, tenants, requests, f, x, seed, deployment, longPromptShare, cache,
-                    rebootEvery, rate, sendRecords, scheduling, decodeNodes);
+                    rebootEvery, rate, sendRecords, scheduling, decodeNodes, transport);
         }
 
         public Options with(Cache c) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, c,
-                    rebootEvery, rate, sendRecords, scheduling, decodeNodes);
+                    rebootEvery, rate, sendRecords, scheduling, decodeNodes, transport);
         }
 
         /** The engines restart every {@code n} requests (0: never). */
         public Options rebootingEvery(int n) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache, n,
-                    rate, sendRecords, scheduling, decodeNodes);
+                    rate, sendRecords, scheduling, decodeNodes, transport);
         }
 
         /** Requests arrive at {@code r} per second on average (Poisson arrivals). */
         public Options arriving(double r) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
-                    rebootEvery, r, sendRecords, scheduling, decodeNodes);
+                    rebootEvery, r, sendRecords, scheduling, decodeNodes, transport);
         }
 
         /**
@@ -163,13 +187,19 @@ public final class Simulation {
          */
         public Options sendRecords(boolean on) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
-                    rebootEvery, rate, on, scheduling, decodeNodes);
+                    rebootEvery, rate, on, scheduling, decodeNodes, transport);
         }
 
         /** How each node schedules its requests. */
         public Options scheduled(Scheduling s) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
-                    rebootEvery, rate, sendRecords, s, decodeNodes);
+                    rebootEvery, rate, sendRecords, s, decodeNodes, transport);
+        }
+
+        /** How KV transfers read the sender's pages (disaggregated scenarios). */
+        public Options transported(Transport t) {
+            return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
+                    rebootEvery, rate, sendRecords, scheduling, decodeNodes, t);
         }
 
         /**
@@ -178,7 +208,7 @@ public final class Simulation {
          */
         public Options decodingOn(int nodes) {
             return new Options(scenario, tenants, requests, faults, fixes, seed, deployment, longPromptShare, cache,
-                    rebootEvery, rate, sendRecords, scheduling, nodes);
+                    rebootEvery, rate, sendRecords, scheduling, nodes, transport);
         }
     }
 
@@ -476,12 +506,26 @@ public final class Simulation {
         long sent = prefill.checksum(senderPages, written);
         boolean freeEarly = o.faults().contains(Fault.FREE_DURING_TRANSFER) && !o.fixes().contains(Fix.DEFERRED_FREE)
                 && r.id() % 10 == 7;
+        boolean pull = o.transport() == Transport.PULL;
+        if (pull) {
+            // the hand-over: every chunk's XFER_SEND now, the receiver reads them afterwards
+            for (int from = 0; from < written; from += CHUNK) {
+                decode.handOver(r, from, Math.min(CHUNK, written - from), prefill, senderPages, senderShared);
+            }
+        }
         for (int from = 0; from < written; from += CHUNK) {
-            decode.receive(r, from, Math.min(CHUNK, written - from), prefill, senderPages, senderShared);
+            if (pull) {
+                decode.copy(r, from, Math.min(CHUNK, written - from), prefill, senderPages, senderShared);
+            } else {
+                decode.receive(r, from, Math.min(CHUNK, written - from), prefill, senderPages, senderShared);
+            }
             if (freeEarly && from == 0) {
                 prefill.free(r, "FINISH");
                 intrude(prefill, intruders.apply(r));
             }
+        }
+        if (pull) {
+            decode.pullDone(r, prefill);  // the sender learns the read finished: XFER_DONE
         }
         decode.xferCommit(r, length, written, sent == decode.checksum(decode.pagesOf(r), written));
         if (!freeEarly) {

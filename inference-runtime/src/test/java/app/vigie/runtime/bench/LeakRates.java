@@ -3,6 +3,7 @@ package app.vigie.runtime.bench;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 import app.vigie.runtime.engine.Cache;
@@ -40,18 +41,43 @@ public final class LeakRates {
             new Row("colocated, no cache, 200/s: every fault", Scenario.COLOCATED, EnumSet.allOf(Fault.class),
                     Cache.OFF, 200));
 
+    /** The table's columns: a scheduling, and the transport (pull only for P/D). */
+    private enum Column {
+        ONE_AT_A_TIME(Scheduling.ONE_AT_A_TIME, false),
+        BATCHED(Scheduling.BATCHED, false),
+        BATCHED_PULL(Scheduling.BATCHED, true);
+
+        final Scheduling scheduling;
+        final boolean pull;
+
+        Column(Scheduling scheduling, boolean pull) {
+            this.scheduling = scheduling;
+            this.pull = pull;
+        }
+    }
+
     public static void main(String[] args) {
         int requests = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         int seeds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
         System.out.printf(Locale.ROOT, "%,d requests x %d seeds per cell, 6 tenants, 50 requests/s unless said; per 1,000 requests:"
                 + " responses delivered with another request's tokens (of another tenant's), foreign tokens delivered%n",
                 requests, seeds);
-        System.out.printf(Locale.ROOT, "%-44s | %-34s | %-34s | %s%n", "workload", "one at a time", "batched",
+        System.out.printf(Locale.ROOT, "%-44s | %-34s | %-34s | %-34s | %-30s | %s%n", "workload", "one at a time",
+                "batched", "batched, pull transport", "pull: possible only (carried)",
                 "batched: most requests in flight, in a step; preempted");
         for (Row row : ROWS) {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-44s", row.name()));
             String batching = "";
-            for (Scheduling scheduling : Scheduling.values()) {
+            String possibleOnly = "";
+            for (Column column : Column.values()) {
+                Scheduling scheduling = column.scheduling;
+                if (column.pull && row.scenario() == Scenario.COLOCATED) {
+                    line.append(String.format(Locale.ROOT, " | %-34s", "—"));
+                    possibleOnly = "—";
+                    continue;
+                }
+                long flagged = 0;
+                long flaggedCarried = 0;
                 long leaking = 0;
                 long cross = 0;
                 long tokens = 0;
@@ -60,7 +86,8 @@ public final class LeakRates {
                 long preempted = 0;
                 for (int seed = 1; seed <= seeds; seed++) {
                     Options o = Options.of(row.scenario(), 6, requests, seed).with(row.faults(), Set.of())
-                            .with(row.cache()).arriving(row.rate()).scheduled(scheduling);
+                            .with(row.cache()).arriving(row.rate()).scheduled(scheduling)
+                            .transported(column.pull ? Simulation.Transport.PULL : Simulation.Transport.PUSH);
                     Simulation.Summary s = Simulation.run(o, null, null, true, true);
                     GroundTruth t = s.truth();
                     for (GroundTruth.Reader r : t.readers().values()) {
@@ -73,6 +100,18 @@ public final class LeakRates {
                         }
                     }
                     tokens += t.deliveredForeignTokens();
+                    // what the log can only call possible: delivered readers with a possible origin and no certain one
+                    for (Map.Entry<String, GroundTruth.Labels> e : t.labels().entrySet()) {
+                        GroundTruth.Labels l = e.getValue();
+                        if (l.delivered() && l.certain().isEmpty() && !l.possible().isEmpty()) {
+                            flagged++;
+                            GroundTruth.Reader carried = t.readers().get(e.getKey());
+                            if (carried != null && l.possible().keySet().stream()
+                                    .anyMatch(v -> carried.tokensByVictim().containsKey(v))) {
+                                flaggedCarried++;
+                            }
+                        }
+                    }
                     inFlight = Math.max(inFlight, s.batching().maxInFlight());
                     batch = Math.max(batch, s.batching().maxBatch());
                     preempted += s.batching().preemptions();
@@ -80,11 +119,14 @@ public final class LeakRates {
                 double n = (double) requests * seeds / 1000;
                 line.append(String.format(Locale.ROOT, " | %7.2f (%7.2f) %,14.0f tok", leaking / n, cross / n,
                         tokens / n));
-                if (scheduling == Scheduling.BATCHED) {
+                if (column.pull) {
+                    possibleOnly = String.format(Locale.ROOT, "%7.2f (%7.2f)", flagged / n, flaggedCarried / n);
+                }
+                if (column == Column.BATCHED) {
                     batching = inFlight + ", " + batch + (preempted > 0 ? "; " + preempted + " preempted" : "");
                 }
             }
-            System.out.println(line + " | " + batching);
+            System.out.println(line + String.format(Locale.ROOT, " | %-30s", possibleOnly) + " | " + batching);
         }
     }
 }

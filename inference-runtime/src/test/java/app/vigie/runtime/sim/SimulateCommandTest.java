@@ -13,7 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
@@ -66,6 +70,47 @@ class SimulateCommandTest {
         assertThat(Files.readAllLines(log)).isNotEmpty();
         assertThat(run("--scheduling", "parallel", "--out", dir.resolve("y").toString())).isEqualTo(2);
         assertThat(err.toString()).contains("one-at-a-time", "batched");
+    }
+
+    /**
+     * The pull transport from the command line (spec 1.3, amendment 3): every transfer's XFER_DONE comes on its
+     * sender's stream after all its XFER_SENDs, one per transfer; with the free during a transfer, some come after
+     * the sender freed the pages (and another request wrote them). A colocated node transfers nothing: refused.
+     */
+    @Test
+    void thePullTransportClosesEachTransferAfterItsSends() throws IOException {
+        Path log = dir.resolve("pull.ndjson");
+        assertThat(run("--scenario", "incident-2026", "--tenants", "4", "--requests", "200", "--faults",
+                "free-during-transfer", "--transport", "pull", "--out", log.toString())).isZero();
+        Map<String, Integer> sends = new HashMap<>();
+        Map<String, Integer> done = new HashMap<>();
+        Set<String> freedFirst = new HashSet<>();
+        Set<String> freed = new HashSet<>();
+        for (String line : Files.readAllLines(log)) {
+            Matcher send = Pattern.compile("\"type\":\"XFER_SEND\",\"request\":\"([^\"]+)\".*\"transfer\":\"([^\"]+)\"")
+                    .matcher(line);
+            Matcher close = Pattern.compile("\"type\":\"XFER_DONE\",\"request\":\"([^\"]+)\".*\"transfer\":\"([^\"]+)\"")
+                    .matcher(line);
+            Matcher free = Pattern.compile("\"type\":\"FREE\",\"request\":\"([^\"]+)\"").matcher(line);
+            if (send.find()) {
+                assertThat(done).as("a send after its transfer's XFER_DONE").doesNotContainKey(send.group(2));
+                sends.merge(send.group(2), 1, Integer::sum);
+            } else if (close.find()) {
+                assertThat(sends).as("XFER_DONE of a transfer never sent").containsKey(close.group(2));
+                done.merge(close.group(2), 1, Integer::sum);
+                if (freed.contains(close.group(1))) {
+                    freedFirst.add(close.group(1));
+                }
+            } else if (free.find()) {
+                freed.add(free.group(1));
+            }
+        }
+        assertThat(done.keySet()).isEqualTo(sends.keySet()).isNotEmpty();
+        assertThat(done.values()).containsOnly(1);
+        assertThat(freedFirst).as("transfers whose sender freed the pages in flight").isNotEmpty();
+        assertThat(run("--scenario", "colocated", "--transport", "pull", "--out", dir.resolve("c").toString()))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("a colocated node transfers nothing");
     }
 
     @Test
