@@ -304,6 +304,13 @@ public final class Provenance {
 
         /** Positions whose chain stops at a hop no send covers (yet). */
         void held(Hop h);
+
+        /**
+         * Positions another request ({@code v}) wrote on a hop's sender while its transfer was reading them (amendment
+         * 3, further down a chain): a possible origin.
+         */
+        default void possible(Victim v, int from, int to) {
+        }
     }
 
     /** The transfers a chain from read {@code r} has passed through: its own first. */
@@ -362,10 +369,21 @@ public final class Provenance {
         for (TransferSend s : list) {
             int a = Math.max(from, s.from());
             int b = Math.min(to, s.end());
-            if (a < b && !s.possible() && key.equals(s.transferKey())) {
-                walk(s, a, b, delta, sends, path, w, depth + 1);
-                spans.add(new int[] {a, b});
+            if (a >= b || !key.equals(s.transferKey())) {
+                continue;
             }
+            if (s.possible()) {
+                for (Origin p : s.foreign()) {
+                    int x = Math.max(a, p.from());
+                    int y = Math.min(b, p.to());
+                    if (x < y && p.request() != null) {
+                        w.possible(new Victim(p.request(), p.tenant()), x + delta, y + delta);
+                    }
+                }
+                continue;  // covers nothing
+            }
+            walk(s, a, b, delta, sends, path, w, depth + 1);
+            spans.add(new int[] {a, b});
         }
         path.remove(key);
         for (int[] gap : gaps(from, to, spans)) {
@@ -409,6 +427,8 @@ public final class Provenance {
         Map<String, Positions> byVictim = new TreeMap<>(Rule::compareIds);
         Map<String, Victim> victims = new HashMap<>();
         Positions uninitialized = new Positions();
+        Map<String, Positions> byPossibleVictim = new TreeMap<>(Rule::compareIds);
+        Positions none = new Positions();
         walk(s, a, b, r.readerFrom() - r.viaFrom(), sends, path(r), new Walk() {
             @Override
             public void leaf(Victim v, int from, int to) {
@@ -419,7 +439,13 @@ public final class Provenance {
             public void held(Hop h) {
                 // judged when a send of that hop comes, or at a flush
             }
+
+            @Override
+            public void possible(Victim v, int from, int to) {
+                piece(r, v, from, to, byPossibleVictim, victims, none);
+            }
         }, 1);
+        boolean possible = possibleExposures(r, byPossibleVictim, victims, sink);
         boolean cross = false;
         boolean intra = false;
         for (Map.Entry<String, Positions> e : byVictim.entrySet()) {
@@ -445,7 +471,31 @@ public final class Provenance {
             sink.finding(finding(Rule.UNINITIALIZED_READ, r, "had never been written on the sender when it read"
                     + " them"));
         }
-        return cross || intra || uninitialized.size() > 0;
+        return cross || intra || uninitialized.size() > 0 || possible;
+    }
+
+    /**
+     * Emits the possible exposures of read {@code r} (by victim request) and, when there is one,
+     * TRANSFER_OVERWRITTEN_IN_FLIGHT on the reader; returns whether there was one.
+     */
+    private static boolean possibleExposures(TransferRead r, Map<String, Positions> byVictim,
+            Map<String, Victim> victims, DetectionSink sink) {
+        for (Map.Entry<String, Positions> e : byVictim.entrySet()) {
+            Victim v = victims.get(e.getKey());
+            boolean isCross = !v.tenant().equals(r.readerTenant());
+            sink.exposure(new ExposureRead(r.deployment(), isCross ? ExposureKind.CROSS_TENANT
+                    : ExposureKind.INTRA_TENANT, r.reader(), r.readerTenant(), v.request(), v.tenant(),
+                    Ranges.ofAscending(e.getValue()), r.at(), r.lastAt(), r.stream(), r.boot(), r.seq(), true));
+        }
+        if (byVictim.isEmpty()) {
+            return false;
+        }
+        // words of the read alone, as for a certain send: one ATTACH gives one text whatever sends it met
+        sink.finding(finding(Rule.TRANSFER_OVERWRITTEN_IN_FLIGHT, r, "were written by another request on the sender"
+                + " while the transfer was reading them (between its XFER_SEND and its XFER_DONE): what was read may"
+                + " be that request's content, or what was sent (each possible victim and its positions are in the"
+                + " exposures, marked possible)"));
+        return true;
     }
 
     /**
@@ -466,22 +516,7 @@ public final class Provenance {
                 piece(r, new Victim(o.request(), o.tenant()), x + delta, y + delta, byVictim, victims, none);
             }
         }
-        for (Map.Entry<String, Positions> e : byVictim.entrySet()) {
-            Victim v = victims.get(e.getKey());
-            boolean isCross = !v.tenant().equals(r.readerTenant());
-            sink.exposure(new ExposureRead(r.deployment(), isCross ? ExposureKind.CROSS_TENANT
-                    : ExposureKind.INTRA_TENANT, r.reader(), r.readerTenant(), v.request(), v.tenant(),
-                    Ranges.ofAscending(e.getValue()), r.at(), r.lastAt(), r.stream(), r.boot(), r.seq(), true));
-        }
-        if (byVictim.isEmpty()) {
-            return false;
-        }
-        // words of the read alone, as for a certain send: one ATTACH gives one text whatever sends it met
-        sink.finding(finding(Rule.TRANSFER_OVERWRITTEN_IN_FLIGHT, r, "were written by another request on the sender"
-                + " while the transfer was reading them (between its XFER_SEND and its XFER_DONE): what was read may"
-                + " be that request's content, or what was sent (each possible victim and its positions are in the"
-                + " exposures, marked possible)"));
-        return true;
+        return possibleExposures(r, byVictim, victims, sink);
     }
 
     /** Reader positions [from, to), whose origin is {@code v} (null: never written). */

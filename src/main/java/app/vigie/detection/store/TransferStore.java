@@ -191,9 +191,7 @@ public final class TransferStore {
         Set<String> seen = new HashSet<>();
         Set<String> level = new TreeSet<>();
         for (TransferSend s : sends) {
-            if (!s.possible()) {
-                level.add(s.transferKey());
-            }
+            level.add(s.transferKey());  // a possible send too: a chain may pass by its transfer
         }
         seen.addAll(level);
         for (int round = 0; !level.isEmpty() && round <= Provenance.MAX_HOPS; round++) {

@@ -135,6 +135,29 @@ class ChainTest {
         assertThat(rec.provenance.unresolved()).isEmpty();
     }
 
+    /**
+     * Amendments 3 and 4 together: p's transport was still reading t1 when a's pages were freed and globex's x wrote
+     * them (p's XFER_DONE comes after); d forwarded what it received. At d2 the content may be x's: a possible exposure,
+     * TRANSFER_OVERWRITTEN_IN_FLIGHT on a, in every order. (The first version followed only certain sends down a
+     * chain and found nothing.)
+     */
+    @Test
+    void aWriteInFlightOnTheFirstHopIsPossibleAtTheLastReceiver() throws Exception {
+        p.alloc(T, "a", "acme", pages(0, 2), "PREFILL", null);
+        p.write(T, "a", "acme", 0, 8, "COMPUTE", null);
+        p.xferSend(T, "a", "acme", "t1", 0, 8);
+        p.free(T, "a", pages(0, 2), "FINISH");
+        p.alloc(T, "x", "globex", pages(0, 2), "PREFILL", null);
+        p.write(T, "x", "globex", 0, 8, "COMPUTE", null);
+        p.xferDone(T, "a", "acme", "t1");
+        forwardOnD();
+        readOnD2();
+        Map<String, Object> out = inEveryOrder(false);
+        assertThat(out).containsEntry("a<-x", "CROSS_TENANT 8")
+                .containsEntry("rules", Map.of("TRANSFER_OVERWRITTEN_IN_FLIGHT", 1));
+        assertThat(judged(ORDERS.get(5), false).exposures.get("a|x").possible()).isTrue();
+    }
+
     /** A chain whose every hop carried the request's own content names no victim. */
     @Test
     void aChainOfOwnContentIsFine() throws Exception {

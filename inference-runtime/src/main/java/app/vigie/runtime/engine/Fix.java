@@ -8,7 +8,7 @@ public enum Fix {
     NO_PREALLOC_FOR_REJECTED,
     /** Decode starts only when the transfer covered every claimed token. */
     COVERAGE_CHECK,
-    /** The prefill frees a request's pages only when its transfer has drained. */
+    /** The prefill frees a request's pages only when its transfer has drained (under the pull transport: after XFER_DONE). */
     DEFERRED_FREE,
     /** Every read checks the tags of the pages it attends and aborts the request when one is not its own. */
     TAG_CHECK
