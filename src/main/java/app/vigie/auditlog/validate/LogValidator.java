@@ -8,7 +8,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 import app.vigie.detection.core.TransferSend;
 import app.vigie.detection.core.TransferRead;
@@ -127,12 +129,24 @@ public final class LogValidator {
         for (TransferRead r : collector.provenance.unresolved()) {
             Held h = collector.readAt.get(r.key());
             String transfer = r.viaTransfer() == null ? "" : " (transfer " + r.viaTransfer() + ")";
+            Provenance.Resolution held = collector.provenance.heldOf(r);
+            String missing;
+            if (!held.viaRanges().isEmpty()) {
+                missing = "no XFER_SEND of " + r.via() + transfer + " covers them all";
+            } else {
+                // spec 1.3, amendment 4: the sends of the read's transfer are there; a hop further down is not
+                Set<String> hops = new TreeSet<>();
+                held.hops().forEach(x -> hops.add(x.request() + (x.transfer() == null ? "" : " (transfer "
+                        + x.transfer() + ")")));
+                missing = "the XFER_SEND of " + r.via() + transfer + " sent on positions received by a transfer"
+                        + " of " + String.join(", ", hops) + ", and no XFER_SEND of that transfer covers them all";
+            }
             problems.add(new Problem("unsent", h.source, h.line, r.stream(), r.boot(), r.seq(), "ATTACH of "
                     + r.reader() + " read positions " + r.readerFrom() + "-" + (r.readerFrom() + r.tokens() - 1)
                     + " received by a sent transfer of " + r.via() + transfer + " (its positions " + r.viaFrom() + "-"
-                    + (r.viaFrom() + r.tokens() - 1) + "), and no XFER_SEND of " + r.via() + transfer
-                    + " covers them all: the service holds such reads until a flush or the stream-gap timeout, then"
-                    + " judges those positions as in version 1 (TRANSFER_SEND_MISSING)"));
+                    + (r.viaFrom() + r.tokens() - 1) + "), and " + missing + ": the service holds such reads until a"
+                    + " flush or the stream-gap timeout, then judges those positions as in version 1"
+                    + " (TRANSFER_SEND_MISSING)"));
         }
         collector.provenance.flush(collector);
         for (Collector.Impossible i : collector.impossible) {

@@ -256,6 +256,11 @@ public final class Provenance {
         return out;
     }
 
+    /** What read {@code r} would leave unjudged now, given the sends known so far. */
+    public Resolution heldOf(TransferRead r) {
+        return held(r, this::sendsOf);
+    }
+
     /** Reads with positions that no send covers (yet): they are not judged. */
     public List<TransferRead> unresolved() {
         List<TransferRead> out = new ArrayList<>();

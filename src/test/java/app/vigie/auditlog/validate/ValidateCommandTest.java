@@ -197,6 +197,29 @@ class ValidateCommandTest {
         }
     }
 
+    /**
+     * Amendments 4 and 5 in validate: without the prefill's stream, the read at the second decode node is held at the
+     * first hop. The problem names that hop's transfer (t1), not the read's own (t2), whose send is there; the end of
+     * the log judges it there as in version 1 (req-a, which received t1, is the reader itself: no exposure) with
+     * TRANSFER_SEND_MISSING on req-a.
+     */
+    @Test
+    void aChainHeldAtAHopNamesThatHop() throws Exception {
+        List<String> lines = Files.readAllLines(Path.of(copy("/conformance/pass/forwarded-twice-v1.3.ndjson")));
+        Path log = Files.createTempFile("forwarded", ".ndjson");
+        Files.write(log, lines.stream().filter(l -> !l.contains("/n17/")).toList());
+        Run run = run(null, "--json", log.toString());
+        assertThat(run.exit).as(run.out).isEqualTo(2);
+        JsonNode report = run.json();
+        assertThat(report.get("problems")).singleElement().satisfies(p -> {
+            assertThat(p.get("kind").asText()).isEqualTo("unsent");
+            assertThat(p.get("message").asText()).contains("the XFER_SEND of req-a (transfer t2) sent on positions"
+                    + " received by a transfer of req-a (transfer t1), and no XFER_SEND of that transfer covers");
+        });
+        assertThat(report.get("exposures")).isEmpty();
+        assertThat(report.get("finding_counts").toString()).contains("\"TRANSFER_SEND_MISSING\":1");
+    }
+
     /** The lines of {@code lines}, the streams whose name contains each of {@code nodes} in that order. */
     private static List<String> reordered(List<String> lines, String... nodes) {
         List<String> out = new ArrayList<>();
