@@ -18,6 +18,20 @@ public record IncidentReport(String language, String zone, When generatedAt, Pro
     }
 
     /**
+     * Whether possible exposures (spec 1.3, amendment 3) are the incident's only ones: its first and last exposure are
+     * then possible ones, and the documents say so.
+     */
+    public boolean possibleOnly() {
+        return !possibleExposure.isEmpty()
+                && exposure.stream().allMatch(t -> t.exposedTokens() == 0 && t.receivedTokens() == 0);
+    }
+
+    /** Whether the incident has possible exposures: its first and last exposure may be possible ones. */
+    public boolean anyPossible() {
+        return !possibleExposure.isEmpty();
+    }
+
+    /**
      * A customer's possible exposure (spec 1.3, amendment 3): tokens of its requests possibly read, and tokens its
      * requests possibly received, where another request wrote the pages while a transfer between nodes read them.
      */

@@ -367,12 +367,13 @@ public class AmendmentsServiceTest {
         // the incident report tells them apart, in both languages
         String report = Api.admin().get("/api/incidents/" + id + "/documents/incident-report.html?lang=en").then()
                 .statusCode(200).extract().asString();
-        assertThat(report).contains("<h3>Possible exposures</h3>", "security event without an established exposure")
+        assertThat(report).contains("<h3>Possible exposures</h3>", "security event without an established exposure",
+                "<th>First possible exposure</th>", "<th>Last possible exposure</th>")
                 .containsPattern("<td>" + p + "-globex</td><td>not in the directory</td><td class=\"n\">4</td><td class=\"n\">0"
                         + "</td>");
         assertThat(Api.admin().get("/api/incidents/" + id + "/documents/incident-report.html?lang=fr").then()
                 .statusCode(200).extract().asString()).contains("<h3>Expositions possibles</h3>",
-                        "Jetons peut-être lus");
+                        "Jetons peut-être lus", "<th>Première exposition possible</th>");
         byte[] reportPdf = Api.admin().get("/api/incidents/" + id + "/documents/incident-report.pdf?lang=fr").then()
                 .statusCode(200).extract().asByteArray();
         assertThat(PdfChecks.text(reportPdf)).contains("Expositions possibles", "Aucune exposition n", "est établie");
@@ -381,6 +382,14 @@ public class AmendmentsServiceTest {
                 + "?lang=fr").then().statusCode(200).extract().asByteArray();
         assertThat(PdfChecks.text(alertPdf)).contains("Alerte de violation possible");
         PdfChecks.render(alertPdf, "processor-alert-possible-fr");
+        byte[] reportPdfEn = Api.admin().get("/api/incidents/" + id + "/documents/incident-report.pdf?lang=en").then()
+                .statusCode(200).extract().asByteArray();
+        assertThat(PdfChecks.text(reportPdfEn)).contains("Possible exposures");
+        PdfChecks.render(reportPdfEn, "incident-report-possible-en");
+        byte[] alertPdfEn = Api.admin().get("/api/incidents/" + id + "/tenants/" + p + "-globex/documents/"
+                + "processor-alert.pdf?lang=en").then().statusCode(200).extract().asByteArray();
+        assertThat(PdfChecks.text(alertPdfEn)).contains("Possible personal data breach alert");
+        PdfChecks.render(alertPdfEn, "processor-alert-possible-en");
         // each controller touched is alerted, its data (or what it received) told as possibly read
         JsonNode alerts = JSON.readTree(Api.admin().get("/api/alerts?incident=" + id).then().statusCode(200).extract()
                 .asString());
