@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -39,25 +40,98 @@ public final class NaiveModel {
     private record TableKey(String stream, String boot, String request) {
     }
 
-    /** {@code received}: not null when the slot holds the request's received position (v1.1, a sent write). */
-    private record Writer(String request, String tenant, Integer received) {
+    /**
+     * {@code received}: not null when the slot holds the request's received position (v1.1, a sent write), received by
+     * its transfer {@code transfer} (1.3 amendment 2).
+     */
+    private record Writer(String request, String tenant, Integer received, String transfer) {
         Writer(String request, String tenant) {
-            this(request, tenant, null);
+            this(request, tenant, null, null);
         }
     }
 
     /** v1.1: a read of a received position, held until sends tell its origins. */
     private record Held(String deployment, String reader, String readerTenant, boolean sharedWithoutFp, int position,
-            String via, String viaTenant, int viaPosition, Instant at, String stream, String boot, long seq) {
+            String via, String viaTransfer, String viaTenant, int viaPosition, Instant at, String stream, String boot, long seq) {
     }
 
     /**
      * v1.1: the origin of one sent position (null request: never written); 1.3 amendment 3: {@code possible}, a
      * request that wrote the position's slot while the send was in flight.
      */
-    private record Sent(String request, int position, String originRequest, String originTenant, boolean possible) {
-        Sent(String request, int position, String originRequest, String originTenant) {
-            this(request, position, originRequest, originTenant, false);
+    private record Sent(String request, String transfer, int position, String originRequest, String originTenant,
+            boolean possible, String viaTransfer, Integer viaPosition) {
+        Sent(String request, String transfer, int position, String originRequest, String originTenant) {
+            this(request, transfer, position, originRequest, originTenant, false, null, null);
+        }
+
+        Sent(String request, String transfer, int position, String originRequest, String originTenant,
+                boolean possible) {
+            this(request, transfer, position, originRequest, originTenant, possible, null, null);
+        }
+    }
+
+    /** One origin of a received position, found through any number of hops (1.3 amendment 4). */
+    private record Origin(String request, String tenant, boolean possible, boolean forwarded) {
+    }
+
+    /** How many positions the last {@link #result()} judged exposed through at least one forwarding (amendment 4). */
+    private int chained;
+
+    public int chained() {
+        return chained;
+    }
+
+    /** A hop no certain send covers: the request that received the position there, its tenant, its transfer. */
+    private record Hop(String request, String tenant, String transfer) {
+    }
+
+    private static String sentKey(String request, String transfer, int position) {
+        return request + "|" + transfer + "|" + position;
+    }
+
+    private Map<String, List<Sent>> sentByKey() {
+        Map<String, List<Sent>> out = new HashMap<>();
+        for (Sent x : sent) {
+            out.computeIfAbsent(sentKey(x.request(), x.transfer(), x.position()), k -> new ArrayList<>()).add(x);
+        }
+        return out;
+    }
+
+    /**
+     * The origins of position {@code q} that {@code request} (of {@code tenant}) received by {@code transfer}: "each
+     * origin of q given by any XFER_SEND of S on any stream" (1.1), of the same transfer (1.3 amendment 2); a received
+     * position sent on "has, as origin, the origin it had where it was received, through any number of hops" (1.3
+     * amendment 4); a writer in flight is a possible origin (amendment 3). Vigie's bound (docs/detection.md): a cycle,
+     * or a chain past 32 transfers, stops with the version 1 meaning (the request that received q wrote it). A hop no
+     * certain send covers goes to {@code held}.
+     */
+    private static void originsOf(String request, String tenant, String transfer, int q, Map<String, List<Sent>> byKey,
+            List<String> path, List<Origin> out, List<Hop> held) {
+        String key = request + "|" + transfer;
+        boolean forwarded = !path.isEmpty();
+        if (path.contains(key) || path.size() >= 32) {
+            out.add(new Origin(request, tenant, false, forwarded));
+            return;
+        }
+        path.add(key);
+        boolean covered = false;
+        for (Sent x : byKey.getOrDefault(sentKey(request, transfer, q), List.of())) {
+            if (x.possible()) {
+                out.add(new Origin(x.originRequest(), x.originTenant(), true, forwarded));
+                continue;
+            }
+            covered = true;
+            if (x.viaPosition() != null) {
+                originsOf(x.originRequest(), x.originTenant(), x.viaTransfer(), x.viaPosition(), byKey, path, out,
+                        held);
+            } else {
+                out.add(new Origin(x.originRequest(), x.originTenant(), false, forwarded));
+            }
+        }
+        path.remove(path.size() - 1);
+        if (!covered) {
+            held.add(new Hop(request, tenant, transfer));
         }
     }
 
@@ -211,29 +285,30 @@ public final class NaiveModel {
      * grow." (The generator gives each request one transfer, so "its request and transfer" is its request here.)
      */
     private void resolveHeld() {
-        Set<String> covered = new HashSet<>();
-        for (Sent x : sent) {
-            if (!x.possible()) {  // a send window's writers cover nothing
-                covered.add(x.request() + "|" + x.position());
-            }
-        }
+        Map<String, List<Sent>> byKey = sentByKey();  // a send window's writers cover nothing (originsOf)
         for (Held h : held) {
-            if (covered.contains(h.via() + "|" + h.viaPosition()) || !resolvedAtFlush.add(h)) {
+            List<Hop> hops = new ArrayList<>();
+            originsOf(h.via(), h.viaTenant(), h.viaTransfer(), h.viaPosition(), byKey, new ArrayList<>(),
+                    new ArrayList<>(), hops);
+            if (hops.isEmpty() || !resolvedAtFlush.add(h)) {
                 continue;
             }
-            ModelFinding place = new ModelFinding(h.deployment(), "", h.via(), h.at(), h.stream(), h.boot(), h.seq(),
-                    h.seq());
-            raiseInto(findings, place, "TRANSFER_SEND_MISSING");
-            // version 1: the last writer is the receiving request: "1. R itself: fine; 2. SHARE without expected
-            // fingerprint and the writer of tenant T: fine; 4./5. otherwise an exposure"
-            if (h.via().equals(h.reader()) || h.sharedWithoutFp() && h.viaTenant().equals(h.readerTenant())) {
-                continue;
+            // amendment 4: "as held as the first uncovered hop" (Vigie's reading, docs/detection.md): judged there
+            for (Hop hop : new LinkedHashSet<>(hops)) {
+                ModelFinding place = new ModelFinding(h.deployment(), "", hop.request(), h.at(), h.stream(), h.boot(),
+                        h.seq(), h.seq());
+                raiseInto(findings, place, "TRANSFER_SEND_MISSING");
+                // version 1: the last writer is the receiving request: "1. R itself: fine; 2. SHARE without expected
+                // fingerprint and the writer of tenant T: fine; 4./5. otherwise an exposure"
+                if (hop.request().equals(h.reader()) || h.sharedWithoutFp() && hop.tenant().equals(h.readerTenant())) {
+                    continue;
+                }
+                boolean cross = !hop.tenant().equals(h.readerTenant());
+                raiseInto(findings, new ModelFinding(h.deployment(), "", h.reader(), h.at(), h.stream(), h.boot(),
+                        h.seq(), h.seq()), cross ? "CROSS_TENANT_READ" : "INTRA_TENANT_READ");
+                judged.add(new Judged(h.deployment(), h.reader(), h.readerTenant(), hop.request(), hop.tenant(),
+                        h.position(), h.at(), h.stream(), h.boot(), h.seq()));
             }
-            boolean cross = !h.viaTenant().equals(h.readerTenant());
-            raiseInto(findings, new ModelFinding(h.deployment(), "", h.reader(), h.at(), h.stream(), h.boot(),
-                    h.seq(), h.seq()), cross ? "CROSS_TENANT_READ" : "INTRA_TENANT_READ");
-            judged.add(new Judged(h.deployment(), h.reader(), h.readerTenant(), h.via(), h.viaTenant(), h.position(),
-                    h.at(), h.stream(), h.boot(), h.seq()));
         }
     }
 
@@ -425,7 +500,7 @@ public final class NaiveModel {
             // v1.1: "A WRITE with sent: true of request S makes each written slot's last writer S's received position
             // q, q being the logical position it wrote."
             lastWriter.put(new SlotKey(r.stream(), r.boot(), entry.page(), slot),
-                    new Writer(w.request(), w.tenant(), w.sent() ? (int) p : null));
+                    new Writer(w.request(), w.tenant(), w.sent() ? (int) p : null, w.sent() ? w.transfer() : null));
             touchedLogical.add(logical);
             // 1.3 amendment 3: "A WRITE by another request to an in-flight slot makes that position's content
             // uncertain: a read of it at the receiver is judged ... against each such writer"
@@ -437,7 +512,7 @@ public final class NaiveModel {
                 for (InFlight f : e.getValue()) {
                     if (f.page() == entry.page() && f.slot() == slot) {
                         writtenInFlight.computeIfAbsent(k, x -> new ArrayList<>()).add(new Sent(k.request(),
-                                f.position(), w.request(), w.tenant(), true));
+                                k.transfer(), f.position(), w.request(), w.tenant(), true));
                     }
                 }
             }
@@ -500,7 +575,7 @@ public final class NaiveModel {
                 // "Until one covers q, a read of p is held, not judged" (judged in result(), from every send)
                 held.add(new Held(r.deployment(), reader, readerTenant,
                         entry.how() == How.SHARE && entry.expectedFp() == null, p, writer.request(),
-                        writer.tenant(), writer.received(), r.ts(), r.stream(), r.boot(), r.seq()));
+                        writer.transfer(), writer.tenant(), writer.received(), r.ts(), r.stream(), r.boot(), r.seq()));
                 continue;
             }
             // "1. the last writer of p's slot is R itself: fine;"
@@ -600,21 +675,29 @@ public final class NaiveModel {
             // "A slot that S itself received by a sent write counts here as written by S, and one another request
             // received by a sent write counts as written by that request": the writer's request, whatever it holds
             boolean own = writer != null && writer.request().equals(x.request());  // rule 1
-            if (!own && entry.how() == How.SHARE) {
-                if (entry.expectedFp() != null) {
-                    String current = fingerprint.get(new PageKey(r.stream(), r.boot(), entry.page()));
-                    own = current != null && current.equalsIgnoreCase(entry.expectedFp());
-                } else {
-                    own = writer != null && writer.tenant().equals(x.tenant());
-                }
+            boolean fpMatch = false;  // "rule 2 with an expected fingerprint comes first"
+            if (entry.how() == How.SHARE && entry.expectedFp() != null) {
+                String current = fingerprint.get(new PageKey(r.stream(), r.boot(), entry.page()));
+                fpMatch = current != null && current.equalsIgnoreCase(entry.expectedFp());
             }
-            if (own) {
+            if (!own && entry.how() == How.SHARE) {
+                own = entry.expectedFp() != null ? fpMatch : writer != null && writer.tenant().equals(x.tenant());
+            }
+            if (writer != null && writer.received() != null && !fpMatch
+                    && (!own || writer.request().equals(x.request()))) {
+                // 1.3 amendment 4: "A position received and sent on again has, as origin, the origin it had where it
+                // was received, through any number of hops" (S's own received slot, or another request's that rule 2
+                // does not make fine; for TRANSFER_SENT_FOREIGN it stays as 1.1 says, below)
+                sent.add(new Sent(x.request(), x.transfer(), q, writer.request(), writer.tenant(), false,
+                        writer.transfer(), writer.received()));
+            } else if (own) {
                 // "the origin is S itself"
-                sent.add(new Sent(x.request(), q, x.request(), x.tenant()));
+                sent.add(new Sent(x.request(), x.transfer(), q, x.request(), x.tenant()));
             } else if (writer == null) {
-                sent.add(new Sent(x.request(), q, null, null));  // "or never written"
+                sent.add(new Sent(x.request(), x.transfer(), q, null, null));  // "or never written"
             } else {
-                sent.add(new Sent(x.request(), q, writer.request(), writer.tenant()));  // "the slot's last writer"
+                // "the slot's last writer"
+                sent.add(new Sent(x.request(), x.transfer(), q, writer.request(), writer.tenant()));
             }
             foreign |= !own;
             // Vigie's SHARED_PAGE_FOREIGN, on the sender: a position on a page it got by SHARE that is not its own
@@ -664,21 +747,22 @@ public final class NaiveModel {
 
         // v1.1: every held read against every origin its position was sent with, whatever the order they came in
         List<Judged> allJudged = new ArrayList<>(judged);
-        Map<String, List<Sent>> sentByPosition = new HashMap<>();
-        for (Sent x : sent) {
-            sentByPosition.computeIfAbsent(x.request() + "|" + x.position(), k -> new ArrayList<>()).add(x);
-        }
+        Map<String, List<Sent>> byKey = sentByKey();
+        chained = 0;
         for (Held h : held) {
-            for (Sent x : sentByPosition.getOrDefault(h.via() + "|" + h.viaPosition(), List.of())) {
+            List<Origin> origins = new ArrayList<>();
+            originsOf(h.via(), h.viaTenant(), h.viaTransfer(), h.viaPosition(), byKey, new ArrayList<>(), origins,
+                    new ArrayList<>());
+            for (Origin x : origins) {
                 ModelFinding where = new ModelFinding(h.deployment(), "", h.reader(), h.at(), h.stream(), h.boot(),
                         h.seq(), h.seq());
                 // "1. the origin is R: fine; 2. ... SHARE without expected fingerprint, and the origin is of tenant
                 // T: fine"
-                if (h.reader().equals(x.originRequest()) || x.originRequest() != null && h.sharedWithoutFp()
-                        && x.originTenant().equals(h.readerTenant())) {
+                if (h.reader().equals(x.request()) || x.request() != null && h.sharedWithoutFp()
+                        && x.tenant().equals(h.readerTenant())) {
                     continue;
                 }
-                if (x.originRequest() == null) {
+                if (x.request() == null) {
                     // "3. the origin is never written: UNINITIALIZED_READ"
                     raiseInto(allFindings, where, "UNINITIALIZED_READ");
                     continue;
@@ -687,11 +771,14 @@ public final class NaiveModel {
                 // 1.3: "An exposure that only such a writer gives is possible ...: its reader request raises
                 // TRANSFER_OVERWRITTEN_IN_FLIGHT ... CROSS_TENANT_READ and INTRA_TENANT_READ are raised by certain
                 // exposures only"
-                boolean cross = !x.originTenant().equals(h.readerTenant());
+                boolean cross = !x.tenant().equals(h.readerTenant());
                 raiseInto(allFindings, where, x.possible() ? "TRANSFER_OVERWRITTEN_IN_FLIGHT"
                         : cross ? "CROSS_TENANT_READ" : "INTRA_TENANT_READ");
-                allJudged.add(new Judged(h.deployment(), h.reader(), h.readerTenant(), x.originRequest(),
-                        x.originTenant(), h.position(), h.at(), h.stream(), h.boot(), h.seq(), x.possible()));
+                allJudged.add(new Judged(h.deployment(), h.reader(), h.readerTenant(), x.request(),
+                        x.tenant(), h.position(), h.at(), h.stream(), h.boot(), h.seq(), x.possible()));
+                if (x.forwarded()) {
+                    chained++;
+                }
             }
         }
 

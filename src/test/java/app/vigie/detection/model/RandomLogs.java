@@ -33,10 +33,13 @@ public final class RandomLogs {
     static final int COLO1 = 1;
     static final int PREFILL = 2;
     static final int DECODE = 3;
+    /** Spec 1.3, amendment 4: a second decode node, to which the first sends on what it received (a chain). */
+    static final int DECODE2 = 6;
     static final int TP0 = 4;
     static final int TP1 = 5;
     static final String[] STREAMS = {"eu-par1/n10/colo/dp0", "eu-par1/n11/colo/dp0", "eu-par1/n17/prefill/dp0",
-            "eu-par1/n21/decode/dp0", "eu-par1/n30/tp2/rank0", "eu-par1/n30/tp2/rank1"};
+            "eu-par1/n21/decode/dp0", "eu-par1/n30/tp2/rank0", "eu-par1/n30/tp2/rank1",
+            "eu-par1/n22/decode/dp0"};
     static final String[] DEPLOYMENTS = {"glm-5.3/prod-eu", "glm-5.3/prod-us", "qwen-4/staging"};
     static final Instant START = Instant.parse("2026-08-27T09:00:00.000Z");
     /** Every boot declares the extensions of spec 1.3 (it writes transfers with their sends). */
@@ -322,16 +325,16 @@ public final class RandomLogs {
     /** The simulated runtime: six streams, their pools, the requests, and the log it writes. */
     private static final class Sim {
         final int tenants;
-        final int[] ps = new int[6];
-        final int[] pool = new int[6];
-        final int[] ctx = new int[6];
-        final int[] maxIn = new int[6];
-        final int[] skew = new int[6];
+        final int[] ps = new int[STREAMS.length];
+        final int[] pool = new int[STREAMS.length];
+        final int[] ctx = new int[STREAMS.length];
+        final int[] maxIn = new int[STREAMS.length];
+        final int[] skew = new int[STREAMS.length];
         /** Where a boot's free list starts: tensor-parallel rank 1 may number its pages differently. */
-        final int[] rotation = new int[6];
-        final String[] dep = new String[6];
+        final int[] rotation = new int[STREAMS.length];
+        final String[] dep = new String[STREAMS.length];
         final boolean staleIndex;
-        final Pool[] pools = new Pool[6];
+        final Pool[] pools = new Pool[STREAMS.length];
         final List<Req> reqs = new ArrayList<>();
         final List<AuditRecord> log = new ArrayList<>();
         long clock;
@@ -346,8 +349,8 @@ public final class RandomLogs {
             boolean splitPd = code / 18 % 2 == 1;
             int exceed = code / 36 % 18 - 12; // 0 (the simplest world): none
             int skewVariant = code / 324 % 13;
-            int[] group = {0, 1, 2, 3, 4, 4};
-            for (int s = 0; s < 6; s++) {
+            int[] group = {0, 1, 2, 3, 4, 4, 3};
+            for (int s = 0; s < STREAMS.length; s++) {
                 // page_size 1..4 and pool 4..24 pages; tensor-parallel ranks alike
                 ps[s] = 1 + (Math.abs(w.a()) >> (2 * group[s]) & 3);
                 pool[s] = 4 + (Math.abs(w.b()) >> (5 * group[s]) & 31) % 21;
@@ -358,8 +361,8 @@ public final class RandomLogs {
                 skew[s] = skewVariant == 0 ? 0 : skewVariant * (s + 1) * 7 % 5;
             }
             rotation[TP1] = (Math.abs(w.a()) >> 10 & 3) * pool[TP1] / 4;
-            int[] depOf = {0, 1, 2, splitPd ? 1 : 2, 0, 0};
-            for (int s = 0; s < 6; s++) {
+            int[] depOf = {0, 1, 2, splitPd ? 1 : 2, 0, 0, splitPd ? 1 : 2};
+            for (int s = 0; s < STREAMS.length; s++) {
                 dep[s] = DEPLOYMENTS[depOf[s] % deployments];
                 pools[s] = new Pool();
             }
@@ -579,6 +582,27 @@ public final class RandomLogs {
             laterSends.clear();
         }
 
+        /**
+         * Spec 1.3, amendment 4: the decode node sends positions [0, n) it received on to the second decode node, by a
+         * transfer of its own ({@code withSend}: its XFER_SEND written), which reads them and lets them go.
+         */
+        void forward(Req r, int n, boolean withSend) {
+            List<Integer> got = alloc(DECODE2, r, ceil(n, ps[DECODE2]), 0);
+            if (got == null) {
+                r.tables.remove(DECODE2);
+                return;
+            }
+            String transfer = "f-" + r.id;
+            if (withSend) {
+                emit(DECODE, new Body.XferSend(r.id, r.tenant, 0, n, transfer));
+            }
+            emit(DECODE2, new Body.Alloc(r.id, r.tenant, runs(got), Body.AllocPurpose.PREALLOC, n));
+            emit(DECODE2, new Body.Write(r.id, r.tenant, 0, n, Body.WriteSource.TRANSFER, null, true, transfer));
+            attach(DECODE2, r, n);
+            freeOwned(DECODE2, r, Body.FreeReason.FINISH);
+            r.tables.remove(DECODE2);
+        }
+
         void attach(int s, Req r, int tokens) {
             emit(s, new Body.Attach(r.id, r.tenant, tokens));
         }
@@ -780,6 +804,11 @@ public final class RandomLogs {
                     Boolean checksumOk = freeDuringTransfer ? Boolean.FALSE
                             : b % 5 == 4 ? null : b % 7 == 3 ? Boolean.FALSE : Boolean.TRUE;
                     emit(DECODE, new Body.XferCommit(r.id, r.tenant, len, covered, checksumOk));
+                    // spec 1.3, amendment 4: now and then the decode node sends what it received on to a second
+                    // decode node, which reads it at once (a chain of two transfers); its send now and then lost
+                    if (sent && covered > 0 && (a + 3 * b + c) % 4 == 1) {
+                        forward(r, covered, (a + b) % 7 != 3);
+                    }
                     freeOwned(PREFILL, r, Body.FreeReason.FINISH);
                 }
             }
