@@ -357,10 +357,25 @@ public final class Node {
      * fingerprint), whoever computed the cached page.
      */
     public void receive(Request r, int from, int count, Node sender, int[] senderPages, int senderShared) {
+        read(r, from, count, sender, senderPages, senderShared, sent(r, from, count, sender), false);
+    }
+
+    /** The sender's XFER_SEND of positions {@code [from, from + count)}, when transfers are logged; their transfer. */
+    private String sent(Request r, int from, int count, Node sender) {
         String transfer = sendRecords ? transferOf(r) : null;
         if (transfer != null) {
             sender.logSent(r, transfer, from, count);
         }
+        return transfer;
+    }
+
+    /**
+     * Writes positions {@code [from, from + count)} with whatever the sender's pages hold now, token and origin, as the
+     * request's ({@code TRANSFER}); {@code pulledRead}: a pulled transfer's read, whose slots keep what the log can
+     * tell of them ({@link Pulled}), where any other write forgets it.
+     */
+    private void read(Request r, int from, int count, Node sender, int[] senderPages, int senderShared,
+            String transfer, boolean pulledRead) {
         Table t = tables.get(r.id());
         int ps = pool.pageSize();
         int sps = sender.pool.pageSize();
@@ -368,7 +383,11 @@ public final class Node {
             int page = senderPages[p / sps];
             pool.write(t.pages[p / ps], p % ps, sender.pool.token(page, p % sps), r.id(),
                     sender.origin(r, page, p, senderShared));
-            overwritten(t.pages[p / ps], p % ps);
+            if (pulledRead) {
+                pulled.put(t.pages[p / ps] * ps + p % ps, new Pulled(t.atSend[p], p, t.inFlight));
+            } else {
+                overwritten(t.pages[p / ps], p % ps);
+            }
         }
         logWrite(r, t, from, count, "TRANSFER", transfer);
     }
@@ -379,10 +398,7 @@ public final class Node {
      * receiver reads them later ({@link #copy}).
      */
     public void handOver(Request r, int from, int count, Node sender, int[] senderPages, int senderShared) {
-        String transfer = sendRecords ? transferOf(r) : null;
-        if (transfer != null) {
-            sender.logSent(r, transfer, from, count);
-        }
+        sent(r, from, count, sender);
         Table t = tables.get(r.id());
         if (t.atSend == null || t.atSend.length < from + count) {
             t.atSend = t.atSend == null ? new int[from + count] : Arrays.copyOf(t.atSend, from + count);
@@ -413,16 +429,7 @@ public final class Node {
 
     /** A pulled transfer's read of positions {@code [from, from + count)}: whatever the sender's pages hold now. */
     public void copy(Request r, int from, int count, Node sender, int[] senderPages, int senderShared) {
-        Table t = tables.get(r.id());
-        int ps = pool.pageSize();
-        int sps = sender.pool.pageSize();
-        for (int p = from; p < from + count; p++) {
-            int page = senderPages[p / sps];
-            pool.write(t.pages[p / ps], p % ps, sender.pool.token(page, p % sps), r.id(),
-                    sender.origin(r, page, p, senderShared));
-            pulled.put(t.pages[p / ps] * ps + p % ps, new Pulled(t.atSend[p], p, t.inFlight));
-        }
-        logWrite(r, t, from, count, "TRANSFER", sendRecords ? transferOf(r) : null);
+        read(r, from, count, sender, senderPages, senderShared, sendRecords ? transferOf(r) : null, true);
     }
 
     /**
