@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 import app.vigie.auditlog.intake.RecordParser;
@@ -18,6 +20,7 @@ import app.vigie.runtime.sim.Simulation;
 import app.vigie.runtime.sim.Simulation.Options;
 import app.vigie.runtime.sim.Simulation.Scenario;
 import app.vigie.runtime.sim.Simulation.Scheduling;
+import app.vigie.runtime.sim.Simulation.Transport;
 
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -81,7 +84,39 @@ class DifferentialTest {
         boolean possible = model.exposures().values().stream().anyMatch(ModelExposure::possible);
         Statistics.label("possible exposures").collect(possible);
         Statistics.label("possible exposures").coverage(c -> c.check(true).count(n -> n >= 10));
+        // and through three transfers, and where the window was at a later hop (the second decode node's pull)
+        Statistics.label("exposed through three transfers").collect(naive.chainedTwice() > 0);
+        Statistics.label("exposed through three transfers").coverage(c -> c.check(true).count(n -> n >= 5));
+        boolean laterWindow = naive.possiblyExposedOn().contains(RandomLogs.STREAMS[RandomLogs.DECODE3]);
+        Statistics.label("possible at a later hop").collect(laterWindow);
+        Statistics.label("possible at a later hop").coverage(c -> c.check(true).count(n -> n >= 5));
+        // amendment 1: boots not judged (an unknown extension declared), and records of undeclared extensions
+        boolean unsupported = model.findings().keySet().stream().anyMatch(k -> k.contains("STREAM_UNSUPPORTED"));
+        Statistics.label("a boot not judged").collect(unsupported);
+        Statistics.label("a boot not judged").coverage(c -> c.check(true).count(n -> n >= 20));
+        Statistics.label("an undeclared extension used").collect(usesUndeclared(s.log()));
+        Statistics.label("an undeclared extension used").coverage(c -> c.check(true).count(n -> n >= 20));
+        // amendment 2: a failed attempt's send, a transfer nobody received
+        boolean retried = s.log().stream().anyMatch(r -> r.body() instanceof Body.XferSend x
+                && x.transfer().endsWith("#0"));
+        Statistics.label("a transfer retried").collect(retried);
+        Statistics.label("a transfer retried").coverage(c -> c.check(true).count(n -> n >= 100));
         compare(withRestarts(s.deliveries()), s.log().size());
+    }
+
+    /** Whether a record uses an extension its boot's CONFIG did not declare (spec 1.3, amendment 1). */
+    static boolean usesUndeclared(List<AuditRecord> log) {
+        Map<String, List<String>> declared = new HashMap<>();
+        for (AuditRecord r : log) {
+            String boot = r.stream() + "|" + r.boot();
+            if (r.body() instanceof Body.Config c) {
+                declared.put(boot, c.extensions());
+            } else if (declared.containsKey(boot) && (r.body() instanceof Body.XferSend || r.body() instanceof Body.Write w
+                    && w.sent()) && !declared.get(boot).contains("xfer-send")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -128,13 +163,14 @@ class DifferentialTest {
         return n == 0 ? "0" : n < 3 ? "1-2" : n < 10 ? "3-9" : "10+";
     }
 
-    /** The reference runtime's logs (every fault, each cache mode, reboots), shuffled into batches with duplicates. */
+    /** The reference runtime's logs (every fault, each cache mode, reboots, both transports), shuffled into batches with duplicates. */
     @Property(tries = 12, seed = "42")
     void theCoreAgreesWithTheNaiveModelOnTheRuntimesLogs(@ForAll("runtimeRuns") RuntimeRun run) throws Exception {
         List<String> lines = new ArrayList<>();
         Options o = Options.of(run.scenario(), 5, 120, run.seed()).with(EnumSet.allOf(Fault.class), EnumSet.noneOf(
                 Fix.class)).with(run.cache()).rebootingEvery(run.rebootEvery()).scheduled(run.scheduling())
-                .arriving(run.scheduling() == Scheduling.BATCHED ? 200 : 50);
+                .arriving(run.scheduling() == Scheduling.BATCHED ? 200 : 50)
+                .transported(run.scenario() == Scenario.COLOCATED ? Transport.PUSH : run.transport());
         Simulation.run(o, lines::add, null);
         RecordParser parser = new RecordParser();
         List<AuditRecord> records = new ArrayList<>();
@@ -152,14 +188,16 @@ class DifferentialTest {
         compare(deliveries, run.seed());
     }
 
-    /** One run of the reference runtime. */
-    record RuntimeRun(Scenario scenario, Cache cache, int rebootEvery, long seed, Scheduling scheduling) {
+    /** One run of the reference runtime (a colocated one always pushes: it has no transfer). */
+    record RuntimeRun(Scenario scenario, Cache cache, int rebootEvery, long seed, Scheduling scheduling,
+            Transport transport) {
     }
 
     @Provide
     Arbitrary<RuntimeRun> runtimeRuns() {
         return Combinators.combine(Arbitraries.of(Scenario.class),
                 Arbitraries.of(Cache.class), Arbitraries.of(0, 40),
-                Arbitraries.longs().between(1, 1_000_000), Arbitraries.of(Scheduling.class)).as(RuntimeRun::new);
+                Arbitraries.longs().between(1, 1_000_000), Arbitraries.of(Scheduling.class),
+                Arbitraries.of(Transport.class)).as(RuntimeRun::new);
     }
 }

@@ -72,14 +72,26 @@ public final class NaiveModel {
     }
 
     /** One origin of a received position, found through any number of hops (1.3 amendment 4). */
-    private record Origin(String request, String tenant, boolean possible, boolean forwarded) {
+    private record Origin(String request, String tenant, boolean possible, int hops) {
     }
 
     /** How many positions the last {@link #result()} judged exposed through at least one forwarding (amendment 4). */
     private int chained;
+    /** How many of them through two forwardings at least (three transfers). */
+    private int chainedTwice;
+    /** The streams on which the last {@link #result()} judged a received position possibly exposed (amendment 3). */
+    private final Set<String> possiblyExposedOn = new TreeSet<>();
 
     public int chained() {
         return chained;
+    }
+
+    public int chainedTwice() {
+        return chainedTwice;
+    }
+
+    public Set<String> possiblyExposedOn() {
+        return possiblyExposedOn;
     }
 
     /** A hop no certain send covers: the request that received the position there, its tenant, its transfer. */
@@ -109,16 +121,16 @@ public final class NaiveModel {
     private static void originsOf(String request, String tenant, String transfer, int q, Map<String, List<Sent>> byKey,
             List<String> path, List<Origin> out, List<Hop> held) {
         String key = request + "|" + transfer;
-        boolean forwarded = !path.isEmpty();
+        int hops = path.size();
         if (path.contains(key) || path.size() >= 32) {
-            out.add(new Origin(request, tenant, false, forwarded));
+            out.add(new Origin(request, tenant, false, hops));
             return;
         }
         path.add(key);
         boolean covered = false;
         for (Sent x : byKey.getOrDefault(sentKey(request, transfer, q), List.of())) {
             if (x.possible()) {
-                out.add(new Origin(x.originRequest(), x.originTenant(), true, forwarded));
+                out.add(new Origin(x.originRequest(), x.originTenant(), true, hops));
                 continue;
             }
             covered = true;
@@ -126,7 +138,7 @@ public final class NaiveModel {
                 originsOf(x.originRequest(), x.originTenant(), x.viaTransfer(), x.viaPosition(), byKey, path, out,
                         held);
             } else {
-                out.add(new Origin(x.originRequest(), x.originTenant(), false, forwarded));
+                out.add(new Origin(x.originRequest(), x.originTenant(), false, hops));
             }
         }
         path.remove(path.size() - 1);
@@ -185,6 +197,8 @@ public final class NaiveModel {
 
     /** The applied, valid CONFIG of each (stream, boot); absent means the boot is unconfigured. */
     private final Map<StreamBoot, Body.Config> configs = new HashMap<>();
+    /** 1.3 amendment 1: boots not judged (their CONFIG declares an extension this model does not know). */
+    private final Set<StreamBoot> unsupported = new HashSet<>();
     /** The last writer of each slot; absent means never written in this boot. */
     private final Map<SlotKey, Writer> lastWriter = new HashMap<>();
     /** The current fingerprint of each physical page (lower case); absent means unknown. */
@@ -334,10 +348,24 @@ public final class NaiveModel {
             applyConfig(r, sb, c);
             return;
         }
+        if (unsupported.contains(sb)) {
+            // 1.3 amendment 1: "its boot is not judged ... and keeps the boot's records" (kept, not refused)
+            return;
+        }
         Body.Config config = configs.get(sb);
         if (config == null) {
             // "A record that is well-formed but impossible in its stream's state when it is applied (... no CONFIG
             // before it) has no effect and is kept the same way."
+            invalid.add(name(r));
+            return;
+        }
+        // 1.3 amendment 1: "A record that uses an extension its boot's CONFIG did not declare is invalid": xfer-send
+        // is "XFER_SEND, XFER_DONE, the sent and transfer fields", restart is version 1.2's restart
+        boolean xferSend = body instanceof Body.XferSend || body instanceof Body.XferDone
+                || body instanceof Body.Write w && w.sent();
+        boolean restart = body instanceof Body.Alloc a && a.restart() || body instanceof Body.Share s && s.restart();
+        if (xferSend && !config.extensions().contains("xfer-send")
+                || restart && !config.extensions().contains("restart")) {
             invalid.add(name(r));
             return;
         }
@@ -383,6 +411,15 @@ public final class NaiveModel {
         if (capacity > Integer.MAX_VALUE) {
             invalid.add(name(r));
             return;
+        }
+        // 1.3 amendment 1: "A CONFIG that declares an extension the reader does not know ... is accepted but its boot
+        // is not judged: the reader raises STREAM_UNSUPPORTED for that (stream, boot) ... and keeps the boot's records"
+        for (String e : c.extensions()) {
+            if (!e.equals("xfer-send") && !e.equals("restart")) {
+                unsupported.add(sb);
+                raise(single(r, "STREAM_UNSUPPORTED", r.stream() + "@" + r.boot()));
+                return;
+            }
         }
         // "CONFIG: First record of a boot. Clears all state of the stream." / "A new boot starts with every slot
         // never written." State is keyed by (stream, boot), so a new boot's maps are already empty.
@@ -749,6 +786,8 @@ public final class NaiveModel {
         List<Judged> allJudged = new ArrayList<>(judged);
         Map<String, List<Sent>> byKey = sentByKey();
         chained = 0;
+        chainedTwice = 0;
+        possiblyExposedOn.clear();
         for (Held h : held) {
             List<Origin> origins = new ArrayList<>();
             originsOf(h.via(), h.viaTenant(), h.viaTransfer(), h.viaPosition(), byKey, new ArrayList<>(), origins,
@@ -776,8 +815,14 @@ public final class NaiveModel {
                         : cross ? "CROSS_TENANT_READ" : "INTRA_TENANT_READ");
                 allJudged.add(new Judged(h.deployment(), h.reader(), h.readerTenant(), x.request(),
                         x.tenant(), h.position(), h.at(), h.stream(), h.boot(), h.seq(), x.possible()));
-                if (x.forwarded()) {
+                if (x.hops() > 0) {
                     chained++;
+                }
+                if (x.hops() > 1) {
+                    chainedTwice++;
+                }
+                if (x.possible()) {
+                    possiblyExposedOn.add(h.stream());
                 }
             }
         }

@@ -35,19 +35,26 @@ public final class RandomLogs {
     static final int DECODE = 3;
     /** Spec 1.3, amendment 4: a second decode node, to which the first sends on what it received (a chain). */
     static final int DECODE2 = 6;
+    /** Spec 1.3, amendments 3 and 4: a third decode node, to which the second sends on again (three hops). */
+    static final int DECODE3 = 7;
     static final int TP0 = 4;
     static final int TP1 = 5;
     static final String[] STREAMS = {"eu-par1/n10/colo/dp0", "eu-par1/n11/colo/dp0", "eu-par1/n17/prefill/dp0",
             "eu-par1/n21/decode/dp0", "eu-par1/n30/tp2/rank0", "eu-par1/n30/tp2/rank1",
-            "eu-par1/n22/decode/dp0"};
+            "eu-par1/n22/decode/dp0", "eu-par1/n23/decode/dp0"};
     static final String[] DEPLOYMENTS = {"glm-5.3/prod-eu", "glm-5.3/prod-us", "qwen-4/staging"};
     static final Instant START = Instant.parse("2026-08-27T09:00:00.000Z");
-    /** Every boot declares the extensions of spec 1.3 (it writes transfers with their sends). */
+    /**
+     * The extensions of spec 1.3 a boot declares (it writes transfers with their sends), but for one boot in 48 that
+     * declares none (a version 1 log: its sends and restarts are invalid) and one in 48 that also declares one no
+     * reader knows (its boot is not judged, STREAM_UNSUPPORTED): amendment 1.
+     */
     static final List<String> EXTENSIONS = List.of("restart", "xfer-send");
+    static final List<String> UNKNOWN_EXTENSIONS = List.of("kv-offload", "restart", "xfer-send");
 
     /**
-     * The id of a request's transfer (spec 1.3, amendment 2): one transfer per request, so that the naive model's join
-     * by request stays the spec's join by request and transfer.
+     * The id of a request's transfer from the prefill node (spec 1.3, amendment 2). A failed first attempt is
+     * {@code transfer + "#0"}; the decode nodes forward by transfers of their own ({@code f-}, {@code g-}).
      */
     static String transfer(String request) {
         return "t-" + request;
@@ -326,6 +333,8 @@ public final class RandomLogs {
     private static final class Sim {
         final int tenants;
         final int[] ps = new int[STREAMS.length];
+        /** Picks the boots that declare no extension or an unknown one (amendment 1). */
+        final int extensionSeed;
         final int[] pool = new int[STREAMS.length];
         final int[] ctx = new int[STREAMS.length];
         final int[] maxIn = new int[STREAMS.length];
@@ -349,7 +358,7 @@ public final class RandomLogs {
             boolean splitPd = code / 18 % 2 == 1;
             int exceed = code / 36 % 18 - 12; // 0 (the simplest world): none
             int skewVariant = code / 324 % 13;
-            int[] group = {0, 1, 2, 3, 4, 4, 3};
+            int[] group = {0, 1, 2, 3, 4, 4, 3, 3};
             for (int s = 0; s < STREAMS.length; s++) {
                 // page_size 1..4 and pool 4..24 pages; tensor-parallel ranks alike
                 ps[s] = 1 + (Math.abs(w.a()) >> (2 * group[s]) & 3);
@@ -361,7 +370,8 @@ public final class RandomLogs {
                 skew[s] = skewVariant == 0 ? 0 : skewVariant * (s + 1) * 7 % 5;
             }
             rotation[TP1] = (Math.abs(w.a()) >> 10 & 3) * pool[TP1] / 4;
-            int[] depOf = {0, 1, 2, splitPd ? 1 : 2, 0, 0, splitPd ? 1 : 2};
+            int[] depOf = {0, 1, 2, splitPd ? 1 : 2, 0, 0, splitPd ? 1 : 2, splitPd ? 1 : 2};
+            extensionSeed = Math.abs(w.a() * 31 + w.b() * 7 + w.c());
             for (int s = 0; s < STREAMS.length; s++) {
                 dep[s] = DEPLOYMENTS[depOf[s] % deployments];
                 pools[s] = new Pool();
@@ -429,7 +439,9 @@ public final class RandomLogs {
             p.boot++;
             p.seq = 0;
             p.reset(pool[s], rotation[s]);
-            emit(s, new Body.Config(ps[s], pool[s], ctx[s], maxIn[s], EXTENSIONS));
+            int pick = Math.floorMod(extensionSeed * 17 + s * 101 + p.boot * 13, 48);
+            emit(s, new Body.Config(ps[s], pool[s], ctx[s], maxIn[s], pick == 0 ? List.of()
+                    : pick == 1 ? UNKNOWN_EXTENSIONS : EXTENSIONS));
         }
 
         void reboot(int s) {
@@ -586,7 +598,7 @@ public final class RandomLogs {
          * Spec 1.3, amendment 4: the decode node sends positions [0, n) it received on to the second decode node, by a
          * transfer of its own ({@code withSend}: its XFER_SEND written), which reads them and lets them go.
          */
-        void forward(Req r, int n, boolean withSend) {
+        void forward(Req r, int n, boolean withSend, int onward) {
             List<Integer> got = alloc(DECODE2, r, ceil(n, ps[DECODE2]), 0);
             if (got == null) {
                 r.tables.remove(DECODE2);
@@ -598,9 +610,47 @@ public final class RandomLogs {
             }
             emit(DECODE2, new Body.Alloc(r.id, r.tenant, runs(got), Body.AllocPurpose.PREALLOC, n));
             emit(DECODE2, new Body.Write(r.id, r.tenant, 0, n, Body.WriteSource.TRANSFER, null, true, transfer));
+            // a pulled forward held from an earlier request is read now, after this write may have taken its slots
+            if (pulledOnward != null) {
+                receiveOnward(pulledOnward, pulledOnwardTokens, true);
+                pulledOnward = null;
+            }
             attach(DECODE2, r, n);
+            if (onward > 0) {
+                // and sometimes the second decode node sends it on to a third (three hops): now and then by a pull,
+                // its pages freed at once and its read (and XFER_DONE) only after the next forward wrote there
+                emit(DECODE2, new Body.XferSend(r.id, r.tenant, 0, n, "g-" + r.id));
+                if (onward == 2) {
+                    freeOwned(DECODE2, r, Body.FreeReason.FINISH);
+                    r.tables.remove(DECODE2);
+                    pulledOnward = r;
+                    pulledOnwardTokens = n;
+                    return;
+                }
+                receiveOnward(r, n, false);
+            }
             freeOwned(DECODE2, r, Body.FreeReason.FINISH);
             r.tables.remove(DECODE2);
+        }
+
+        /** A request forwarded to the second decode node and sent on by a pull, whose read has not happened yet. */
+        Req pulledOnward;
+        int pulledOnwardTokens;
+
+        /** The third decode node reads positions [0, n) of r's transfer from the second ({@code pulled}: then done). */
+        void receiveOnward(Req r, int n, boolean pulled) {
+            List<Integer> got = alloc(DECODE3, r, ceil(n, ps[DECODE3]), 0);
+            if (got != null) {
+                emit(DECODE3, new Body.Alloc(r.id, r.tenant, runs(got), Body.AllocPurpose.PREALLOC, n));
+                emit(DECODE3, new Body.Write(r.id, r.tenant, 0, n, Body.WriteSource.TRANSFER, null, true,
+                        "g-" + r.id));
+                attach(DECODE3, r, n);
+                freeOwned(DECODE3, r, Body.FreeReason.FINISH);
+            }
+            r.tables.remove(DECODE3);
+            if (pulled) {
+                emit(DECODE2, new Body.XferDone(r.id, r.tenant, "g-" + r.id));
+            }
         }
 
         void attach(int s, Req r, int tokens) {
@@ -747,6 +797,13 @@ public final class RandomLogs {
                     }
                     // the 2026 shape: a rejected prompt pre-allocated at decode gets the KV of one token
                     int wp = r.rejected && !plain && (c >> 5) % 3 != 0 ? 1 : w;
+                    // spec 1.3, amendment 2: now and then a first attempt of the transfer, begun before the prefill
+                    // wrote, fails and is retried as a new transfer: its send names what the slots held then, which
+                    // is nobody's origin at the receiver (a join by request alone would make false victims)
+                    if (!plain && (a + 5 * c) % 6 == 2) {
+                        emit(PREFILL, new Body.XferSend(r.id, r.tenant, 0, Math.max(1, Math.min(len, wp)),
+                                transfer(r.id) + "#0"));
+                    }
                     if (wp > 0) {
                         write(PREFILL, r, 0, wp, Body.WriteSource.COMPUTE, fpOn);
                     }
@@ -807,7 +864,8 @@ public final class RandomLogs {
                     // spec 1.3, amendment 4: now and then the decode node sends what it received on to a second
                     // decode node, which reads it at once (a chain of two transfers); its send now and then lost
                     if (sent && covered > 0 && (a + 3 * b + c) % 4 == 1) {
-                        forward(r, covered, (a + b) % 7 != 3);
+                        int onward = (b + 2 * c) % 5;
+                        forward(r, covered, (a + b) % 7 != 3, onward < 2 ? 0 : onward < 4 ? 1 : 2);
                     }
                     freeOwned(PREFILL, r, Body.FreeReason.FINISH);
                 }
