@@ -281,6 +281,7 @@ public final class DetectorSnapshotCodec {
 
     /** The send windows in flight (spec 1.3, amendment 3), oldest first, and the dropped ones remembered. */
     private static void writeWindows(SendWindows sw, DataOutputStream out) throws IOException {
+        sw.settleAll();  // the writes logged on pages go to their windows first
         out.writeInt(sw.open.size());
         for (SendWindows.Window w : sw.open.values()) {
             out.writeUTF(w.request);

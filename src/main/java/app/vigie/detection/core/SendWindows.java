@@ -14,8 +14,14 @@ import java.util.Map;
  * <p>A log cannot say in advance whether its engine writes {@code XFER_DONE} (an engine whose transport sends at the
  * {@code XFER_SEND} never does), so every send opens a window and the windows are bounded: past {@link #MAX_ENTRIES}
  * sent pieces and recorded writes, the oldest windows are dropped, and a later {@code XFER_DONE} of one raises
- * {@code TABLE_EVICTED} (what was written to its slots in flight was not watched to the end). An engine that never
- * writes {@code XFER_DONE} costs one array lookup per write and this bounded memory.
+ * {@code TABLE_EVICTED} (what was written to its slots in flight was not watched to the end).
+ *
+ * <p>A write to a watched page is logged on that page (stamped), not matched against the page's sends: an engine that
+ * never writes {@code XFER_DONE} leaves every page watched by many old windows, and matching each write against all of
+ * them was most of spec 1.3's cost on such logs (JFR, 2026-12-07). The matching happens once per window, when it
+ * closes ({@link #close}) or is snapshotted ({@link #settleAll}), in the writes' order, so that a window's writes are
+ * what matching at each write gave. An engine that never writes {@code XFER_DONE} costs one array lookup and one
+ * appended entry per write to a sent page, and this bounded memory.
  */
 final class SendWindows {
     /** The most sent pieces (one per page a send covers) and recorded writes all open windows of a boot may hold. */
@@ -64,6 +70,8 @@ final class SendWindows {
         final int page;
         final int offset;
         final int len;
+        /** The {@link #stamp} when it was sent, or up to which its page's writes are already in its window. */
+        long since;
 
         Piece(Window window, int from, int page, int offset, int len) {
             this.window = window;
@@ -89,7 +97,15 @@ final class SendWindows {
         }
     }
 
+    /** One write to a watched page: offsets [from, to) by {@code writer}, the {@code stamp}-th such write. */
+    private record Logged(long stamp, int from, int to, String writer, String tenant) {
+    }
+
     final LinkedHashMap<String, Window> open = new LinkedHashMap<>();
+    /** How many writes to watched pages were logged in this boot. */
+    long stamp;
+    /** Per pool page, the writes to it while watched, in stamp order (null when none is kept). */
+    List<Logged>[] logs;
     /** Per pool page, the pieces of open windows on it (null until the first send; an entry null when none). */
     List<Piece>[] byPage;
     int entries;
@@ -117,7 +133,9 @@ final class SendWindows {
     void add(Piece p, int poolPages) {
         if (byPage == null) {
             byPage = new List[poolPages];
+            logs = new List[poolPages];
         }
+        p.since = stamp;
         p.window.pieces.add(p);
         List<Piece> on = byPage[p.page];
         if (on == null) {
@@ -135,14 +153,59 @@ final class SendWindows {
 
     /** Request {@code writer} of {@code tenant} wrote offsets [from, to) of page {@code page}. */
     void written(int page, int from, int to, String writer, String tenant) {
-        for (Piece p : byPage[page]) {
-            if (p.window.request.equals(writer)) {
-                continue;  // the sender's own write: its content, whatever the transport read
+        List<Logged> log = logs[page];
+        if (log == null) {
+            log = new ArrayList<>(4);
+            logs[page] = log;
+        }
+        log.add(new Logged(++stamp, from, to, writer, tenant));
+        entries++;
+    }
+
+    /**
+     * Moves into {@code w}'s writes what other requests wrote to its slots since each piece was sent (or last settled),
+     * in the order they wrote, each write's pieces in the window's order.
+     */
+    private void settle(Window w) {
+        List<long[]> hits = new ArrayList<>();  // stamp, piece index, log index
+        for (int i = 0; i < w.pieces.size(); i++) {
+            Piece p = w.pieces.get(i);
+            List<Logged> log = logs[p.page];
+            if (log == null) {
+                continue;
             }
-            int x = Math.max(from, p.offset);
-            int y = Math.min(to, p.offset + p.len);
-            if (x < y) {
-                record(p.window, p.from + x - p.offset, p.from + y - p.offset, writer, tenant);
+            for (int k = log.size() - 1; k >= 0 && log.get(k).stamp() > p.since; k--) {
+                Logged l = log.get(k);
+                if (!l.writer().equals(w.request) && Math.max(l.from(), p.offset) < Math.min(l.to(), p.offset + p.len)) {
+                    hits.add(new long[] {l.stamp(), i, k});  // another request's write: what the transport may read
+                }
+            }
+        }
+        hits.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        for (long[] h : hits) {
+            Piece p = w.pieces.get((int) h[1]);
+            Logged l = logs[p.page].get((int) h[2]);
+            int x = Math.max(l.from(), p.offset);
+            int y = Math.min(l.to(), p.offset + p.len);
+            record(w, p.from + x - p.offset, p.from + y - p.offset, l.writer(), l.tenant());
+        }
+        for (Piece p : w.pieces) {
+            p.since = stamp;
+        }
+    }
+
+    /** Settles every open window and forgets the logged writes: a snapshot holds windows with their writes only. */
+    void settleAll() {
+        if (logs == null) {
+            return;
+        }
+        for (Window w : open.values()) {
+            settle(w);
+        }
+        for (int page = 0; page < logs.length; page++) {
+            if (logs[page] != null) {
+                entries -= logs[page].size();
+                logs[page] = null;
             }
         }
     }
@@ -164,6 +227,7 @@ final class SendWindows {
     Window close(String request, String transfer) {
         Window w = open.remove(key(request, transfer));
         if (w != null) {
+            settle(w);
             release(w);
         }
         return w;
@@ -199,12 +263,41 @@ final class SendWindows {
             }
         }
         entries -= w.entries();
+        for (Piece p : w.pieces) {
+            prune(p.page);
+        }
+    }
+
+    /** Forgets the writes logged on {@code page} that no piece still on it can count (logged before all of them). */
+    private void prune(int page) {
+        List<Logged> log = logs[page];
+        if (log == null) {
+            return;
+        }
+        long oldest = Long.MAX_VALUE;
+        if (byPage[page] != null) {
+            for (Piece p : byPage[page]) {
+                oldest = Math.min(oldest, p.since);
+            }
+        }
+        int n = 0;
+        while (n < log.size() && log.get(n).stamp() <= oldest) {
+            n++;
+        }
+        if (n == log.size()) {
+            logs[page] = null;
+        } else if (n > 0) {
+            log.subList(0, n).clear();
+        }
+        entries -= n;
     }
 
     /** Everything forgotten (a new CONFIG). */
     void clear() {
         open.clear();
         byPage = null;
+        logs = null;
+        stamp = 0;
         entries = 0;
         dropped = new StreamDetector.LongSet();
         droppedBefore = new StreamDetector.LongSet();

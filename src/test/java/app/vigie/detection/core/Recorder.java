@@ -18,6 +18,8 @@ final class Recorder implements DetectionSink {
     final List<String> invalid = new ArrayList<>();
     final Map<String, Boolean> delivered = new HashMap<>();
     final Provenance provenance = new Provenance();
+    /** Every send told, in order: XFER_SEND's and, marked possible, XFER_DONE's writers in flight. */
+    final List<TransferSend> sends = new ArrayList<>();
 
     @Override
     public void finding(Finding f) {
@@ -45,6 +47,7 @@ final class Recorder implements DetectionSink {
 
     @Override
     public void transferSend(TransferSend send) {
+        sends.add(send);
         provenance.send(send, this);
     }
 

@@ -238,6 +238,80 @@ class SendWindowTest {
                 Map.of("TRANSFER_OVERWRITTEN_IN_FLIGHT", 1)));
     }
 
+    /**
+     * Writes to in-flight slots are logged on their page and matched when the window closes or is snapshotted: a write
+     * before the snapshot and one after it both count, each once.
+     */
+    @Test
+    void writesOnBothSidesOfASnapshotAreBothWriters() throws Exception {
+        sendA();
+        p.free(T, "req-a", pages(0, 2), "ABORT");
+        p.alloc(T, "req-x", "globex", pages(0, 1), "PREFILL", null);
+        p.write(T, "req-x", "globex", 0, 4, "COMPUTE", null);
+        int cut = lines.size();
+        p.alloc(T, "req-y", "initech", pages(1, 1), "PREFILL", null);
+        p.write(T, "req-y", "initech", 0, 2, "COMPUTE", null);
+        p.xferDone(T, "req-a", "acme", "t1");
+        readA();
+        Recorder rec = new Recorder();
+        StreamDetector det = new StreamDetector("p", "b1");
+        List<AuditRecord> records = records();
+        for (AuditRecord r : sender(records.subList(0, cut))) {
+            det.apply(r, rec);
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        det.snapshot(new DataOutputStream(bytes));
+        StreamDetector back = StreamDetector.restore(new DataInputStream(new ByteArrayInputStream(
+                bytes.toByteArray())));
+        for (AuditRecord r : sender(records.subList(cut, records.size()))) {
+            back.apply(r, rec);
+        }
+        StreamDetector receiver = new StreamDetector("d", "b1");
+        records.stream().filter(r -> r.stream().equals("d")).forEach(r -> receiver.apply(r, rec));
+        assertThat(rec.invalid).isEmpty();
+        assertThat(outcome(rec)).isEqualTo(Map.of("req-a<-req-x", "CROSS_TENANT 4 possible", "req-a<-req-y",
+                "CROSS_TENANT 2 possible", "rules", Map.of("TRANSFER_OVERWRITTEN_IN_FLIGHT", 1)));
+        // the detector that took the snapshot goes on the same way (its logged write moved into the window)
+        Recorder same = new Recorder();
+        for (AuditRecord r : sender(records.subList(cut, records.size()))) {
+            det.apply(r, same);
+        }
+        records.stream().filter(r -> r.stream().equals("d")).forEach(r -> new StreamDetector("d", "b1").apply(r,
+                same));
+        List<TransferSend> done = rec.sends.stream().filter(TransferSend::possible).toList();
+        assertThat(done).hasSize(1);
+        assertThat(done.get(0).foreign()).extracting(TransferSend.Origin::request).containsExactly("req-x", "req-y");
+        assertThat(same.sends).isEqualTo(done);
+    }
+
+    /** Once no window watches a page any more, what was written there is forgotten: memory follows open windows. */
+    @Test
+    void closedWindowsLeaveNothingLogged() throws Exception {
+        sendA();
+        for (int i = 0; i < 50; i++) {
+            p.write(T, "req-a", "acme", 0, 8, "COMPUTE", null);
+            p.alloc(T, "req-o" + i, "globex", pages(2 + i % 6, 1), "PREFILL", null);
+            p.write(T, "req-o" + i, "globex", 0, 4, "COMPUTE", null);
+            p.free(T, "req-o" + i, pages(2 + i % 6, 1), "FINISH");
+        }
+        p.xferDone(T, "req-a", "acme", "t1");
+        StreamDetector det = new StreamDetector("p", "b1");
+        Recorder rec = new Recorder();
+        List<AuditRecord> records = sender(records());
+        for (AuditRecord r : records.subList(0, records.size() - 1)) {
+            det.apply(r, rec);
+        }
+        assertThat(det.windows.entries).as("two sent pieces, and the sender's own 50 writes on each of its two pages")
+                .isEqualTo(2 + 2 * 50);
+        det.apply(records.get(records.size() - 1), rec);
+        assertThat(rec.invalid).isEmpty();
+        assertThat(det.windows.open).isEmpty();
+        assertThat(det.windows.entries).isZero();
+        assertThat(det.windows.logs).containsOnlyNulls();
+        assertThat(rec.sends).as("the sender's own writes are no writers: the XFER_DONE tells nothing")
+                .noneMatch(TransferSend::possible);
+    }
+
     private static List<AuditRecord> sender(List<AuditRecord> records) {
         return records.stream().filter(r -> r.stream().equals("p")).toList();
     }
