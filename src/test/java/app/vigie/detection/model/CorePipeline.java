@@ -181,7 +181,7 @@ public final class CorePipeline implements DetectionSink {
         exposures.forEach((k, e) -> exp.put(e.deployment() + "|" + e.readerRequest() + "|" + e.victimRequest(),
                 new ModelExposure(e.deployment(), e.kind().name(), e.readerRequest(),
                 e.readerTenant(), e.victimRequest(), e.victimTenant(), e.tokens(), e.firstSeenAt(),
-                delivered(e.readerRequest()), e.possible())));
+                e.attachAt(), delivered(e.readerRequest()), e.possible())));
         return new ModelResult(out, exp, late, conflicts, invalid);
     }
 

@@ -17,6 +17,7 @@ import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.record.Body;
 import app.vigie.auditlog.record.PageFingerprint;
 import app.vigie.auditlog.record.PageRun;
+import app.vigie.detection.core.DetectorLimits;
 
 /**
  * A deliberately naive second reading of the page audit log spec (docs: page-audit-log.md), used as the oracle of a
@@ -229,6 +230,9 @@ public final class NaiveModel {
     private final Set<String> conflicts = new TreeSet<>();
     private final Set<String> invalid = new TreeSet<>();
 
+    /** The largest pool this reader is configured to hold, in slots (amendment 1): Vigie's default. */
+    private final long maxPoolSlots = DetectorLimits.DEFAULT_MAX_POOL_SLOTS;
+
     /** An empty model: no stream, no record. */
     public NaiveModel() {
     }
@@ -296,7 +300,7 @@ public final class NaiveModel {
      * Spec 1.3, amendment 5: "A held read (no XFER_SEND of its request and transfer covers the position yet) is
      * resolved at the next flush: it is judged as in version 1 (the receiving request is the last writer) and the
      * receiving request raises TRANSFER_SEND_MISSING. A send that arrives later adds its judgement: exposures only
-     * grow." (The generator gives each request one transfer, so "its request and transfer" is its request here.)
+     * grow."
      */
     private void resolveHeld() {
         Map<String, List<Sent>> byKey = sentByKey();  // a send window's writers cover nothing (originsOf)
@@ -307,13 +311,15 @@ public final class NaiveModel {
             if (hops.isEmpty() || !resolvedAtFlush.add(h)) {
                 continue;
             }
-            // amendment 4: "as held as the first uncovered hop" (Vigie's reading, docs/detection.md): judged there
+            // amendment 4 with 5, Vigie's reading (docs/detection.md; the spec does not say it): a chain is held at its
+            // first uncovered hop, and judged there
             for (Hop hop : new LinkedHashSet<>(hops)) {
                 ModelFinding place = new ModelFinding(h.deployment(), "", hop.request(), h.at(), h.stream(), h.boot(),
                         h.seq(), h.seq());
                 raiseInto(findings, place, "TRANSFER_SEND_MISSING");
-                // version 1: the last writer is the receiving request: "1. R itself: fine; 2. SHARE without expected
-                // fingerprint and the writer of tenant T: fine; 4./5. otherwise an exposure"
+                // version 1, the last writer being the receiving request (rules 1, 2, 4 and 5 of "Judging a read", in
+                // short: R itself is fine, so is a writer of tenant T on a SHARE without fingerprint; otherwise an
+                // exposure)
                 if (hop.request().equals(h.reader()) || h.sharedWithoutFp() && hop.tenant().equals(h.readerTenant())) {
                     continue;
                 }
@@ -369,6 +375,14 @@ public final class NaiveModel {
             invalid.add(name(r));
             return;
         }
+        // amendment 2: "Under xfer-send, XFER_SEND, XFER_DONE and a WRITE with sent: true carry transfer": one without
+        // it cannot be joined (Vigie keeps it as invalid, docs/detection.md)
+        if (xferSend && (body instanceof Body.XferSend x && x.transfer() == null
+                || body instanceof Body.XferDone d && d.transfer() == null
+                || body instanceof Body.Write w && w.transfer() == null)) {
+            invalid.add(name(r));
+            return;
+        }
         if (body instanceof Body.Admit a) {
             applyAdmit(r, a);
         } else if (body instanceof Body.Alloc a) {
@@ -407,9 +421,11 @@ public final class NaiveModel {
 
     private void applyConfig(AuditRecord r, StreamBoot sb, Body.Config c) {
         long capacity = (long) c.poolPages() * c.pageSize();
-        // Brief: a CONFIG whose pool_pages*page_size > 2^31-1 is invalid (no effect; the boot stays unconfigured).
-        if (capacity > Integer.MAX_VALUE) {
-            invalid.add(name(r));
+        // 1.3 amendment 1: "A CONFIG that declares ... a pool larger than the reader is configured to hold (pool_pages
+        // × page_size above its limit), is accepted but its boot is not judged: the reader raises STREAM_UNSUPPORTED"
+        if (capacity > maxPoolSlots) {
+            unsupported.add(sb);
+            raise(single(r, "STREAM_UNSUPPORTED", r.stream() + "@" + r.boot()));
             return;
         }
         // 1.3 amendment 1: "A CONFIG that declares an extension the reader does not know ... is accepted but its boot
@@ -488,8 +504,8 @@ public final class NaiveModel {
     }
 
     /**
-     * The request's table on the record's stream, for an ALLOC or a SHARE. v1.2: "its page table on this stream
-     * starts anew with these pages". 1.3, amendment 6: "A restart whose request still owns pages on that stream is
+     * The request's table on the record's stream, for an ALLOC or a SHARE. v1.2: restart "starts the request's page
+     * table on this stream anew with these pages". 1.3, amendment 6: "A restart whose request still owns pages on that stream is
      * applied, not invalid: those pages are given up first (as by FREE with reason: EVICT), then the table starts
      * anew, and the request raises RESTART_WHILE_OWNING".
      */
@@ -841,9 +857,13 @@ public final class NaiveModel {
             Judged first = list.get(0);
             // "a reader's exposure of a victim is certain as soon as one position of it is"
             boolean possible = true;
+            // amendment 7: "every ATTACH that judges at least one received position an exposure counts, not only the
+            // first" (last_exposure_at, api.md)
+            Instant last = list.get(0).at();
             for (Judged j : list) {
                 positions.add(j.position());
                 possible &= j.possible();
+                last = j.at().isAfter(last) ? j.at() : last;
                 if (JUDGED_ORDER.compare(j, first) < 0) {
                     first = j;
                 }
@@ -854,7 +874,7 @@ public final class NaiveModel {
             Boolean delivered = deliveredByRequest.get(first.reader());
             exposures.put(e.getKey(), new ModelExposure(first.deployment(), kind, first.reader(),
                     first.readerTenant(), first.victim(), first.victimTenant(), positions.size(), first.at(),
-                    delivered, possible));
+                    last, delivered, possible));
         }
         return new ModelResult(allFindings, exposures, new TreeSet<>(late), new TreeSet<>(conflicts),
                 new TreeSet<>(invalid));

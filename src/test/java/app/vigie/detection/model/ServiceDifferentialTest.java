@@ -226,6 +226,16 @@ class ServiceDifferentialTest {
         assertThat(incident.get("classification").asText()).isEqualTo(victims.isEmpty() ? "SECURITY_EVENT"
                 : "PERSONAL_DATA_BREACH");
         assertThat(incident.get("leaked_responses").asInt()).as("leaked responses").isEqualTo(leaked.size());
+        // api.md: the earliest and latest ts of an ATTACH that judged an exposure, every later ATTACH of a received
+        // position included (spec 1.3, amendment 7)
+        List<ModelExposure> mine = want.exposures().values().stream().filter(e -> e.deployment().equals(deployment))
+                .toList();
+        if (!mine.isEmpty()) {
+            assertThat(Instant.parse(incident.get("first_exposure_at").asText())).as("first exposure")
+                    .isEqualTo(mine.stream().map(ModelExposure::firstSeenAt).min(Instant::compareTo).orElseThrow());
+            assertThat(Instant.parse(incident.get("last_exposure_at").asText())).as("last exposure")
+                    .isEqualTo(mine.stream().map(ModelExposure::lastSeenAt).max(Instant::compareTo).orElseThrow());
+        }
         assertThat(strings(incident.get("victim_tenants"))).isEqualTo(new ArrayList<>(victims));
         assertThat(strings(incident.get("recipient_tenants"))).isEqualTo(new ArrayList<>(recipients));
     }
