@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 
 import app.vigie.auditlog.GapService;
@@ -39,6 +43,9 @@ class HeldReadsTest {
     @Inject
     IngestConfig ingest;
 
+    @Inject
+    AgroalDataSource dataSource;
+
     /**
      * The reader is the receiving request: version 1 finds its own content, so only TRANSFER_SEND_MISSING; the
      * evidence check shows it again; the sender's records at last add what they tell (never written there).
@@ -50,6 +57,9 @@ class HeldReadsTest {
         Api.post(Api.renamed(conformance("broken/unsent-transfer.ndjson"), p)).then().statusCode(200);
         Api.post(Api.renamed(conformance("pass/transfer-v1.1.ndjson"), quiet)).then().statusCode(200);
         assertThat(incidentOf(p + "/llama-8b/prod-pd")).as("held, not judged, before a flush").isNull();
+        // a read its send covered is stored as checked at once (a flush has nothing to resolve in it); a held one not
+        assertThat(checked(p + "/req-a")).containsExactly(false);
+        assertThat(checked(quiet + "/req-a")).isNotEmpty().containsOnly(true);
 
         JsonNode flushed = JSON.readTree(Api.admin().post("/api/audit-log/flush").then().statusCode(200).extract()
                 .asString());
@@ -81,6 +91,21 @@ class HeldReadsTest {
         Api.post(send).then().statusCode(200);
         assertThat(rules(id)).containsEntry("TRANSFER_SEND_MISSING", p + "/req-a")
                 .containsEntry("UNINITIALIZED_READ", p + "/req-a").containsEntry("TRANSFER_SENT_FOREIGN", p + "/req-a");
+    }
+
+    /** The {@code checked} flag of every stored read whose receiving request is {@code via}. */
+    private List<Boolean> checked(String via) throws Exception {
+        List<Boolean> out = new ArrayList<>();
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement ps = c.prepareStatement("select checked from transfer_read where via = ?")) {
+            ps.setString(1, via);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getBoolean(1));
+                }
+            }
+        }
+        return out;
     }
 
     /**

@@ -61,17 +61,11 @@ public final class TransferStore {
         b.transferSends.forEach(s -> requests.add(s.request()));
         lock(c, requests);
         List<TransferSend> newSends = insertSends(c, b.transferSends);
-        List<TransferRead> newReads = new ArrayList<>();
-        Map<TransferRead, Provenance.Resolution> fellBack = new HashMap<>();
-        insertReads(c, new ArrayList<>(b.transferReads.values()), newReads, fellBack);
-        Set<String> readVias = new TreeSet<>();
-        newReads.forEach(r -> readVias.add(r.via()));
-        Set<String> sendRequests = new TreeSet<>();
-        newSends.forEach(s -> sendRequests.add(s.request()));
         // loaded by request (the index), joined by request and transfer (spec 1.3, amendment 2)
         Chains chains = new Chains(c, requests);
-        // the sends the new reads join, and those the new sends' received positions lead to (rarely any)
-        Set<String> down = new TreeSet<>(readVias);
+        // the sends the reads join, and those the new sends' received positions lead to (rarely any)
+        Set<String> down = new TreeSet<>();
+        b.transferReads.values().forEach(r -> down.add(r.via()));
         for (TransferSend s : newSends) {
             for (TransferSend.Origin o : s.foreign()) {
                 if (o.received()) {
@@ -80,6 +74,18 @@ public final class TransferStore {
             }
         }
         chains.load(down, true);
+        // a read whose every position a send covers, down its whole chain, has nothing for a flush to resolve
+        // (amendment 5): stored as checked, it costs the flush's check no work (most reads, on a sound log)
+        List<TransferRead> incoming = new ArrayList<>(b.transferReads.values());
+        boolean[] covered = new boolean[incoming.size()];
+        for (int i = 0; i < covered.length; i++) {
+            covered[i] = Provenance.held(incoming.get(i), chains).isEmpty();
+        }
+        List<TransferRead> newReads = new ArrayList<>();
+        Map<TransferRead, Provenance.Resolution> fellBack = new HashMap<>();
+        insertReads(c, incoming, covered, newReads, fellBack);
+        Set<String> sendRequests = new TreeSet<>();
+        newSends.forEach(s -> sendRequests.add(s.request()));
         Set<String> up = referrers(c, newSends);
         Set<String> upRequests = new TreeSet<>();
         for (String key : up) {
@@ -335,13 +341,13 @@ public final class TransferStore {
      * the exposures do not depend on the order the streams were read in. Those a flush resolved go to {@code resolved}
      * too, with the via positions it judged as in version 1.
      */
-    private static void insertReads(Connection c, List<TransferRead> reads, List<TransferRead> inserted,
-            Map<TransferRead, Provenance.Resolution> resolved) throws SQLException {
+    private static void insertReads(Connection c, List<TransferRead> reads, boolean[] covered,
+            List<TransferRead> inserted, Map<TransferRead, Provenance.Resolution> resolved) throws SQLException {
         if (reads.isEmpty()) {
             return;
         }
         int n = reads.size();
-        Object[][] cols = new Object[17][n];
+        Object[][] cols = new Object[18][n];
         for (int i = 0; i < n; i++) {
             TransferRead r = reads.get(i);
             UUID key = key(r);
@@ -362,18 +368,21 @@ public final class TransferStore {
             cols[13][i] = micros(r.at());
             cols[15][i] = micros(r.lastAt());
             cols[16][i] = r.viaTransfer();
+            cols[17][i] = covered[i];
         }
         String[] types = {"text", "text", "text", "int4", "text", "text", "int4", "int4", "bool", "int4", "text",
-            "text", "int8", "int8", "uuid", "int8", "text"};
+            "text", "int8", "int8", "uuid", "int8", "text", "bool"};
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into transfer_read as t (deployment, reader, reader_tenant, reader_from, via, via_tenant,
-                  via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, key, last_seen_at, via_transfer)
+                  via_from, tokens, shared, attach_tokens, stream, boot, seq, seen_at, key, last_seen_at, via_transfer,
+                  checked)
                 select dp, rd, rt, rf, vi, vt, vf, tk, sh, at, st, bt, sq,
                   timestamptz 'epoch' + a * interval '1 microsecond', ky,
-                  timestamptz 'epoch' + la * interval '1 microsecond', vx
+                  timestamptz 'epoch' + la * interval '1 microsecond', vx, ck
                 from unnest(?::text[], ?::text[], ?::text[], ?::int[], ?::text[], ?::text[], ?::int[],
                   ?::int[], ?::boolean[], ?::int[], ?::text[], ?::text[], ?::bigint[], ?::bigint[], ?::uuid[],
-                  ?::bigint[], ?::text[]) as u(dp, rd, rt, rf, vi, vt, vf, tk, sh, at, st, bt, sq, a, ky, la, vx)
+                  ?::bigint[], ?::text[], ?::boolean[])
+                  as u(dp, rd, rt, rf, vi, vt, vf, tk, sh, at, st, bt, sq, a, ky, la, vx, ck)
                 on conflict (key) do update
                   set stream = case when %1$s then excluded.stream else t.stream end,
                     boot = case when %1$s then excluded.boot else t.boot end,
