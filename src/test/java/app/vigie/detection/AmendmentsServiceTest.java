@@ -368,12 +368,14 @@ public class AmendmentsServiceTest {
         String report = Api.admin().get("/api/incidents/" + id + "/documents/incident-report.html?lang=en").then()
                 .statusCode(200).extract().asString();
         assertThat(report).contains("<h3>Possible exposures</h3>", "security event without an established exposure",
-                "<th>First possible exposure</th>", "<th>Last possible exposure</th>")
+                "<th>First possible exposure</th>", "<th>Last possible exposure</th>",
+                "<td>first possible exposure")
                 .containsPattern("<td>" + p + "-globex</td><td>not in the directory</td><td class=\"n\">4</td><td class=\"n\">0"
                         + "</td>");
         assertThat(Api.admin().get("/api/incidents/" + id + "/documents/incident-report.html?lang=fr").then()
                 .statusCode(200).extract().asString()).contains("<h3>Expositions possibles</h3>",
-                        "Jetons peut-être lus", "<th>Première exposition possible</th>");
+                        "Jetons peut-être lus", "<th>Première exposition possible</th>",
+                        "<td>première exposition possible");
         byte[] reportPdf = Api.admin().get("/api/incidents/" + id + "/documents/incident-report.pdf?lang=fr").then()
                 .statusCode(200).extract().asByteArray();
         assertThat(PdfChecks.text(reportPdf)).contains("Expositions possibles", "Aucune exposition n", "est établie");
@@ -414,7 +416,9 @@ public class AmendmentsServiceTest {
                 .page("/incidents/" + id + "?lang=en");
         assertThat(page).contains("<td class=\" possible\"><span class=\"kind possible\"><span class=\"n\">4</span>"
                 + " possibly read</span></td>").contains("class=\"possible\"/></g>")
-                .contains("1 more response that may have carried another customer&#39;s tokens");
+                .contains("1 more response that may have carried another customer&#39;s tokens")
+                .contains("<th scope=\"row\">First possible exposure</th>",
+                        "<th scope=\"row\">Last possible exposure</th>");
 
         Api.post(log[1]).then().statusCode(200);
         incident = Api.incident(dep);
@@ -467,7 +471,9 @@ public class AmendmentsServiceTest {
                 p + "-globex-user-password", "/portal");
         assertThat(customer.page("/portal?lang=en")).contains(dep);
         assertThat(customer.page("/portal/incidents/" + id + "?lang=fr")).contains("Ce qui a pu être lu",
-                "ses données peut-être lues par une autre requête");
+                "ses données peut-être lues par une autre requête",
+                "<th scope=\"row\">Première exposition possible</th>",
+                "<th scope=\"row\">Dernière exposition possible</th>");
         long initial = JSON.readTree(Api.admin().get("/api/alerts?incident=" + id).then().statusCode(200).extract()
                 .asString()).findParents("tenant").stream().filter(al -> al.get("tenant").asText().equals(globex))
                 .findFirst().orElseThrow().get("id").asLong();

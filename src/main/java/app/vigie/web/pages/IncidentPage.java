@@ -27,6 +27,24 @@ public record IncidentPage(String language, String zone, String user, String id,
         Header header, Picture picture, Evidence evidence, List<DecisionChoice> decisions, boolean canDirect,
         Map<String, String> typed, TechnicalCause causes, String possibleDecision) {
 
+    /**
+     * Whether every exposure of the incident is a possible one (spec 1.3, amendment 3): its first and last exposure
+     * are then possible ones, and the page says so.
+     */
+    public boolean possibleOnly() {
+        if (possibleDecision == null) {
+            return false;
+        }
+        for (MatrixRow row : matrix.rows()) {
+            for (MatrixCell cell : row.cells()) {
+                if (cell.cross() || cell.same()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** What was typed into one of the newer forms (decision, directory entry) when the action was refused. */
     public String typed(String field) {
         return typed.getOrDefault(field, "");
