@@ -218,8 +218,17 @@ class SendWindowTest {
         p.write(T, "req-x", "globex", 0, 4, "COMPUTE", null);
         p.xferDone(T, "req-a", "acme", "t1");
         readA();
+        Recorder rec = acrossASnapshot(new StreamDetector("p", "b1"), cut);
+        assertThat(outcome(rec)).isEqualTo(Map.of("req-a<-req-x", "CROSS_TENANT 4 possible", "rules",
+                Map.of("TRANSFER_OVERWRITTEN_IN_FLIGHT", 1)));
+    }
+
+    /**
+     * The sender's records of the lines before {@code cut} applied to {@code det}, which is then snapshotted; the rest
+     * applied to the detector restored from it; then the receiver's records: what they concluded.
+     */
+    private Recorder acrossASnapshot(StreamDetector det, int cut) throws Exception {
         Recorder rec = new Recorder();
-        StreamDetector det = new StreamDetector("p", "b1");
         List<AuditRecord> records = records();
         for (AuditRecord r : sender(records.subList(0, cut))) {
             det.apply(r, rec);
@@ -234,8 +243,7 @@ class SendWindowTest {
         StreamDetector receiver = new StreamDetector("d", "b1");
         records.stream().filter(r -> r.stream().equals("d")).forEach(r -> receiver.apply(r, rec));
         assertThat(rec.invalid).isEmpty();
-        assertThat(outcome(rec)).isEqualTo(Map.of("req-a<-req-x", "CROSS_TENANT 4 possible", "rules",
-                Map.of("TRANSFER_OVERWRITTEN_IN_FLIGHT", 1)));
+        return rec;
     }
 
     /**
@@ -253,22 +261,9 @@ class SendWindowTest {
         p.write(T, "req-y", "initech", 0, 2, "COMPUTE", null);
         p.xferDone(T, "req-a", "acme", "t1");
         readA();
-        Recorder rec = new Recorder();
         StreamDetector det = new StreamDetector("p", "b1");
+        Recorder rec = acrossASnapshot(det, cut);
         List<AuditRecord> records = records();
-        for (AuditRecord r : sender(records.subList(0, cut))) {
-            det.apply(r, rec);
-        }
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        det.snapshot(new DataOutputStream(bytes));
-        StreamDetector back = StreamDetector.restore(new DataInputStream(new ByteArrayInputStream(
-                bytes.toByteArray())));
-        for (AuditRecord r : sender(records.subList(cut, records.size()))) {
-            back.apply(r, rec);
-        }
-        StreamDetector receiver = new StreamDetector("d", "b1");
-        records.stream().filter(r -> r.stream().equals("d")).forEach(r -> receiver.apply(r, rec));
-        assertThat(rec.invalid).isEmpty();
         assertThat(outcome(rec)).isEqualTo(Map.of("req-a<-req-x", "CROSS_TENANT 4 possible", "req-a<-req-y",
                 "CROSS_TENANT 2 possible", "rules", Map.of("TRANSFER_OVERWRITTEN_IN_FLIGHT", 1)));
         // the detector that took the snapshot goes on the same way (its logged write moved into the window)
