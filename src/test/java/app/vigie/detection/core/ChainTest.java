@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -70,20 +69,7 @@ class ChainTest {
 
     /** The log judged with the streams in {@code order}; then, if asked, flushed. */
     private Recorder judged(List<String> order, boolean flush) throws Exception {
-        RecordParser parser = new RecordParser();
-        List<AuditRecord> records = new ArrayList<>();
-        for (String l : lines) {
-            records.add(parser.parse(l));
-        }
-        Recorder rec = new Recorder();
-        Map<String, StreamDetector> detectors = new LinkedHashMap<>();
-        for (String stream : order) {
-            for (AuditRecord r : records) {
-                if (r.stream().equals(stream)) {
-                    detectors.computeIfAbsent(stream, s -> new StreamDetector(s, "b1")).apply(r, rec);
-                }
-            }
-        }
+        Recorder rec = Recorder.applied(lines, order);
         assertThat(rec.invalid).isEmpty();
         if (flush) {
             rec.provenance.flush(rec);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,7 +11,6 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 import app.vigie.auditlog.intake.RecordParser;
-import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.runtime.log.AuditLogWriter;
 import app.vigie.runtime.log.PageRun;
 
@@ -55,20 +53,7 @@ class ProvenanceTest {
 
     /** The log judged with one stream's records first, then the other's. */
     private Recorder judged(String first) throws Exception {
-        RecordParser parser = new RecordParser();
-        List<AuditRecord> records = new ArrayList<>();
-        for (String l : lines) {
-            records.add(parser.parse(l));
-        }
-        Recorder rec = new Recorder();
-        Map<String, StreamDetector> detectors = new LinkedHashMap<>();
-        for (String stream : first.equals("p") ? List.of("p", "d") : List.of("d", "p")) {
-            for (AuditRecord r : records) {
-                if (r.stream().equals(stream)) {
-                    detectors.computeIfAbsent(stream, s -> new StreamDetector(s, "b1")).apply(r, rec);
-                }
-            }
-        }
+        Recorder rec = Recorder.applied(lines, first.equals("p") ? List.of("p", "d") : List.of("d", "p"));
         assertThat(rec.invalid).isEmpty();
         return rec;
     }

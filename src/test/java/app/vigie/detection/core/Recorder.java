@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.record.AuditRecord;
 
 /** Collects what detectors conclude, deduplicated as the persistence does, for the core tests. */
@@ -54,6 +55,29 @@ final class Recorder implements DetectionSink {
     @Override
     public void invalid(AuditRecord r, String reason) {
         invalid.add(r.seq() + ": " + reason);
+    }
+
+    /**
+     * Parses {@code lines} and applies each stream's records in their order, the streams one after the other in
+     * {@code order}, one detector per stream and boot: what they concluded.
+     */
+    static Recorder applied(List<String> lines, List<String> order) throws Exception {
+        RecordParser parser = new RecordParser();
+        List<AuditRecord> records = new ArrayList<>();
+        for (String l : lines) {
+            records.add(parser.parse(l));
+        }
+        Recorder rec = new Recorder();
+        Map<String, StreamDetector> detectors = new LinkedHashMap<>();
+        for (String stream : order) {
+            for (AuditRecord r : records) {
+                if (r.stream().equals(stream)) {
+                    detectors.computeIfAbsent(r.stream() + "@" + r.boot(), k -> new StreamDetector(r.stream(),
+                            r.boot())).apply(r, rec);
+                }
+            }
+        }
+        return rec;
     }
 
     /** rule -> count. */

@@ -8,7 +8,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -75,16 +74,7 @@ class SendWindowTest {
     }
 
     private Recorder judged(String first) throws Exception {
-        Recorder rec = new Recorder();
-        Map<String, StreamDetector> detectors = new LinkedHashMap<>();
-        List<AuditRecord> records = records();
-        for (String stream : first.equals("p") ? List.of("p", "d") : List.of("d", "p")) {
-            for (AuditRecord r : records) {
-                if (r.stream().equals(stream)) {
-                    detectors.computeIfAbsent(stream, s -> new StreamDetector(s, "b1")).apply(r, rec);
-                }
-            }
-        }
+        Recorder rec = Recorder.applied(lines, first.equals("p") ? List.of("p", "d") : List.of("d", "p"));
         assertThat(rec.invalid).isEmpty();
         return rec;
     }
