@@ -486,23 +486,48 @@ public final class TransferStore {
     }
 
     static String encode(List<TransferSend.Origin> origins) {
-        if (origins.isEmpty()) {
+        return joined(origins, o -> {
+            String request = o.request() == null ? "" : o.request();
+            String tenant = o.tenant() == null ? "" : o.tenant();
+            return o.received() ? List.of(String.valueOf(o.from()), String.valueOf(o.to()), request, tenant,
+                    o.viaTransfer() == null ? NONE : o.viaTransfer(), String.valueOf(o.viaFrom()))
+                    : List.of(String.valueOf(o.from()), String.valueOf(o.to()), request, tenant);
+        });
+    }
+
+    /**
+     * The small text codec of stored origins and hops: items joined by {@code ORIGIN}, each item's fields by
+     * {@code FIELD} (identifiers never hold control characters: the intake refuses them); null for no item.
+     */
+    private static <T> String joined(List<T> items, Function<T, List<String>> fields) {
+        if (items.isEmpty()) {
             return null;
         }
         StringBuilder b = new StringBuilder();
-        for (TransferSend.Origin o : origins) {
+        for (T item : items) {
             if (b.length() > 0) {
                 b.append(ORIGIN);
             }
-            b.append(o.from()).append(FIELD).append(o.to()).append(FIELD)
-                    .append(o.request() == null ? "" : o.request()).append(FIELD)
-                    .append(o.tenant() == null ? "" : o.tenant());
-            if (o.received()) {
-                b.append(FIELD).append(o.viaTransfer() == null ? NONE : o.viaTransfer()).append(FIELD)
-                        .append(o.viaFrom());
+            List<String> f = fields.apply(item);
+            for (int i = 0; i < f.size(); i++) {
+                if (i > 0) {
+                    b.append(FIELD);
+                }
+                b.append(f.get(i));
             }
         }
         return b.toString();
+    }
+
+    /** The items {@link #joined} wrote, each read from its fields by {@code item}; none for null. */
+    private static <T> List<T> split(String s, Function<String[], T> item) {
+        List<T> out = new ArrayList<>();
+        if (s != null) {
+            for (String x : s.split(String.valueOf(ORIGIN))) {
+                out.add(item.apply(x.split(String.valueOf(FIELD), -1)));
+            }
+        }
+        return out;
     }
 
     /** A resolution kept with a read: its via ranges (flat pairs) and its hops ({@code resolved_hops}); null: none. */
@@ -510,47 +535,22 @@ public final class TransferStore {
         if (ranges == null && hops == null) {
             return null;
         }
-        List<Provenance.Hop> list = new ArrayList<>();
-        if (hops != null) {
-            for (String h : hops.split(String.valueOf(ORIGIN))) {
-                String[] f = h.split(String.valueOf(FIELD), -1);
-                list.add(new Provenance.Hop(f[0], f[1], f[2].equals(NONE) ? null : f[2], Integer.parseInt(f[3]),
-                        Integer.parseInt(f[4])));
-            }
-        }
+        List<Provenance.Hop> list = split(hops, f -> new Provenance.Hop(f[0], f[1], f[2].equals(NONE) ? null : f[2],
+                Integer.parseInt(f[3]), Integer.parseInt(f[4])));
         return new Provenance.Resolution(ranges == null ? List.of() : pairs((Integer[]) ranges.getArray()), list);
     }
 
     /** {@code resolved_hops} of a resolution (null: no hop). */
     static String encodeHops(List<Provenance.Hop> hops) {
-        if (hops.isEmpty()) {
-            return null;
-        }
-        StringBuilder b = new StringBuilder();
-        for (Provenance.Hop h : hops) {
-            if (b.length() > 0) {
-                b.append(ORIGIN);
-            }
-            b.append(h.request()).append(FIELD).append(h.tenant()).append(FIELD)
-                    .append(h.transfer() == null ? NONE : h.transfer()).append(FIELD).append(h.from()).append(FIELD)
-                    .append(h.to());
-        }
-        return b.toString();
+        return joined(hops, h -> List.of(h.request(), h.tenant(), h.transfer() == null ? NONE : h.transfer(),
+                String.valueOf(h.from()), String.valueOf(h.to())));
     }
 
     static List<TransferSend.Origin> decode(String s) {
-        if (s == null) {
-            return List.of();
-        }
-        List<TransferSend.Origin> out = new ArrayList<>();
-        for (String o : s.split(String.valueOf(ORIGIN))) {
-            String[] f = o.split(String.valueOf(FIELD), -1);
-            // four fields: an origin written by a request (all before amendment 4); six: a received position
-            out.add(new TransferSend.Origin(Integer.parseInt(f[0]), Integer.parseInt(f[1]),
-                    f[2].isEmpty() ? null : f[2], f[3].isEmpty() ? null : f[3],
-                    f.length > 5 && !f[4].equals(NONE) ? f[4] : null, f.length > 5 ? Integer.parseInt(f[5]) : -1));
-        }
-        return out;
+        // four fields: an origin written by a request (all before amendment 4); six: a received position
+        return split(s, f -> new TransferSend.Origin(Integer.parseInt(f[0]), Integer.parseInt(f[1]),
+                f[2].isEmpty() ? null : f[2], f[3].isEmpty() ? null : f[3],
+                f.length > 5 && !f[4].equals(NONE) ? f[4] : null, f.length > 5 ? Integer.parseInt(f[5]) : -1));
     }
 
     /** A bound past every stored read (PostgreSQL's timestamps end in the year 294276). */
