@@ -369,7 +369,7 @@ public class AlertDelivery {
         long took = System.nanoTime() - started;
         boolean recorded = Transactions.run(dataSource, c -> {
             if (error == null) {
-                // delivered: the controller is aware from now (EDPB Guidelines 9/2022, para. 44)
+                // delivered: the controller is aware from now (EDPB Guidelines 9/2022 v2.0, section II.A.4)
                 Instant delivered = clock.instant();
                 if (!DeliveryStore.record(c, d, "DELIVERED", d.attempts() + 1, delivered, null, delivered)) {
                     return false;

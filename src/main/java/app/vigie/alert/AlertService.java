@@ -130,7 +130,8 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
 
     /**
      * Acknowledges an alert (once; a repeat changes nothing): a receipt. The controller's awareness is the alert's
-     * delivery (EDPB Guidelines 9/2022, para. 44); only when no delivery of the incident's alerts to the tenant is
+     * delivery (EDPB Guidelines 9/2022 v2.0, section II.A.4); only when no delivery of the incident's alerts to the
+     * tenant is
      * known (an alert read in the portal) and no earlier awareness is recorded does the acknowledgement record it.
      */
     public AlertRef acknowledge(long alertId, String by, String how) throws SQLException {

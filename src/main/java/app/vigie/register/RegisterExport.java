@@ -21,7 +21,24 @@ public record RegisterExport(String language, String zone, When generatedAt, Str
             RegisterEntry.Persons persons, List<Notice> authorities, List<Notice> dataSubjects, List<String> measures,
             String severity, String hash, List<String> findings, String consequences, List<String> dataCategories,
             List<String> specialCategories, When awareAt, String delayReasons, List<String> decisions) {
+
+        /** The special categories of personal data (GDPR Art. 9) among {@code specialCategories}. */
+        public List<String> article9() {
+            return specialCategories == null ? List.of()
+                    : specialCategories.stream().filter(c -> !c.equals(CRIMINAL_CONVICTIONS)).toList();
+        }
+
+        /**
+         * Whether personal data relating to criminal convictions and offences were concerned: GDPR Art. 10, which is
+         * not a special category of Art. 9 (the register says them apart).
+         */
+        public boolean article10() {
+            return specialCategories != null && specialCategories.contains(CRIMINAL_CONVICTIONS);
+        }
     }
+
+    /** The code of data relating to criminal convictions and offences (GDPR Art. 10) among the special categories. */
+    static final String CRIMINAL_CONVICTIONS = "criminal_convictions";
 
     public record Notice(String recipient, String status, When doneAt, String evidence, String reason) {
     }

@@ -126,6 +126,14 @@ class DocumentLanguageTest {
             byte[] register = Api.admin().get("/api/register/export.pdf?register=" + zeta + "&lang=" + lang).then()
                     .statusCode(200).extract().asByteArray();
             check(problems, "register " + lang, PdfChecks.text(register), foreign, data);
+            // GDPR Art. 10 data (criminal convictions and offences) are not a special category of Art. 9
+            PdfChecks.render(register, "register-special-categories-" + lang);
+            String registerText = PdfChecks.text(register).replaceAll("\\s+", " ");
+            assertThat(registerText).as("register " + lang).contains(lang.equals("fr")
+                    ? "catégories particulières (art. 9) : santé ; données relatives aux condamnations pénales et aux"
+                            + " infractions (art. 10)"
+                    : "special categories (Art. 9): health; personal data relating to criminal convictions and offences"
+                            + " (Art. 10)").doesNotContain("9 et 10", "9, 10");
         }
         assertThat(problems).isEmpty();
 

@@ -51,7 +51,8 @@ public record CaseFacts(Instant alertDeliveredAt, Instant recordedAwareAt, Strin
     }
 
     /**
-     * When the controller became aware (EDPB Guidelines 9/2022, para. 44: once its processor has informed it): our
+     * When the controller became aware (EDPB Guidelines 9/2022 v2.0, section II.A.4: once its processor has informed
+     * it): our
      * alert's delivery, or an earlier awareness recorded, whichever is earlier; null while neither is known.
      */
     public Instant controllerAwareAt() {

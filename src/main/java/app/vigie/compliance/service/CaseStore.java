@@ -182,7 +182,7 @@ public final class CaseStore {
     /**
      * When Vigie's first alert of the incident was delivered to each tenant (a 2xx from its webhook, its mail server
      * accepting the message, the Kafka broker acknowledging the record): the controller's awareness (EDPB Guidelines
-     * 9/2022, para. 44).
+     * 9/2022 v2.0, section II.A.4).
      */
     public static Map<String, Instant> alertsDelivered(Connection c, UUID id) throws SQLException {
         return alertsDelivered(c, List.of(id)).getOrDefault(id, Map.of());

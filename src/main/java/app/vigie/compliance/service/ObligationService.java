@@ -68,7 +68,7 @@ public class ObligationService {
 
         /**
          * When the tenant's controller became aware: the earlier of Vigie's first alert delivered and an awareness
-         * recorded otherwise (EDPB Guidelines 9/2022, para. 44); null while neither is known.
+         * recorded otherwise (EDPB Guidelines 9/2022 v2.0, section II.A.4); null while neither is known.
          */
         public Instant controllerAwareAt(String tenant) {
             CaseAwareness.Awareness a = awareness.get(tenant);
