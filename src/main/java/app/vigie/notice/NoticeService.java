@@ -134,10 +134,11 @@ public class NoticeService {
                 receivedLines.stream().filter(l -> l.delivered() > 0).count(),
                 receivedLines.stream().filter(l -> l.delivered() == 0 && l.undetermined() > 0).count());
 
-        // the 72 hours of GDPR / UK GDPR Art. 33(1), said only to a controller they bind
+        // the 72 hours of GDPR / UK GDPR Art. 33(1), said only to a controller they bind and while they run: not once
+        // its exception (unlikely risk) is recorded or the incident dismissed (the notification is then not required)
         Obligation gdprClock = plan.of(tenant).stream().filter(o -> (o.rule().equals("gdpr-33-1")
-                || o.rule().equals("uk-gdpr-33-1")) && o.reasonCode() != Obligation.ReasonCode.NOT_EXPOSED
-                && o.reasonCode() != Obligation.ReasonCode.NOT_IN_FORCE).findFirst().orElse(null);
+                || o.rule().equals("uk-gdpr-33-1")) && o.status() != Obligation.Status.NOT_REQUIRED)
+                .findFirst().orElse(null);
         List<ProcessorAlert.Duty> duties = duties(plan.of(tenant).stream()
                 .filter(o -> o.holder() == ObligationRule.Party.CONTROLLER)
                 .toList(), zone, lang);

@@ -103,6 +103,28 @@ class ProcessorAlertTest {
     }
 
     /**
+     * The alert says the controller's 72 hours run only while its notification is required: not once it has recorded
+     * that the breach is unlikely to result in a risk (GDPR Art. 33(1)'s exception), in either language.
+     */
+    @Test
+    void the72HoursAreNotSaidToRunOnceTheNotificationIsNotRequired() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-credit";
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"Crédit Léger SA\",\"country\":\"FR\"}")
+                .put("/api/tenants/" + victim).then().statusCode(200);
+        String id = Api.leakingIncident(p, victim, p + "-intruder");
+        String base = "/api/incidents/" + id + "/tenants/" + victim + "/documents/processor-alert.html";
+        assertThat(Api.admin().get(base + "?lang=fr").then().statusCode(200).extract().asString())
+                .contains("Votre délai de 72 heures pour notifier l'autorité de contrôle court");
+        Api.admin().contentType(JSON).body("{\"value\":true,\"justification\":\"jetons de prompts de test\"}")
+                .put("/api/incidents/" + id + "/tenants/" + victim + "/decisions/unlikely_risk").then().statusCode(200);
+        assertThat(Api.admin().get(base + "?lang=fr").then().statusCode(200).extract().asString())
+                .doesNotContain("Votre délai de 72 heures");
+        assertThat(Api.admin().get(base + "?lang=en").then().statusCode(200).extract().asString())
+                .doesNotContain("Your 72 hours");
+    }
+
+    /**
      * A controller with more requests exposed than a page lists: the body shows a summary and the first lines, Annex A
      * lists every request on pages of their own (numbered with the body's), the CSV attached to the PDF has every one,
      * the page (HTML) has the annex too; PDF/A-3u in both languages, the French one without English.
