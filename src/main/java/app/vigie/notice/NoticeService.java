@@ -392,12 +392,21 @@ public class NoticeService {
         AuthorityNotification n = authorityNotification(c, incident, tenant, lang, zone, now, null, st);
         AuthorityNotification.Recipient authority = n.authorities().isEmpty() ? null : n.authorities().get(0);
         String contact = st.contactForPersons() != null ? st.contactForPersons() : n.dpo().email();
+        // whose responses carried the controller's data, as recorded: other customers', or its own other requests'
+        boolean byOthers = false;
+        boolean byOwn = false;
+        for (ExposureView e : IncidentQueries.exposuresOf(c, incident.id(), tenant)) {
+            if (e.victimTenant().equals(tenant)) {
+                byOthers |= "CROSS_TENANT".equals(e.kind());
+                byOwn |= "INTRA_TENANT".equals(e.kind());
+            }
+        }
         return new DataSubjectCommunication(lang.getLanguage(), zone.getId(), When.of(now, zone, lang),
                 n.organisation().name(), contact, n.dpo().name(),
                 n.dpo().email(), n.dates().start(), n.dates().end(), n.dates().ongoing(), st.dataCategories(),
                 st.specialCategories(), st.likelyConsequences(), n.measuresTaken(), st.measuresProposed(),
                 authority == null ? null : authority.name(), authority == null ? null : authority.url(),
-                Boolean.TRUE.equals(n.nature().confidentiality()));
+                Boolean.TRUE.equals(n.nature().confidentiality()), byOthers, byOwn);
     }
 
     /** When this controller's own data were first read (its exposed requests), else the incident's first exposure. */

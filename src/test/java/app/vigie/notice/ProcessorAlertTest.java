@@ -125,6 +125,33 @@ class ProcessorAlertTest {
     }
 
     /**
+     * The letter to the persons concerned says whose responses carried their data, as recorded: other customers' of
+     * the provider, or only the controller's own other requests (an intra-tenant read), in both languages.
+     */
+    @Test
+    void theLetterToThePersonsSaysWhoseResponsesCarriedTheirData() throws Exception {
+        String p = Api.uniquePrefix();
+        String victim = p + "-clinic";
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"Clinique Sainte-Anne SAS\",\"country\":\"FR\"}")
+                .put("/api/tenants/" + victim).then().statusCode(200);
+        String cross = Api.leakingIncident(p + "x", victim, p + "-intruder");
+        String own = Api.leakingIncident(p + "o", victim, victim);
+        String doc = "/tenants/" + victim + "/documents/data-subject-communication.html?lang=";
+        String crossFr = Api.admin().get("/api/incidents/" + cross + doc + "fr").then().statusCode(200).extract()
+                .asString().replaceAll("\\s+", " ");
+        assertThat(crossFr).contains("dans les réponses faites à d'autres clients du prestataire. Certains")
+                .doesNotContain("d'autres demandes que");
+        String ownFr = Api.admin().get("/api/incidents/" + own + doc + "fr").then().statusCode(200).extract()
+                .asString().replaceAll("\\s+", " ");
+        assertThat(ownFr).contains("dans les réponses faites à d'autres demandes que Clinique Sainte-Anne SAS avait"
+                + " adressées à ce service. Certains").doesNotContain("autres clients");
+        String ownEn = Api.admin().get("/api/incidents/" + own + doc + "en").then().statusCode(200).extract()
+                .asString().replaceAll("\\s+", " ");
+        assertThat(ownEn).contains("in the answers given to other requests that Clinique Sainte-Anne SAS had sent to"
+                + " that service. Some").doesNotContain("other customers");
+    }
+
+    /**
      * A controller with more requests exposed than a page lists: the body shows a summary and the first lines, Annex A
      * lists every request on pages of their own (numbered with the body's), the CSV attached to the PDF has every one,
      * the page (HTML) has the annex too; PDF/A-3u in both languages, the French one without English.
