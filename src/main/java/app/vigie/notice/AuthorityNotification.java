@@ -9,7 +9,7 @@ import java.util.UUID;
  * issued in versions (INITIAL, then COMPLEMENTARY) that keep their history. Unknown facts stay null and the page
  * says "not known yet". {@code contact}: a contact point other than the DPO; {@code discovery}: how the breach was
  * discovered, as stated, else null; {@code complementaryDueAt}: after an initial notification, when the CNIL
- * expects the complementary one (within 72 hours of the initial one, where possible); {@code legalBasis}: the
+ * expects the complementary one (within 72 hours of the initial one's filing with it, as recorded, where possible); {@code legalBasis}: the
  * citation of the notification duty in the document's language; {@code cnilForm}: addressed to the CNIL (the page
  * follows its form); {@code notRequiredReason}: why no notification to an authority is required, when none is.
  */

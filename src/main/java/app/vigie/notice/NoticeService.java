@@ -216,7 +216,12 @@ public class NoticeService {
         Obligation main = null;
         Instant processorNotified = null;
         Obligation informing = null;
+        Instant cnilFiled = null;
         for (Obligation o : plan.of(tenant)) {
+            if (o.kind() == ObligationRule.Kind.AUTHORITY_NOTIFICATION && "supervisory_authority:FR".equals(
+                    o.recipient()) && o.doneAt() != null) {
+                cnilFiled = o.doneAt();  // the initial notification's filing with the CNIL, as recorded
+            }
             if (o.kind() == ObligationRule.Kind.PROCESSOR_ALERT && o.doneAt() != null) {
                 processorNotified = processorNotified == null || o.doneAt().isBefore(processorNotified) ? o.doneAt()
                         : processorNotified;
@@ -241,10 +246,10 @@ public class NoticeService {
         ObligationService.SeverityView sev = plan.severity().get(tenant);
         Instant aware = plan.controllerAwareAt(tenant);
         // the CNIL expects the complementary notification within 72 hours of the initial one, where possible
-        // (a practice of the CNIL's: said only to the CNIL)
+        // (a practice of the CNIL's: said only to the CNIL), counted from its filing with the CNIL as recorded (a
+        // completion of the obligation), not from a draft issued here; unknown until the filing is recorded
         boolean cnil = authorities.stream().anyMatch(a -> a.code().equals("supervisory_authority:FR"));
-        Instant complementaryDue = !cnil ? null : issued.stream().filter(v -> "INITIAL".equals(v.phase()))
-                .findFirst().map(v -> v.issuedAt().plus(Duration.ofHours(72))).orElse(null);
+        Instant complementaryDue = !cnil || cnilFiled == null ? null : cnilFiled.plus(Duration.ofHours(72));
         boolean required = main != null && (main.status() != Obligation.Status.NOT_REQUIRED || main.doneAt() != null);
         Instant due = required ? main.lateAfter() : null;
         // late: the initial notification made after its due time, or, not made yet, due time passed now

@@ -74,6 +74,40 @@ class AuthorityNotificationTest {
         assertThat(n.get("version").isNull()).as("a preview is not a version").isTrue();
     }
 
+    /**
+     * The CNIL expects the complementary notification within 72 hours of the initial one's filing with it: counted from
+     * the filing as recorded (a completion of the obligation), not from a draft issued here; nothing said before.
+     */
+    @Test
+    void theComplementaryNotificationIsDueFromTheFilingWithTheCnil() throws Exception {
+        String p = Api.uniquePrefix();
+        String clinic = p + "-clinic";
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"Clinique du Parc SAS\",\"country\":\"FR\","
+                + "\"dpo\":{\"name\":\"Zoé Lefèvre\",\"email\":\"dpo@parc.example\"}}").put("/api/tenants/" + clinic)
+                .then().statusCode(200);
+        String incident = "/api/incidents/" + Api.leakingIncident(p, clinic, p + "-other");
+        Instant detected = Instant.parse(Api.admin().get(incident).then().extract().jsonPath()
+                .getString("detected_at"));
+        MovableClock.INSTANCE.set(detected.plus(Duration.ofHours(20)));
+        String docs = incident + "/tenants/" + clinic + "/documents/authority-notification";
+        Api.admin().post(docs + "/versions").then().statusCode(201).body("phase", equalTo("INITIAL"));
+        assertThat(Api.admin().get(docs + ".html").then().statusCode(200).extract().asString())
+                .doesNotContain("Notification complémentaire attendue");
+        JsonNode due = json.readTree(Api.admin().get(docs + ".json").then().statusCode(200).extract().asString())
+                .path("complementary_due_at");
+        assertThat(due.isNull() || due.isMissingNode() || due.path("utc").isNull() || due.path("utc").isMissingNode())
+                .as("no due time before the filing: " + due).isTrue();
+        Instant filed = detected.plus(Duration.ofHours(10));
+        Api.admin().contentType(JSON).body("{\"done_at\":\"" + filed + "\",\"evidence\":\"CNIL-2026-0077\"}")
+                .post(incident + "/tenants/" + clinic + "/obligations/gdpr-33-1/supervisory_authority:FR/completions")
+                .then().statusCode(201);
+        assertThat(json.readTree(Api.admin().get(docs + ".json").then().statusCode(200).extract().asString())
+                .at("/complementary_due_at/utc").asText()).isEqualTo(filed.plus(Duration.ofHours(72)).toString());
+        assertThat(Api.admin().get(docs + ".html").then().statusCode(200).extract().asString())
+                .contains("Notification complémentaire attendue", "72 heures après le dépôt de la notification initiale"
+                        + " auprès de la CNIL");
+    }
+
     @Test
     void aFullIncidentIsNotifiedInVersionsThatKeepTheirHistoryAndALateOneGivesItsReasons() throws Exception {
         String p = Api.uniquePrefix();
@@ -136,6 +170,7 @@ class AuthorityNotificationTest {
 
         String v1 = Api.admin().post(docs + "/versions").then().statusCode(201).body("version", equalTo(1))
                 .body("phase", equalTo("INITIAL")).extract().jsonPath().getString("sha256");
+
         String v1Json = Api.admin().get(docs + "/versions/1.json").then().statusCode(200).extract().asString();
 
         // four days later, more is known: the complementary version, late, with its reasons
