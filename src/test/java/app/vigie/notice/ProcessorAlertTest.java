@@ -109,9 +109,7 @@ class ProcessorAlertTest {
     @Test
     void the72HoursAreNotSaidToRunOnceTheNotificationIsNotRequired() throws Exception {
         String p = Api.uniquePrefix();
-        String victim = p + "-credit";
-        Api.admin().contentType(JSON).body("{\"legal_name\":\"Crédit Léger SA\",\"country\":\"FR\"}")
-                .put("/api/tenants/" + victim).then().statusCode(200);
+        String victim = frenchController(p + "-credit", "Crédit Léger SA");
         String id = Api.leakingIncident(p, victim, p + "-intruder");
         String base = "/api/incidents/" + id + "/tenants/" + victim + "/documents/processor-alert.html";
         assertThat(Api.admin().get(base + "?lang=fr").then().statusCode(200).extract().asString())
@@ -124,6 +122,13 @@ class ProcessorAlertTest {
                 .doesNotContain("Your 72 hours");
     }
 
+    /** Puts {@code tenant} in the directory as a French controller named {@code legalName}; returns the tenant. */
+    private static String frenchController(String tenant, String legalName) {
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"" + legalName + "\",\"country\":\"FR\"}")
+                .put("/api/tenants/" + tenant).then().statusCode(200);
+        return tenant;
+    }
+
     /**
      * The letter to the persons concerned says whose responses carried their data, as recorded: other customers' of
      * the provider, or only the controller's own other requests (an intra-tenant read), in both languages.
@@ -131,9 +136,7 @@ class ProcessorAlertTest {
     @Test
     void theLetterToThePersonsSaysWhoseResponsesCarriedTheirData() throws Exception {
         String p = Api.uniquePrefix();
-        String victim = p + "-clinic";
-        Api.admin().contentType(JSON).body("{\"legal_name\":\"Clinique Sainte-Anne SAS\",\"country\":\"FR\"}")
-                .put("/api/tenants/" + victim).then().statusCode(200);
+        String victim = frenchController(p + "-clinic", "Clinique Sainte-Anne SAS");
         String cross = Api.leakingIncident(p + "x", victim, p + "-intruder");
         String own = Api.leakingIncident(p + "o", victim, victim);
         String doc = "/tenants/" + victim + "/documents/data-subject-communication.html?lang=";
