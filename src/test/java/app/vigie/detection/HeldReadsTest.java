@@ -25,7 +25,10 @@ import io.quarkus.test.junit.QuarkusTest;
 
 import app.vigie.auditlog.GapService;
 import app.vigie.auditlog.IngestConfig;
+import app.vigie.runtime.log.PageRun;
+import app.vigie.runtime.log.AuditLogWriter;
 import app.vigie.testing.Api;
+import app.vigie.testing.Logs;
 
 /**
  * Spec 1.3, amendment 5, through the service: a read of received positions that no sender's XFER_SEND covers is held
@@ -91,6 +94,46 @@ class HeldReadsTest {
         Api.post(send).then().statusCode(200);
         assertThat(rules(id)).containsEntry("TRANSFER_SEND_MISSING", p + "/req-a")
                 .containsEntry("UNINITIALIZED_READ", p + "/req-a").containsEntry("TRANSFER_SENT_FOREIGN", p + "/req-a");
+    }
+
+    /**
+     * A read stored as covered (its transfer's send was there) waits for a flush again when another send of that
+     * transfer (the prefill node's second tensor-parallel rank) extends its chain to a hop no send covers: the rank
+     * had received those positions by a transfer whose sender never wrote its XFER_SEND. The flush judges that hop.
+     */
+    @Test
+    void aCoveredReadWhoseChainALaterSendExtendsWaitsForTheFlush() throws Exception {
+        String p = Api.uniquePrefix();
+        String dep = p + "/llama-8b/prod-pd";
+        String req = p + "/req-a";
+        Instant t = Instant.parse("2026-08-27T09:00:00Z");
+        List<PageRun> pages = List.of(new PageRun(0, 2));
+        List<String> first = new ArrayList<>();
+        AuditLogWriter rank0 = new AuditLogWriter(p + "/prefill/rank0", dep, "b1", first::add);
+        AuditLogWriter decode = new AuditLogWriter(p + "/decode", dep, "b1", first::add);
+        rank0.config(t, 4, 8, 32, 32);
+        decode.config(t, 4, 8, 32, 32);
+        rank0.alloc(t, req, "acme", pages, "PREFILL", null);
+        rank0.write(t, req, "acme", 0, 8, "COMPUTE", null);
+        rank0.xferSend(t, req, "acme", "t1", 0, 8);
+        decode.alloc(t, req, "acme", pages, "PREALLOC", 8);
+        decode.write(t, req, "acme", 0, 8, "TRANSFER", "t1", null);
+        decode.attach(t, req, "acme", 8);
+        Api.post(Logs.body(first)).then().statusCode(200);
+        assertThat(checked(req)).as("covered by rank 0's send").containsExactly(true);
+
+        List<String> later = new ArrayList<>();
+        AuditLogWriter rank1 = new AuditLogWriter(p + "/prefill/rank1", dep, "b1", later::add);
+        rank1.config(t, 4, 8, 32, 32);
+        rank1.alloc(t, req, "acme", pages, "PREALLOC", 8);
+        rank1.write(t, req, "acme", 0, 8, "TRANSFER", "t0", null);
+        rank1.xferSend(t, req, "acme", "t1", 0, 8);
+        Api.post(Logs.body(later)).then().statusCode(200);
+        assertThat(checked(req)).as("its chain now reaches t0, which no send covers").containsExactly(false);
+
+        Api.admin().post("/api/audit-log/flush").then().statusCode(200);
+        assertThat(rules(incidentOf(dep))).containsEntry("TRANSFER_SEND_MISSING", req);
+        assertThat(checked(req)).containsExactly(true);
     }
 
     /** The {@code checked} flag of every stored read whose receiving request is {@code via}. */

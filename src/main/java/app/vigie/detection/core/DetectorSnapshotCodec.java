@@ -281,7 +281,6 @@ public final class DetectorSnapshotCodec {
 
     /** The send windows in flight (spec 1.3, amendment 3), oldest first, and the dropped ones remembered. */
     private static void writeWindows(SendWindows sw, DataOutputStream out) throws IOException {
-        sw.settleAll();  // the writes logged on pages go to their windows first
         out.writeInt(sw.open.size());
         for (SendWindows.Window w : sw.open.values()) {
             out.writeUTF(w.request);
@@ -294,6 +293,7 @@ public final class DetectorSnapshotCodec {
                 out.writeInt(p.page);
                 out.writeInt(p.offset);
                 out.writeInt(p.len);
+                out.writeLong(p.since);
             }
             out.writeInt(w.writes.size());
             for (SendWindows.Write o : w.writes) {
@@ -301,6 +301,26 @@ public final class DetectorSnapshotCodec {
                 out.writeInt(o.to);
                 out.writeUTF(o.request);
                 out.writeUTF(o.tenant);
+            }
+        }
+        // the writes logged on watched pages, not matched yet (format 9)
+        out.writeLong(sw.stamp);
+        int logged = 0;
+        for (int page = 0; sw.logs != null && page < sw.logs.length; page++) {
+            logged += sw.logs[page] == null ? 0 : 1;
+        }
+        out.writeInt(logged);
+        for (int page = 0; sw.logs != null && page < sw.logs.length; page++) {
+            if (sw.logs[page] != null) {
+                out.writeInt(page);
+                out.writeInt(sw.logs[page].size());
+                for (SendWindows.Logged l : sw.logs[page]) {
+                    out.writeLong(l.stamp());
+                    out.writeInt(l.from());
+                    out.writeInt(l.to());
+                    out.writeUTF(l.writer());
+                    out.writeUTF(l.tenant());
+                }
             }
         }
         writeLongs(out, sw.dropped.values());
@@ -323,7 +343,9 @@ public final class DetectorSnapshotCodec {
                 if (page < 0 || page >= d.poolPages) {
                     throw new IOException("send window on page " + page + " of a pool of " + d.poolPages);
                 }
-                sw.add(new SendWindows.Piece(w, from, page, offset, len), d.poolPages);
+                SendWindows.Piece piece = new SendWindows.Piece(w, from, page, offset, len);
+                sw.add(piece, d.poolPages);
+                piece.since = in.readLong();
             }
             int writes = in.readInt();
             for (int k = 0; k < writes; k++) {
@@ -331,6 +353,20 @@ public final class DetectorSnapshotCodec {
             }
             sw.entries += writes;
             sw.open.put(SendWindows.key(w.request, w.transfer), w);
+        }
+        sw.stamp = in.readLong();
+        int logged = in.readInt();
+        for (int i = 0; i < logged; i++) {
+            int page = in.readInt();
+            if (page < 0 || page >= d.poolPages) {
+                throw new IOException("logged write on page " + page + " of a pool of " + d.poolPages);
+            }
+            int n = in.readInt();
+            List<SendWindows.Logged> log = new ArrayList<>(n);
+            for (int k = 0; k < n; k++) {
+                log.add(new SendWindows.Logged(in.readLong(), in.readInt(), in.readInt(), in.readUTF(), in.readUTF()));
+            }
+            sw.restoreLog(page, log, d.poolPages);
         }
         for (long h : readLongs(in)) {
             sw.dropped.add(h);

@@ -19,8 +19,9 @@ import java.util.Map;
  * <p>A write to a watched page is logged on that page (stamped), not matched against the page's sends: an engine that
  * never writes {@code XFER_DONE} leaves every page watched by many old windows, and matching each write against all of
  * them was most of spec 1.3's cost on such logs (JFR, 2026-12-07). The matching happens once per window, when it
- * closes ({@link #close}) or is snapshotted ({@link #settleAll}), in the writes' order, so that a window's writes are
- * what matching at each write gave. An engine that never writes {@code XFER_DONE} costs one array lookup and one
+ * closes ({@link #close}), in the writes' order, so that a window's writes are what matching at each write gave.
+ * The logs are part of a snapshot (format 9), so that a detector restored from one holds the same entries as the one
+ * that took it and bounds its windows the same way. An engine that never writes {@code XFER_DONE} costs one array lookup and one
  * appended entry per write to a sent page, and this bounded memory.
  */
 final class SendWindows {
@@ -98,7 +99,7 @@ final class SendWindows {
     }
 
     /** One write to a watched page: offsets [from, to) by {@code writer}, the {@code stamp}-th such write. */
-    private record Logged(long stamp, int from, int to, String writer, String tenant) {
+    record Logged(long stamp, int from, int to, String writer, String tenant) {
     }
 
     final LinkedHashMap<String, Window> open = new LinkedHashMap<>();
@@ -194,20 +195,15 @@ final class SendWindows {
         }
     }
 
-    /** Settles every open window and forgets the logged writes: a snapshot holds windows with their writes only. */
-    void settleAll() {
+    /** Restores the log of {@code page} from a snapshot (the pages' arrays exist once a piece was added). */
+    @SuppressWarnings("unchecked")
+    void restoreLog(int page, List<Logged> log, int poolPages) {
         if (logs == null) {
-            return;
+            byPage = new List[poolPages];
+            logs = new List[poolPages];
         }
-        for (Window w : open.values()) {
-            settle(w);
-        }
-        for (int page = 0; page < logs.length; page++) {
-            if (logs[page] != null) {
-                entries -= logs[page].size();
-                logs[page] = null;
-            }
-        }
+        logs[page] = new ArrayList<>(log);
+        entries += log.size();
     }
 
     private void record(Window w, int from, int to, String writer, String tenant) {
@@ -305,6 +301,6 @@ final class SendWindows {
 
     /** What the open windows take, estimated. */
     long bytes() {
-        return (long) ENTRY_BYTES * entries + (byPage == null ? 0 : 8L * byPage.length);
+        return (long) ENTRY_BYTES * entries + (byPage == null ? 0 : 16L * byPage.length);
     }
 }

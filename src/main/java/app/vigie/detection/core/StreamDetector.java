@@ -37,7 +37,7 @@ public final class StreamDetector {
     static final byte SHARED = 1;
     static final byte SHARED_WITH_FP = 2;
     private static final int EVIDENCE_RANGES = 8;
-    static final int SNAPSHOT_VERSION = 8;
+    static final int SNAPSHOT_VERSION = 9;
     /** The default memory for freed tables of one detector. */
     public static final long DEFAULT_KEPT_TABLES_BUDGET = 16L << 20;
     /** {@link #pageWriter} of a page whose slots do not all hold one writer (or may not). */

@@ -113,6 +113,18 @@ public final class TransferStore {
                 }
             }
         }
+        // a send that extends a stored read's chain to a hop no send covers makes it wait for a flush again
+        // (amendment 5), even when it was stored as covered; one a flush already resolved stays resolved
+        Set<TransferRead> rejoined = new HashSet<>();
+        newSends.forEach(s -> rejoined.addAll(reads.getOrDefault(s.transferKey(), List.of())));
+        up.forEach(key -> rejoined.addAll(reads.getOrDefault(key, List.of())));
+        List<UUID> reopen = new ArrayList<>();
+        for (TransferRead r : rejoined) {
+            if (!Provenance.held(r, chains).isEmpty()) {
+                reopen.add(key(r));
+            }
+        }
+        reopen(c, reopen);
         // a later ATTACH of a read a flush resolved counts too (amendment 7): its version 1 judgement again
         fellBack.forEach((r, held) -> Provenance.fallback(r, held, b));
     }
@@ -234,6 +246,18 @@ public final class TransferStore {
                     // one row per lock taken, in the keys' order
                 }
             }
+        }
+    }
+
+    /** Marks these stored reads unchecked again, unless a flush resolved them (their resolution is kept). */
+    private static void reopen(Connection c, List<UUID> keys) throws SQLException {
+        if (keys.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("update transfer_read set checked = false where key = any(?)"
+                + " and checked and resolved_ranges is null and resolved_hops is null")) {
+            ps.setArray(1, c.createArrayOf("uuid", keys.toArray()));
+            ps.executeUpdate();
         }
     }
 

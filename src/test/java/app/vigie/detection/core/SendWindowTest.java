@@ -256,7 +256,7 @@ class SendWindowTest {
         List<AuditRecord> records = records();
         assertThat(outcome(rec)).isEqualTo(Map.of("req-a<-req-x", "CROSS_TENANT 4 possible", "req-a<-req-y",
                 "CROSS_TENANT 2 possible", "rules", Map.of("TRANSFER_OVERWRITTEN_IN_FLIGHT", 1)));
-        // the detector that took the snapshot goes on the same way (its logged write moved into the window)
+        // the detector that took the snapshot goes on the same way (its logged write is in the snapshot, format 9)
         Recorder same = new Recorder();
         for (AuditRecord r : sender(records.subList(cut, records.size()))) {
             det.apply(r, same);
@@ -295,6 +295,42 @@ class SendWindowTest {
         assertThat(det.windows.logs).containsOnlyNulls();
         assertThat(rec.sends).as("the sender's own writes are no writers: the XFER_DONE tells nothing")
                 .noneMatch(TransferSend::possible);
+    }
+
+    /**
+     * A snapshot changes nothing of what the bound drops: the detector restored from it holds the same logged writes
+     * and entries as one that never took it, so both keep the same windows open.
+     */
+    @Test
+    void theBoundDropsTheSameWindowsWhetherOrNotASnapshotWasTaken() throws Exception {
+        p.alloc(T, "req-a", "acme", pages(0, 2), "PREFILL", null);
+        p.write(T, "req-a", "acme", 0, 8, "COMPUTE", null);
+        for (int i = 0; i < 300; i++) {
+            p.xferSend(T, "req-a", "acme", "t" + i, 0, 8);
+            p.write(T, "req-a", "acme", 0, 8, "COMPUTE", null);  // the sender's own: logged, never a writer
+        }
+        List<AuditRecord> records = sender(records());
+        DetectorLimits limits = new DetectorLimits(1L << 20, 1024, 64, DetectorLimits.PoolBudget.HEAP);
+        StreamDetector straight = new StreamDetector("p", "b1");
+        straight.limits(limits);
+        StreamDetector cut = new StreamDetector("p", "b1");
+        cut.limits(limits);
+        Recorder a = new Recorder();
+        Recorder b = new Recorder();
+        for (int i = 0; i < records.size(); i++) {
+            straight.apply(records.get(i), a);
+            cut.apply(records.get(i), b);
+            if (i == records.size() / 2) {
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                cut.snapshot(new DataOutputStream(bytes));
+                cut = StreamDetector.restore(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+                cut.limits(limits);
+                assertThat(cut.windows.entries).as("restored").isEqualTo(straight.windows.entries);
+            }
+        }
+        assertThat(straight.windows.open.size()).as("the bound dropped some").isLessThan(300);
+        assertThat(cut.windows.entries).isEqualTo(straight.windows.entries);
+        assertThat(cut.windows.open.keySet()).isEqualTo(straight.windows.open.keySet());
     }
 
     private static List<AuditRecord> sender(List<AuditRecord> records) {
