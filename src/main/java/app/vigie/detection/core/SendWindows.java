@@ -21,8 +21,8 @@ import java.util.Map;
  * them was most of spec 1.3's cost on such logs (JFR, 2026-12-07). The matching happens once per window, when it
  * closes ({@link #close}), in the writes' order, so that a window's writes are what matching at each write gave.
  * The logs are part of a snapshot (format 9), so that a detector restored from one holds the same entries as the one
- * that took it and bounds its windows the same way. An engine that never writes {@code XFER_DONE} costs one array lookup and one
- * appended entry per write to a sent page, and this bounded memory.
+ * that took it and bounds its windows the same way. An engine that never writes {@code XFER_DONE} costs one array
+ * lookup and one appended entry per write to a sent page, and this bounded memory.
  */
 final class SendWindows {
     /** The most sent pieces (one per page a send covers) and recorded writes all open windows of a boot may hold. */
@@ -71,7 +71,7 @@ final class SendWindows {
         final int page;
         final int offset;
         final int len;
-        /** The {@link #stamp} when it was sent, or up to which its page's writes are already in its window. */
+        /** The {@link #stamp} when it was sent: its page's writes logged after it count. */
         long since;
 
         Piece(Window window, int from, int page, int offset, int len) {
@@ -130,12 +130,8 @@ final class SendWindows {
     }
 
     /** Adds a piece to its window and to its page's list. */
-    @SuppressWarnings("unchecked")
     void add(Piece p, int poolPages) {
-        if (byPage == null) {
-            byPage = new List[poolPages];
-            logs = new List[poolPages];
-        }
+        pages(poolPages);
         p.since = stamp;
         p.window.pieces.add(p);
         List<Piece> on = byPage[p.page];
@@ -145,6 +141,15 @@ final class SendWindows {
         }
         on.add(p);
         entries++;
+    }
+
+    /** The per-page arrays, made at the first send (or restored log) of the boot. */
+    @SuppressWarnings("unchecked")
+    private void pages(int poolPages) {
+        if (byPage == null) {
+            byPage = new List[poolPages];
+            logs = new List[poolPages];
+        }
     }
 
     /** Whether page {@code page} holds slots of a send in flight. */
@@ -164,8 +169,8 @@ final class SendWindows {
     }
 
     /**
-     * Moves into {@code w}'s writes what other requests wrote to its slots since each piece was sent (or last settled),
-     * in the order they wrote, each write's pieces in the window's order.
+     * Moves into {@code w}'s writes what other requests wrote to its slots since each piece was sent, in the order they
+     * wrote, each write's pieces in the window's order.
      */
     private void settle(Window w) {
         List<long[]> hits = new ArrayList<>();  // stamp, piece index, log index
@@ -177,7 +182,8 @@ final class SendWindows {
             }
             for (int k = log.size() - 1; k >= 0 && log.get(k).stamp() > p.since; k--) {
                 Logged l = log.get(k);
-                if (!l.writer().equals(w.request) && Math.max(l.from(), p.offset) < Math.min(l.to(), p.offset + p.len)) {
+                if (!l.writer().equals(w.request)
+                        && Math.max(l.from(), p.offset) < Math.min(l.to(), p.offset + p.len)) {
                     hits.add(new long[] {l.stamp(), i, k});  // another request's write: what the transport may read
                 }
             }
@@ -190,18 +196,11 @@ final class SendWindows {
             int y = Math.min(l.to(), p.offset + p.len);
             record(w, p.from + x - p.offset, p.from + y - p.offset, l.writer(), l.tenant());
         }
-        for (Piece p : w.pieces) {
-            p.since = stamp;
-        }
     }
 
-    /** Restores the log of {@code page} from a snapshot (the pages' arrays exist once a piece was added). */
-    @SuppressWarnings("unchecked")
+    /** Restores the log of {@code page} from a snapshot. */
     void restoreLog(int page, List<Logged> log, int poolPages) {
-        if (logs == null) {
-            byPage = new List[poolPages];
-            logs = new List[poolPages];
-        }
+        pages(poolPages);
         logs[page] = new ArrayList<>(log);
         entries += log.size();
     }
