@@ -262,7 +262,7 @@ public final class ObligationPlanner {
             String exception = null;
             Decision unless = null;
             for (String e : r.exceptions()) {
-                Decision d = facts.decision(e);
+                Decision d = decision(r, e);
                 if (d != null && d.value()) {
                     exception = e;
                     unless = d;
@@ -299,7 +299,7 @@ public final class ObligationPlanner {
                     List<String> parts = new ArrayList<>();
                     List<String> undecided = new ArrayList<>();
                     for (String name : r.decisions()) {
-                        Decision d = facts.decision(name);
+                        Decision d = decision(r, name);
                         if (d == null) {
                             undecided.add(name);
                         } else if (!d.value()) {
@@ -325,6 +325,31 @@ public final class ObligationPlanner {
             }
         }
 
+        /**
+         * A decision as recorded or, when it is not, as it follows from another under the rule's regime
+         * ({@code implies}): 500 or more persons recorded false settles "more than 500 residents of a State".
+         */
+        private Decision decision(ObligationRule r, String name) {
+            Decision d = facts.decision(name);
+            Applicable a = rulesById.get(r.id());
+            if (d != null || a == null) {
+                return d;
+            }
+            for (Regime.Implication i : a.regime().implies()) {
+                Decision premise = i.conclusion().equals(name) ? facts.decision(i.premise()) : null;
+                if (premise != null && premise.value()) {
+                    return new Decision(name, true, premise.at(), "follows from '" + i.premise() + "' recorded ("
+                            + i.source() + ")");
+                }
+                Decision conclusion = i.premise().equals(name) ? facts.decision(i.conclusion()) : null;
+                if (conclusion != null && !conclusion.value()) {
+                    return new Decision(name, false, conclusion.at(), "follows from not '" + i.conclusion()
+                            + "' recorded (" + i.source() + ")");
+                }
+            }
+            return null;
+        }
+
         private boolean highSeverity() {
             return "HIGH".equals(facts.severity()) || "VERY_HIGH".equals(facts.severity());
         }
@@ -341,7 +366,7 @@ public final class ObligationPlanner {
                             .atStartOfDay(zone).toInstant();
                 }
                 case DECISION -> {
-                    Decision d = facts.decision(c.ref() != null ? c.ref() : r.decision());
+                    Decision d = decision(r, c.ref() != null ? c.ref() : r.decision());
                     yield d != null && d.value() ? d.at() : null;
                 }
                 case AFTER -> {
@@ -406,7 +431,7 @@ public final class ObligationPlanner {
             }
             Instant outer = r.outerLimit().after(start, a.regime().zone());
             for (ObligationRule.Sooner s : r.sooner()) {
-                Decision d = facts.decision(s.decision());
+                Decision d = decision(r, s.decision());
                 Instant sooner = s.due().after(start, a.regime().zone());
                 if (d != null && d.value() && sooner.isBefore(outer)) {
                     outer = sooner;
@@ -446,7 +471,7 @@ public final class ObligationPlanner {
                 basis[0] = DueBasis.STATUTORY;
                 note[0] = r.due().text();
                 for (ObligationRule.Sooner s : r.sooner()) {
-                    Decision d = facts.decision(s.decision());
+                    Decision d = decision(r, s.decision());
                     Instant sooner = s.due().after(start, a.regime().zone());
                     if (d != null && d.value() && sooner.isBefore(due)) {
                         due = sooner;

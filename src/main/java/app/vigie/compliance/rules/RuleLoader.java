@@ -52,7 +52,7 @@ public final class RuleLoader {
     private static final Pattern CODE = Pattern.compile("[A-Z]{2}(-[A-Z0-9]{1,3})?");
     private static final Pattern WORD = Pattern.compile("[a-z][a-z0-9_-]{0,62}");
     private static final Set<String> REGIME_KEYS = Set.of("id", "name", "source", "zone", "applies_to",
-            "in_force", "obligations");
+            "applies_to_source", "implies", "in_force", "obligations");
     private static final Set<String> OBLIGATION_KEYS = Set.of("id", "kind", "holder", "recipient", "trigger",
             "decision", "if_undecided", "unless", "clock", "due", "target", "outer_limit", "contractual", "cap",
             "sooner", "late", "phased", "repeatable", "imputed", "exposure", "recipient_from", "applies_to",
@@ -134,6 +134,8 @@ public final class RuleLoader {
             throw zoneNode.problem("not a time zone such as Europe/Paris: '" + zoneNode.text() + "'");
         }
         Applicability applies = applicability(YamlNode.required(m, "applies_to", root), authorities);
+        String appliesToSource = YamlNode.required(m, "applies_to_source", root).text();
+        List<Regime.Implication> implies = m.containsKey("implies") ? implications(m.get("implies")) : List.of();
         InForce inForce = m.containsKey("in_force") ? inForce(m.get("in_force")) : InForce.ALWAYS;
         List<YamlNode> nodes = YamlNode.required(m, "obligations", root).list();
         if (nodes.isEmpty()) {
@@ -148,7 +150,24 @@ public final class RuleLoader {
             obligations.add(o);
         }
         checkReferences(obligations, nodes);
-        return new Regime(id, name, source, zone, applies, inForce, List.copyOf(obligations), file);
+        return new Regime(id, name, source, zone, applies, appliesToSource, implies, inForce,
+                List.copyOf(obligations), file);
+    }
+
+    /** {@code implies}: facts that follow from another ({@code if} true makes {@code then} true; {@code then} false
+     *  makes {@code if} false), each with the text that says so. */
+    private static List<Regime.Implication> implications(YamlNode n) {
+        List<Regime.Implication> out = new ArrayList<>();
+        for (YamlNode i : n.list()) {
+            Map<String, YamlNode> m = i.map(Set.of("if", "then", "source"));
+            String premise = word(YamlNode.required(m, "if", i));
+            String conclusion = word(YamlNode.required(m, "then", i));
+            if (premise.equals(conclusion)) {
+                throw m.get("then").problem("a fact that implies itself says nothing");
+            }
+            out.add(new Regime.Implication(premise, conclusion, YamlNode.required(m, "source", i).text()));
+        }
+        return List.copyOf(out);
     }
 
     private static Applicability applicability(YamlNode n, Authorities authorities) {

@@ -12,6 +12,7 @@ import java.time.LocalDate;
 import java.time.Period;
 import java.time.ZoneId;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -65,7 +66,15 @@ class RulesTest {
         assertThat(early.inForce().byCountry().get("DE").from()).isEqualTo(LocalDate.of(2025, 12, 6));
         assertThat(early.inForce().byCountry().get("FR").from()).as("not known").isNull();
         ObligationRule ai = rules.regime("eu-ai-act").orElseThrow().obligations().get(0);
-        assertThat(ai.inForce().from()).as("AI Act Art. 113").isEqualTo(LocalDate.of(2026, 8, 2));
+        assertThat(ai.inForce().from()).as("AI Act Art. 113(c)(i) as amended by Regulation 2026/1744")
+                .isEqualTo(LocalDate.of(2027, 12, 2));
+        assertThat(ai.clock().origin()).as("Art. 73(2): from awareness of the serious incident")
+                .isEqualTo(Clock.Origin.DECISION);
+        Regime doraRegime = rules.regime("dora").orElseThrow();
+        assertThat(doraRegime.appliesTo().matches("GB", Set.of("GB"), Set.of("financial"), false))
+                .as("DORA Art. 2-3: a UK bank is not a financial entity under DORA").isFalse();
+        assertThat(doraRegime.appliesTo().matches("FR", Set.of(), Set.of("financial"), false)).isTrue();
+        assertThat(doraRegime.appliesToSource()).contains("Art. 2(1)");
         ObligationRule hipaa = rules.regime("hipaa").orElseThrow().obligations().stream()
                 .filter(o -> o.id().equals("hipaa-164-404")).findFirst().orElseThrow();
         assertThat(hipaa.outerLimit().calendar()).as("45 CFR 164.404(b)").isEqualTo(Period.ofDays(60));
@@ -109,11 +118,13 @@ class RulesTest {
             a decision left unnamed    | dora.yaml | '    decision: major\n    clock: decision' | '    clock: decision' | dora.yaml line OBLIGATION: 'obligations[0]': trigger 'decision' needs 'decision'
             a duty of nothing, unsaid  | tn.yaml   | '    trigger: always' | '    source2: x'        | tn.yaml line LINE: 'obligations[0]': unknown key 'source2'
             YAML that does not parse   | gdpr.yaml | 'id: gdpr'          | 'id: [gdpr'               | gdpr.yaml line
-            a date that is not one     | dora.yaml | 'from: 2025-01-17'  | 'from: 17/01/2025'        | dora.yaml line LINE: 'in_force.from': not a date such as 2026-08-02: '17/01/2025'
-            in force ending before it starts | dora.yaml | 'from: 2025-01-17,' | 'from: 2025-01-17, until: 2024-01-01,' | dora.yaml line LINE: 'in_force.until': 'until' must come after 'from'
+            a date that is not one     | gdpr.yaml | 'from: 2018-05-25'  | 'from: 25/05/2018'        | gdpr.yaml line LINE: 'in_force.from': not a date such as 2026-08-02: '25/05/2018'
+            in force ending before it starts | gdpr.yaml | 'from: 2018-05-25,' | 'from: 2018-05-25, until: 2017-01-01,' | gdpr.yaml line LINE: 'in_force.until': 'until' must come after 'from'
             a transposition half known | nis2.yaml | '      unknown: >-' | '      from: 2026-01-01\n      unknown: >-' | nis2.yaml line LINE: 'in_force.by_country.FR': give either 'from' (with its 'source') or 'unknown'
             an outer limit on a fixed period | gdpr.yaml | '    due: PT72H' | '    due: PT72H\n    outer_limit: P60D' | gdpr.yaml line LINE: 'obligations[1].outer_limit': 'outer_limit' bounds an open-ended duty
-            a cap that lapses on no decision | eu-ai-act.yaml | '    outer_limit: P15D\n    sooner:' | '    outer_limit: P15D\n    cap: {clock: processor_awareness, due: P20D, lapses: true}\n    sooner:' | eu-ai-act.yaml line LINE: 'obligations[0].cap.lapses': 'lapses' needs the rule's clock to be its decision
+            a scope without its source | tn.yaml   | 'applies_to_source: ' | '# applies_to_source: ' | tn.yaml line 1: 'applies_to_source' is required
+            a fact implying itself     | hipaa.yaml | '    then: five_hundred_or_more' | '    then: more_than_500_residents_of_a_state' | hipaa.yaml line LINE: 'implies[0].then': a fact that implies itself says nothing
+            a cap that lapses on no decision | dora.yaml | '    due: PT72H\n    repeatable: true' | '    due: PT72H\n    cap: {clock: processor_awareness, due: P20D, lapses: true}\n    repeatable: true' | dora.yaml line LINE: 'obligations[1].cap.lapses': 'lapses' needs the rule's clock to be its decision
             an unknown exposure        | gdpr.yaml | '    exposure: [victim]' | '    exposure: [reader]' | gdpr.yaml line LINE: 'obligations[1].exposure': a list of victim
             if_undecided without a decision | gdpr.yaml | '    trigger: risk' | '    trigger: risk\n    if_undecided: held' | gdpr.yaml line LINE: 'obligations[1].if_undecided': 'if_undecided' goes with trigger 'decision'
             a country for a named authority | uk-gdpr.yaml | '    recipient: ico' | '    recipient: ico\n    recipient_from: occurrence' | uk-gdpr.yaml line LINE: 'obligations[1].recipient_from': only an authority chosen by country
