@@ -20,6 +20,7 @@ import app.vigie.compliance.plan.Obligation.ReasonCode;
 import app.vigie.compliance.plan.Obligation.Status;
 import app.vigie.compliance.rules.Authorities;
 import app.vigie.compliance.rules.Clock;
+import app.vigie.compliance.rules.HolidayCalendar;
 import app.vigie.compliance.rules.InForce;
 import app.vigie.compliance.rules.ObligationRule;
 import app.vigie.compliance.rules.ObligationRule.Kind;
@@ -506,7 +507,58 @@ public final class ObligationPlanner {
                 basis[0] = DueBasis.CONTRACT;
                 note[0] = "the DPA's " + contract + " (the law allows " + r.due().text() + ")";
             }
+            if (due != null && r.relief() != null && basis[0] == DueBasis.STATUTORY) {
+                due = relieved(r, due, note);
+            }
             return due;
+        }
+
+        /**
+         * A time limit that falls on a weekend day or a holiday of the tenant's country moves to noon of its next
+         * working day, for an entity the relief is for (Delegated Regulation 2025/301 Art. 5(4)-(5)); for another,
+         * or one whose type is not recorded, it stays, and the note says what the relief would give.
+         */
+        private Instant relieved(ObligationRule r, Instant due, String[] note) {
+            String country = profile == null ? provider.country() : profile.country();
+            HolidayCalendar calendar = country == null ? null : rules.holidays().get(country);
+            ZoneId zone = calendar != null ? calendar.zone() : rulesById.get(r.id()).regime().zone();
+            LocalDate day = due.atZone(zone).toLocalDate();
+            String unknown = calendar == null ? "the holidays of " + (country == null ? "its country" : country)
+                    + " are not in compliance-rules/holidays.yaml: weekends only"
+                    : calendar.known(day.getYear()) ? null : "the holidays of " + country + " in " + day.getYear()
+                    + " are not in compliance-rules/holidays.yaml: weekends only";
+            if (!closed(calendar, day)) {
+                if (unknown != null) {
+                    note[0] = note[0] + "; " + unknown;
+                }
+                return due;
+            }
+            LocalDate next = day.plusDays(1);
+            while (closed(calendar, next)) {
+                next = next.plusDays(1);
+            }
+            Instant noon = next.atTime(12, 0).atZone(zone).toInstant();
+            String falls = HolidayCalendar.weekend(day) ? "a weekend day" : "a public holiday in " + country;
+            Set<String> sectors = profile == null ? Set.of() : profile.sectors();
+            ObligationRule.Relief relief = r.relief();
+            String excluded = sectors.stream().filter(relief.excludedSectors()::contains).findFirst().orElse(null);
+            boolean eligible = excluded == null && sectors.stream().anyMatch(relief.eligibleSectors()::contains);
+            String said = "falls on " + falls + " (" + day + ")" + (unknown == null ? "" : ", " + unknown);
+            if (eligible) {
+                note[0] = note[0] + "; " + said + ": may be filed by noon of the next working day, " + next + " ("
+                        + relief.source() + ")";
+                return noon;
+            }
+            note[0] = note[0] + "; " + said + ": " + (excluded != null ? "no relief for a tenant of sector '"
+                    + excluded + "'" : "its type of financial entity is not recorded in the directory (one of "
+                    + String.join(", ", new TreeSet<>(relief.eligibleSectors())) + ")") + ", so the time limit is "
+                    + "not moved; an entity the relief is for could file by noon of " + next + " ("
+                    + relief.source() + ")";
+            return due;
+        }
+
+        private static boolean closed(HolidayCalendar calendar, LocalDate day) {
+            return HolidayCalendar.weekend(day) || calendar != null && calendar.holiday(day);
         }
     }
 

@@ -29,13 +29,15 @@ import java.util.Set;
  *        null
  * @param sources the legal citation in each language ({@code source} is the English one)
  * @param notes {@code note} in each language
+ * @param relief a time limit that falls on a weekend day or holiday moves to noon of the next working day (DORA's
+ *        reports, Delegated Regulation 2025/301 Art. 5(4)), or null
  */
 public record ObligationRule(String id, Kind kind, Party holder, String recipient, Trigger trigger,
         List<String> decisions, boolean assumeHeld, List<String> unless, Clock clock, Delay due, boolean asRequested,
         Delay target, Delay outerLimit, boolean contractual, Cap cap, List<Sooner> sooner, String late,
         boolean phased, boolean repeatable, boolean imputed, Set<String> exposure, String recipientFrom,
         Applicability appliesTo, InForce inForce, String source, Map<String, String> sources, List<String> content,
-        String note, Map<String, String> notes) {
+        String note, Map<String, String> notes, Relief relief) {
 
     public enum Kind {
         PROCESSOR_ALERT, AUTHORITY_NOTIFICATION, EARLY_WARNING, INTERMEDIATE_REPORT, PROGRESS_REPORT, FINAL_REPORT,
@@ -69,6 +71,13 @@ public record ObligationRule(String id, Kind kind, Party holder, String recipien
 
     /** A shorter period where the holder records {@code decision} (AI Act: 10 days on a death, 2 on a widespread infringement). */
     public record Sooner(String decision, Delay due, String source) {
+    }
+
+    /**
+     * The working-day relief: for a tenant whose sectors include one of {@code eligibleSectors} and none of
+     * {@code excludedSectors}; for others it is said, not applied.
+     */
+    public record Relief(Set<String> eligibleSectors, Set<String> excludedSectors, String source) {
     }
 
     /** Without a fixed period: "without undue delay" (a target, not a legal limit). */

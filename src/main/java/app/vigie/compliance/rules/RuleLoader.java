@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.DateTimeException;
 import java.time.LocalDate;
+import java.time.MonthDay;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
@@ -41,6 +42,8 @@ import app.vigie.compliance.rules.ObligationRule.Trigger;
 public final class RuleLoader {
     public static final String AUTHORITIES = "authorities.yaml";
     public static final String SEVERITY = "severity.yaml";
+    /** Public holidays by country (optional): where a time limit with a working-day relief may move. */
+    public static final String HOLIDAYS = "holidays.yaml";
     /** Recipients that are not an authority of authorities.yaml's {@code named}. */
     public static final Set<String> RECIPIENTS = Set.of("controller", "supervisory_authority", "csirt",
             "financial_authority", "market_surveillance_authority", "covered_entity", "data_subjects", "register",
@@ -56,7 +59,7 @@ public final class RuleLoader {
     private static final Set<String> OBLIGATION_KEYS = Set.of("id", "kind", "holder", "recipient", "trigger",
             "decision", "if_undecided", "unless", "clock", "due", "target", "outer_limit", "contractual", "cap",
             "sooner", "late", "phased", "repeatable", "imputed", "exposure", "recipient_from", "applies_to",
-            "in_force", "source", "content", "note");
+            "in_force", "source", "content", "note", "relief");
     /** How a tenant was exposed: its tokens read by others, or others' tokens received. */
     private static final Set<String> EXPOSURES = Set.of("victim", "recipient");
 
@@ -94,11 +97,13 @@ public final class RuleLoader {
         }
         Authorities authorities = authorities(root(prefix + AUTHORITIES, files.get(AUTHORITIES)));
         SeverityScales severity = severity(root(prefix + SEVERITY, files.get(SEVERITY)));
+        Map<String, HolidayCalendar> holidays = files.containsKey(HOLIDAYS)
+                ? holidays(root(prefix + HOLIDAYS, files.get(HOLIDAYS))) : Map.of();
         List<Regime> regimes = new ArrayList<>();
         Set<String> regimeIds = new HashSet<>();
         Set<String> obligationIds = new HashSet<>();
         for (Map.Entry<String, String> f : files.entrySet()) {
-            if (f.getKey().equals(AUTHORITIES) || f.getKey().equals(SEVERITY)) {
+            if (f.getKey().equals(AUTHORITIES) || f.getKey().equals(SEVERITY) || f.getKey().equals(HOLIDAYS)) {
                 continue;
             }
             regimes.add(regime(prefix + f.getKey(), root(prefix + f.getKey(), f.getValue()), authorities, regimeIds,
@@ -107,7 +112,15 @@ public final class RuleLoader {
         if (regimes.isEmpty()) {
             throw new InvalidRules(prefix, 0, "no regime file");
         }
-        return new RuleSet(List.copyOf(regimes), authorities, severity);
+        for (Regime g : regimes) {
+            for (ObligationRule o : g.obligations()) {
+                if (o.relief() != null && holidays.isEmpty()) {
+                    throw new InvalidRules(g.file(), 0, "'" + o.id() + "' has a working-day relief: "
+                            + HOLIDAYS + " must give the holidays");
+                }
+            }
+        }
+        return new RuleSet(List.copyOf(regimes), authorities, severity, Map.copyOf(holidays));
     }
 
     private static YamlNode root(String file, String text) {
@@ -304,7 +317,7 @@ public final class RuleLoader {
             }
             return new ObligationRule(id, kind, holder, recipient, trigger, List.copyOf(decisions), assumeHeld,
                     unless, null, null, false, null, null, false, null, List.of(), null, false, false, false,
-                    exposure, recipientFrom, appliesTo, inForce, source, sources, content, note, notes);
+                    exposure, recipientFrom, appliesTo, inForce, source, sources, content, note, notes, null);
         }
         Clock clock = clock(YamlNode.required(m, "clock", n));
         if (clock.origin() == Clock.Origin.DECISION && clock.ref() == null && trigger != Trigger.DECISION) {
@@ -355,6 +368,10 @@ public final class RuleLoader {
         boolean phased = m.containsKey("phased") && m.get("phased").bool();
         boolean repeatable = m.containsKey("repeatable") && m.get("repeatable").bool();
         boolean imputed = m.containsKey("imputed") && m.get("imputed").bool();
+        if (m.containsKey("relief") && due == null) {
+            throw dueNode.problem("a 'relief' moves a fixed time limit: this rule has none");
+        }
+        ObligationRule.Relief relief = m.containsKey("relief") ? relief(m.get("relief")) : null;
         if (imputed && clock.origin() != Clock.Origin.CONTROLLER_AWARENESS && clock.origin() != Clock.Origin.YEAR_END) {
             throw m.get("imputed").problem("'imputed' moves a controller_awareness clock to the processor's "
                     + "discovery: it needs clock controller_awareness (or year_end_of: controller_awareness)");
@@ -362,7 +379,28 @@ public final class RuleLoader {
         return new ObligationRule(id, kind, holder, recipient, trigger, List.copyOf(decisions), assumeHeld, unless,
                 clock, due, asRequested, target, outerLimit, contractual, cap, List.copyOf(sooner), late, phased,
                 repeatable, imputed, exposure, recipientFrom, appliesTo, inForce, source, sources, List.copyOf(content),
-                note, notes);
+                note, notes, relief);
+    }
+
+    /** {@code relief}: a time limit falling on a weekend day or holiday moves to noon of the next working day. */
+    private static ObligationRule.Relief relief(YamlNode n) {
+        Map<String, YamlNode> m = n.map(Set.of("to", "eligible_sectors", "excluded_sectors", "source"));
+        YamlNode to = YamlNode.required(m, "to", n);
+        if (!to.text().equals("next_working_day_noon")) {
+            throw to.problem("the only relief known is next_working_day_noon");
+        }
+        Set<String> eligible = new LinkedHashSet<>();
+        for (String e : YamlNode.required(m, "eligible_sectors", n).texts()) {
+            eligible.add(word(m.get("eligible_sectors"), e));
+        }
+        Set<String> excluded = new LinkedHashSet<>();
+        if (m.containsKey("excluded_sectors")) {
+            for (String e : m.get("excluded_sectors").texts()) {
+                excluded.add(word(m.get("excluded_sectors"), e));
+            }
+        }
+        return new ObligationRule.Relief(Set.copyOf(eligible), Set.copyOf(excluded),
+                YamlNode.required(m, "source", n).text());
     }
 
     /**
@@ -523,6 +561,84 @@ public final class RuleLoader {
             List<String> names = Stream.of(type.getEnumConstants()).map(c -> c.name().toLowerCase(Locale.ROOT))
                     .toList();
             throw n.problem("unknown value '" + v + "': one of " + String.join(", ", names));
+        }
+    }
+
+    private static Map<String, HolidayCalendar> holidays(YamlNode root) {
+        Map<String, YamlNode> m = root.map(Set.of("countries"));
+        Map<String, HolidayCalendar> out = new TreeMap<>();
+        for (Map.Entry<String, YamlNode> c : YamlNode.required(m, "countries", root).map(null).entrySet()) {
+            YamlNode n = c.getValue();
+            if (!CODE.matcher(c.getKey()).matches()) {
+                throw n.problem("'" + c.getKey() + "' is not a country code such as FR");
+            }
+            Map<String, YamlNode> f = n.map(Set.of("zone", "source", "note", "days", "years"));
+            YamlNode zoneNode = YamlNode.required(f, "zone", n);
+            ZoneId zone;
+            try {
+                zone = ZoneId.of(zoneNode.text());
+            } catch (DateTimeException e) {
+                throw zoneNode.problem("not a time zone such as Europe/Paris: '" + zoneNode.text() + "'");
+            }
+            List<HolidayCalendar.Day> days = new ArrayList<>();
+            if (f.containsKey("days")) {
+                for (YamlNode d : f.get("days").list()) {
+                    days.add(holiday(d));
+                }
+            }
+            Map<Integer, Set<MonthDay>> years = new TreeMap<>();
+            if (f.containsKey("years")) {
+                for (Map.Entry<String, YamlNode> y : f.get("years").map(null).entrySet()) {
+                    int year;
+                    try {
+                        year = Integer.parseInt(y.getKey());
+                    } catch (NumberFormatException e) {
+                        throw y.getValue().problem("a year such as 2026, got '" + y.getKey() + "'");
+                    }
+                    Set<MonthDay> listed = new LinkedHashSet<>();
+                    for (String d : y.getValue().texts()) {
+                        try {
+                            listed.add(MonthDay.parse("--" + d));
+                        } catch (DateTimeParseException e) {
+                            throw y.getValue().problem("a day such as 12-25, got '" + d + "'");
+                        }
+                    }
+                    years.put(year, Set.copyOf(listed));
+                }
+            }
+            if (days.isEmpty() && years.isEmpty()) {
+                throw n.problem("give its 'days' (rules) or 'years' (each year's list)");
+            }
+            out.put(c.getKey(), new HolidayCalendar(c.getKey(), zone, YamlNode.required(f, "source", n).text(),
+                    f.containsKey("note") ? f.get("note").text() : null, List.copyOf(days), Map.copyOf(years)));
+        }
+        return out;
+    }
+
+    private static HolidayCalendar.Day holiday(YamlNode d) {
+        String rule;
+        int from = 0;
+        int until = 0;
+        if (d.isScalar()) {
+            rule = d.text();
+        } else {
+            Map<String, YamlNode> m = d.map(Set.of("rule", "from", "until"));
+            rule = YamlNode.required(m, "rule", d).text();
+            from = m.containsKey("from") ? year(m.get("from")) : 0;
+            until = m.containsKey("until") ? year(m.get("until")) : 0;
+        }
+        String problem = HolidayCalendar.Day.problem(rule);
+        if (problem != null) {
+            throw d.problem(problem);
+        }
+        return new HolidayCalendar.Day(rule, from, until);
+    }
+
+    private static int year(YamlNode n) {
+        try {
+            return Integer.parseInt(n.text());
+        } catch (NumberFormatException e) {
+            throw n.problem("a year such as 2026, got '" + n.text() + "'");
         }
     }
 
