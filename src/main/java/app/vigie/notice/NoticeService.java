@@ -268,7 +268,8 @@ public class NoticeService {
                 new AuthorityNotification.Organisation(tenant, alert.controller().legalName(),
                         alert.controller().companyId(), TenantEntry.byId(tenant).map(Tenant::country)
                                 .map(code -> new Locale("", code).getDisplayCountry(lang) + " (" + code + ")")
-                                .orElse(null), alert.controller().mapped(), st.sector(), st.address()),
+                                .orElse(null), alert.controller().mapped(),
+                        st.sector() != null ? st.sector() : sectors(tenant, lang.getLanguage()), st.address()),
                 new AuthorityNotification.Contact(alert.controller().dpoName(), alert.controller().dpoEmail(),
                         alert.controller().dpoPhone()),
                 st.contactName() == null && st.contactEmail() == null && st.contactPhone() == null ? null
@@ -395,7 +396,13 @@ public class NoticeService {
             Locale lang, ZoneId zone, Instant now) throws SQLException {
         Statements st = statements(c, incident.id(), tenant);
         AuthorityNotification n = authorityNotification(c, incident, tenant, lang, zone, now, null, st);
-        AuthorityNotification.Recipient authority = n.authorities().isEmpty() ? null : n.authorities().get(0);
+        AuthorityNotification.Recipient authority = complaintAuthority(n,
+                TenantEntry.byId(tenant).map(Tenant::country).orElse(null));
+        String l = lang.getLanguage();
+        String authorityName = authority == null ? null : words.has(l, "complaint_authority", authority.code())
+                ? words.of(l, "complaint_authority", authority.code()) : authority.name();
+        // GDPR Art. 77(1): also where the person lives, works or where the infringement took place
+        boolean eea = n.authorities().stream().anyMatch(a -> a.code().startsWith("supervisory_authority:"));
         String contact = st.contactForPersons() != null ? st.contactForPersons() : n.dpo().email();
         // whose responses carried the controller's data, as recorded: other customers', or its own other requests'
         boolean byOthers = false;
@@ -410,8 +417,30 @@ public class NoticeService {
                 n.organisation().name(), contact, n.dpo().name(),
                 n.dpo().email(), n.dates().start(), n.dates().end(), n.dates().ongoing(), st.dataCategories(),
                 st.specialCategories(), st.likelyConsequences(), n.measuresTaken(), st.measuresProposed(),
-                authority == null ? null : authority.name(), authority == null ? null : authority.url(),
+                authorityName, authority == null ? null : authority.url(), eea,
                 Boolean.TRUE.equals(n.nature().confidentiality()), byOthers, byOwn);
+    }
+
+    /**
+     * The tenant's sectors as the directory records them, in the notification form's words ("Secteur financier"),
+     * or null when none of them has words (the form then says it is to be completed).
+     */
+    private String sectors(String tenant, String lang) {
+        List<String> named = TenantEntry.byId(tenant).map(Tenant::sectors).orElse(List.of()).stream()
+                .filter(x -> words.has(lang, "sector", x)).map(x -> words.of(lang, "sector", x)).toList();
+        return named.isEmpty() ? null : String.join(", ", named);
+    }
+
+    /**
+     * The authority a person may complain to on the controller's behalf: the one of its establishment (the lead
+     * authority under GDPR Art. 56(1), or the ICO, the FDPIC), not whichever was notified first; none for a controller
+     * established outside the EEA that notifies where its data subjects are (no one-stop shop): the letter then
+     * names the authority of where the person lives or works (Art. 77(1)).
+     */
+    private static AuthorityNotification.Recipient complaintAuthority(AuthorityNotification n, String country) {
+        String own = "GB".equals(country) ? "ico" : "CH".equals(country) ? "fdpic" : "supervisory_authority:" + country;
+        return n.authorities().stream().filter(a -> a.name() != null && a.code().equals(own)).findFirst()
+                .orElse(null);
     }
 
     /** When this controller's own data were first read (its exposed requests), else the incident's first exposure. */

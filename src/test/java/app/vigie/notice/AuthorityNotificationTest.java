@@ -108,6 +108,27 @@ class AuthorityNotificationTest {
                         + " auprès de la CNIL");
     }
 
+    /**
+     * What the directory holds fills the form: a tenant recorded in the financial sector, as an insurer, gets its
+     * sectors in the form's words in both languages, not "to be completed"; a sector without words is not shown as a
+     * code; the controller's own statement of its sector comes first.
+     */
+    @Test
+    void theSectorsTheDirectoryRecordsFillTheForm() throws Exception {
+        String p = Api.uniquePrefix();
+        String insurer = p + "-assur";
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"Assurances du Parc SA\",\"country\":\"FR\","
+                + "\"sectors\":[\"financial\",\"insurance-undertaking\",\"retail-banking-x\"]}")
+                .put("/api/tenants/" + insurer).then().statusCode(200);
+        String docs = "/api/incidents/" + Api.leakingIncident(p, insurer, p + "-other") + "/tenants/" + insurer
+                + "/documents/authority-notification.html?lang=";
+        String fr = Api.admin().get(docs + "fr").then().statusCode(200).extract().asString();
+        assertThat(fr).contains("<th>Secteur d'activité</th><td>Secteur financier, Entreprise d&#39;assurance</td>")
+                .doesNotContain("retail-banking-x");
+        assertThat(Api.admin().get(docs + "en").then().statusCode(200).extract().asString())
+                .contains("<th>Sector of activity</th><td>Financial sector, Insurance undertaking</td>");
+    }
+
     @Test
     void aFullIncidentIsNotifiedInVersionsThatKeepTheirHistoryAndALateOneGivesItsReasons() throws Exception {
         String p = Api.uniquePrefix();

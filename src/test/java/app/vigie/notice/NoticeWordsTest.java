@@ -20,6 +20,7 @@ import org.yaml.snakeyaml.Yaml;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.plan.ObligationPlanner;
 import app.vigie.compliance.plan.ProviderProfile;
+import app.vigie.compliance.rules.Applicability;
 import app.vigie.compliance.rules.Clock;
 import app.vigie.compliance.rules.ObligationRule;
 import app.vigie.compliance.rules.Regime;
@@ -72,6 +73,20 @@ class NoticeWordsTest {
         }
         assertThat(planner.decisions(null, new ProviderProfile("FR", Set.of("nis2")))).isSubsetOf(decisions);
         codes.put("decision", List.copyOf(decisions));
+        // every sector a rule names: the notification form gives a tenant's sectors in words
+        Set<String> sectors = new TreeSet<>();
+        for (Regime g : rules.regimes()) {
+            sectors(g.appliesTo(), sectors);
+            for (ObligationRule r : g.obligations()) {
+                sectors(r.appliesTo(), sectors);
+                if (r.relief() != null) {
+                    sectors.addAll(r.relief().eligibleSectors());
+                    sectors.addAll(r.relief().excludedSectors());
+                }
+            }
+        }
+        assertThat(sectors).contains("financial", "insurance-undertaking", "credit-institution");
+        codes.put("sector", List.copyOf(sectors));
         codes.put("recipient", List.copyOf(recipients));
         List<String> missing = new ArrayList<>();
         for (String lang : Words.LANGUAGES) {
@@ -83,6 +98,16 @@ class NoticeWordsTest {
         assertThat(words.all("fr").keySet()).isEqualTo(words.all("en").keySet());
         words.all("en").forEach((group, w) -> assertThat(words.all("fr").get(group).keySet()).as(group)
                 .isEqualTo(w.keySet()));
+    }
+
+    private static void sectors(Applicability a, Set<String> into) {
+        if (a instanceof Applicability.SectorIn in) {
+            into.addAll(in.codes());
+        } else if (a instanceof Applicability.Any any) {
+            any.of().forEach(x -> sectors(x, into));
+        } else if (a instanceof Applicability.All all) {
+            all.of().forEach(x -> sectors(x, into));
+        }
     }
 
     /**

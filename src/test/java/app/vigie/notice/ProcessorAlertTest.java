@@ -155,6 +155,56 @@ class ProcessorAlertTest {
     }
 
     /**
+     * The letter names the authority responsible for the controller (its establishment's: the lead authority, GDPR
+     * Art. 56(1)), in words a person can use (not the BDSG paragraphs written for a German controller), and says
+     * the person may also complain where they live or work (Art. 77(1)); a controller established outside the EEA
+     * has no lead authority: only the person's own is named.
+     */
+    @Test
+    void theLetterNamesTheControllersAuthorityAndWherePersonsMayAlsoComplain() throws Exception {
+        String p = Api.uniquePrefix();
+        String fr = frenchController(p + "-fr", "Clinique Sainte-Anne SAS");
+        String de = controller(p + "-de", "Klinik Nord GmbH", "DE", "[\"DE\"]");
+        String us = controller(p + "-us", "Acme Health Inc.", "US", "[\"FR\", \"DE\"]");
+        String doc = "/documents/data-subject-communication.html?lang=";
+        String frFr = letter(Api.leakingIncident(p + "f", fr, p + "-x1"), fr, doc + "fr");
+        assertThat(frFr).contains("de l'État membre où vous résidez habituellement, où vous travaillez ou où la violation "
+                + "aurait été commise (RGPD, art. 77), ou à l'autorité dont relève Clinique Sainte-Anne SAS : Commission "
+                + "nationale de l'informatique et des libertés (CNIL)");
+        String deId = Api.leakingIncident(p + "d", de, p + "-x2");
+        String deFr = letter(deId, de, doc + "fr");
+        assertThat(deFr).contains("ou à l'autorité dont relève Klinik Nord GmbH : l'autorité de protection des "
+                + "données du Land allemand où le responsable du traitement a son établissement principal")
+                .doesNotContain("BDSG");
+        assertThat(letter(deId, de, doc + "en")).contains("the Member State where you usually live, where you work or where the "
+                + "infringement took place (GDPR Art. 77), or to the authority responsible for Klinik Nord GmbH: the "
+                + "data protection authority of the German Land").doesNotContain("BDSG");
+        for (String lang : List.of("fr", "en")) {
+            byte[] pdf = Api.admin().get("/api/incidents/" + deId + "/tenants/" + de
+                    + "/documents/data-subject-communication.pdf?lang=" + lang).then().statusCode(200).extract()
+                    .asByteArray();
+            assertThat(PdfChecks.text(pdf).replaceAll("\\s+", " ")).as(lang).contains(lang.equals("fr")
+                    ? "RGPD, art. 77" : "GDPR Art. 77").doesNotContain("BDSG");
+            PdfChecks.render(pdf, "letter-complaint-" + lang);
+        }
+        String usFr = letter(Api.leakingIncident(p + "u", us, p + "-x3"), us, doc + "fr");
+        assertThat(usFr).contains("où vous résidez habituellement, où vous travaillez ou où la violation aurait été "
+                + "commise (RGPD, art. 77).").doesNotContain("dont relève").doesNotContain("Land de l'établissement");
+    }
+
+    private static String letter(String incident, String tenant, String doc) {
+        return Api.admin().get("/api/incidents/" + incident + "/tenants/" + tenant + doc).then().statusCode(200)
+                .extract().asString().replaceAll("\\s+", " ").replace("&#39;", "'");
+    }
+
+    /** Puts {@code tenant} in the directory: its country and the countries of its data subjects (a JSON list). */
+    private static String controller(String tenant, String legalName, String country, String jurisdictions) {
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"" + legalName + "\",\"country\":\"" + country
+                + "\",\"jurisdictions\":" + jurisdictions + "}").put("/api/tenants/" + tenant).then().statusCode(200);
+        return tenant;
+    }
+
+    /**
      * A controller with more requests exposed than a page lists: the body shows a summary and the first lines, Annex A
      * lists every request on pages of their own (numbered with the body's), the CSV attached to the PDF has every one,
      * the page (HTML) has the annex too; PDF/A-3u in both languages, the French one without English.
