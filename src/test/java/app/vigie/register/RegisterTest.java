@@ -25,6 +25,7 @@ import io.restassured.path.json.JsonPath;
 
 import app.vigie.testing.Api;
 import app.vigie.testing.AtOnce;
+import app.vigie.testing.PdfChecks;
 
 /** The violation register: entries from an incident's facts, append-only, hash-chained, verified, exported. */
 @QuarkusTest
@@ -59,7 +60,7 @@ class RegisterTest {
         assertThat(first.getLong("entry.records.exposed_tokens")).isEqualTo(8);
         assertThat(first.getString("entry.measures[0].text")).contains("over-long prompts aborted");
         assertThat(first.getList("entry.authorities.rule")).contains("gdpr-33-1");
-        assertThat(first.getList("entry.data_subjects.rule")).containsExactly("gdpr-34");
+        assertThat(first.getList("entry.data_subjects.rule")).containsExactly("gdpr-34", "gdpr-34-3-c");
         String provider = Api.admin().contentType(JSON).body("{\"incident_id\":\"" + id + "\"}")
                 .post("/api/register").then().statusCode(201).body("register", equalTo("provider"))
                 .body("entry.records.affected_tenants", equalTo(2)).extract().jsonPath().getString("prev_hash");
@@ -119,6 +120,41 @@ class RegisterTest {
         Api.as("auditor6", "auditor6-password").get("/api/register/verify").then().statusCode(200);
         Api.as("auditor6", "auditor6-password").contentType(JSON).body("{\"incident_id\":\"" + id + "\"}")
                 .post("/api/register").then().statusCode(403);
+    }
+
+    /**
+     * GDPR Art. 34(3): an exception the controller records (here (c), disproportionate effort) closes the individual
+     * communication, opens the public one in its place, and goes to the register with its justification, in both
+     * languages.
+     */
+    @Test
+    void anArticle34ExceptionClosesTheCommunicationAndIsRegisteredWithItsJustification() throws Exception {
+        String p = Api.uniquePrefix();
+        String masse = p + "-masse";
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"Masse SAS\",\"country\":\"FR\"}")
+                .put("/api/tenants/" + masse).then().statusCode(200);
+        String id = Api.leakingIncident(p, masse, p + "-other");
+        Api.admin().contentType(JSON).body("{\"value\":true,\"justification\":\"aucune coordonnée pour "
+                + "2 millions d'utilisateurs\"}").put("/api/incidents/" + id + "/tenants/" + masse
+                + "/decisions/disproportionate_effort").then().statusCode(200);
+        JsonPath e = Api.admin().contentType(JSON).body("{\"incident_id\":\"" + id + "\",\"tenant\":\"" + masse
+                + "\"}").post("/api/register").then().statusCode(201).extract().jsonPath();
+        assertThat(e.getList("entry.data_subjects.rule")).containsExactly("gdpr-34", "gdpr-34-3-c");
+        assertThat(e.getList("entry.data_subjects.status")).containsExactly("NOT_REQUIRED", "PENDING");
+        assertThat(e.getString("entry.data_subjects[0].reason_code")).isEqualTo("EXCEPTION_RECORDED");
+        assertThat(e.getString("entry.data_subjects[1].recipient")).isEqualTo("public");
+        assertThat(e.getList("entry.decisions.name")).contains("disproportionate_effort");
+        assertThat(e.getList("entry.decisions.justification")).contains("aucune coordonnée pour 2 millions "
+                + "d'utilisateurs");
+        String fr = PdfChecks.text(Api.admin().get("/api/register/export.pdf?lang=fr&register=" + masse).then()
+                .statusCode(200).extract().asByteArray()).replaceAll("\\s+", " ");
+        assertThat(fr).contains("le public (communication publique)").contains("efforts disproportionnés")
+                .contains("aucune coordonnée pour 2 millions d'utilisateurs");
+        byte[] en = Api.admin().get("/api/register/export.pdf?lang=en&register=" + masse).then().statusCode(200)
+                .extract().asByteArray();
+        assertThat(PdfChecks.text(en).replaceAll("\\s+", " ")).contains("the public (a public communication)")
+                .contains("disproportionate effort");
+        PdfChecks.render(en, "register-art-34-3-en");
     }
 
     private static String body(Connection c, long id) throws Exception {

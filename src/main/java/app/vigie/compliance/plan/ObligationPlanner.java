@@ -618,7 +618,10 @@ public final class ObligationPlanner {
         for (Regime g : rules.regimes()) {
             if (provider.regimes().contains(g.id())
                     && g.appliesTo().matches(provider.country(), Set.of(), Set.of(), true)) {
-                g.obligations().forEach(r -> out.add(new Applicable(g, r)));
+                // not a rule of the regime's tenants (NIS2's for a tenant that is itself an entity)
+                g.obligations().stream().filter(r -> r.appliesTo() == null
+                        || r.appliesTo().matches(provider.country(), Set.of(), Set.of(), true))
+                        .forEach(r -> out.add(new Applicable(g, r)));
             }
         }
         return out;
@@ -700,6 +703,9 @@ public final class ObligationPlanner {
             case "register" -> new Recipient(kind, "the controller's record of breaches", null, null);
             case "media" -> new Recipient(kind, "prominent media outlets serving the State", null, null);
             case "ai_system_provider" -> new Recipient(kind, "the provider of the high-risk AI system", null, null);
+            case "public" -> new Recipient(kind, "the public (a public communication)", null, null);
+            case "clients" -> new Recipient(kind, "the financial entity's clients", null, null);
+            case "service_recipients" -> new Recipient(kind, "the recipients of the provider's services", null, null);
             default -> auth.named(kind).map(x -> new Recipient(kind, x.name(), x.url(), null))
                     .orElse(new Recipient(kind, null, null, new Note(ReasonCode.RECIPIENT_UNKNOWN,
                             "unknown authority " + kind)));

@@ -42,6 +42,8 @@ public record ObligationRule(String id, Kind kind, Party holder, String recipien
     public enum Kind {
         PROCESSOR_ALERT, AUTHORITY_NOTIFICATION, EARLY_WARNING, INTERMEDIATE_REPORT, PROGRESS_REPORT, FINAL_REPORT,
         DATA_SUBJECT_COMMUNICATION, MEDIA_NOTICE, REGISTER_ENTRY, DOCUMENTATION,
+        /** To the holder's own customers (DORA Art. 19(3)'s clients, NIS2 Art. 23(1)'s recipients of the services). */
+        RECIPIENT_NOTICE,
         /** The regime sets no duty ({@code note} says why): the obligation is NOT_REQUIRED. */
         NONE
     }

@@ -47,7 +47,7 @@ public final class RuleLoader {
     /** Recipients that are not an authority of authorities.yaml's {@code named}. */
     public static final Set<String> RECIPIENTS = Set.of("controller", "supervisory_authority", "csirt",
             "financial_authority", "market_surveillance_authority", "covered_entity", "data_subjects", "register",
-            "media", "ai_system_provider");
+            "media", "ai_system_provider", "public", "clients", "service_recipients");
     /** Recipients resolved by country through authorities.yaml's {@code authorities}. */
     public static final Set<String> BY_COUNTRY = Set.of("supervisory_authority", "csirt", "financial_authority",
             "market_surveillance_authority");

@@ -42,7 +42,7 @@ class RulesTest {
     void theShippedRulesReadAndSayWhatTheLawSays() {
         RuleSet rules = RuleLoader.load(DIR);
         assertThat(rules.regimes()).extracting(Regime::id).containsExactlyInAnyOrder("gdpr", "uk-gdpr", "ch-nfadp",
-                "nis2", "dora", "eu-ai-act", "hipaa", "us-ca", "tn");
+                "nis2", "dora", "eu-ai-act", "hipaa", "us-ca", "tn", "ch-isg");
         ObligationRule art33 = rules.regime("gdpr").orElseThrow().obligations().stream()
                 .filter(o -> o.id().equals("gdpr-33-1")).findFirst().orElseThrow();
         assertThat(art33.due().exact()).isEqualTo(Duration.ofHours(72));
