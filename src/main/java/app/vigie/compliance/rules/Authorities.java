@@ -11,8 +11,11 @@ import java.util.Set;
 public record Authorities(Map<String, Set<String>> sets, Map<String, Map<String, Authority>> byKind,
         Map<String, Authority> named) {
 
-    /** An authority: its name in English ({@code name}) and in each language ({@code names}), its address. */
-    public record Authority(String code, String name, String url, Map<String, String> names) {
+    /**
+     * An authority: its name in English ({@code name}) and in each language ({@code names}), its address, and the
+     * text that makes it the recipient ({@code source}, where given).
+     */
+    public record Authority(String code, String name, String url, Map<String, String> names, String source) {
         /** Its name in {@code lang}, or the English one. */
         public String name(String lang) {
             return names.getOrDefault(lang, name);

@@ -672,13 +672,14 @@ public final class RuleLoader {
                     throw a.getValue().problem(isNamed ? "a named authority's code is lower case, such as ico"
                             : "'" + a.getKey() + "' is not a country code such as FR");
                 }
-                Map<String, YamlNode> fields = a.getValue().map(Set.of("name", "url"));
+                Map<String, YamlNode> fields = a.getValue().map(Set.of("name", "url", "source"));
                 String url = YamlNode.required(fields, "url", a.getValue()).text();
                 if (!url.startsWith("https://")) {
                     throw fields.get("url").problem("an authority's address starts with https://");
                 }
                 Map<String, String> names = texts(YamlNode.required(fields, "name", a.getValue()));
-                entries.put(a.getKey(), new Authorities.Authority(a.getKey(), names.get("en"), url, names));
+                entries.put(a.getKey(), new Authorities.Authority(a.getKey(), names.get("en"), url, names,
+                        fields.containsKey("source") ? fields.get("source").text() : null));
             }
             if (isNamed) {
                 named.putAll(entries);
