@@ -28,9 +28,14 @@ public record AuthorityNotification(String language, String zone, When generated
     public record Recipient(String code, String name, String url) {
     }
 
-    /** The controller; {@code mapped} false when the tenant is not in the directory (its controller unknown). */
+    /**
+     * The controller; {@code mapped} false when the tenant is not in the directory (its controller unknown).
+     * {@code mainEstablishment}: its main establishment in the EEA where the directory records one apart from its
+     * country (the lead authority's, GDPR Art. 56(1)); {@code euRepresentative}: its representative's country (Art.
+     * 27).
+     */
     public record Organisation(String tenant, String legalName, String companyId, String country, boolean mapped,
-            String sector, String address) {
+            String sector, String address, String mainEstablishment, String euRepresentative) {
         /** The name documents give it: its legal name, or its tenant when the directory has none. */
         public String name() {
             return legalName != null ? legalName : tenant;

@@ -260,16 +260,18 @@ public class NoticeService {
             lateReasons = main.completions().stream().map(x -> x.lateReasons()).filter(x -> x != null).findFirst()
                     .orElse(null);
         }
+        Optional<Tenant> entry = TenantEntry.byId(tenant);
         Instant informedAt = st.personsInformedAt() == null ? null
                 : OffsetDateTime.parse(st.personsInformedAt()).toInstant();
         return new AuthorityNotification(lang.getLanguage(), zone.getId(), When.of(now, zone, lang), incident.id(),
                 version, phase, issued.stream().map(v -> new AuthorityNotification.Issued(v.version(), v.phase(),
                         When.of(v.issuedAt(), zone, lang))).toList(), authorities,
                 new AuthorityNotification.Organisation(tenant, alert.controller().legalName(),
-                        alert.controller().companyId(), TenantEntry.byId(tenant).map(Tenant::country)
-                                .map(code -> new Locale("", code).getDisplayCountry(lang) + " (" + code + ")")
-                                .orElse(null), alert.controller().mapped(),
-                        st.sector() != null ? st.sector() : sectors(tenant, lang.getLanguage()), st.address()),
+                        alert.controller().companyId(), country(entry.map(Tenant::country), lang),
+                        alert.controller().mapped(),
+                        st.sector() != null ? st.sector() : sectors(tenant, lang.getLanguage()), st.address(),
+                        country(entry.map(Tenant::mainEstablishment), lang),
+                        country(entry.map(Tenant::euRepresentative), lang)),
                 new AuthorityNotification.Contact(alert.controller().dpoName(), alert.controller().dpoEmail(),
                         alert.controller().dpoPhone()),
                 st.contactName() == null && st.contactEmail() == null && st.contactPhone() == null ? null
@@ -397,7 +399,7 @@ public class NoticeService {
         Statements st = statements(c, incident.id(), tenant);
         AuthorityNotification n = authorityNotification(c, incident, tenant, lang, zone, now, null, st);
         AuthorityNotification.Recipient authority = complaintAuthority(n,
-                TenantEntry.byId(tenant).map(Tenant::country).orElse(null));
+                TenantEntry.byId(tenant).map(Tenant::establishment).orElse(null));
         String l = lang.getLanguage();
         String authorityName = authority == null ? null : words.has(l, "complaint_authority", authority.code())
                 ? words.of(l, "complaint_authority", authority.code()) : authority.name();
@@ -419,6 +421,11 @@ public class NoticeService {
                 st.specialCategories(), st.likelyConsequences(), n.measuresTaken(), st.measuresProposed(),
                 authorityName, authority == null ? null : authority.url(), eea,
                 Boolean.TRUE.equals(n.nature().confidentiality()), byOthers, byOwn);
+    }
+
+    /** A country's name in a language with its code ("Irlande (IE)"), or null. */
+    private static String country(Optional<String> code, Locale lang) {
+        return code.map(c -> new Locale("", c).getDisplayCountry(lang) + " (" + c + ")").orElse(null);
     }
 
     /**

@@ -6,17 +6,26 @@ import java.util.List;
  * A tenant of the inference service mapped to its controller (GDPR): who must be alerted, how, how fast, and which
  * laws and sectors apply. {@code id} is the tenant name used in the page audit log. {@code processorIsAgent}: the
  * provider acts as the controller's agent (HIPAA, 45 CFR 164.404(a)(2): its discovery is then the covered entity's);
- * null or false otherwise.
+ * null or false otherwise. {@code mainEstablishment}: the country of its main establishment in the EEA (GDPR Art.
+ * 4(16)), where it is not {@code country} (a group whose Union seat is elsewhere): it decides the lead authority
+ * (Art. 56(1)) and the law of establishment; null: {@code country}. {@code euRepresentative}: the country of the
+ * representative a controller without an establishment in the Union designated (Art. 27); it does not make a lead
+ * authority (no one-stop shop), it is said in the documents.
  */
 public record Tenant(String id, String legalName, String country, String companyId, Dpo dpo,
         List<AlertChannel> alertChannels, String alertDelay, List<String> jurisdictions, List<String> sectors,
-        Boolean processorIsAgent) {
+        Boolean processorIsAgent, String mainEstablishment, String euRepresentative) {
 
     /** The entry as stored: absent lists empty, {@code processorIsAgent} true or false. */
     public Tenant withDefaults() {
         return new Tenant(id, legalName, country, companyId, dpo, alertChannels == null ? List.of() : alertChannels,
                 alertDelay, jurisdictions == null ? List.of() : jurisdictions, sectors == null ? List.of() : sectors,
-                Boolean.TRUE.equals(processorIsAgent));
+                Boolean.TRUE.equals(processorIsAgent), mainEstablishment, euRepresentative);
+    }
+
+    /** Where it is established for the law: its main establishment, else its country. */
+    public String establishment() {
+        return mainEstablishment != null ? mainEstablishment : country;
     }
 
     /** The controller's data protection officer. */

@@ -86,6 +86,12 @@ public class TenantEntry extends PanacheEntityBase {
     @Column(name = "processor_is_agent", nullable = false)
     public boolean processorIsAgent;
 
+    @Column(name = "main_establishment")
+    public String mainEstablishment;
+
+    @Column(name = "eu_representative")
+    public String euRepresentative;
+
     /** The whole directory, by id. */
     public static List<Tenant> directory() {
         return TenantEntry.<TenantEntry>list("order by id").stream().map(TenantEntry::view).toList();
@@ -140,6 +146,8 @@ public class TenantEntry extends PanacheEntityBase {
         e.source = source;
         e.updatedAt = now;
         e.processorIsAgent = Boolean.TRUE.equals(t.processorIsAgent());
+        e.mainEstablishment = t.mainEstablishment();
+        e.euRepresentative = t.euRepresentative();
         e.persist();
         return before;
     }
@@ -161,7 +169,8 @@ public class TenantEntry extends PanacheEntityBase {
                 : new Tenant.Dpo(dpoName, dpoEmail, dpoPhone);
         return new Tenant(id, legalName, country, companyId, dpo, channels, alertDelay,
                 jurisdictions == null ? List.of() : Arrays.asList(jurisdictions),
-                sectors == null ? List.of() : Arrays.asList(sectors), processorIsAgent);
+                sectors == null ? List.of() : Arrays.asList(sectors), processorIsAgent, mainEstablishment,
+                euRepresentative);
     }
 
     /** A value as JSON (the channels here; the audit trail's before and after in TenantService). */

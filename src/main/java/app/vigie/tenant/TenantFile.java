@@ -34,7 +34,7 @@ public final class TenantFile {
     /** The CSV's columns, in order. */
     public static final List<String> COLUMNS = List.of("id", "legal_name", "country", "company_id", "dpo_name",
             "dpo_email", "dpo_phone", "alert_channels", "alert_delay", "jurisdictions", "sectors",
-            "processor_is_agent");
+            "processor_is_agent", "main_establishment", "eu_representative");
 
     /** YAML as the directory's files are written: snake_case, an unknown field refused (the start file's too). */
     static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory()
@@ -60,7 +60,7 @@ public final class TenantFile {
 
     /** The fields of an entry, as the CSV's columns name them (the DPO's three as one, {@code dpo}). */
     public static final List<String> FIELDS = List.of("legal_name", "country", "company_id", "dpo", "alert_channels",
-            "alert_delay", "jurisdictions", "sectors", "processor_is_agent");
+            "alert_delay", "jurisdictions", "sectors", "processor_is_agent", "main_establishment", "eu_representative");
 
     /** Whether a file is CSV: by its name, else by its first line naming the id column. */
     public static boolean isCsv(String name, String text) {
@@ -115,7 +115,9 @@ public final class TenantFile {
                 pick(given, "alert_delay", read.alertDelay(), before.alertDelay()),
                 pick(given, "jurisdictions", read.jurisdictions(), before.jurisdictions()),
                 pick(given, "sectors", read.sectors(), before.sectors()),
-                pick(given, "processor_is_agent", read.processorIsAgent(), before.processorIsAgent()));
+                pick(given, "processor_is_agent", read.processorIsAgent(), before.processorIsAgent()),
+                pick(given, "main_establishment", read.mainEstablishment(), before.mainEstablishment()),
+                pick(given, "eu_representative", read.euRepresentative(), before.euRepresentative()));
     }
 
     private static <T> T pick(Set<String> given, String field, T read, T before) {
@@ -127,9 +129,11 @@ public final class TenantFile {
         Tenant x = a.withDefaults();
         Tenant y = b.withDefaults();
         List<Object> left = List.of(o(x.legalName()), o(x.country()), o(x.companyId()), o(x.dpo()),
-                x.alertChannels(), o(x.alertDelay()), x.jurisdictions(), x.sectors(), x.processorIsAgent());
+                x.alertChannels(), o(x.alertDelay()), x.jurisdictions(), x.sectors(), x.processorIsAgent(),
+                o(x.mainEstablishment()), o(x.euRepresentative()));
         List<Object> right = List.of(o(y.legalName()), o(y.country()), o(y.companyId()), o(y.dpo()),
-                y.alertChannels(), o(y.alertDelay()), y.jurisdictions(), y.sectors(), y.processorIsAgent());
+                y.alertChannels(), o(y.alertDelay()), y.jurisdictions(), y.sectors(), y.processorIsAgent(),
+                o(y.mainEstablishment()), o(y.euRepresentative()));
         List<String> out = new ArrayList<>();
         for (int i = 0; i < FIELDS.size(); i++) {
             if (!left.get(i).equals(right.get(i))) {
@@ -170,7 +174,8 @@ public final class TenantFile {
                                     .toList()),
                     nz(t.alertDelay()), t.jurisdictions() == null ? "" : String.join("; ", t.jurisdictions()),
                     t.sectors() == null ? "" : String.join("; ", t.sectors()),
-                    Boolean.TRUE.equals(t.processorIsAgent()) ? "true" : ""));
+                    Boolean.TRUE.equals(t.processorIsAgent()) ? "true" : "", nz(t.mainEstablishment()),
+                    nz(t.euRepresentative())));
         }
         return out.toString();
     }
@@ -274,7 +279,8 @@ public final class TenantFile {
                     : new Tenant.Dpo(blank(v.get("dpo_name")), blank(v.get("dpo_email")), blank(v.get("dpo_phone")));
             out.add(new Entry(r.line(), new Tenant(blank(v.get("id")), blank(v.get("legal_name")),
                     blank(v.get("country")), blank(v.get("company_id")), dpo, channels, blank(v.get("alert_delay")),
-                    list(v.get("jurisdictions")), list(v.get("sectors")), "true".equals(agent)), problems));
+                    list(v.get("jurisdictions")), list(v.get("sectors")), "true".equals(agent),
+                    blank(v.get("main_establishment")), blank(v.get("eu_representative"))), problems));
         }
         return out;
     }

@@ -116,7 +116,7 @@ public class TenantService {
         }
         Tenant t = new Tenant(id, body.legalName(), body.country(), body.companyId(), body.dpo(),
                 body.alertChannels(), body.alertDelay(), body.jurisdictions(), body.sectors(),
-                body.processorIsAgent()).withDefaults();
+                body.processorIsAgent(), body.mainEstablishment(), body.euRepresentative()).withDefaults();
         List<String> problems = TenantValidator.problems(t);
         if (!problems.isEmpty()) {
             throw new ProblemException(400, String.join("; ", problems));

@@ -99,6 +99,16 @@ public final class TenantValidator {
         }
         codes(p, "jurisdictions", t.jurisdictions());
         codes(p, "sectors", t.sectors());
+        for (String[] f : new String[][] {{"main_establishment", t.mainEstablishment()},
+                {"eu_representative", t.euRepresentative()}}) {
+            if (f[1] != null && !COUNTRY.matcher(f[1]).matches()) {
+                p.add("'" + f[0] + "' must be an ISO 3166-1 alpha-2 code such as IE, got " + quoted(f[1]));
+            }
+        }
+        if (t.mainEstablishment() != null && t.euRepresentative() != null) {
+            p.add("give 'main_establishment' or 'eu_representative', not both: a representative (GDPR Art. 27) is "
+                    + "designated by a controller without an establishment in the Union");
+        }
         return p;
     }
 

@@ -129,6 +129,40 @@ class AuthorityNotificationTest {
                 .contains("<th>Sector of activity</th><td>Financial sector, Insurance undertaking</td>");
     }
 
+    /**
+     * The main establishment and the EU representative are fields of the directory, shown where they decide: a US
+     * group with an Irish main establishment notifies the Irish authority alone (the lead, GDPR Art. 56(1)), and its
+     * form says so; a US controller with only a representative (Art. 27) notifies every authority where its data
+     * subjects are, and its form names the representative; both at once are refused.
+     */
+    @Test
+    void theMainEstablishmentAndTheRepresentativeAreRecordedAndShownWhereTheyDecide() throws Exception {
+        String p = Api.uniquePrefix();
+        String group = p + "-group";
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"Acme Inc.\",\"country\":\"US\",\"main_establishment\":"
+                + "\"IE\",\"jurisdictions\":[\"FR\",\"DE\"]}").put("/api/tenants/" + group).then().statusCode(200)
+                .body("main_establishment", equalTo("IE"));
+        String id = Api.leakingIncident(p, group, p + "-other");
+        String docs = "/api/incidents/" + id + "/tenants/" + group + "/documents/authority-notification";
+        JsonNode n = json.readTree(Api.admin().get(docs + ".json").then().statusCode(200).extract().asString());
+        assertThat(n.get("authorities").findValuesAsText("code")).containsExactly("supervisory_authority:IE");
+        assertThat(Api.admin().get(docs + ".html?lang=fr").then().statusCode(200).extract().asString())
+                .contains("Établissement principal dans l'EEE (RGPD, art. 4, point 16)</th><td>Irlande (IE)");
+        String solo = p + "-solo";
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"Solo LLC\",\"country\":\"US\",\"eu_representative\":"
+                + "\"FR\",\"jurisdictions\":[\"FR\",\"DE\"]}").put("/api/tenants/" + solo).then().statusCode(200);
+        String soloDocs = "/api/incidents/" + Api.leakingIncident(p + "s", solo, p + "-other2") + "/tenants/" + solo
+                + "/documents/authority-notification";
+        JsonNode m = json.readTree(Api.admin().get(soloDocs + ".json").then().statusCode(200).extract().asString());
+        assertThat(m.get("authorities").findValuesAsText("code")).containsExactlyInAnyOrder(
+                "supervisory_authority:FR", "supervisory_authority:DE");
+        assertThat(Api.admin().get(soloDocs + ".html?lang=en").then().statusCode(200).extract().asString())
+                .contains("Representative in the Union (GDPR Art. 27)</th><td>France (FR)");
+        Api.admin().contentType(JSON).body("{\"legal_name\":\"Both LLC\",\"country\":\"US\",\"eu_representative\":"
+                + "\"FR\",\"main_establishment\":\"IE\"}").put("/api/tenants/" + p + "-both").then().statusCode(400)
+                .body("detail", containsString("not both"));
+    }
+
     @Test
     void aFullIncidentIsNotifiedInVersionsThatKeepTheirHistoryAndALateOneGivesItsReasons() throws Exception {
         String p = Api.uniquePrefix();

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class TenantIdTest {
 
     private static Tenant tenant(String id) {
-        return new Tenant(id, "Acme SA", "FR", null, null, null, null, null, null, null);
+        return new Tenant(id, "Acme SA", "FR", null, null, null, null, null, null, null, null, null);
     }
 
     @Test

@@ -99,7 +99,7 @@ class TenantImportTest {
         }
         // the phone's "+" came back without the quote the CSV put before it (a spreadsheet formula guard)
         List<TenantFile.Entry> read = TenantFile.read("t.csv", TenantFile.csv(List.of(new Tenant(p, "A", "FR",
-                null, new Tenant.Dpo(null, null, "+33 1"), List.of(), null, List.of(), List.of(), false))),
+                null, new Tenant.Dpo(null, null, "+33 1"), List.of(), null, List.of(), List.of(), false, null, null))),
                 id -> Optional.empty());
         assertThat(read).singleElement().satisfies(e -> assertThat(e.tenant().dpo().phone()).isEqualTo("+33 1"));
     }

@@ -171,8 +171,8 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
         if (t == null || !t.isObject()) {
             throw new Invalid(at, "expected an object with at least 'id'");
         }
-        keys(t, at + ".", Set.of("id", "mapped", "legal_name", "country", "jurisdictions", "sectors",
-                "alert_delay", "processor_is_agent", "exposure", "alert_delivered_at", "aware_at", "severity",
+        keys(t, at + ".", Set.of("id", "mapped", "legal_name", "country", "main_establishment", "jurisdictions",
+                "sectors", "alert_delay", "processor_is_agent", "exposure", "alert_delivered_at", "aware_at", "severity",
                 "decisions", "completions"));
         if (!t.hasNonNull("id")) {
             throw new Invalid(at + ".id", "required: the tenant's name in the page audit log");
@@ -184,8 +184,8 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
         boolean mapped = !t.has("mapped") || bool(t.get("mapped"), at + ".mapped");
         ControllerProfile profile;
         if (!mapped) {
-            for (String k : List.of("legal_name", "country", "jurisdictions", "sectors", "alert_delay",
-                    "processor_is_agent")) {
+            for (String k : List.of("legal_name", "country", "main_establishment", "jurisdictions", "sectors",
+                    "alert_delay", "processor_is_agent")) {
                 if (t.has(k)) {
                     throw new Invalid(at + "." + k, "a tenant missing from the directory ('mapped': false) has no "
                             + "directory entry: give only its id and the facts of its case");
@@ -206,7 +206,9 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
             }
             profile = new ControllerProfile(id, true,
                     t.hasNonNull("legal_name") ? text(t.get("legal_name"), at + ".legal_name") : id,
-                    t.hasNonNull("country") ? code(t.get("country"), at + ".country") : null,
+                    // the law of establishment: the main establishment where given (GDPR Art. 4(16), 56(1))
+                    t.hasNonNull("main_establishment") ? code(t.get("main_establishment"), at + ".main_establishment")
+                            : t.hasNonNull("country") ? code(t.get("country"), at + ".country") : null,
                     Set.copyOf(codes(t.get("jurisdictions"), at + ".jurisdictions")),
                     Set.copyOf(words(t.get("sectors"), at + ".sectors")), delay,
                     t.has("processor_is_agent") && bool(t.get("processor_is_agent"), at + ".processor_is_agent"));

@@ -223,7 +223,7 @@ public class ObligationService {
     }
 
     public static ControllerProfile profile(Tenant t) {
-        return new ControllerProfile(t.id(), true, t.legalName(), t.country(),
+        return new ControllerProfile(t.id(), true, t.legalName(), t.establishment(),
                 Set.copyOf(t.jurisdictions() == null ? List.of() : t.jurisdictions()),
                 Set.copyOf(t.sectors() == null ? List.of() : t.sectors()),
                 t.alertDelay() == null ? null : Duration.parse(t.alertDelay()), Boolean.TRUE.equals(t.processorIsAgent()));

@@ -316,7 +316,7 @@ public class IncidentPages {
             List<Tenant.AlertChannel> channels = email == null || email.isBlank() ? List.of()
                     : List.of(new Tenant.AlertChannel("email", email.strip()));
             return tenantsDirectory.put(actor(who), tenant, new Tenant(tenant, blankToNull(legalName),
-                    blankToNull(country), null, null, channels, null, null, null, null));
+                    blankToNull(country), null, null, channels, null, null, null, null, null, null));
         });
     }
 
