@@ -108,9 +108,15 @@ public class Register {
         return tenants.stream().mapToLong(f).sum();
     }
 
+    /**
+     * The obligations of these kinds, less those planned only once a fact is recorded and not recorded (the public
+     * communication of GDPR Art. 34(3)(c) before the effort is found disproportionate): they are no part of the case.
+     */
     private static List<RegisterEntry.Notification> notifications(List<Obligation> own, Kind... kinds) {
         List<Kind> wanted = List.of(kinds);
-        return own.stream().filter(o -> wanted.contains(o.kind())).map(o -> new RegisterEntry.Notification(
+        return own.stream().filter(o -> wanted.contains(o.kind())).filter(o -> !(o.status()
+                == Obligation.Status.NOT_REQUIRED && o.reasonCode() == Obligation.ReasonCode.AWAITING_DECISION))
+                .map(o -> new RegisterEntry.Notification(
                 o.rule(), o.recipient(), o.recipientName(), o.status().name(), o.dueAt(), o.doneAt(),
                 o.completions().isEmpty() ? null : o.completions().get(0).evidence(), o.reason(),
                 o.reasonCode() == null ? null : o.reasonCode().name())).toList();

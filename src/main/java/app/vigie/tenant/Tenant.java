@@ -8,7 +8,7 @@ import java.util.List;
  * provider acts as the controller's agent (HIPAA, 45 CFR 164.404(a)(2): its discovery is then the covered entity's);
  * null or false otherwise. {@code mainEstablishment}: the country of its main establishment in the EEA (GDPR Art.
  * 4(16)), where it is not {@code country} (a group whose Union seat is elsewhere): it decides the lead authority
- * (Art. 56(1)) and the law of establishment; null: {@code country}. {@code euRepresentative}: the country of the
+ * (Art. 56(1)), nothing else; null: {@code country}. {@code euRepresentative}: the country of the
  * representative a controller without an establishment in the Union designated (Art. 27); it does not make a lead
  * authority (no one-stop shop), it is said in the documents.
  */
@@ -23,7 +23,7 @@ public record Tenant(String id, String legalName, String country, String company
                 Boolean.TRUE.equals(processorIsAgent), mainEstablishment, euRepresentative);
     }
 
-    /** Where it is established for the law: its main establishment, else its country. */
+    /** Where its lead data protection authority is: its main establishment, else its country. */
     public String establishment() {
         return mainEstablishment != null ? mainEstablishment : country;
     }

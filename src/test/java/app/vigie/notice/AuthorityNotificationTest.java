@@ -148,6 +148,9 @@ class AuthorityNotificationTest {
         assertThat(n.get("authorities").findValuesAsText("code")).containsExactly("supervisory_authority:IE");
         assertThat(Api.admin().get(docs + ".html?lang=fr").then().statusCode(200).extract().asString())
                 .contains("Établissement principal dans l'EEE (RGPD, art. 4, point 16)</th><td>Irlande (IE)");
+        byte[] pdf = Api.admin().get(docs + ".pdf?lang=fr").then().statusCode(200).extract().asByteArray();
+        assertThat(PdfChecks.text(pdf).replaceAll("\\s+", " ")).contains("Irlande (IE)");
+        PdfChecks.render(pdf, "notification-main-establishment-fr");
         String solo = p + "-solo";
         Api.admin().contentType(JSON).body("{\"legal_name\":\"Solo LLC\",\"country\":\"US\",\"eu_representative\":"
                 + "\"FR\",\"jurisdictions\":[\"FR\",\"DE\"]}").put("/api/tenants/" + solo).then().statusCode(200);

@@ -177,7 +177,7 @@ class ProcessorAlertTest {
                 + "données du Land allemand où le responsable du traitement a son établissement principal")
                 .doesNotContain("BDSG");
         assertThat(letter(deId, de, doc + "en")).contains("the Member State where you usually live, where you work or where the "
-                + "infringement took place (GDPR Art. 77), or to the authority responsible for Klinik Nord GmbH: the "
+                + "alleged infringement took place (GDPR Art. 77), or to the authority responsible for Klinik Nord GmbH: the "
                 + "data protection authority of the German Land").doesNotContain("BDSG");
         for (String lang : List.of("fr", "en")) {
             byte[] pdf = Api.admin().get("/api/incidents/" + deId + "/tenants/" + de

@@ -254,7 +254,13 @@ public final class ObligationPlanner {
             }
             if (day.isBefore(t.from())) {
                 return new Note(ReasonCode.NOT_IN_FORCE, "not in force in " + country + " on " + day
-                        + ": its transposition applies from " + t.from() + " (" + t.source() + ")");
+                        + ": its transposition applies from " + t.from() + (t.note() == null ? "" : " at the earliest")
+                        + " (" + t.source() + ")");
+            }
+            if (t.note() != null) {
+                return new Note(ReasonCode.TRANSPOSITION_UNKNOWN, "whether " + country + "'s transposition applies "
+                        + "on " + day + " is not known: " + t.note() + "; planned as if it did: check it before "
+                        + "relying on it");
             }
             return null;
         }
@@ -288,6 +294,14 @@ public final class ObligationPlanner {
                             + "' is not recorded");
                 }
                 case HIGH_RISK -> {
+                    if (!r.decisions().isEmpty()) {
+                        // a duty in place of another, once its holder records why (GDPR Art. 34(3)(c)): only where
+                        // the other is due, at a high risk
+                        Note decided = decisions(r);
+                        if (decided.condition() != Condition.MET) {
+                            return decided;
+                        }
+                    }
                     if (facts.severity() == null) {
                         return new Note(Condition.UNDECIDED, ReasonCode.AWAITING_DECISION,
                                 "the severity has not been assessed: due as if the risk were high");
@@ -297,33 +311,38 @@ public final class ObligationPlanner {
                             "severity " + facts.severity() + (high ? "" : ": below high"));
                 }
                 default -> {
-                    List<String> parts = new ArrayList<>();
-                    List<String> undecided = new ArrayList<>();
-                    for (String name : r.decisions()) {
-                        Decision d = decision(r, name);
-                        if (d == null) {
-                            undecided.add(name);
-                        } else if (!d.value()) {
-                            return new Note(Condition.NOT_MET, ReasonCode.DECIDED_NOT, "decided not '" + name + "'"
-                                    + (d.justification() == null ? "" : ": " + d.justification()));
-                        } else {
-                            parts.add("decided '" + name + "'" + (d.justification() == null ? ""
-                                    : ": " + d.justification()));
-                        }
-                    }
-                    if (undecided.isEmpty()) {
-                        return new Note(Condition.MET, null, String.join("; ", parts));
-                    }
-                    String awaiting = "awaiting the decision " + undecided.stream().map(x -> "'" + x + "'")
-                            .reduce((x, y) -> x + " and " + y).orElseThrow();
-                    if (!r.assumeHeld()) {
-                        return new Note(Condition.NOT_MET, ReasonCode.AWAITING_DECISION, awaiting
-                                + ": not due unless it is recorded true");
-                    }
-                    return new Note(Condition.UNDECIDED, ReasonCode.AWAITING_DECISION, awaiting
-                            + ": due as if it held");
+                    return decisions(r);
                 }
             }
+        }
+
+        /** The condition of a rule's {@code decision} facts, all of which must hold. */
+        private Note decisions(ObligationRule r) {
+            List<String> parts = new ArrayList<>();
+            List<String> undecided = new ArrayList<>();
+            for (String name : r.decisions()) {
+                Decision d = decision(r, name);
+                if (d == null) {
+                    undecided.add(name);
+                } else if (!d.value()) {
+                    return new Note(Condition.NOT_MET, ReasonCode.DECIDED_NOT, "decided not '" + name + "'"
+                            + (d.justification() == null ? "" : ": " + d.justification()));
+                } else {
+                    parts.add("decided '" + name + "'" + (d.justification() == null ? ""
+                            : ": " + d.justification()));
+                }
+            }
+            if (undecided.isEmpty()) {
+                return new Note(Condition.MET, null, String.join("; ", parts));
+            }
+            String awaiting = "awaiting the decision " + undecided.stream().map(x -> "'" + x + "'")
+                    .reduce((x, y) -> x + " and " + y).orElseThrow();
+            if (!r.assumeHeld()) {
+                return new Note(Condition.NOT_MET, ReasonCode.AWAITING_DECISION, awaiting
+                        + ": not due unless it is recorded true");
+            }
+            return new Note(Condition.UNDECIDED, ReasonCode.AWAITING_DECISION, awaiting
+                    + ": due as if it held");
         }
 
         /**
@@ -521,12 +540,17 @@ public final class ObligationPlanner {
         private Instant relieved(ObligationRule r, Instant due, String[] note) {
             String country = profile == null ? provider.country() : profile.country();
             HolidayCalendar calendar = country == null ? null : rules.holidays().get(country);
-            ZoneId zone = calendar != null ? calendar.zone() : rulesById.get(r.id()).regime().zone();
+            if (calendar == null) {
+                // neither its holidays nor its clock known: a relief computed on another country's could be false
+                note[0] = note[0] + "; the holidays and time zone of " + (country == null ? "its country" : country)
+                        + " are not in compliance-rules/holidays.yaml: a relief for a weekend day or holiday ("
+                        + r.relief().source() + ") is not computed";
+                return due;
+            }
+            ZoneId zone = calendar.zone();
             LocalDate day = due.atZone(zone).toLocalDate();
-            String unknown = calendar == null ? "the holidays of " + (country == null ? "its country" : country)
-                    + " are not in compliance-rules/holidays.yaml: weekends only"
-                    : calendar.known(day.getYear()) ? null : "the holidays of " + country + " in " + day.getYear()
-                    + " are not in compliance-rules/holidays.yaml: weekends only";
+            String unknown = calendar.known(day.getYear()) ? null : "the holidays of " + country + " in "
+                    + day.getYear() + " are not in compliance-rules/holidays.yaml: weekends only";
             if (!closed(calendar, day)) {
                 if (unknown != null) {
                     note[0] = note[0] + "; " + unknown;
@@ -558,7 +582,7 @@ public final class ObligationPlanner {
         }
 
         private static boolean closed(HolidayCalendar calendar, LocalDate day) {
-            return HolidayCalendar.weekend(day) || calendar != null && calendar.holiday(day);
+            return HolidayCalendar.weekend(day) || calendar.holiday(day);
         }
     }
 
@@ -669,8 +693,8 @@ public final class ObligationPlanner {
                     // where the incident occurred: every Member State where the system's users are, each named,
                     // known to authorities.yaml or not
                     countries.addAll(occurred);
-                } else if (p.country() != null && auth.of(kind, p.country()).isPresent()) {
-                    countries.add(p.country());
+                } else if (p.establishment(kind) != null && auth.of(kind, p.establishment(kind)).isPresent()) {
+                    countries.add(p.establishment(kind));
                 } else {
                     // a controller established elsewhere: every authority where its data subjects are
                     where.stream().filter(j -> auth.of(kind, j).isPresent()).forEach(countries::add);

@@ -172,8 +172,8 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
             throw new Invalid(at, "expected an object with at least 'id'");
         }
         keys(t, at + ".", Set.of("id", "mapped", "legal_name", "country", "main_establishment", "jurisdictions",
-                "sectors", "alert_delay", "processor_is_agent", "exposure", "alert_delivered_at", "aware_at", "severity",
-                "decisions", "completions"));
+                "sectors", "alert_delay", "processor_is_agent", "exposure", "alert_delivered_at", "aware_at",
+                "severity", "decisions", "completions"));
         if (!t.hasNonNull("id")) {
             throw new Invalid(at + ".id", "required: the tenant's name in the page audit log");
         }
@@ -206,12 +206,13 @@ public record PlanRequest(Instant now, IncidentFacts incident, ProviderProfile p
             }
             profile = new ControllerProfile(id, true,
                     t.hasNonNull("legal_name") ? text(t.get("legal_name"), at + ".legal_name") : id,
-                    // the law of establishment: the main establishment where given (GDPR Art. 4(16), 56(1))
-                    t.hasNonNull("main_establishment") ? code(t.get("main_establishment"), at + ".main_establishment")
-                            : t.hasNonNull("country") ? code(t.get("country"), at + ".country") : null,
+                    t.hasNonNull("country") ? code(t.get("country"), at + ".country") : null,
                     Set.copyOf(codes(t.get("jurisdictions"), at + ".jurisdictions")),
                     Set.copyOf(words(t.get("sectors"), at + ".sectors")), delay,
-                    t.has("processor_is_agent") && bool(t.get("processor_is_agent"), at + ".processor_is_agent"));
+                    t.has("processor_is_agent") && bool(t.get("processor_is_agent"), at + ".processor_is_agent"),
+                    // the lead authority's country (GDPR Art. 4(16), 56(1))
+                    t.hasNonNull("main_establishment") ? code(t.get("main_establishment"), at + ".main_establishment")
+                            : null);
         }
         CaseFacts.Exposure exposure = CaseFacts.Exposure.VICTIM;
         if (t.hasNonNull("exposure")) {

@@ -39,6 +39,13 @@ public sealed interface Applicability {
         }
     }
 
+    /** A tenant the condition does not match (NIS2's entities, less the financial ones DORA governs). */
+    record Not(Applicability of) implements Applicability {
+        public boolean matches(String country, Set<String> jurisdictions, Set<String> sectors, boolean provider) {
+            return !provider && !of.matches(country, jurisdictions, sectors, false);
+        }
+    }
+
     /** The processor's own obligations (NIS2), not a tenant's. */
     record Provider() implements Applicability {
         public boolean matches(String country, Set<String> jurisdictions, Set<String> sectors, boolean provider) {

@@ -13,7 +13,11 @@ public record InForce(LocalDate from, LocalDate until, String source, Map<String
 
     public static final InForce ALWAYS = new InForce(null, null, null, null);
 
-    /** A Member State's transposition: in force from {@code from}, or unknown ({@code from} null) with why. */
+    /**
+     * A Member State's transposition: in force from {@code from}; unknown ({@code from} null) with why
+     * ({@code note}); or both: not before {@code from}, and from then on not known (Italy's duties start nine months
+     * after each entity's notice, the first ones from {@code from}).
+     */
     public record Transposition(LocalDate from, String source, String note) {
     }
 

@@ -184,10 +184,10 @@ public final class RuleLoader {
     }
 
     private static Applicability applicability(YamlNode n, Authorities authorities) {
-        Map<String, YamlNode> m = n.map(Set.of("any", "all", "country_in", "jurisdiction_in", "sector_in",
+        Map<String, YamlNode> m = n.map(Set.of("any", "all", "not", "country_in", "jurisdiction_in", "sector_in",
                 "provider"));
         if (m.size() != 1) {
-            throw n.problem("give exactly one of any, all, country_in, jurisdiction_in, sector_in, provider");
+            throw n.problem("give exactly one of any, all, not, country_in, jurisdiction_in, sector_in, provider");
         }
         Map.Entry<String, YamlNode> e = m.entrySet().iterator().next();
         YamlNode v = e.getValue();
@@ -202,6 +202,7 @@ public final class RuleLoader {
                 }
                 yield e.getKey().equals("any") ? new Applicability.Any(of) : new Applicability.All(of);
             }
+            case "not" -> new Applicability.Not(applicability(v, authorities));
             case "country_in" -> new Applicability.CountryIn(codes(v, authorities));
             case "jurisdiction_in" -> new Applicability.JurisdictionIn(codes(v, authorities));
             case "sector_in" -> {
@@ -258,14 +259,14 @@ public final class RuleLoader {
                 decisions.add(word(m.get("decision"), d));
             }
         }
-        if ((trigger == Trigger.DECISION) != !decisions.isEmpty()) {
+        if (trigger == Trigger.DECISION ? decisions.isEmpty() : !decisions.isEmpty() && trigger != Trigger.HIGH_RISK) {
             throw n.problem(trigger == Trigger.DECISION ? "trigger 'decision' needs 'decision': the fact the holder "
                     + "decides (such as major), or a list of facts that must all hold" : "'decision' goes with "
                     + "trigger 'decision'");
         }
         boolean assumeHeld = true;
         if (m.containsKey("if_undecided")) {
-            if (trigger != Trigger.DECISION) {
+            if (decisions.isEmpty()) {
                 throw m.get("if_undecided").problem("'if_undecided' goes with trigger 'decision'");
             }
             assumeHeld = switch (m.get("if_undecided").text()) {
@@ -426,11 +427,14 @@ public final class RuleLoader {
                     throw e.getValue().problem("'" + e.getKey() + "' is not a country code such as DE");
                 }
                 Map<String, YamlNode> t = e.getValue().map(Set.of("from", "source", "unknown"));
-                if (t.containsKey("unknown") == t.containsKey("from")) {
-                    throw e.getValue().problem("give either 'from' (with its 'source') or 'unknown' (saying what is "
-                            + "not known and why)");
+                if (!t.containsKey("unknown") && !t.containsKey("from")) {
+                    throw e.getValue().problem("give 'from' (with its 'source'), 'unknown' (saying what is not known "
+                            + "and why), or both (not before 'from'; from then on, not known)");
                 }
-                if (t.containsKey("from")) {
+                if (t.containsKey("from") && t.containsKey("unknown")) {
+                    byCountry.put(e.getKey(), new InForce.Transposition(date(t.get("from")),
+                            YamlNode.required(t, "source", e.getValue()).text(), t.get("unknown").text()));
+                } else if (t.containsKey("from")) {
                     byCountry.put(e.getKey(), new InForce.Transposition(date(t.get("from")),
                             YamlNode.required(t, "source", e.getValue()).text(), null));
                 } else {

@@ -223,10 +223,11 @@ public class ObligationService {
     }
 
     public static ControllerProfile profile(Tenant t) {
-        return new ControllerProfile(t.id(), true, t.legalName(), t.establishment(),
+        return new ControllerProfile(t.id(), true, t.legalName(), t.country(),
                 Set.copyOf(t.jurisdictions() == null ? List.of() : t.jurisdictions()),
                 Set.copyOf(t.sectors() == null ? List.of() : t.sectors()),
-                t.alertDelay() == null ? null : Duration.parse(t.alertDelay()), Boolean.TRUE.equals(t.processorIsAgent()));
+                t.alertDelay() == null ? null : Duration.parse(t.alertDelay()),
+                Boolean.TRUE.equals(t.processorIsAgent()), t.mainEstablishment());
     }
 
     private static CaseFacts facts(String tenant, Instant delivered, Map<String, CaseAwareness.Awareness> awareness,

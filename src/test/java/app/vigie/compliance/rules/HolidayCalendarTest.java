@@ -19,6 +19,7 @@ import app.vigie.compliance.plan.ObligationPlanner;
 import app.vigie.compliance.plan.PlanRequest;
 import app.vigie.compliance.plan.ProviderProfile;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 
 /**
@@ -83,6 +84,33 @@ class HolidayCalendarTest {
                 + "'credit-institution'").contains("could file by noon of 2026-05-15");
         assertThat(note(plan, "fonds", "dora-19-initial")).contains("its type of financial entity is not recorded");
         assertThat(note(plan, "assur", "dora-19-final")).doesNotContain("falls on");
+    }
+
+    /**
+     * A country whose holidays and clock Vigie does not know gets no relief: a weekend judged on Paris's clock could
+     * fall on a Friday in Lisbon, and a relief there would call a late report on time.
+     */
+    @Test
+    void aCountryWhoseHolidaysAreNotKnownGetsNoRelief() throws IOException {
+        ObligationPlanner planner = new ObligationPlanner(RULES);
+        ObjectNode request = (ObjectNode)
+                new YAMLMapper().readTree(Path.of("compliance-rules/scenarios/"
+                        + "37-dora-relief-ascension-and-a-sunday.yaml").toFile()).get("request");
+        ObjectNode assur = (ObjectNode) request.get("tenants").get(0);
+        assur.put("country", "PT");
+        ((ObjectNode) assur.get("completions").get(0)).put("recipient", "financial_authority:PT");
+        List<Obligation> plan = PlanRequest.read(request, new ProviderProfile("FR", Set.of()), planner, Instant.EPOCH)
+                .plan(planner);
+        Obligation initial = plan.stream().filter(o -> "assur".equals(o.tenant())
+                && "dora-19-initial".equals(o.rule())).findFirst().orElseThrow();
+        assertThat(initial.dueAt()).as("not moved").isEqualTo(Instant.parse("2026-05-14T00:00:00Z"));
+        assertThat(initial.doneLate()).isTrue();
+        assertThat(initial.dueNote()).contains("the holidays and time zone of PT are not in "
+                + "compliance-rules/holidays.yaml");
+        Obligation intermediate = plan.stream().filter(o -> "assur".equals(o.tenant())
+                && "dora-19-intermediate".equals(o.rule())).findFirst().orElseThrow();
+        assertThat(intermediate.dueAt()).as("a Sunday in Paris, not moved for Lisbon")
+                .isEqualTo(Instant.parse("2026-05-17T09:00:00Z"));
     }
 
     private static String note(List<Obligation> plan, String tenant, String rule) {

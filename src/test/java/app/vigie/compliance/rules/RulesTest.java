@@ -120,7 +120,7 @@ class RulesTest {
             YAML that does not parse   | gdpr.yaml | 'id: gdpr'          | 'id: [gdpr'               | gdpr.yaml line
             a date that is not one     | gdpr.yaml | 'from: 2018-05-25'  | 'from: 25/05/2018'        | gdpr.yaml line LINE: 'in_force.from': not a date such as 2026-08-02: '25/05/2018'
             in force ending before it starts | gdpr.yaml | 'from: 2018-05-25,' | 'from: 2018-05-25, until: 2017-01-01,' | gdpr.yaml line LINE: 'in_force.until': 'until' must come after 'from'
-            a transposition half known | nis2.yaml | '      unknown: >-' | '      from: 2026-01-01\n      unknown: >-' | nis2.yaml line LINE: 'in_force.by_country.IT': give either 'from' (with its 'source') or 'unknown'
+            a transposition neither known nor said | nis2.yaml | '    NL: {unknown: "the Cyberbeveiligingswet' | '    NL: {unknowable: "the Cyberbeveiligingswet' | nis2.yaml line LINE: 'in_force.by_country.NL': unknown key 'unknowable'
             an outer limit on a fixed period | gdpr.yaml | '    due: PT72H' | '    due: PT72H\n    outer_limit: P60D' | gdpr.yaml line LINE: 'obligations[1].outer_limit': 'outer_limit' bounds an open-ended duty
             a scope without its source | tn.yaml   | 'applies_to_source: ' | '# applies_to_source: ' | tn.yaml line 1: 'applies_to_source' is required
             a relief on no fixed period | dora.yaml | '    due: PT4H\n' | '    due: undue_delay\n    target: PT4H\n' | dora.yaml line LINE: 'obligations[0].due': a 'relief' moves a fixed time limit

@@ -93,7 +93,9 @@ class ObligationApiTest {
         String base = "/api/incidents/" + id;
 
         JsonPath o = obligations(id);
-        assertThat(o.getList("rule")).hasSize(15);  // NIS2 x6 for the provider, GDPR x4 + DORA x4, the alert to ghost
+        // NIS2 x7 for the provider (with its customers' notice), GDPR x5 (with Art. 34(3)(c)) + DORA x5 (with
+        // Art. 19(3)), the alert to ghost
+        assertThat(o.getList("rule")).hasSize(18);
         assertThat(o.getString(of(bank, "gdpr-33-2", "controller") + ".due_at"))
                 .isEqualTo(detected.plus(Duration.ofHours(12)).toString());
         assertThat(o.getString(of(bank, "gdpr-33-2", "controller") + ".due_basis")).isEqualTo("CONTRACT");
@@ -132,7 +134,8 @@ class ObligationApiTest {
 
         // decisions: only those of the case's rules, with a justification
         put("{\"value\":true,\"justification\":\"x\"}").put(base + "/tenants/" + bank + "/decisions/bogus").then()
-                .statusCode(400).body("detail", containsString("one of major"));
+                .statusCode(400).body("detail", containsString("one of disproportionate_effort, "
+                        + "financial_interests_affected, high_risk_no_longer_likely, major,"));
         put("{\"justification\":\"x\"}").put(base + "/tenants/" + bank + "/decisions/major").then().statusCode(400)
                 .body("detail", containsString("'value'"));
         put("{\"value\":true}").put(base + "/tenants/" + bank + "/decisions/major").then().statusCode(400)

@@ -184,7 +184,7 @@ class PlanApiTest {
         JsonNode planned = MAPPER.readTree(post(MAPPER.writeValueAsString(request)).then().statusCode(200).extract()
                 .asString()).path("obligations");
         assertThat(comparable(planned)).isEqualTo(comparable(live));
-        assertThat(live.size()).as("the provider's 6, the bank's 8, the reader's alert").isEqualTo(15);
+        assertThat(live.size()).as("the provider's 7, the bank's 10, the reader's alert").isEqualTo(18);
     }
 
     /** Every field, the completions reduced to their times (who recorded them, and when, is the live side's). */
