@@ -124,9 +124,7 @@ class ProcessorAlertTest {
 
     /** Puts {@code tenant} in the directory as a French controller named {@code legalName}; returns the tenant. */
     private static String frenchController(String tenant, String legalName) {
-        Api.admin().contentType(JSON).body("{\"legal_name\":\"" + legalName + "\",\"country\":\"FR\"}")
-                .put("/api/tenants/" + tenant).then().statusCode(200);
-        return tenant;
+        return Api.controller(tenant, legalName, "FR");
     }
 
     /**
@@ -168,17 +166,19 @@ class ProcessorAlertTest {
         String us = controller(p + "-us", "Acme Health Inc.", "US", "[\"FR\", \"DE\"]");
         String doc = "/documents/data-subject-communication.html?lang=";
         String frFr = letter(Api.leakingIncident(p + "f", fr, p + "-x1"), fr, doc + "fr");
-        assertThat(frFr).contains("de l'État membre où vous résidez habituellement, où vous travaillez ou où la violation "
-                + "aurait été commise (RGPD, art. 77), ou à l'autorité dont relève Clinique Sainte-Anne SAS : Commission "
-                + "nationale de l'informatique et des libertés (CNIL)");
+        assertThat(frFr).contains("à une autorité de protection des données, notamment celle de l'État membre où "
+                + "vous résidez habituellement, où vous travaillez ou où la violation aurait été commise (RGPD, art. "
+                + "77), ou à l'autorité dont relève Clinique Sainte-Anne SAS : Commission nationale de "
+                + "l'informatique et des libertés (CNIL)");
         String deId = Api.leakingIncident(p + "d", de, p + "-x2");
         String deFr = letter(deId, de, doc + "fr");
         assertThat(deFr).contains("ou à l'autorité dont relève Klinik Nord GmbH : l'autorité de protection des "
                 + "données du Land allemand où le responsable du traitement a son établissement principal")
                 .doesNotContain("BDSG");
-        assertThat(letter(deId, de, doc + "en")).contains("the Member State where you usually live, where you work or where the "
-                + "alleged infringement took place (GDPR Art. 77), or to the authority responsible for Klinik Nord GmbH: the "
-                + "data protection authority of the German Land").doesNotContain("BDSG");
+        assertThat(letter(deId, de, doc + "en")).contains("to a data protection authority, in particular that of "
+                + "the Member State where you usually live, where you work or where the alleged infringement took "
+                + "place (GDPR Art. 77), or to the authority responsible for Klinik Nord GmbH: the data protection "
+                + "authority of the German Land").doesNotContain("BDSG");
         for (String lang : List.of("fr", "en")) {
             byte[] pdf = Api.admin().get("/api/incidents/" + deId + "/tenants/" + de
                     + "/documents/data-subject-communication.pdf?lang=" + lang).then().statusCode(200).extract()

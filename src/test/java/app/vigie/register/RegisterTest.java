@@ -131,9 +131,7 @@ class RegisterTest {
     @Test
     void anArticle34ExceptionClosesTheCommunicationAndIsRegisteredWithItsJustification() throws Exception {
         String p = Api.uniquePrefix();
-        String masse = p + "-masse";
-        Api.admin().contentType(JSON).body("{\"legal_name\":\"Masse SAS\",\"country\":\"FR\"}")
-                .put("/api/tenants/" + masse).then().statusCode(200);
+        String masse = Api.controller(p + "-masse", "Masse SAS", "FR");
         String id = Api.leakingIncident(p, masse, p + "-other");
         Api.admin().contentType(JSON).body("{\"value\":true,\"justification\":\"aucune coordonnée pour "
                 + "2 millions d'utilisateurs\"}").put("/api/incidents/" + id + "/tenants/" + masse

@@ -200,6 +200,13 @@ public final class Api {
         return json.writeValueAsString(out);
     }
 
+    /** Puts {@code tenant} in the directory as a controller of {@code country} named {@code legalName}. */
+    public static String controller(String tenant, String legalName, String country) {
+        admin().contentType("application/json").body("{\"legal_name\":\"" + legalName + "\",\"country\":\""
+                + country + "\"}").put("/api/tenants/" + tenant).then().statusCode(200);
+        return tenant;
+    }
+
     public static String uniquePrefix() {
         return "t-" + UUID.randomUUID().toString().substring(0, 8);
     }

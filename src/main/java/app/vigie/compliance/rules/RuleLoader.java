@@ -139,13 +139,7 @@ public final class RuleLoader {
         }
         String name = YamlNode.required(m, "name", root).text();
         String source = YamlNode.required(m, "source", root).text();
-        YamlNode zoneNode = YamlNode.required(m, "zone", root);
-        ZoneId zone;
-        try {
-            zone = ZoneId.of(zoneNode.text());
-        } catch (DateTimeException e) {
-            throw zoneNode.problem("not a time zone such as Europe/Paris: '" + zoneNode.text() + "'");
-        }
+        ZoneId zone = zone(YamlNode.required(m, "zone", root));
         Applicability applies = applicability(YamlNode.required(m, "applies_to", root), authorities);
         String appliesToSource = YamlNode.required(m, "applies_to_source", root).text();
         List<Regime.Implication> implies = m.containsKey("implies") ? implications(m.get("implies")) : List.of();
@@ -577,13 +571,7 @@ public final class RuleLoader {
                 throw n.problem("'" + c.getKey() + "' is not a country code such as FR");
             }
             Map<String, YamlNode> f = n.map(Set.of("zone", "source", "note", "days", "years"));
-            YamlNode zoneNode = YamlNode.required(f, "zone", n);
-            ZoneId zone;
-            try {
-                zone = ZoneId.of(zoneNode.text());
-            } catch (DateTimeException e) {
-                throw zoneNode.problem("not a time zone such as Europe/Paris: '" + zoneNode.text() + "'");
-            }
+            ZoneId zone = zone(YamlNode.required(f, "zone", n));
             List<HolidayCalendar.Day> days = new ArrayList<>();
             if (f.containsKey("days")) {
                 for (YamlNode d : f.get("days").list()) {
@@ -617,6 +605,14 @@ public final class RuleLoader {
                     f.containsKey("note") ? f.get("note").text() : null, List.copyOf(days), Map.copyOf(years)));
         }
         return out;
+    }
+
+    private static ZoneId zone(YamlNode n) {
+        try {
+            return ZoneId.of(n.text());
+        } catch (DateTimeException e) {
+            throw n.problem("not a time zone such as Europe/Paris: '" + n.text() + "'");
+        }
     }
 
     private static HolidayCalendar.Day holiday(YamlNode d) {
