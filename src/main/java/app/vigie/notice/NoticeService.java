@@ -420,6 +420,7 @@ public class NoticeService {
                 n.dpo().email(), n.dates().start(), n.dates().end(), n.dates().ongoing(), st.dataCategories(),
                 st.specialCategories(), st.likelyConsequences(), n.measuresTaken(), st.measuresProposed(),
                 authorityName, authority == null ? null : authority.url(), eea,
+                authority != null && authority.code().startsWith("supervisory_authority:"),
                 Boolean.TRUE.equals(n.nature().confidentiality()), byOthers, byOwn);
     }
 

@@ -187,6 +187,12 @@ class ProcessorAlertTest {
                     ? "RGPD, art. 77" : "GDPR Art. 77").doesNotContain("BDSG");
             PdfChecks.render(pdf, "letter-complaint-" + lang);
         }
+        // a UK controller with data subjects in France: the GDPR's sentence, and the ICO under its own
+        String uk = controller(p + "-uk", "Brit Health Ltd", "GB", "[\"GB\", \"FR\"]");
+        String ukFr = letter(Api.leakingIncident(p + "k", uk, p + "-x4"), uk, doc + "fr");
+        assertThat(ukFr).contains("(RGPD, art. 77).</li>").doesNotContain("(RGPD, art. 77), ou à")
+                .contains("Vous pouvez aussi adresser une réclamation à l'autorité dont relève Brit Health Ltd : "
+                        + "Bureau du commissaire à l'information du Royaume-Uni (ICO).");
         String usFr = letter(Api.leakingIncident(p + "u", us, p + "-x3"), us, doc + "fr");
         assertThat(usFr).contains("où vous résidez habituellement, où vous travaillez ou où la violation aurait été "
                 + "commise (RGPD, art. 77).").doesNotContain("dont relève").doesNotContain("Land de l'établissement");
