@@ -227,7 +227,8 @@ public class NoticeService {
                         : processorNotified;
             } else if (o.kind() == ObligationRule.Kind.DATA_SUBJECT_COMMUNICATION && informing == null) {
                 informing = o;
-            } else if (o.kind() == ObligationRule.Kind.AUTHORITY_NOTIFICATION && dataProtectionAuthority(o)) {
+            } else if (o.kind() == ObligationRule.Kind.AUTHORITY_NOTIFICATION
+                    && rules.rules().authorities().isDataProtectionAuthority(o.recipient())) {
                 if (o.status() != Obligation.Status.NOT_REQUIRED || o.doneAt() != null) {
                     authorities.add(new AuthorityNotification.Recipient(o.recipient(), o.recipientName() == null
                             ? null : recipient(o, lang.getLanguage()), o.recipientUrl()));
@@ -269,7 +270,7 @@ public class NoticeService {
                 new AuthorityNotification.Organisation(tenant, alert.controller().legalName(),
                         alert.controller().companyId(), country(entry.map(Tenant::country), lang),
                         alert.controller().mapped(),
-                        st.sector() != null ? st.sector() : sectors(tenant, lang.getLanguage()), st.address(),
+                        st.sector() != null ? st.sector() : sectors(entry, lang.getLanguage()), st.address(),
                         country(entry.map(Tenant::mainEstablishment), lang),
                         country(entry.map(Tenant::euRepresentative), lang)),
                 new AuthorityNotification.Contact(alert.controller().dpoName(), alert.controller().dpoEmail(),
@@ -433,8 +434,8 @@ public class NoticeService {
      * The tenant's sectors as the directory records them, in the notification form's words ("Secteur financier"),
      * or null when none of them has words (the form then says it is to be completed).
      */
-    private String sectors(String tenant, String lang) {
-        List<String> named = TenantEntry.byId(tenant).map(Tenant::sectors).orElse(List.of()).stream()
+    private String sectors(Optional<Tenant> entry, String lang) {
+        List<String> named = entry.map(Tenant::sectors).orElse(List.of()).stream()
                 .filter(x -> words.has(lang, "sector", x)).map(x -> words.of(lang, "sector", x)).toList();
         return named.isEmpty() ? null : String.join(", ", named);
     }
@@ -445,8 +446,8 @@ public class NoticeService {
      * established outside the EEA that notifies where its data subjects are (no one-stop shop): the letter then
      * names the authority of where the person lives or works (Art. 77(1)).
      */
-    private static AuthorityNotification.Recipient complaintAuthority(AuthorityNotification n, String country) {
-        String own = "GB".equals(country) ? "ico" : "CH".equals(country) ? "fdpic" : "supervisory_authority:" + country;
+    private AuthorityNotification.Recipient complaintAuthority(AuthorityNotification n, String country) {
+        String own = rules.rules().authorities().dataProtectionAuthority(country);
         return n.authorities().stream().filter(a -> a.name() != null && a.code().equals(own)).findFirst()
                 .orElse(null);
     }
@@ -456,11 +457,6 @@ public class NoticeService {
         Instant first = alert.exposed().stream().map(l -> l.firstSeenAt().utc()).filter(Objects::nonNull)
                 .min(Instant::compareTo).orElse(incident.firstExposureAt());
         return When.of(first, zone, lang);
-    }
-
-    private static boolean dataProtectionAuthority(Obligation o) {
-        return o.recipient().startsWith("supervisory_authority") || o.recipient().equals("ico")
-                || o.recipient().equals("fdpic");
     }
 
     /** One request's line while it is summed. */

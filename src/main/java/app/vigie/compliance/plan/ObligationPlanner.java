@@ -551,14 +551,14 @@ public final class ObligationPlanner {
             LocalDate day = due.atZone(zone).toLocalDate();
             String unknown = calendar.known(day.getYear()) ? null : "the holidays of " + country + " in "
                     + day.getYear() + " are not in compliance-rules/holidays.yaml: weekends only";
-            if (!closed(calendar, day)) {
+            if (calendar.workingDay(day)) {
                 if (unknown != null) {
                     note[0] = note[0] + "; " + unknown;
                 }
                 return due;
             }
             LocalDate next = day.plusDays(1);
-            while (closed(calendar, next)) {
+            while (!calendar.workingDay(next)) {
                 next = next.plusDays(1);
             }
             Instant noon = next.atTime(12, 0).atZone(zone).toInstant();
@@ -579,10 +579,6 @@ public final class ObligationPlanner {
                     + "not moved; an entity the relief is for could file by noon of " + next + " ("
                     + relief.source() + ")";
             return due;
-        }
-
-        private static boolean closed(HolidayCalendar calendar, LocalDate day) {
-            return HolidayCalendar.weekend(day) || calendar.holiday(day);
         }
     }
 

@@ -32,7 +32,7 @@ public record HolidayCalendar(String country, ZoneId zone, String source, String
         if (listed != null && listed.contains(MonthDay.from(date))) {
             return true;
         }
-        return days.stream().anyMatch(d -> d.on(date.getYear()) != null && d.on(date.getYear()).equals(date));
+        return days.stream().anyMatch(d -> date.equals(d.on(date.getYear())));
     }
 
     /** Monday to Friday and not a holiday. */

@@ -672,14 +672,22 @@ public final class RuleLoader {
                     throw a.getValue().problem(isNamed ? "a named authority's code is lower case, such as ico"
                             : "'" + a.getKey() + "' is not a country code such as FR");
                 }
-                Map<String, YamlNode> fields = a.getValue().map(Set.of("name", "url", "source"));
+                Map<String, YamlNode> fields = a.getValue().map(isNamed
+                        ? Set.of("name", "url", "source", "data_protection_authority_of")
+                        : Set.of("name", "url", "source"));
+                String of = fields.containsKey("data_protection_authority_of")
+                        ? fields.get("data_protection_authority_of").text() : null;
+                if (of != null && !CODE.matcher(of).matches()) {
+                    throw fields.get("data_protection_authority_of").problem("'" + of
+                            + "' is not a country code such as GB");
+                }
                 String url = YamlNode.required(fields, "url", a.getValue()).text();
                 if (!url.startsWith("https://")) {
                     throw fields.get("url").problem("an authority's address starts with https://");
                 }
                 Map<String, String> names = texts(YamlNode.required(fields, "name", a.getValue()));
                 entries.put(a.getKey(), new Authorities.Authority(a.getKey(), names.get("en"), url, names,
-                        fields.containsKey("source") ? fields.get("source").text() : null));
+                        fields.containsKey("source") ? fields.get("source").text() : null, of));
             }
             if (isNamed) {
                 named.putAll(entries);

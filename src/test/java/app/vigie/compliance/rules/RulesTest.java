@@ -51,6 +51,13 @@ class RulesTest {
         assertThat(art33.late()).isEqualTo("reasons");
         assertThat(art33.phased()).isTrue();
         assertThat(rules.authorities().of("supervisory_authority", "FR").orElseThrow().name()).contains("CNIL");
+        // the letter's own authority of a controller: the ICO and the FDPIC by their data, else the GDPR's
+        assertThat(rules.authorities().dataProtectionAuthority("GB")).isEqualTo("ico");
+        assertThat(rules.authorities().dataProtectionAuthority("CH")).isEqualTo("fdpic");
+        assertThat(rules.authorities().dataProtectionAuthority("IE")).isEqualTo("supervisory_authority:IE");
+        assertThat(rules.authorities().isDataProtectionAuthority("fdpic")).isTrue();
+        assertThat(rules.authorities().isDataProtectionAuthority("bacs")).isFalse();
+        assertThat(rules.authorities().isDataProtectionAuthority("supervisory_authority:FR")).isTrue();
         assertThat(rules.authorities().sets().get("eea")).hasSize(30).contains("NO", "IS", "LI").doesNotContain("GB",
                 "CH");
         ObligationRule tn = rules.regime("tn").orElseThrow().obligations().get(0);
@@ -130,6 +137,7 @@ class RulesTest {
             an unknown exposure        | gdpr.yaml | '    exposure: [victim]' | '    exposure: [reader]' | gdpr.yaml line LINE: 'obligations[1].exposure': a list of victim
             if_undecided without a decision | gdpr.yaml | '    trigger: risk' | '    trigger: risk\n    if_undecided: held' | gdpr.yaml line LINE: 'obligations[1].if_undecided': 'if_undecided' goes with trigger 'decision'
             a country for a named authority | uk-gdpr.yaml | '    recipient: ico' | '    recipient: ico\n    recipient_from: occurrence' | uk-gdpr.yaml line LINE: 'obligations[1].recipient_from': only an authority chosen by country
+            a data protection authority of no country | authorities.yaml | 'data_protection_authority_of: CH}' | 'data_protection_authority_of: Swiss}' | authorities.yaml line LINE: 'authorities.named.fdpic.data_protection_authority_of': 'Swiss' is not a country code such as GB
             imputed on a decision clock | ch-nfadp.yaml | '    clock: decision' | '    clock: decision\n    imputed: true' | ch-nfadp.yaml line LINE: 'obligations[2].imputed': 'imputed' moves a controller_awareness clock
             """)
     void aBrokenFileIsRefusedWithItsFileLineAndProblem(String what, String file, String from, String to,
