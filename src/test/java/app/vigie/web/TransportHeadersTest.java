@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
-import app.vigie.embedded.VigieMain;
+import app.vigie.cli.VigieMain;
 import app.vigie.platform.Mode;
 import app.vigie.testing.Api;
 

@@ -63,7 +63,7 @@ public class ComplianceRules {
     }
 
     /** {@code log}: false for a command whose standard output is its answer. */
-    ComplianceRules(Optional<String> dir, String country, Optional<List<String>> regimes, List<Duration> steps,
+    public ComplianceRules(Optional<String> dir, String country, Optional<List<String>> regimes, List<Duration> steps,
             boolean log) {
         Map<String, String> files;
         if (dir.isPresent()) {

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 import app.vigie.auditlog.intake.IncomingLine;
 import app.vigie.auditlog.intake.Source;
-import app.vigie.auditlog.validate.LogValidator;
-import app.vigie.auditlog.validate.ValidateCommand;
+import app.vigie.cli.LogValidator;
+import app.vigie.cli.ValidateCommand;
 import app.vigie.runtime.engine.Cache;
 import app.vigie.runtime.engine.Fault;
 import app.vigie.runtime.engine.Fix;

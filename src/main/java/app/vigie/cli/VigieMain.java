@@ -1,4 +1,4 @@
-package app.vigie.embedded;
+package app.vigie.cli;
 
 import java.io.IOException;
 import java.net.URI;
@@ -17,11 +17,9 @@ import io.quarkus.runtime.ApplicationLifecycleManager;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
-import app.vigie.auditlog.replay.ReplayCommand;
-import app.vigie.auditlog.validate.ValidateCommand;
-import app.vigie.compliance.service.PlanCommand;
 import app.vigie.platform.Mode;
 import app.vigie.platform.PrivateFiles;
+import app.vigie.embedded.EmbeddedDatabase;
 
 /**
  * Starts Vigie. With no argument: the service, in the mode of {@code VIGIE_MODE} (embedded by default, which

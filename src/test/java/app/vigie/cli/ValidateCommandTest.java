@@ -1,4 +1,4 @@
-package app.vigie.auditlog.validate;
+package app.vigie.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package app.vigie.auditlog.validate;
+package app.vigie.cli;
 
 import java.time.Instant;
 import java.util.ArrayList;

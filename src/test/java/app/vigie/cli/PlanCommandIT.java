@@ -1,4 +1,4 @@
-package app.vigie.compliance;
+package app.vigie.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package app.vigie.auditlog.validate;
+package app.vigie.cli;
 
 import java.io.BufferedInputStream;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package app.vigie.compliance.service;
+package app.vigie.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,6 +17,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import app.vigie.compliance.rules.InvalidRules;
 import app.vigie.json.JsonConfig;
 import app.vigie.problem.ProblemException;
+import app.vigie.compliance.service.PlanResource;
+import app.vigie.compliance.service.ComplianceRules;
 
 /**
  * {@code plan FILE.json}: the answer of {@code POST /api/obligations/plan} for the request in the file, printed;

@@ -1,4 +1,4 @@
-package app.vigie.auditlog.replay;
+package app.vigie.cli;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
