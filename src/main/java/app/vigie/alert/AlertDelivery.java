@@ -53,7 +53,6 @@ import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.notice.DocumentRenderer;
 import app.vigie.notice.NoticeService;
-import app.vigie.platform.Mode;
 import app.vigie.platform.Traces;
 import app.vigie.tenant.TenantValidator;
 
@@ -127,13 +126,8 @@ public class AlertDelivery {
     @ConfigProperty(name = "vigie.alerts.attempt-deadline", defaultValue = "PT10S")
     Duration attemptDeadline;
 
-    /** Networks a webhook target may be in although private, loopback or link-local (CIDR list). */
-    @ConfigProperty(name = "vigie.alerts.webhook.allowed-networks")
-    Optional<List<String>> allowedNetworks;
-
-    /** Plain http targets in production mode (always allowed in embedded mode). */
-    @ConfigProperty(name = "vigie.alerts.webhook.allow-http", defaultValue = "false")
-    boolean allowHttp;
+    @Inject
+    WebhookPolicy webhookPolicy;
 
     @Inject
     Vertx vertx;
@@ -156,9 +150,7 @@ public class AlertDelivery {
                 sendTimer(channel, outcome);
             }
         }
-        boolean production = Mode.current() == Mode.PRODUCTION;
-        webhook = new Webhook(vertx, new WebhookTargets(allowedNetworks.orElse(List.of()), production && !allowHttp),
-                attemptDeadline);
+        webhook = new Webhook(vertx, webhookPolicy.targets(), attemptDeadline);
         slots = new Semaphore(Math.max(1, concurrency));
         AtomicInteger n = new AtomicInteger();
         senders = Executors.newFixedThreadPool(Math.max(1, concurrency), r -> {

@@ -9,6 +9,7 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Where a webhook may be sent. A tenant's target is a URL someone typed: resolved, every address it resolves to is
@@ -43,6 +44,8 @@ public final class WebhookTargets {
         "64:ff9b:1::/48", "100::/64", "2001::/32", "2001:db8::/32", "2002::/16", "fc00::/7", "fe80::/10",
         "ff00::/8"};
     private static final List<Network> BLOCKED_NETWORKS = parse(List.of(BLOCKED));
+    /** An IPv4 address written out (the JDK parses it without a lookup). */
+    private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
 
     private final List<Network> allowed;
     private final boolean requireHttps;
@@ -58,8 +61,39 @@ public final class WebhookTargets {
         this(allowedNetworks, requireHttps, InetAddress::getAllByName);
     }
 
-    /** The target to connect to, or why not. */
-    public Checked check(String url) throws Refused {
+    /**
+     * Whether a target typed into the directory can ever be delivered, without asking DNS: its form, https in
+     * production mode, and, when its host is an address written out or {@code localhost}, that address. A name is
+     * checked again, resolved, at each delivery ({@link #check}): what it resolves to may change.
+     */
+    public void checkSaved(String url) throws Refused {
+        URI uri = form(url);
+        String host = uri.getHost();
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        String lower = host.toLowerCase(Locale.ROOT);
+        InetAddress literal;
+        try {
+            if (lower.equals("localhost") || lower.endsWith(".localhost")) {
+                literal = InetAddress.getByName("127.0.0.1");
+            } else if (IPV4.matcher(host).matches() || host.contains(":")) {
+                literal = InetAddress.getByName(host);  // a literal: parsed, not looked up
+            } else {
+                return;
+            }
+        } catch (UnknownHostException e) {
+            throw new Refused("the target's host " + host + " is not an address");
+        }
+        if (!permitted(literal)) {
+            throw new Refused("the target's host " + host + " is " + literal.getHostAddress()
+                    + ", a loopback, link-local, private or reserved address, where no alert is ever sent "
+                    + "(vigie.alerts.webhook.allowed-networks opens a network)");
+        }
+    }
+
+    /** The URL's form: http(s), a host, no credentials, https in production mode. */
+    private URI form(String url) throws Refused {
         URI uri;
         try {
             uri = URI.create(url);
@@ -73,11 +107,17 @@ public final class WebhookTargets {
         if (uri.getUserInfo() != null) {
             throw new Refused("the target must not carry credentials in its URL");
         }
-        boolean tls = scheme.equals("https");
-        if (!tls && requireHttps) {
+        if (!scheme.equals("https") && requireHttps) {
             throw new Refused("the target must be https in production mode (vigie.alerts.webhook.allow-http opens "
                     + "plain http)");
         }
+        return uri;
+    }
+
+    /** The target to connect to, or why not. */
+    public Checked check(String url) throws Refused {
+        URI uri = form(url);
+        boolean tls = "https".equalsIgnoreCase(uri.getScheme());
         String host = uri.getHost();
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);

@@ -80,6 +80,12 @@ public final class TenantFile {
      * header names and keeps the directory's values of the others (a file of ids and delays changes only delays).
      */
     public static List<Entry> read(String name, String text, Function<String, Optional<Tenant>> directory) {
+        return read(name, text, directory, t -> List.of());
+    }
+
+    /** As {@link #read(String, String, Function)}, with {@code checks}' problems of each entry besides its form's. */
+    public static List<Entry> read(String name, String text, Function<String, Optional<Tenant>> directory,
+            Function<Tenant, List<String>> checks) {
         boolean csv = isCsv(name, text);
         List<Entry> entries = csv ? readCsv(text) : readYaml(text);
         Set<String> given = csv ? csvColumns(text) : Set.copyOf(FIELDS);
@@ -94,6 +100,7 @@ public final class TenantFile {
             Tenant t = before.map(b -> merge(b, e.tenant(), given)).orElse(e.tenant()).withDefaults();
             List<String> problems = new ArrayList<>(e.problems());
             problems.addAll(TenantValidator.problems(t));
+            problems.addAll(checks.apply(t));
             Integer first = t.id() == null ? null : seen.putIfAbsent(t.id(), e.line());
             if (first != null) {
                 problems.add("tenant '" + t.id() + "' is already on line " + first);

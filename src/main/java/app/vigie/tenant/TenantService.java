@@ -37,6 +37,9 @@ public class TenantService {
     @Inject
     Instance<DirectoryListener> listeners;
 
+    @Inject
+    Instance<ChannelCheck> channelChecks;
+
     @ConfigProperty(name = "vigie.tenants.file")
     Optional<String> file;
 
@@ -57,6 +60,13 @@ public class TenantService {
         }
         Path path = Path.of(file.get()).toAbsolutePath();
         List<Tenant> tenants = read(path);
+        for (int i = 0; i < tenants.size(); i++) {
+            List<String> refused = refusals(tenants.get(i));
+            if (!refused.isEmpty()) {
+                throw new InvalidTenantsFile("tenants file " + path + ", entry " + (i + 1) + " (id '"
+                        + tenants.get(i).id() + "'): " + String.join("; ", refused), null);
+            }
+        }
         for (Tenant t : tenants) {
             save("file:" + path.getFileName(), t, "file");
         }
@@ -117,12 +127,29 @@ public class TenantService {
         Tenant t = new Tenant(id, body.legalName(), body.country(), body.companyId(), body.dpo(),
                 body.alertChannels(), body.alertDelay(), body.jurisdictions(), body.sectors(),
                 body.processorIsAgent(), body.mainEstablishment(), body.euRepresentative()).withDefaults();
-        List<String> problems = TenantValidator.problems(t);
+        List<String> problems = new ArrayList<>(TenantValidator.problems(t));
+        problems.addAll(refusals(t));
         if (!problems.isEmpty()) {
             throw new ProblemException(400, String.join("; ", problems));
         }
         save(actor, t, "api");
         return get(id);
+    }
+
+    /**
+     * Why the entry's alert channels can never be delivered, as alerting judges them (a webhook to a loopback or
+     * private address outside the allowed networks, plain http in production): refused when saved, with the reason.
+     */
+    List<String> refusals(Tenant t) {
+        List<String> out = new ArrayList<>();
+        List<Tenant.AlertChannel> channels = t.alertChannels() == null ? List.of() : t.alertChannels();
+        for (int i = 0; i < channels.size(); i++) {
+            for (ChannelCheck check : channelChecks) {
+                String where = "'alert_channels[" + i + "]' target: ";
+                check.refusal(channels.get(i)).ifPresent(r -> out.add(where + r));
+            }
+        }
+        return out;
     }
 
     /** Creates or replaces an entry already checked, audited when it changed. */
@@ -146,7 +173,8 @@ public class TenantService {
      */
     public List<ImportLine> preview(String name, String text) throws SQLException {
         checkSize(text);
-        return Transactions.run(dataSource, c -> TenantFile.read(name, text, TenantEntry::byId).stream()
+        return Transactions.run(dataSource, c -> TenantFile.read(name, text, TenantEntry::byId, this::refusals)
+                .stream()
                 .map(e -> new ImportLine(e.line(), e.tenant() == null ? null : e.tenant().id(),
                         !e.problems().isEmpty() ? "error" : !e.existed() ? "create" : e.changed().isEmpty() ? "same"
                                 : "update", e.changed(), e.problems()))
@@ -161,7 +189,7 @@ public class TenantService {
     public int importAll(String actor, String name, String text) throws SQLException {
         checkSize(text);
         return Transactions.run(dataSource, c -> {
-            List<TenantFile.Entry> entries = TenantFile.read(name, text, TenantEntry::byId);
+            List<TenantFile.Entry> entries = TenantFile.read(name, text, TenantEntry::byId, this::refusals);
             List<String> refused = entries.stream().filter(e -> !e.problems().isEmpty())
                     .map(e -> "line " + e.line() + ": " + String.join("; ", e.problems())).toList();
             if (!refused.isEmpty()) {

@@ -53,6 +53,34 @@ class WebhookDefencesTest {
         assertThatThrownBy(() -> targets.check(url)).isInstanceOf(WebhookTargets.Refused.class);
     }
 
+    /** A target typed into the directory: refused at once when no delivery could ever reach it, without DNS. */
+    @ParameterizedTest
+    @ValueSource(strings = {"http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/", "http://10.1.2.3/",
+        "https://192.168.1.1/", "http://127.0.0.1:8080/hook", "http://localhost/", "https://api.localhost/",
+        "http://[::1]/", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/", "ftp://hooks.example.com/",
+        "https://user:pw@hooks.example.com/", "not a url"})
+    void aTargetNoAlertCouldReachIsRefusedWhenSaved(String url) {
+        WebhookTargets targets = new WebhookTargets(List.of(), false, host -> {
+            throw new AssertionError("no DNS lookup when a target is saved: " + host);
+        });
+        assertThatThrownBy(() -> targets.checkSaved(url)).isInstanceOf(WebhookTargets.Refused.class);
+    }
+
+    @Test
+    void aNameIsLeftToTheDeliveryAndAnAllowedNetworkIsSavedAsIs() throws Exception {
+        WebhookTargets.Resolver noDns = host -> {
+            throw new AssertionError("no DNS lookup when a target is saved: " + host);
+        };
+        new WebhookTargets(List.of(), false, noDns).checkSaved("https://hooks.example.com/vigie");
+        new WebhookTargets(List.of(), false, noDns).checkSaved("https://93.184.216.34/hook");
+        new WebhookTargets(List.of("127.0.0.0/8"), false, noDns).checkSaved("http://127.0.0.1:9000/hook");
+        new WebhookTargets(List.of("127.0.0.0/8"), false, noDns).checkSaved("http://localhost:9000/hook");
+        assertThatThrownBy(() -> new WebhookTargets(List.of(), true, noDns).checkSaved("http://hooks.example.com/"))
+                .hasMessageContaining("https in production mode");
+        assertThatThrownBy(() -> new WebhookTargets(List.of(), false, noDns).checkSaved("http://169.254.169.254/"))
+                .hasMessageContaining("169.254.169.254").hasMessageContaining("allowed-networks");
+    }
+
     @Test
     void aPublicAddressPassesAndAnAllowedNetworkOpensAPrivateOne() throws Exception {
         assertThat(new WebhookTargets(List.of(), false).check("https://93.184.216.34/hook").address().getHostAddress())

@@ -67,6 +67,30 @@ class TenantDirectoryTest {
     }
 
     /**
+     * A webhook no alert could ever reach (the cloud metadata service, a private address outside the allowed networks)
+     * is refused when it is saved, with the reason; one inside an allowed network (127.0.0.0/8 in tests) is saved.
+     */
+    @Test
+    void aWebhookNoAlertCouldReachIsRefusedWhenSavedWithItsReason() {
+        String id = Api.uniquePrefix() + "-hooked";
+        for (String target : new String[] {"http://169.254.169.254/latest/meta-data/", "https://10.1.2.3/hook",
+            "http://[::ffff:192.168.0.1]/"}) {
+            Api.admin().contentType("application/json")
+                    .body("{\"legal_name\":\"Hooked SA\",\"country\":\"FR\",\"alert_channels\":["
+                            + "{\"type\":\"email\",\"target\":\"sec@example.org\"},"
+                            + "{\"type\":\"webhook\",\"target\":\"" + target + "\"}]}")
+                    .put("/api/tenants/" + id).then().statusCode(400).contentType("application/problem+json")
+                    .body("detail", containsString("'alert_channels[1]' target: the target's host"))
+                    .body("detail", containsString("vigie.alerts.webhook.allowed-networks"));
+        }
+        Api.admin().get("/api/tenants/" + id).then().statusCode(404);
+        Api.admin().contentType("application/json")
+                .body("{\"legal_name\":\"Hooked SA\",\"country\":\"FR\",\"alert_channels\":["
+                        + "{\"type\":\"webhook\",\"target\":\"http://127.0.0.1:9/hook\"}]}")
+                .put("/api/tenants/" + id).then().statusCode(200);
+    }
+
+    /**
      * An entry comes back as it was put, every field; the channels are stored as the JSON list they always were; a
      * replacement keeps the creation time and moves the update time; putting the same entry again audits nothing.
      */

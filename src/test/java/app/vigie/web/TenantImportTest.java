@@ -81,6 +81,27 @@ class TenantImportTest {
     }
 
     @Test
+    void aWebhookNoAlertCouldReachIsALineRefusedWithItsReason() {
+        String p = Api.uniquePrefix();
+        DashboardActionsTest.Browser dpo = DashboardActionsTest.signIn("admin", Api.ADMIN_PASSWORD, "/tenants");
+        String yaml = """
+                tenants:
+                  - id: %1$s-meta
+                    legal_name: Meta SAS
+                    country: FR
+                    alert_channels:
+                      - type: webhook
+                        target: http://169.254.169.254/latest/meta-data/
+                """.formatted(p);
+        Response preview = upload(dpo, "tenants.yaml", yaml);
+        assertThat(preview.statusCode()).isEqualTo(200);
+        assertThat(rowOf(preview.asString(), 2)).contains(p + "-meta", "169.254.169.254",
+                "vigie.alerts.webhook.allowed-networks");
+        assertThat(preview.asString()).doesNotContain("action=\"/tenants/import/confirm\"");
+        Api.admin().get("/api/tenants/" + p + "-meta").then().statusCode(404);
+    }
+
+    @Test
     void theDirectoryExportedImportsBackUnchangedInBothFormats() {
         String p = Api.uniquePrefix();
         Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme, \\\"the\\\" SAS\",\"country\":\"FR\","
