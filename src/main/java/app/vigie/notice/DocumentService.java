@@ -90,9 +90,10 @@ public class DocumentService {
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         if (!notices.provider().identified()) {
-            throw new ProblemException(409, "the provider's identity is not configured: set VIGIE_PROVIDER_NAME and "
-                    + "VIGIE_PROVIDER_CONTACT (vigie.provider.legal-name, vigie.provider.contact) before issuing a "
-                    + "notification to an authority; previews show the fields to complete");
+            throw new ProblemException(409, "the provider's identity is not recorded: an administrator records its "
+                    + "legal name and contact on the settings page (/settings, or PUT /api/settings/provider; the "
+                    + "environment's VIGIE_PROVIDER_NAME and VIGIE_PROVIDER_CONTACT are the default) before a "
+                    + "notification to an authority is issued; previews show the fields to complete");
         }
         IssuedDocument.Version v = Transactions.run(dataSource, c -> {
             IncidentView incident = IncidentQueries.affected(c, uuid, id, tenant);

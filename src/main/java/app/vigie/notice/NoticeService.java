@@ -21,7 +21,6 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -39,6 +38,8 @@ import app.vigie.incident.TenantView;
 import app.vigie.rootcause.RootCauses;
 import app.vigie.tenant.Tenant;
 import app.vigie.tenant.TenantEntry;
+import app.vigie.settings.ProviderIdentity;
+import app.vigie.settings.SettingsService;
 
 /**
  * The data of an incident's documents, assembled from its facts in the reader's language and zone: the processor's
@@ -66,16 +67,16 @@ public class NoticeService {
     @Inject
     RootCauses rootCauses;
 
-    @ConfigProperty(name = "vigie.provider.legal-name")
-    Optional<String> providerName;
+    @Inject
+    SettingsService settings;
 
-    @ConfigProperty(name = "vigie.provider.contact")
-    Optional<String> providerContact;
-
-    /** The provider as configured; a field not configured is null, shown as "to be completed" in documents. */
+    /**
+     * The provider as its settings record it (saved on the settings page, else the environment's); a field not
+     * recorded is null, shown as "to be completed" in documents.
+     */
     public ProcessorAlert.Party provider() {
-        return new ProcessorAlert.Party(providerName.filter(x -> !x.isBlank()).orElse(null),
-                providerContact.filter(x -> !x.isBlank()).orElse(null));
+        ProviderIdentity p = settings.identity();
+        return new ProcessorAlert.Party(p.legalName(), p.contact());
     }
 
     public ProcessorAlert processorAlert(Connection c, IncidentView incident, String tenant, Locale lang, ZoneId zone,

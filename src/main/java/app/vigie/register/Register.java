@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.ToLongFunction;
@@ -14,7 +13,6 @@ import java.util.function.ToLongFunction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,6 +27,7 @@ import app.vigie.incident.IncidentView;
 import app.vigie.incident.TenantView;
 import app.vigie.notice.NoticeService;
 import app.vigie.notice.Statements;
+import app.vigie.settings.SettingsService;
 
 /**
  * The violation register: builds an entry from an incident's facts, appends it to the chain ({@link ChainedEntry}),
@@ -50,8 +49,8 @@ public class Register {
     @Inject
     NoticeService notices;
 
-    @ConfigProperty(name = "vigie.provider.legal-name")
-    Optional<String> providerName;
+    @Inject
+    SettingsService settings;
 
     /** A stored entry: its place in the chain and its body as written. */
     public record Stored(long id, String register, UUID incidentId, Instant recordedAt, String recordedBy,
@@ -67,7 +66,7 @@ public class Register {
         RegisterEntry.Records records;
         String controller;
         if (tenant == null) {
-            controller = providerName.filter(x -> !x.isBlank()).orElse(null);  // shown as "to be completed"
+            controller = settings.identity().legalName();  // null: shown as "to be completed"
             records = new RegisterEntry.Records(sum(tenants, TenantView::exposedRequests),
                     sum(tenants, TenantView::exposedTokens), sum(tenants, TenantView::receivedTokens),
                     sum(tenants, TenantView::responsesReceived), tenants.size());

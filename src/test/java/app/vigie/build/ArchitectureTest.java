@@ -58,13 +58,13 @@ class ArchitectureTest {
     @Test
     void theLayersDependOnlyDownwards() {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("Web").definedBy("app.vigie.web..")
+                .layer("Web").definedBy("app.vigie.web..", "app.vigie.settings.web..")
                 .layer("Application").definedBy("app.vigie.cli..", "app.vigie.embedded..", "app.vigie.demo..",
                         "app.vigie.warmup..")
                 .layer("Features").definedBy("app.vigie.alert..", "app.vigie.notice..", "app.vigie.register..",
                         "app.vigie.compliance.service..", "app.vigie.incident..", "app.vigie.tenant..",
                         "app.vigie.security..", "app.vigie.pack..", "app.vigie.metrics..", "app.vigie.retention..",
-                        "app.vigie.rootcause")
+                        "app.vigie.rootcause", "app.vigie.settings", "app.vigie.settings.rest..")
                 .layer("Intake and detection").definedBy("app.vigie.auditlog", "app.vigie.auditlog.intake..",
                         "app.vigie.auditlog.kafka..", "app.vigie.auditlog.rest..", "app.vigie.auditlog.store..",
                         "app.vigie.detection",
@@ -107,8 +107,10 @@ class ArchitectureTest {
                     return SliceIdentifier.of(name.substring("app.vigie.".length()));
                 }
             }
-            String rest = p.substring("app.vigie.".length());
-            return SliceIdentifier.of(rest.contains(".") ? rest.substring(0, rest.indexOf('.')) : rest);
+            String[] parts = p.substring("app.vigie.".length()).split("\\.");
+            // a feature's page and REST adapters (settings.web, settings.rest) are rooms above their feature
+            boolean adapter = parts.length > 1 && (parts[1].equals("web") || parts[1].equals("rest"));
+            return SliceIdentifier.of(adapter ? parts[0] + "." + parts[1] : parts[0]);
         }
 
         @Override
@@ -125,7 +127,7 @@ class ArchitectureTest {
                 "app.vigie.detection..", "app.vigie.runtime..", "app.vigie.db..", "app.vigie.json..",
                 "app.vigie.time..", "app.vigie.problem..", "app.vigie.platform..", "app.vigie.kafka..",
                 "app.vigie.export..", "app.vigie.audit..", "app.vigie.pack..", "app.vigie.metrics..",
-                "app.vigie.retention..", "app.vigie.rootcause..")
+                "app.vigie.retention..", "app.vigie.rootcause..", "app.vigie.settings..")
                 .because("a new package takes its place in the layers (theLayersDependOnlyDownwards)")
                 .check(CLASSES);
     }

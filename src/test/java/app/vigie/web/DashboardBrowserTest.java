@@ -228,6 +228,46 @@ class DashboardBrowserTest extends InChromium {
     }
 
     /**
+     * The settings page from the menu: an administrator records the provider's identity, the page says it was saved
+     * and by whom; a refused value is said in the page's language; in English and French (screenshots looked at).
+     */
+    @Test
+    void theSettingsPageRecordsTheProvidersIdentityInBothLanguages() throws Exception {
+        String p = Api.uniquePrefix();
+        try (BrowserContext context = browser.newContext(new Browser.NewContextOptions().setLocale("en-GB")
+                .setViewportSize(1280, 900))) {
+            Page page = signIn(context, root.toString(), "admin", Api.ADMIN_PASSWORD);
+            page.waitForNavigation(() -> page.click("nav >> text=Settings"));
+            assertThat(page.textContent("h1")).isEqualTo("The provider's identity");
+            assertThat(page.getByLabel("Legal name").inputValue()).isEqualTo("Nuvola SAS");
+            page.getByLabel("Legal name").fill("Nimbus Cloud " + p);
+            page.getByLabel("Postal address").fill("12 rue de la Paix\n75002 Paris");
+            page.getByLabel("Data protection officer", new Page.GetByLabelOptions().setExact(true))
+                    .fill("Jeanne Martin");
+            page.getByLabel("Data protection officer's e-mail").fill("dpo@nimbus.example");
+            page.getByLabel("CNIL registration (the DPO's designation number)").fill("DPO-12345");
+            page.waitForNavigation(() -> page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Save"))
+                    .click());
+            assertThat(page.textContent("#notice")).contains("The provider's identity was saved.");
+            assertThat(page.textContent("main")).contains("Saved by admin on");
+            page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("settings-en.png")).setFullPage(true));
+
+            page.navigate(root.toString() + "settings?lang=fr");
+            assertThat(page.getByLabel("Dénomination sociale").inputValue()).isEqualTo("Nimbus Cloud " + p);
+            page.getByLabel("Contact pour les incidents de sécurité").fill("x".repeat(200) + "y");
+            page.evaluate("document.getElementById('contact').removeAttribute('maxlength')");
+            page.getByLabel("Contact pour les incidents de sécurité").fill("x".repeat(201));
+            page.waitForNavigation(() -> page.click("form.settings button[type=submit]"));
+            assertThat(page.textContent("#notice[role=alert]"))
+                    .contains("Contact pour les incidents de sécurité : 200 caractères au plus.");
+            page.screenshot(new Page.ScreenshotOptions().setPath(SHOTS.resolve("settings-fr.png")).setFullPage(true));
+        } finally {
+            Api.admin().contentType("application/json").body("{\"legal_name\":\"Nuvola SAS\","
+                    + "\"contact\":\"soc@nuvola.example\"}").put("/api/settings/provider").then().statusCode(200);
+        }
+    }
+
+    /**
      * Every page passes axe-core's WCAG 2.1 A and AA rules (labels, names, contrast, landmarks, language), in English
      * and French, with an incident holding every kind of content, and after a refused action (the error shown).
      */
@@ -244,7 +284,7 @@ class DashboardBrowserTest extends InChromium {
                 Axe.violations(login).forEach(v -> found.add(locale + " /login " + v));
                 Page page = signIn(context, root.toString(), "admin", Api.ADMIN_PASSWORD);
                 for (String path : List.of("", "?filter=late", "incidents/" + id, "register", "tenants", "quarantine",
-                        "audit", "alerts", "alerts?state=undelivered")) {
+                        "audit", "alerts", "alerts?state=undelivered", "settings")) {
                     page.navigate(root.toString() + path);
                     Axe.violations(page).forEach(v -> found.add(locale + " /" + path + " " + v));
                 }

@@ -26,6 +26,7 @@ import io.quarkus.qute.i18n.Localized;
 import io.quarkus.qute.i18n.Message;
 import io.quarkus.test.junit.QuarkusTest;
 
+import app.vigie.settings.web.SettingsMessages;
 import app.vigie.web.pages.CockpitMessages;
 import app.vigie.web.pages.PageMessages;
 import app.vigie.web.pages.PageWords;
@@ -183,6 +184,20 @@ class PageMessagesTest {
         Map<String, String> out = new LinkedHashMap<>();
         p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
         return out;
+    }
+
+    /** The settings page's bundle ({@code {st:...}}): every message in both languages, each with its own words. */
+    @Test
+    void theSettingsWordsExistInBothLanguages() throws IOException {
+        Map<String, String> english = read("st_en.properties");
+        Map<String, String> french = read("st_fr.properties");
+        List<String> methods = Arrays.stream(SettingsMessages.class.getDeclaredMethods())
+                .filter(m -> m.isAnnotationPresent(Message.class)).map(Method::getName).toList();
+        assertThat(english.keySet()).containsExactlyInAnyOrderElementsOf(methods);
+        assertThat(french.keySet()).containsExactlyInAnyOrderElementsOf(methods);
+        for (String method : methods) {
+            assertThat(french.get(method)).as(method).isNotEqualTo(english.get(method));
+        }
     }
 
     /**
