@@ -137,6 +137,11 @@ public class AlertDelivery {
 
     private Webhook webhook;
 
+    /** The webhook sender (a test alert goes through the same checks and signature). */
+    Webhook webhook() {
+        return webhook;
+    }
+
     /** How often due deliveries are looked for (Quarkus's scheduler does not go below a second: a thread of ours). */
     @ConfigProperty(name = "vigie.alerts.deliver-every", defaultValue = "250ms")
     Duration deliverEvery;

@@ -78,14 +78,38 @@ public final class Webhook implements AutoCloseable {
         return header.toString();
     }
 
+    /**
+     * What a receiver answered: its HTTP status (null when none came: {@code error} says why), the start of its body
+     * as staff may read it, and how long the whole attempt took.
+     */
+    public record Answer(Integer status, String text, String error, long millis) {
+        public boolean delivered() {
+            return status != null && status / 100 == 2;
+        }
+    }
+
     /** Sends; returns null when delivered, else what went wrong (kept as the delivery's last error). */
     public String send(String url, List<String> secrets, String idempotencyKey, String phase, byte[] body,
             Instant now) {
+        Answer a = exchange(url, secrets, idempotencyKey, phase, body, now, false);
+        if (a.delivered()) {
+            return null;
+        }
+        return a.status() == null ? a.error() : "HTTP " + a.status() + (a.text().isEmpty() ? "" : ": " + a.text());
+    }
+
+    /**
+     * Sends and answers what the receiver said, its body read for a 2xx as well ({@code readSuccess}): a test alert
+     * shows the DPO the receiver's whole answer, as payment providers' webhook pages do.
+     */
+    public Answer exchange(String url, List<String> secrets, String idempotencyKey, String phase, byte[] body,
+            Instant now, boolean readSuccess) {
+        long started = System.nanoTime();
         WebhookTargets.Checked target;
         try {
             target = targets.check(url);
         } catch (WebhookTargets.Refused e) {
-            return "not sent: " + e.getMessage();
+            return new Answer(null, "", "not sent: " + e.getMessage(), 0);
         }
         String path = target.uri().getRawPath() == null || target.uri().getRawPath().isEmpty() ? "/"
                 : target.uri().getRawPath();
@@ -103,56 +127,64 @@ public final class Webhook implements AutoCloseable {
         if (trace != null) {
             options.putHeader("traceparent", trace);  // the delivery's span: the customer's side may continue it
         }
-        CompletableFuture<String> result = new CompletableFuture<>();
-        long timer = vertx.setTimer(deadline.toMillis(),
-                id -> result.complete("no complete answer within " + deadline.toMillis() + " ms"));
+        String late = "no complete answer within " + deadline.toMillis() + " ms";
+        CompletableFuture<Answer> result = new CompletableFuture<>();
+        long timer = vertx.setTimer(deadline.toMillis(), id -> result.complete(failed(late, started)));
         http.request(options).onComplete(opened -> {
             if (opened.failed()) {
-                result.complete(describe(opened.cause()));
+                result.complete(failed(describe(opened.cause()), started));
                 return;
             }
             HttpClientRequest request = opened.result();
             result.whenComplete((r, x) -> request.reset());  // whatever is left unread is dropped with the connection
             request.send(Buffer.buffer(body)).onComplete(answered -> {
                 if (answered.failed()) {
-                    result.complete(describe(answered.cause()));
+                    result.complete(failed(describe(answered.cause()), started));
                     return;
                 }
                 HttpClientResponse response = answered.result();
                 int status = response.statusCode();
-                if (status / 100 == 2) {
-                    result.complete(null);
+                if (status / 100 == 2 && !readSuccess) {
+                    result.complete(new Answer(status, "", null, elapsed(started)));
                     return;
                 }
                 Buffer kept = Buffer.buffer();
                 response.handler(chunk -> {
                     kept.appendBuffer(chunk, 0, Math.min(chunk.length(), KEPT_BODY - kept.length()));
                     if (kept.length() >= KEPT_BODY) {
-                        result.complete(answer(status, kept));
+                        result.complete(answer(status, kept, started));
                     }
                 });
-                response.endHandler(v -> result.complete(answer(status, kept)));
-                response.exceptionHandler(e -> result.complete(answer(status, kept)));
+                response.endHandler(v -> result.complete(answer(status, kept, started)));
+                response.exceptionHandler(e -> result.complete(answer(status, kept, started)));
             });
         });
         try {
             return result.get(deadline.toMillis() + 1_000, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            return "no complete answer within " + deadline.toMillis() + " ms";
+            return failed(late, started);
         } catch (ExecutionException e) {
-            return describe(e.getCause());
+            return failed(describe(e.getCause()), started);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "interrupted";
+            return failed("interrupted", started);
         } finally {
             vertx.cancelTimer(timer);
-            result.complete("abandoned");
+            result.complete(failed("abandoned", started));
         }
     }
 
-    private static String answer(int status, Buffer kept) {
-        String text = sanitize(new String(kept.getBytes(), StandardCharsets.UTF_8));
-        return "HTTP " + status + (text.isEmpty() ? "" : ": " + text);
+    private static long elapsed(long started) {
+        return (System.nanoTime() - started) / 1_000_000;
+    }
+
+    private static Answer failed(String error, long started) {
+        return new Answer(null, "", error, elapsed(started));
+    }
+
+    private static Answer answer(int status, Buffer kept, long started) {
+        return new Answer(status, sanitize(new String(kept.getBytes(), StandardCharsets.UTF_8)), null,
+                elapsed(started));
     }
 
     private static String describe(Throwable t) {

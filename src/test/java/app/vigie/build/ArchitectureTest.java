@@ -2,6 +2,7 @@ package app.vigie.build;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,16 +56,20 @@ class ArchitectureTest {
         "io.smallrye..", "org.jboss..", "org.hibernate..", "io.agroal..", "org.eclipse.microprofile..",
         "org.apache.kafka..", "io.micrometer.."};
 
+    /** A feature's pages (alert.web, settings.web): in the web layer, above every feature. */
+    static final String FEATURE_PAGES = "app.vigie.*.web..";
+
     @Test
     void theLayersDependOnlyDownwards() {
         layeredArchitecture().consideringOnlyDependenciesInLayers()
-                .layer("Web").definedBy("app.vigie.web..", "app.vigie.settings.web..")
+                .layer("Web").definedBy(resideInAnyPackage("app.vigie.web..", FEATURE_PAGES))
                 .layer("Application").definedBy("app.vigie.cli..", "app.vigie.embedded..", "app.vigie.demo..",
                         "app.vigie.warmup..")
-                .layer("Features").definedBy("app.vigie.alert..", "app.vigie.notice..", "app.vigie.register..",
-                        "app.vigie.compliance.service..", "app.vigie.incident..", "app.vigie.tenant..",
-                        "app.vigie.security..", "app.vigie.pack..", "app.vigie.metrics..", "app.vigie.retention..",
-                        "app.vigie.rootcause", "app.vigie.settings", "app.vigie.settings.rest..")
+                .layer("Features").definedBy(resideInAnyPackage("app.vigie.alert..", "app.vigie.notice..",
+                        "app.vigie.register..", "app.vigie.compliance.service..", "app.vigie.incident..",
+                        "app.vigie.tenant..", "app.vigie.security..", "app.vigie.pack..", "app.vigie.metrics..",
+                        "app.vigie.retention..", "app.vigie.rootcause", "app.vigie.settings..")
+                        .and(DescribedPredicate.not(resideInAnyPackage(FEATURE_PAGES))))
                 .layer("Intake and detection").definedBy("app.vigie.auditlog", "app.vigie.auditlog.intake..",
                         "app.vigie.auditlog.kafka..", "app.vigie.auditlog.rest..", "app.vigie.auditlog.store..",
                         "app.vigie.detection",
