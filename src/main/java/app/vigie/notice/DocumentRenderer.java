@@ -107,7 +107,7 @@ public class DocumentRenderer {
             throw new IllegalStateException("no template notices/" + kind + "." + lang + ".html");
         }
         try {
-            return withAnnexes(Rendered.of(lang, t.data(param, data).render(), json.writeValueAsBytes(data)), data);
+            return withAnnexes(Rendered.of(lang, t.data(param, data).setLocale(lang).render(), json.writeValueAsBytes(data)), data);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -140,7 +140,7 @@ public class DocumentRenderer {
             throw new IllegalStateException("an issued version does not read back", e);
         }
         Template t = engine.getTemplate("notices/" + NoticeService.AUTHORITY + "." + n.language() + ".html");
-        return Rendered.of(n.language(), t.data("n", n).render(), body.getBytes(StandardCharsets.UTF_8));
+        return Rendered.of(n.language(), t.data("n", n).setLocale(n.language()).render(), body.getBytes(StandardCharsets.UTF_8));
     }
 
     /** A processor alert rendered from its JSON as sent (a customer alert's body): the same facts, as a document. */
@@ -152,7 +152,7 @@ public class DocumentRenderer {
             throw new IllegalStateException("a processor alert does not read back", e);
         }
         return withAnnexes(Rendered.of(a.language(), engine.getTemplate("notices/" + PROCESSOR_ALERT + "."
-                + a.language() + ".html").data("alert", a).render(), noticeJson.getBytes(StandardCharsets.UTF_8)), a);
+                + a.language() + ".html").data("alert", a).setLocale(a.language()).render(), noticeJson.getBytes(StandardCharsets.UTF_8)), a);
     }
 
     /** The PDF/A-3u of a rendered document, signed when a keystore is configured. */

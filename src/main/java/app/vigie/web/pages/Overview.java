@@ -1,12 +1,11 @@
 package app.vigie.web.pages;
 
-import java.text.NumberFormat;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 
 import app.vigie.notice.When;
+import app.vigie.platform.Numbers;
 
 /**
  * The dashboard's overview: open incidents, each with its next deadline ticking in the browser; a warning while the
@@ -51,7 +50,7 @@ public record Overview(String language, String zone, String user, When generated
 
     /** The count of open incidents written for the page's language (10,000; 10 000). */
     public String totalText() {
-        return NumberFormat.getIntegerInstance(Locale.forLanguageTag(language)).format(total);
+        return Numbers.grouped(total, language);
     }
 
     public int newerPage() {
