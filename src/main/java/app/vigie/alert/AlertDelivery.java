@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.ZoneId;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -44,6 +45,8 @@ import io.quarkus.mailer.Mail;
 import io.quarkus.mailer.Mailer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.qute.Engine;
+import io.quarkus.qute.Template;
 import io.vertx.core.Vertx;
 
 import app.vigie.audit.AuditTrail;
@@ -54,7 +57,10 @@ import app.vigie.incident.IncidentView;
 import app.vigie.notice.DocumentRenderer;
 import app.vigie.notice.NoticeService;
 import app.vigie.platform.Traces;
+import app.vigie.tenant.Tenant;
+import app.vigie.tenant.TenantEntry;
 import app.vigie.tenant.TenantValidator;
+import app.vigie.time.Zones;
 
 /**
  * Delivers customer alerts: workers claim due deliveries with {@code FOR UPDATE SKIP LOCKED} (several instances share
@@ -91,6 +97,9 @@ public class AlertDelivery {
 
     @Inject
     KafkaAlerts kafka;
+
+    @Inject
+    Engine engine;
 
     @Inject
     AckLinks ackLinks;
@@ -435,6 +444,11 @@ public class AlertDelivery {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("alert", alert);
             body.put("notice", notices.processorAlert(c, view, u.tenant(), Locale.ENGLISH, ZoneOffset.UTC, now));
+            // a French-speaking controller's e-mail is in French, its PDF from this French notice (Paris time)
+            if ("fr".equals(TenantEntry.byId(u.tenant()).map(t -> Tenant.language(t.country())).orElse("en"))) {
+                body.put("notice_fr", notices.processorAlert(c, view, u.tenant(), Locale.FRENCH,
+                        ZoneId.of(Zones.DEFAULT), now));
+            }
             try {
                 DeliveryStore.setBody(c, alertId, json.writeValueAsString(body));
             } catch (JsonProcessingException e) {
@@ -464,21 +478,15 @@ public class AlertDelivery {
         try {
             JsonNode body = json.readTree(sent);
             JsonNode alert = body.path("alert");
-            String noticeJson = json.writeValueAsString(body.path("notice"));
+            boolean french = body.has("notice_fr");
+            String noticeJson = json.writeValueAsString(body.path(french ? "notice_fr" : "notice"));
             DocumentRenderer.Rendered r = renderer.renderProcessorAlert(noticeJson);
             byte[] pdf = renderer.pdf(r, "processor-alert.json");
-            String subject = "[Vigie] " + switch (d.phase()) {
-                case AlertPlanner.UPDATE -> "Update: ";
-                case AlertPlanner.FINAL -> "Closed: ";
-                default -> "";
-            } + r.title();
-            String text = r.title() + "\n\n"
-                    + "Incident: " + alert.path("incident_id").asText() + "\n"
-                    + "Phase: " + d.phase() + "\n\n"
-                    + "The notice is attached (PDF and JSON). Please acknowledge its receipt here; your own deadline "
-                    + "to notify your supervisory authority runs from your awareness:\n"
-                    + alert.path("acknowledge_url").asText() + "\n\n"
-                    + "Idempotency-Key: " + d.key() + "\n";
+            Template template = engine.getTemplate("mail/processor-alert." + (french ? "fr" : "en") + ".txt");
+            AlertMail mail = new AlertMail(r.title(), alert.path("incident_id").asText(), d.phase(),
+                    alert.path("acknowledge_url").asText(), d.key());
+            String subject = template.getFragment("subject").data("mail", mail).render().strip();
+            String text = template.data("mail", mail).render().strip() + "\n";
             if (!TenantValidator.isEmail(d.target())) {
                 return "SMTP: not sent: the target is not an e-mail address";
             }
@@ -486,6 +494,7 @@ public class AlertDelivery {
             subject = subject.replaceAll("\\p{Cntrl}+", " ");
             mailer.send(Mail.withText(d.target(), subject, text)
                     .addHeader("Idempotency-Key", d.key())
+                    .addHeader("Content-Language", french ? "fr" : "en")
                     .addAttachment("processor-alert.pdf", pdf, "application/pdf")
                     .addAttachment("processor-alert.json", noticeJson.getBytes(StandardCharsets.UTF_8),
                             "application/json"));

@@ -23,6 +23,7 @@ import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.problem.ProblemException;
+import app.vigie.tenant.Tenant;
 import app.vigie.tenant.TenantEntry;
 import app.vigie.time.Zones;
 
@@ -35,8 +36,6 @@ import app.vigie.time.Zones;
 public class DocumentService {
     private static final Set<String> KINDS = Set.of(DocumentRenderer.PROCESSOR_ALERT, NoticeService.AUTHORITY,
             NoticeService.DATA_SUBJECTS);
-    private static final Set<String> FRENCH_SPEAKING = Set.of("FR", "BE", "LU", "MC", "CH");
-
     @Inject
     AgroalDataSource dataSource;
 
@@ -196,6 +195,6 @@ public class DocumentService {
 
     private static String lang(Connection c, String langParam, String tenant) throws SQLException {
         return Reader.language(langParam, TenantEntry.byId(tenant)
-                .map(t -> FRENCH_SPEAKING.contains(t.country()) ? "fr" : "en").orElse("en"));
+                .map(t -> Tenant.language(t.country())).orElse("en"));
     }
 }

@@ -1,6 +1,7 @@
 package app.vigie.tenant;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * A tenant of the inference service mapped to its controller (GDPR): who must be alerted, how, how fast, and which
@@ -21,6 +22,14 @@ public record Tenant(String id, String legalName, String country, String company
         return new Tenant(id, legalName, country, companyId, dpo, alertChannels == null ? List.of() : alertChannels,
                 alertDelay, jurisdictions == null ? List.of() : jurisdictions, sectors == null ? List.of() : sectors,
                 Boolean.TRUE.equals(processorIsAgent), mainEstablishment, euRepresentative);
+    }
+
+    /** Countries whose controllers get Vigie's documents and alerts in French; the others get them in English. */
+    private static final Set<String> FRENCH_SPEAKING = Set.of("FR", "BE", "LU", "MC", "CH");
+
+    /** The language documents and alerts are written in for a controller of {@code country}: fr or en. */
+    public static String language(String country) {
+        return country != null && FRENCH_SPEAKING.contains(country) ? "fr" : "en";
     }
 
     /** Where its lead data protection authority is: its main establishment, else its country. */

@@ -24,6 +24,8 @@ import jakarta.mail.internet.MimeMultipart;
 
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -260,12 +262,23 @@ class AlertDeliveryTest {
         }
     }
 
-    @Test
-    void anEmailAlertCarriesTheNoticeAsPdfAndJsonAndTheLink() throws Exception {
+    /**
+     * The e-mail, from its template (templates/mail/), in the controller's language: French for a French-speaking
+     * country, with the notice in French (Paris time) attached; English else, with the English notice as sent to
+     * webhooks.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            FR | fr | [Vigie] Alerte du sous-traitant – violation de données – Acme Assurances SA | Merci d'en accuser réception | Incident : | responsable du traitement
+            DE | en | [Vigie] Processor alert – personal data breach – Acme Assurances SA | Please acknowledge its receipt | Incident: | controller
+            """)
+    void anEmailAlertCarriesTheNoticeAsPdfAndJsonAndTheLinkInTheControllersLanguage(String country, String language,
+            String subject, String asked, String incidentLine, String pdfWord) throws Exception {
         String p = Api.uniquePrefix();
         String victim = p + "-acme";
         String to = "dpo@" + p + ".example";
-        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme Assurances SA\",\"country\":\"FR\","
+        Api.admin().contentType("application/json").body("{\"legal_name\":\"Acme Assurances SA\",\"country\":\""
+                + country + "\","
                 + "\"alert_channels\":[{\"type\":\"email\",\"target\":\"" + to + "\"}]}")
                 .put("/api/tenants/" + victim).then().statusCode(200);
         String id = Api.leakingIncident(p, victim, p + "-globex");
@@ -284,8 +297,9 @@ class AlertDeliveryTest {
                 return false;
             }
         }).findFirst().orElseThrow();
-        assertThat(mail.getSubject()).contains("Processor alert").contains("Acme Assurances SA");
+        assertThat(mail.getSubject()).isEqualTo(subject);
         assertThat(mail.getHeader("Idempotency-Key")[0]).isEqualTo(id + "/" + victim + "/INITIAL");
+        assertThat(mail.getHeader("Content-Language")[0]).isEqualTo(language);
         MimeMultipart parts = (MimeMultipart) mail.getContent();
         String text = null;
         byte[] pdf = null;
@@ -300,11 +314,14 @@ class AlertDeliveryTest {
                 text = part.getContent().toString();
             }
         }
-        assertThat(text).contains("/ack/").contains(id);
-        assertThat(json).contains("Acme Assurances SA").doesNotContain(p + "-globex");
+        assertThat(text).contains("/ack/").contains(incidentLine + " " + id).contains(asked)
+                .doesNotContain("{").as("nothing of the other language").doesNotContain(
+                        language.equals("fr") ? "Please" : "Merci");
+        assertThat(json).contains("Acme Assurances SA").doesNotContain(p + "-globex")
+                .contains("\"language\":\"" + language + "\"");
         assertThat(pdf).isNotNull();
         assertThat(PdfChecks.pdfa3uFailures(pdf)).isEmpty();
-        assertThat(PdfChecks.text(pdf)).contains("Acme Assurances SA");
+        assertThat(PdfChecks.text(pdf)).contains("Acme Assurances SA").contains(pdfWord);
         await("delivered", () -> "DELIVERED".equals(Api.admin().get("/api/alerts?incident=" + id).then().extract()
                 .path("find { it.tenant == '" + victim + "' }.deliveries[0].status")));
     }
