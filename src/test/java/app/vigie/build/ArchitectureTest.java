@@ -76,9 +76,10 @@ class ArchitectureTest {
                         "app.vigie.detection.store..")
                 .layer("Cores").definedBy(CORES)
                 .layer("Reference runtime").definedBy("app.vigie.runtime..")
-                .layer("Support").definedBy("app.vigie.db..", "app.vigie.json..", "app.vigie.time..",
-                        "app.vigie.problem..", "app.vigie.platform..", "app.vigie.kafka..", "app.vigie.export..",
-                        "app.vigie.audit..")
+                .layer("Support").definedBy(resideInAnyPackage("app.vigie.db..", "app.vigie.json..",
+                        "app.vigie.time..", "app.vigie.problem..", "app.vigie.platform..", "app.vigie.kafka..",
+                        "app.vigie.export..", "app.vigie.audit..")
+                        .and(DescribedPredicate.not(resideInAnyPackage(FEATURE_PAGES))))
                 .whereLayer("Web").mayOnlyBeAccessedByLayers("Application")
                 .whereLayer("Application").mayNotBeAccessedByAnyLayer()
                 .whereLayer("Features").mayOnlyBeAccessedByLayers("Web", "Application")

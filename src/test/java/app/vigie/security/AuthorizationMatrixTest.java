@@ -146,6 +146,9 @@ class AuthorizationMatrixTest {
         }
         putTenant(deadTenant, "{\"legal_name\":\"Dead Letters SA\",\"country\":\"FR\",\"alert_channels\":["
                 + channels + "]}");
+        // a tenant with an e-mail channel, for the test alert (the real SMTP server accepts it)
+        putTenant(p + "-mail", "{\"legal_name\":\"Mail SA\",\"country\":\"FR\",\"alert_channels\":[{\"type\":"
+                + "\"email\",\"target\":\"soc@" + p + ".example\"}]}");
         String deadIncident = Api.leakingIncident(p + "-dl", deadTenant, reader);
 
         // the incident every role reads, and one incident per writer for what happens once only (a status change,
@@ -273,6 +276,12 @@ class AuthorizationMatrixTest {
                 new Endpoint("DELETE", r -> "/api/tenants/" + p + "-del-" + r, r -> null, DPO, 204),
                 Endpoint.get("/api/tenants/" + victim + "/webhook-secret", DPO),
                 new Endpoint("POST", r -> "/api/tenants/" + victim + "/webhook-secret", r -> null, DPO, 200),
+                new Endpoint("POST", r -> "/api/tenants/" + p + "-mail/test-alert", r -> null, DPO, 200),
+                // settings: the test profile's identity put again (nothing changes)
+                Endpoint.get("/api/settings/provider", READERS),
+                new Endpoint("PUT", r -> "/api/settings/provider",
+                        r -> "{\"legal_name\":\"Nuvola SAS\",\"contact\":\"soc@nuvola.example\"}", Set.of("admin"),
+                        200),
                 // audit trail
                 Endpoint.get("/api/audit-trail", AUDIT),
                 Endpoint.get("/api/audit-trail/export.csv?target=incident:" + id, AUDIT),
@@ -329,7 +338,7 @@ class AuthorizationMatrixTest {
                 + "/regulator-pack.zip", "/incidents/" + id + "/findings.csv", "/incidents/" + id + "/findings.json",
                 "/tenants/export.yaml", "/tenants/export.csv",
                 "/register", "/register/export.csv", "/register/export.pdf?register=" + victim, "/tenants",
-                "/quarantine", "/alerts")) {
+                "/quarantine", "/alerts", "/settings")) {
             pages.put(page, READERS);
         }
         pages.put("/audit", AUDIT);
@@ -359,6 +368,9 @@ class AuthorizationMatrixTest {
                 new Form(r -> "/tenants/import/confirm", r -> new Object[] {"name", "t.yaml", "content",
                         "tenants:\n  - id: " + p + "-imported-" + r + "\n    legal_name: Imported SA\n    country: FR\n"},
                         DPO, 303),
+                new Form(r -> "/tenants/test-alert", r -> new Object[] {"tenant", p + "-mail", "lang", "en"}, DPO, 200),
+                new Form(r -> "/settings", r -> new Object[] {"legal_name", "Nuvola SAS", "contact",
+                    "soc@nuvola.example", "lang", "en"}, Set.of("admin"), 303),
                 new Form(r -> "/portal/incidents/" + id + "/questionnaire",
                         r -> new Object[] {"personal_data", "no", "lang", "en"}, CUSTOMER, 303),
                 new Form(r -> "/portal/alerts/" + alert + "/acknowledgement", r -> new Object[] {"lang", "en"},

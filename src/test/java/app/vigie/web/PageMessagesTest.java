@@ -81,8 +81,8 @@ class PageMessagesTest {
         assertThat(used).hasSizeGreaterThan(200);
         assertThat(english.keySet()).containsAll(used);
         // and the words the pages' Java composes (errors, labels), called on the bundle by name
-        try (Stream<Path> sources = Files.walk(Path.of("src/main/java/app/vigie/web"))) {
-            for (Path p : sources.filter(x -> x.toString().endsWith(".java")).toList()) {
+        try (Stream<Path> sources = Files.walk(Path.of("src/main/java/app/vigie"))) {
+            for (Path p : sources.filter(PageMessagesTest::pageJava).toList()) {
                 for (Matcher m = CALL.matcher(Files.readString(p)); m.find();) {
                     if (english.containsKey(m.group(1))) {
                         used.add(m.group(1));
@@ -116,6 +116,12 @@ class PageMessagesTest {
         }
         assertThat(prefixes).contains("alerts_", "portal_incident_", "portal_");
         assertThat(misplaced).as("keys of another page").isEmpty();
+    }
+
+    /** The Java of the pages: the web package's and each feature's web adapters ({@code alert/web/...}). */
+    private static boolean pageJava(Path p) {
+        String s = p.toString().replace('\\', '/');
+        return s.endsWith(".java") && (s.contains("/app/vigie/web/") || s.matches(".*/app/vigie/[a-z]+/web/.*"));
     }
 
     private static String prefix(Path template) {
@@ -229,9 +235,9 @@ class PageMessagesTest {
         List<String> missing = new ArrayList<>();
         List<Path> sources = new ArrayList<>();
         try (Stream<Path> pages = Files.list(Path.of("templates/pages"));
-                Stream<Path> java = Files.walk(Path.of("src/main/java/app/vigie/web"))) {
+                Stream<Path> java = Files.walk(Path.of("src/main/java/app/vigie"))) {
             sources.addAll(pages.toList());
-            sources.addAll(java.filter(x -> x.toString().endsWith(".java")).toList());
+            sources.addAll(java.filter(PageMessagesTest::pageJava).toList());
         }
         for (Path p : sources) {
             Matcher m = (p.toString().endsWith(".java") ? javaAsked : asked).matcher(Files.readString(p));
