@@ -17,7 +17,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import app.vigie.auditlog.kafka.KafkaIntakeConfig;
 import app.vigie.kafka.KafkaClients;
 
 /**
@@ -28,9 +27,6 @@ import app.vigie.kafka.KafkaClients;
  */
 @ApplicationScoped
 public class KafkaAlerts {
-
-    @Inject
-    KafkaIntakeConfig kafka;
 
     @Inject
     KafkaClients clients;
@@ -46,7 +42,7 @@ public class KafkaAlerts {
     private synchronized KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
             Properties p = clients.properties(KafkaClients.Role.ALERTS);
-            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+            p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, clients.bootstrapServers());
             p.put(ProducerConfig.ACKS_CONFIG, "all");
             p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
             p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "10000");

@@ -44,6 +44,14 @@ public class KafkaClients {
     @ConfigProperty(name = "vigie.kafka-users.sasl-mechanism", defaultValue = "SCRAM-SHA-512")
     String mechanism;
 
+    /** The broker every client of Vigie connects to: the intake's consumer, the alerts' producer. */
+    @ConfigProperty(name = "vigie.kafka.bootstrap-servers", defaultValue = "localhost:9092")
+    String bootstrapServers;
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
     @ConfigProperty(name = "vigie.kafka-users.intake.username")
     Optional<String> intakeUser;
     @ConfigProperty(name = "vigie.kafka-users.intake.password")
