@@ -275,6 +275,31 @@ class ArchitectureTest {
         assertThat(found).as("types named in full in code where an import would show the dependency").isEmpty();
     }
 
+    /**
+     * A page class is small (under 300 lines: its view model is assembled elsewhere when it grows) and names its
+     * templates through {@code @CheckedTemplate}, which the build checks, never by a string it builds.
+     */
+    @Test
+    void pageClassesAreSmallAndTheirTemplatesChecked() throws IOException {
+        List<String> large = new ArrayList<>();
+        List<String> byString = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+            for (Path p : files.filter(x -> x.toString().endsWith(".java")).toList()) {
+                String text = read(p);
+                boolean page = text.contains("@Produces(MediaType.TEXT_HTML)") && text.contains("@Path(");
+                long lines = text.lines().count();
+                if (page && lines >= 300) {
+                    large.add(p + ": " + lines + " lines");
+                }
+                if (text.contains("getTemplate(\"pages/")) {
+                    byString.add(p.toString());
+                }
+            }
+        }
+        assertThat(large).as("page classes of 300 lines or more").isEmpty();
+        assertThat(byString).as("page templates looked up by string").isEmpty();
+    }
+
     @Test
     void inlineNamesAreFoundInCodeOnly() {
         String source = String.join("\n", "package app.vigie.x;", "import java.util.List;",

@@ -34,7 +34,8 @@ import jakarta.ws.rs.sse.Sse;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import io.quarkus.qute.Engine;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
 import io.quarkus.security.Authenticated;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Multi;
@@ -65,8 +66,14 @@ import app.vigie.web.csrf.DashboardForm;
 @Produces(MediaType.TEXT_HTML)
 public class PageResource {
 
-    @Inject
-    Engine engine;
+    @CheckedTemplate(basePath = "pages")
+    static class Templates {
+        static native TemplateInstance login(Login login);
+
+        static native TemplateInstance overview(Overview page);
+
+        static native TemplateInstance incidents(Overview page);
+    }
 
     @Inject
     AccountService accounts;
@@ -113,8 +120,7 @@ public class PageResource {
     public String login(@QueryParam("error") String error, @QueryParam("lang") String lang,
             @HeaderParam("Accept-Language") String accept) {
         String language = Viewer.language(lang, accept);
-        return engine.getTemplate("pages/login").instance().setLocale(language)
-                .data("login", new Login(language, error != null, oidc())).render();
+        return Templates.login(new Login(language, error != null, oidc())).setLocale(language).render();
     }
 
     /** Signs out: the session and CSRF cookies are cleared; back to the sign-in form. */
@@ -164,9 +170,9 @@ public class PageResource {
             return Response.seeOther(URI.create("/portal")).build();
         }
         String language = Viewer.language(lang, accept);
-        return Response.ok(engine.getTemplate("pages/overview").instance().setLocale(language).data("page",
-                overview(language, Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page),
-                        filter(filter))).render(), MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
+        return Response.ok(Templates.overview(overview(language, Zones.parse(zoneParam),
+                who.getUserPrincipal().getName(), pageNumber(page), filter(filter))).setLocale(language).render(),
+                MediaType.TEXT_HTML_TYPE.withCharset("UTF-8")).build();
     }
 
     /**
@@ -190,9 +196,8 @@ public class PageResource {
             @QueryParam("page") String page, @QueryParam("filter") String filter,
             @HeaderParam("Accept-Language") String accept, @Context SecurityContext who) throws SQLException {
         String language = Viewer.language(lang, accept);
-        return engine.getTemplate("pages/incidents").instance().setLocale(language).data("page", overview(language,
-                Zones.parse(zoneParam), who.getUserPrincipal().getName(), pageNumber(page), filter(filter)))
-                .render();
+        return Templates.incidents(overview(language, Zones.parse(zoneParam), who.getUserPrincipal().getName(),
+                pageNumber(page), filter(filter))).setLocale(language).render();
     }
 
     /** The overview's filter: all open incidents when absent; {@code due-soon} or {@code late}; a clear 400 else. */

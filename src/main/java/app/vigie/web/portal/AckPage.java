@@ -19,7 +19,8 @@ import jakarta.ws.rs.core.Response;
 
 import org.jboss.resteasy.reactive.RestForm;
 
-import io.quarkus.qute.Engine;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
 
 import app.vigie.alert.AlertService;
 import app.vigie.notice.When;
@@ -37,8 +38,10 @@ public class AckPage {
     @Inject
     AlertService alerts;
 
-    @Inject
-    Engine engine;
+    @CheckedTemplate(basePath = "pages")
+    static class Templates {
+        static native TemplateInstance ack(View ack, String lang);
+    }
 
     public record View(String language, String token, String tenant, String phase, String incident, When createdAt,
             When acknowledgedAt, boolean justNow) {
@@ -72,8 +75,7 @@ public class AckPage {
         View v = a == null ? null : new View(lang, token, a.tenant(), a.phase(), a.incident().toString(),
                 When.of(a.createdAt(), zone, locale), a.acknowledgedAt() == null ? null
                         : When.of(a.acknowledgedAt(), zone, locale), justNow);
-        String html = engine.getTemplate("pages/ack").instance().setLocale(lang)
-                .data("ack", v).data("lang", lang).render();
+        String html = Templates.ack(v, lang).setLocale(lang).render();
         return Response.status(a == null ? 404 : 200).type(MediaType.TEXT_HTML_TYPE.withCharset("UTF-8"))
                 .entity(html).build();
     }

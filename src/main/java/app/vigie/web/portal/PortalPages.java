@@ -30,7 +30,8 @@ import jakarta.ws.rs.core.SecurityContext;
 
 import org.jboss.resteasy.reactive.RestForm;
 
-import io.quarkus.qute.Engine;
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
 
 import app.vigie.alert.AlertService;
 import app.vigie.compliance.service.ObligationService;
@@ -43,6 +44,12 @@ import app.vigie.notice.Reader;
 import app.vigie.notice.StatementService;
 import app.vigie.notice.Statements;
 import app.vigie.notice.When;
+import app.vigie.web.portal.PortalViews.AlertLine;
+import app.vigie.web.portal.PortalViews.Choice;
+import app.vigie.web.portal.PortalViews.Home;
+import app.vigie.web.portal.PortalViews.IncidentPortal;
+import app.vigie.web.portal.PortalViews.Line;
+import app.vigie.web.portal.PortalViews.Questionnaire;
 import app.vigie.pack.RegulatorPackService;
 import app.vigie.problem.Params;
 import app.vigie.problem.ProblemException;
@@ -66,8 +73,12 @@ public class PortalPages {
             "authority-notification.pdf", "authority-notification.html", "data-subject-communication.pdf",
             "data-subject-communication.html");
 
-    @Inject
-    Engine engine;
+    @CheckedTemplate(basePath = "pages", defaultName = CheckedTemplate.HYPHENATED_ELEMENT_NAME)
+    static class Templates {
+        static native TemplateInstance portal(Home page);
+
+        static native TemplateInstance portalIncident(IncidentPortal page);
+    }
 
     @Inject
     CaseFileService files;
@@ -93,35 +104,6 @@ public class PortalPages {
     @Inject
     RegulatorPackService packs;
 
-    public record Home(String language, String zone, String user, String tenant, List<Line> incidents) {
-    }
-
-    public record Line(String id, String deployment, String status, When detectedAt, long exposedRequests,
-            long receivedRequests, int unacknowledged) {
-    }
-
-    public record IncidentPortal(String language, String zone, String user, String tenant, String id,
-            ProcessorAlert alert, List<AlertLine> alerts, boolean done, Questionnaire questionnaire,
-            String severity, String error) {
-    }
-
-    /** The questionnaire as last answered (to revise it): which boxes are ticked, the numbers given. */
-    public record Questionnaire(String personalData, List<Choice> categories, List<Choice> special, String persons,
-            String identification, boolean answered) {
-    }
-
-    public record Choice(String code, String label, boolean checked) {
-    }
-
-    /** The data categories the questionnaire offers (their labels: PageMessages' category_*). */
-    static final List<String> CATEGORIES = List.of("identity", "contact", "identifiers", "financial", "location",
-            "behaviour", "communications", "professional");
-
-    static final List<String> EASE = List.of("negligible", "limited", "significant", "maximum");
-
-    public record AlertLine(long id, String phase, When createdAt, When acknowledgedAt) {
-    }
-
     /** The signed-in customer's tenant; 403 for an account bound to none. */
     private String tenant(SecurityContext who) throws SQLException {
         return accounts.current(who.getUserPrincipal().getName()).map(AccountService.Principal::tenant)
@@ -143,9 +125,8 @@ public class PortalPages {
                         When.of(t.incident().detectedAt(), zone, locale), t.exposedRequests(), t.receivedRequests(),
                         t.unacknowledged()))
                 .toList();
-        return engine.getTemplate("pages/portal").instance().setLocale(language)
-                .data("page", new Home(language, zone.getId(),
-                who.getUserPrincipal().getName(), tenant, lines)).render();
+        return Templates.portal(new Home(language, zone.getId(), who.getUserPrincipal().getName(), tenant, lines))
+                .setLocale(language).render();
     }
 
     @GET
@@ -176,7 +157,8 @@ public class PortalPages {
         PageMessages fr = PageWords.of("fr");
         PageMessages en = PageWords.of("en");
         // a category stored in either language is checked
-        List<Choice> categories = CATEGORIES.stream().map(code -> new Choice(code, PageWords.category(words, code),
+        List<Choice> categories = PortalViews.CATEGORIES.stream().map(code -> new Choice(code,
+                PageWords.category(words, code),
                 given.contains(PageWords.category(fr, code)) || given.contains(PageWords.category(en, code))))
                 .toList();
         List<String> special = st.specialCategories() == null ? List.of() : st.specialCategories();
@@ -187,10 +169,9 @@ public class PortalPages {
         Questionnaire q = new Questionnaire(personal, categories, specials,
                 st.approximatePersons() == null ? "" : st.approximatePersons().toString(),
                 sev == null || sev.inputs() == null ? "" : sev.inputs().ei(), answered);
-        return engine.getTemplate("pages/portal-incident").instance().setLocale(language)
-                .data("page", new IncidentPortal(language, zone.getId(),
-                who.getUserPrincipal().getName(), tenant, id, alert, mine, done, q, sev == null ? null : sev.level(),
-                error)).render();
+        return Templates.portalIncident(new IncidentPortal(language, zone.getId(), who.getUserPrincipal().getName(),
+                tenant, id, alert, mine, done, q, sev == null ? null : sev.level(), error)).setLocale(language)
+                .render();
     }
 
     /**
@@ -232,12 +213,12 @@ public class PortalPages {
                 }
             }
             String ei = personal ? identification : "negligible";
-            if (!EASE.contains(ei == null ? "" : ei)) {
+            if (!PortalViews.EASE.contains(ei == null ? "" : ei)) {
                 throw new ProblemException(400, words.portal_say_identification_ease());
             }
             List<String> labels = new ArrayList<>();
             for (String code : personal ? codes : List.<String>of()) {
-                if (!CATEGORIES.contains(code)) {
+                if (!PortalViews.CATEGORIES.contains(code)) {
                     throw new ProblemException(400, words.portal_unknown_category(code));
                 }
                 labels.add(PageWords.category(words, code));
