@@ -444,7 +444,8 @@ public class AlertDelivery {
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("alert", alert);
             body.put("notice", notices.processorAlert(c, view, u.tenant(), Locale.ENGLISH, ZoneOffset.UTC, now));
-            // a French-speaking controller's e-mail is in French, its PDF from this French notice (Paris time)
+            // a French-speaking controller's e-mail is in French, its PDF from this French notice (Paris time); kept
+            // last, for the e-mail only: webhooks and Kafka get the body without it (withoutFrench)
             if ("fr".equals(TenantEntry.byId(u.tenant()).map(t -> Tenant.language(t.country())).orElse("en"))) {
                 body.put("notice_fr", notices.processorAlert(c, view, u.tenant(), Locale.FRENCH,
                         ZoneId.of(Zones.DEFAULT), now));
@@ -462,11 +463,21 @@ public class AlertDelivery {
         String sent = ackLinks.withToken(d.body(), d.key());
         byte[] body = sent.getBytes(StandardCharsets.UTF_8);
         return switch (d.channel()) {
-            case "webhook" -> webhook.send(d.target(), d.secrets(), d.key(), d.phase(), body, now);
+            case "webhook" -> webhook.send(d.target(), d.secrets(), d.key(), d.phase(), withoutFrench(body), now);
             case "email" -> email(d, sent);
-            case "kafka" -> kafka.send(d.tenant(), d.key(), d.phase(), body);
+            case "kafka" -> kafka.send(d.tenant(), d.key(), d.phase(), withoutFrench(body));
             default -> "channel '" + d.channel() + "' is not delivered yet";
         };
+    }
+
+    /**
+     * The body as webhooks and Kafka get it: without the French notice kept for the e-mail ({@code notice_fr}, the
+     * body's last member when there). The key cannot occur elsewhere: inside a JSON string a quote is escaped.
+     */
+    static byte[] withoutFrench(byte[] body) {
+        String s = new String(body, StandardCharsets.UTF_8);
+        int at = s.lastIndexOf(",\"notice_fr\":");
+        return at < 0 ? body : (s.substring(0, at) + "}").getBytes(StandardCharsets.UTF_8);
     }
 
     /**

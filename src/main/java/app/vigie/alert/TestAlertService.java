@@ -65,6 +65,9 @@ public class TestAlertService {
 
     /** Sends the test alert to every channel of {@code tenant}; 404 for no such tenant, 409 when it has no channel. */
     public Result send(String actor, String tenant) {
+        if (tenant == null || tenant.isBlank()) {
+            throw new ProblemException(400, "choose the tenant whose channels to test");
+        }
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         Prepared p = QuarkusTransaction.requiringNew().call(() -> {
             Tenant t = TenantEntry.byId(tenant)

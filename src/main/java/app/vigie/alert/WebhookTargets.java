@@ -44,8 +44,10 @@ public final class WebhookTargets {
         "64:ff9b:1::/48", "100::/64", "2001::/32", "2001:db8::/32", "2002::/16", "fc00::/7", "fe80::/10",
         "ff00::/8"};
     private static final List<Network> BLOCKED_NETWORKS = parse(List.of(BLOCKED));
-    /** An IPv4 address written out (the JDK parses it without a lookup). */
-    private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
+    /** An IPv4 address written out as four decimal numbers without leading zeros (parsed, never looked up). */
+    private static final Pattern IPV4 = Pattern.compile("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
+    /** A host made of numbers only (decimal, octal, hexadecimal), however many: an address in some form. */
+    private static final Pattern NUMERIC = Pattern.compile("(0x[0-9a-f]*|[0-9]+)(\\.(0x[0-9a-f]*|[0-9]+))*");
 
     private final List<Network> allowed;
     private final boolean requireHttps;
@@ -73,12 +75,17 @@ public final class WebhookTargets {
             host = host.substring(1, host.length() - 1);
         }
         String lower = host.toLowerCase(Locale.ROOT);
+        String bare = lower.endsWith(".") ? lower.substring(0, lower.length() - 1) : lower;  // "localhost." too
         InetAddress literal;
         try {
-            if (lower.equals("localhost") || lower.endsWith(".localhost")) {
+            if (bare.equals("localhost") || bare.endsWith(".localhost")) {
                 literal = InetAddress.getByName("127.0.0.1");
-            } else if (IPV4.matcher(host).matches() || host.contains(":")) {
-                literal = InetAddress.getByName(host);  // a literal: parsed, not looked up
+            } else if (IPV4.matcher(bare).matches() || bare.contains(":")) {
+                literal = InetAddress.getByName(bare);  // a literal: parsed, not looked up
+            } else if (NUMERIC.matcher(bare).matches()) {
+                // 0177.0.0.1, 0x7f.1, 2130706433: resolvers read these as addresses, each its own way
+                throw new Refused("the target's host " + host + " is an address written in an unusual form "
+                        + "(octal, hexadecimal or one number): write it as four decimal numbers, or use a name");
             } else {
                 return;
             }

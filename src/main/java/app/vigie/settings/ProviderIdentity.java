@@ -6,9 +6,10 @@ import java.util.List;
 import app.vigie.tenant.TenantValidator;
 
 /**
- * Who the provider (the processor) is, as its documents state it: legal name, postal address, its data protection
- * officer, the contact for security incidents, and its registration with the CNIL (the DPO's designation number). A
- * field not recorded is null; documents then say it is to be completed.
+ * Who the provider (the processor) is: legal name, postal address, its data protection officer, the contact for
+ * security incidents, and its DPO's designation number at the CNIL (if any). Documents state the legal name and the
+ * contact (not recorded: "to be completed"); the other fields are kept for the DPO's reference. A field not recorded
+ * is null.
  */
 public record ProviderIdentity(String legalName, String address, String dpoName, String dpoEmail, String contact,
         String registration) {

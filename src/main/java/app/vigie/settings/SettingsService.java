@@ -101,6 +101,7 @@ public class SettingsService {
         if (!problems.isEmpty()) {
             throw new Invalid(problems);
         }
+        ProviderSettings.lockForSave();
         Optional<ProviderSettings> saved = ProviderSettings.saved();
         ProviderIdentity before = saved.map(ProviderSettings::identity).orElseGet(this::fromEnvironment);
         ProviderSettings s = saved.orElseGet(() -> {

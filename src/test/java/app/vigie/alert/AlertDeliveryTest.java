@@ -118,6 +118,8 @@ class AlertDeliveryTest {
             assertThat(body.path("alert").path("pdf_url").asText())
                     .endsWith("/portal/incidents/" + id + "/documents/processor-alert.pdf");
             assertThat(body.path("notice").isObject()).isTrue();
+            assertThat(body.has("notice_fr")).as("the French notice is the e-mail's only").isFalse();
+            assertThat(body.path("notice").path("language").asText()).isEqualTo("en");
             assertThat(initial.body()).as("another customer is never named").doesNotContain(reader);
 
             // the reader is not in the directory: its alert exists, without a channel, for the DPO to see

@@ -109,6 +109,7 @@ class TestAlertTest {
             assertThat(dpo.page("/tenants?lang=fr")).contains("action=\"/tenants/test-alert\"",
                     "value=\"" + p + "/acme &amp; co\"", "Envoyer une alerte de test");
             dpo.post("/tenants/test-alert", "tenant", tenant, "lang", "fr").then().statusCode(403);
+            dpo.post("/tenants/test-alert", "csrf", dpo.token(), "lang", "fr").then().statusCode(400);
             assertThat(receiver.received()).isEmpty();
             Response page = dpo.post("/tenants/test-alert", "csrf", dpo.token(), "tenant", tenant, "lang", "fr");
             assertThat(page.statusCode()).isEqualTo(200);

@@ -58,6 +58,8 @@ class WebhookDefencesTest {
     @ValueSource(strings = {"http://169.254.169.254/latest/meta-data/", "http://[fe80::1]/", "http://10.1.2.3/",
         "https://192.168.1.1/", "http://127.0.0.1:8080/hook", "http://localhost/", "https://api.localhost/",
         "http://[::1]/", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/", "ftp://hooks.example.com/",
+        "http://localhost./", "http://LOCALHOST./", "http://0177.0.0.1/", "http://0x7f.1/", "http://2130706433/",
+        "https://127.000.000.001/",
         "https://user:pw@hooks.example.com/", "not a url"})
     void aTargetNoAlertCouldReachIsRefusedWhenSaved(String url) {
         WebhookTargets targets = new WebhookTargets(List.of(), false, host -> {

@@ -245,7 +245,7 @@ class DashboardBrowserTest extends InChromium {
             page.getByLabel("Data protection officer", new Page.GetByLabelOptions().setExact(true))
                     .fill("Jeanne Martin");
             page.getByLabel("Data protection officer's e-mail").fill("dpo@nimbus.example");
-            page.getByLabel("CNIL registration (the DPO's designation number)").fill("DPO-12345");
+            page.getByLabel("The DPO's designation number at the CNIL (if any)").fill("DPO-12345");
             page.waitForNavigation(() -> page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Save"))
                     .click());
             assertThat(page.textContent("#notice")).contains("The provider's identity was saved.");

@@ -74,4 +74,7 @@ public interface SettingsMessages {
 
     @Message
     String problem_control(String field);
+
+    @Message
+    String problem_control_lines(String field);
 }

@@ -102,7 +102,7 @@ public class SettingsPage {
             case "required" -> words.problem_required(field);
             case "too_long" -> words.problem_too_long(field, p.max());
             case "not_email" -> words.problem_not_email(field);
-            default -> words.problem_control(field);
+            default -> p.field().equals("address") ? words.problem_control_lines(field) : words.problem_control(field);
         };
     }
 
