@@ -142,11 +142,11 @@ public class IncidentActions {
             // tenant|decision: a tenant name may hold a bar, a decision's name does not
             int bar = decision == null ? -1 : decision.lastIndexOf('|');
             if (bar < 0 || bar == decision.length() - 1) {
-                throw new ProblemException(400, ck.act("choose_decision"));
+                throw new ProblemException(400, ck.act_choose_decision());
             }
             String[] key = {decision.substring(0, bar), decision.substring(bar + 1)};
             if (!"yes".equals(value) && !"no".equals(value)) {
-                throw new ProblemException(400, ck.act("answer_yes_no"));
+                throw new ProblemException(400, ck.act_answer_yes_no());
             }
             return cases.decide(id, key[0].isEmpty() ? null : key[0], key[1],
                     new CaseService.DecisionBody("yes".equals(value), null, justification), actor(who));

@@ -179,9 +179,9 @@ public class IncidentPageAssembler {
         CockpitMessages ck = PageWords.cockpit(language);
         List<LeakTimeline.Mark> marks = new ArrayList<>();
         marks.add(new LeakTimeline.Mark(file.incident().firstExposureAt(), "first_exposure",
-                ck.happened("first_exposure")));
-        marks.add(new LeakTimeline.Mark(file.incident().detectedAt(), "detection", ck.happened("detection")));
-        file.measures().forEach(m -> marks.add(new LeakTimeline.Mark(m.takenAt(), "measure", ck.happened("measure")
+                ck.happened_first_exposure()));
+        marks.add(new LeakTimeline.Mark(file.incident().detectedAt(), "detection", ck.happened_detection()));
+        file.measures().forEach(m -> marks.add(new LeakTimeline.Mark(m.takenAt(), "measure", ck.happened_measure()
                 + PageWords.of(language).colon() + " " + m.text())));
         return LeakTimeline.of(file.leaks(), marks, zone, locale, ck);
     }
@@ -199,7 +199,7 @@ public class IncidentPageAssembler {
                 var recorded = plan.decisions().getOrDefault(party, Map.of()).get(d);
                 out.add(new IncidentPage.DecisionChoice(party + "|" + d, (party.isEmpty() ? words.the_provider()
                         : names.getOrDefault(party, party)) + " · " + dutyWords.decision(d, language)
-                        + (recorded == null ? "" : " (" + ck.act(recorded.value() ? "yes" : "no") + ")")));
+                        + (recorded == null ? "" : " (" + (recorded.value() ? ck.act_yes() : ck.act_no()) + ")")));
             }
         }
         return out;

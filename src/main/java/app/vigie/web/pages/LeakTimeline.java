@@ -86,7 +86,7 @@ final class LeakTimeline {
             Instant from = start.plusMillis(Math.round(b * perBucket));
             Instant to = start.plusMillis(Math.round((b + 1) * perBucket));
             String title = ck.happened_bucket(When.of(from, zone, locale).local(), When.of(to, zone, locale).local(),
-                    n) + (maybe[b] == 0 ? "" : " · " + ck.happened_possible(maybe[b]));
+                    n) + (maybe[b] == 0 ? "" : " · " + ck.happened_possible_count(maybe[b]));
             bars.add(new IncidentPage.Bar(x, Math.max(1, (int) Math.floor(barWidth) - 1), TOP + PLOT_HEIGHT - hDark,
                     hDark, TOP + PLOT_HEIGHT - hDark - hLight, hLight, TOP + PLOT_HEIGHT - hDark - hLight - hMaybe,
                     hMaybe, title));

@@ -31,7 +31,8 @@ class LeakTimelineTest {
             CockpitMessages.class.getClassLoader(), new Class<?>[] {CockpitMessages.class},
             (proxy, method, args) -> method.getName().equals("happened_bucket")
                     ? args[2] + " from " + args[0] + " to " + args[1]
-                    : method.getName().equals("happened_possible") ? args[0] + " possible" : String.valueOf(args[0]));
+                    : method.getName().equals("happened_possible_count") ? args[0] + " possible"
+                    : args == null ? method.getName() : String.valueOf(args[0]));
 
     private static ExposureView leak(String reader, Instant at, Boolean delivered) {
         return new ExposureView("CROSS_TENANT", "acme", "v-" + reader, "globex", reader, 8, at, delivered);
