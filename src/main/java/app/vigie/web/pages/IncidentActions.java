@@ -75,9 +75,9 @@ public class IncidentActions {
     @DashboardForm
     public Response status(@PathParam("id") String id, @RestForm String status, @RestForm String reason,
             @RestForm String lang, @RestForm String zone, @Context SecurityContext who) throws SQLException {
-        IncidentForm form = new IncidentForm("status", List.of("status", nz(status), "reason", nz(reason)));
+        IncidentForm form = new IncidentForm("status", List.of("status", Pages.nz(status), "reason", Pages.nz(reason)));
         return act(id, lang, zone, who, form, z -> {
-            incidents.changeStatus(IncidentIds.uuid(id), IncidentStatus.parse(status), reason, actor(who));
+            incidents.changeStatus(IncidentIds.uuid(id), IncidentStatus.parse(status), reason, Pages.user(who));
             return null;
         });
     }
@@ -90,10 +90,10 @@ public class IncidentActions {
     @DashboardForm
     public Response measure(@PathParam("id") String id, @RestForm("taken_at") String takenAt, @RestForm String text,
             @RestForm String lang, @RestForm String zone, @Context SecurityContext who) throws SQLException {
-        IncidentForm form = new IncidentForm("measure", List.of("taken_at", nz(takenAt), "text", nz(text)));
+        IncidentForm form = new IncidentForm("measure", List.of("taken_at", Pages.nz(takenAt), "text", Pages.nz(text)));
         return act(id, lang, zone, who, form, z -> {
             Instant at = LocalTimes.parse(takenAt, z, "taken at");
-            return measures.add(id, at == null ? null : at.toString(), text, actor(who));
+            return measures.add(id, at == null ? null : at.toString(), text, Pages.user(who));
         });
     }
 
@@ -109,8 +109,8 @@ public class IncidentActions {
     public Response completion(@PathParam("id") String id, @RestForm String duty, @RestForm("done_at") String doneAt,
             @RestForm String evidence, @RestForm("late_reasons") String lateReasons, @RestForm String lang,
             @RestForm String zone, @Context SecurityContext who) throws SQLException {
-        IncidentForm form = new IncidentForm("completion", List.of("duty", nz(duty), "done_at", nz(doneAt), "evidence", nz(evidence),
-                "late_reasons", nz(lateReasons)));
+        IncidentForm form = new IncidentForm("completion", List.of("duty", Pages.nz(duty), "done_at", Pages.nz(doneAt), "evidence", Pages.nz(evidence),
+                "late_reasons", Pages.nz(lateReasons)));
         return act(id, lang, zone, who, form, z -> {
             String[] key = duty == null ? new String[0] : duty.split("\\|", -1);
             if (key.length != 3) {
@@ -119,7 +119,7 @@ public class IncidentActions {
             Instant at = withinDetectionMinute(id, LocalTimes.parse(doneAt, z, "done at"));
             var body = new CaseService.CompletionBody(at == null ? null : at.toString(), evidence, null,
                     lateReasons == null || lateReasons.isBlank() ? null : lateReasons);
-            return cases.complete(id, key[0].isEmpty() ? null : key[0], key[1], key[2], body, actor(who));
+            return cases.complete(id, key[0].isEmpty() ? null : key[0], key[1], key[2], body, Pages.user(who));
         });
     }
 
@@ -135,8 +135,8 @@ public class IncidentActions {
     public Response decision(@PathParam("id") String id, @RestForm String decision, @RestForm String value,
             @RestForm String justification, @RestForm String lang, @RestForm String zone,
             @Context SecurityContext who) throws SQLException {
-        IncidentForm form = new IncidentForm("decision", List.of("decision", nz(decision), "value", nz(value), "justification",
-                nz(justification)));
+        IncidentForm form = new IncidentForm("decision", List.of("decision", Pages.nz(decision), "value", Pages.nz(value), "justification",
+                Pages.nz(justification)));
         CockpitMessages ck = PageWords.cockpit(Reader.language(lang, "en"));
         return act(id, lang, zone, who, form, z -> {
             // tenant|decision: a tenant name may hold a bar, a decision's name does not
@@ -149,7 +149,7 @@ public class IncidentActions {
                 throw new ProblemException(400, ck.act_answer_yes_no());
             }
             return cases.decide(id, key[0].isEmpty() ? null : key[0], key[1],
-                    new CaseService.DecisionBody("yes".equals(value), null, justification), actor(who));
+                    new CaseService.DecisionBody("yes".equals(value), null, justification), Pages.user(who));
         });
     }
 
@@ -165,8 +165,8 @@ public class IncidentActions {
     public Response directory(@PathParam("id") String id, @RestForm String tenant,
             @RestForm("legal_name") String legalName, @RestForm String country, @RestForm String email,
             @RestForm String lang, @RestForm String zone, @Context SecurityContext who) throws SQLException {
-        IncidentForm form = new IncidentForm("mapped", List.of("tenant", nz(tenant), "legal_name", nz(legalName), "country",
-                nz(country), "email", nz(email)));
+        IncidentForm form = new IncidentForm("mapped", List.of("tenant", Pages.nz(tenant), "legal_name", Pages.nz(legalName), "country",
+                Pages.nz(country), "email", Pages.nz(email)));
         return act(id, lang, zone, who, form, z -> {
             if (tenant == null || tenant.isEmpty() || !incidents.touches(IncidentIds.uuid(id), tenant)) {
                 throw new ProblemException(404, "incident " + id + " does not affect tenant " + tenant);
@@ -177,7 +177,7 @@ public class IncidentActions {
             }
             List<Tenant.AlertChannel> channels = email == null || email.isBlank() ? List.of()
                     : List.of(new Tenant.AlertChannel("email", email.strip()));
-            return tenantsDirectory.put(actor(who), tenant, new Tenant(tenant, blankToNull(legalName),
+            return tenantsDirectory.put(Pages.user(who), tenant, new Tenant(tenant, blankToNull(legalName),
                     blankToNull(country), null, null, channels, null, null, null, null, null, null));
         });
     }
@@ -197,7 +197,7 @@ public class IncidentActions {
                     .noneMatch(a -> a.deliveries().stream().anyMatch(x -> x.id() == d))) {
                 throw new ProblemException(404, "no delivery " + d + " of incident " + id);
             }
-            alerts.resend(d, actor(who));
+            alerts.resend(d, Pages.user(who));
             return null;
         });
     }
@@ -244,13 +244,5 @@ public class IncidentActions {
         Instant detected = incidents.find(uuid).map(IncidentView::detectedAt).orElse(null);
         return detected != null && at.isBefore(detected)
                 && !at.isBefore(detected.truncatedTo(ChronoUnit.MINUTES)) ? detected : at;
-    }
-
-    private static String nz(String s) {
-        return s == null ? "" : s;
-    }
-
-    private static String actor(SecurityContext who) {
-        return who.getUserPrincipal().getName();
     }
 }

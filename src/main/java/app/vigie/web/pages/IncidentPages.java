@@ -115,7 +115,7 @@ public class IncidentPages {
     @RolesAllowed({Role.R_DPO, Role.R_ANALYST, Role.R_AUDITOR})
     public Response pack(@PathParam("id") String id, @QueryParam("lang") String lang, @QueryParam("zone") String zone,
             @Context SecurityContext who) throws SQLException {
-        return RegulatorPackService.answer(packs.incident(id, lang, zone, actor(who)));
+        return RegulatorPackService.answer(packs.incident(id, lang, zone, Pages.user(who)));
     }
 
     /** One controller's regulator pack, for the signed-in dashboard. */
@@ -126,10 +126,6 @@ public class IncidentPages {
     public Response controllerPack(@PathParam("id") String id, @PathParam("tenant") String tenant,
             @QueryParam("lang") String lang, @QueryParam("zone") String zone, @Context SecurityContext who)
             throws SQLException {
-        return RegulatorPackService.answer(packs.controller(id, tenant, lang, zone, actor(who)));
-    }
-
-    private static String actor(SecurityContext who) {
-        return who.getUserPrincipal().getName();
+        return RegulatorPackService.answer(packs.controller(id, tenant, lang, zone, Pages.user(who)));
     }
 }
