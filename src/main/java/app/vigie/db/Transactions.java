@@ -87,6 +87,85 @@ public final class Transactions {
         }
     }
 
+    /** A method's body, for {@link #around}. */
+    @FunctionalInterface
+    interface Body {
+        Object call() throws Exception;
+    }
+
+    /**
+     * A {@link UnitOfWork} method's body in its transaction: joined when one is active (a failure other than a
+     * {@link ProblemException} marks it for rollback), else begun, committed or rolled back, and retried whole when
+     * the failure is retryable.
+     */
+    static Object around(TransactionManager tm, Body body) throws Exception {
+        if (joinable(tm)) {
+            try {
+                return body.call();
+            } catch (Exception e) {
+                if (!(e instanceof ProblemException)) {
+                    markRollback(tm, e);
+                }
+                throw e;
+            }
+        }
+        for (int attempt = 1;; attempt++) {
+            boolean committed = false;
+            try {
+                tm.begin();
+                Object result = body.call();
+                tm.commit();
+                committed = true;
+                return result;
+            } catch (RollbackException | HeuristicMixedException | HeuristicRollbackException e) {
+                SQLException cause = sqlCause(e);
+                if (attempt >= ATTEMPTS || !retryable(cause)) {
+                    throw cause;
+                }
+            } catch (NotSupportedException | SystemException e) {
+                throw sqlCause(e);
+            } catch (Exception e) {
+                SQLException cause = foundSql(e);
+                if (attempt >= ATTEMPTS || cause == null || !retryable(cause)) {
+                    throw e;
+                }
+            } finally {
+                if (!committed) {
+                    end(tm);
+                }
+            }
+        }
+    }
+
+    /**
+     * The connection of the transaction in progress, for JDBC stores inside a {@link UnitOfWork} (the one Hibernate
+     * ORM writes with; close it when done, the transaction keeps it until it ends). Outside a transaction it is an
+     * error: the work would commit statement by statement.
+     */
+    public static Connection connection(DataSource ds) throws SQLException {
+        ArcContainer arc = Arc.container();
+        if (arc != null && arc.isRunning()) {
+            try {
+                int status = arc.instance(TransactionManager.class).get().getStatus();
+                if (status != Status.STATUS_ACTIVE && status != Status.STATUS_MARKED_ROLLBACK) {
+                    throw new IllegalStateException("a store's connection asked for outside a transaction: the "
+                            + "calling method is not a @UnitOfWork reached through its bean");
+                }
+            } catch (SystemException e) {
+                throw sqlCause(e);
+            }
+        }
+        return ds.getConnection();
+    }
+
+    private static void markRollback(TransactionManager tm, Exception cause) {
+        try {
+            tm.setRollbackOnly();
+        } catch (SystemException | IllegalStateException x) {
+            cause.addSuppressed(x);
+        }
+    }
+
     /** One attempt in a JTA transaction of its own: committed, or rolled back and the rollback told. */
     private static <T> T once(TransactionManager tm, DataSource ds, Work<T> work, RolledBack onRollback)
             throws SQLException {
@@ -140,11 +219,7 @@ public final class Transactions {
                 return work.run(c);
             } catch (SQLException | RuntimeException e) {
                 if (!(e instanceof ProblemException)) {
-                    try {
-                        tm.setRollbackOnly();
-                    } catch (SystemException | IllegalStateException x) {
-                        e.addSuppressed(x);
-                    }
+                    markRollback(tm, e);
                 }
                 throw e;
             }
