@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,6 +41,7 @@ import app.vigie.auditlog.intake.IngestScope;
 import app.vigie.auditlog.intake.IngestScopes;
 import app.vigie.auditlog.intake.Writable;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.platform.Digests;
 import app.vigie.platform.Mode;
 import app.vigie.platform.PrivateFiles;
@@ -159,7 +161,7 @@ public class AccountService implements IngestScopes {
             }
             return Optional.of(new Principal(username, v.roles(), v.tenant(), v.sessionVersion()));
         }
-        Optional<UserAccount> account = Transactions.run(dataSource, c -> Account.named(username));
+        Optional<UserAccount> account = account(username);
         boolean right = matches(password, account.map(UserAccount::passwordHash).orElse(DECOY))
                 && account.isPresent();
         if (!right) {
@@ -192,8 +194,9 @@ public class AccountService implements IngestScopes {
      * read again so that a deleted account or a changed role takes effect at the next request; empty when it no
      * longer exists.
      */
+    @UnitOfWork
     public Optional<Principal> current(String username) throws SQLException {
-        return Transactions.run(dataSource, c -> Account.named(username))
+        return Account.named(username)
                 .map(a -> new Principal(username, Role.effective(a.roles()), a.tenant(), a.sessionVersion()));
     }
 
@@ -214,12 +217,20 @@ public class AccountService implements IngestScopes {
 
     /** Signing out: every dashboard session of the account ends, in this browser and any other. */
     public void endSessions(String username) throws SQLException {
-        Transactions.run(dataSource, c -> {
-            Account.endSessions(username);
-            AuditTrail.record(username, "account.signed-out", "account:" + username, null, null);
-            return null;
-        });
-        verified.remove(username);
+        signedOut(username);
+        verified.remove(username);  // once committed: a sign-in meanwhile cannot cache the old session version
+    }
+
+    @UnitOfWork
+    void signedOut(String username) throws SQLException {
+        Account.endSessions(username);
+        AuditTrail.record(username, "account.signed-out", "account:" + username, null, null);
+    }
+
+    /** The account named so, read in a transaction of its own (or the caller's). */
+    @UnitOfWork
+    Optional<UserAccount> account(String username) throws SQLException {
+        return Account.named(username);
     }
 
     /** The provider's issuer (VIGIE_OIDC_ISSUER), the default issuer of a binding. */
@@ -234,12 +245,13 @@ public class AccountService implements IngestScopes {
     }
 
     /** The account bound to {@code identity} and its last sign-out, read for each request of its session. */
+    @UnitOfWork
     public OidcState oidc(OidcIdentity identity) throws SQLException {
-        return Transactions.run(dataSource, c -> {
-            Optional<Principal> account = Account.boundTo(identity).map(a -> new Principal(a.username(),
-                    Role.effective(a.roles()), a.tenant(), a.sessionVersion()));
+        Optional<Principal> account = Account.boundTo(identity).map(a -> new Principal(a.username(),
+                Role.effective(a.roles()), a.tenant(), a.sessionVersion()));
+        try (Connection c = Transactions.connection(dataSource)) {
             return new OidcState(account, OidcSignOutStore.signedOutAt(c, identity));
-        });
+        }
     }
 
     /**
@@ -249,6 +261,7 @@ public class AccountService implements IngestScopes {
      * identity binds one account (409 if another holds it); the built-in admin is bound to none. Audited
      * ({@code account.oidc-bound}) when it changes anything.
      */
+    @UnitOfWork
     public OidcIdentity bind(String actor, String username, String issuer, String subject) throws SQLException {
         String iss = issuer == null || issuer.isBlank() ? oidcIssuer.filter(i -> !i.isBlank()).map(String::strip)
                 .orElseThrow(() -> new ProblemException(400, "field 'issuer' is required (VIGIE_OIDC_ISSUER is not "
@@ -265,20 +278,17 @@ public class AccountService implements IngestScopes {
             throw new ProblemException(409, "the built-in admin account signs in with VIGIE_ADMIN_PASSWORD only");
         }
         OidcIdentity identity = new OidcIdentity(iss, subject);
-        Transactions.run(dataSource, c -> {
-            Optional<UserAccount> holder = Account.boundTo(identity);
-            if (holder.isPresent() && !holder.get().username().equals(username)) {
-                throw new ProblemException(409, "this identity is bound to account '" + holder.get().username()
-                        + "': unbind it there first");
-            }
-            UserAccount before = Account.bind(username, identity, Instant.now())
-                    .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
-            if (!identity.equals(before.oidc())) {
-                AuditTrail.record(actor, "account.oidc-bound", "account:" + username,
-                        before.oidc() == null ? null : before.oidc().json(), identity.json());
-            }
-            return null;
-        });
+        Optional<UserAccount> holder = Account.boundTo(identity);
+        if (holder.isPresent() && !holder.get().username().equals(username)) {
+            throw new ProblemException(409, "this identity is bound to account '" + holder.get().username()
+                    + "': unbind it there first");
+        }
+        UserAccount before = Account.bind(username, identity, Instant.now())
+                .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
+        if (!identity.equals(before.oidc())) {
+            AuditTrail.record(actor, "account.oidc-bound", "account:" + username,
+                    before.oidc() == null ? null : before.oidc().json(), identity.json());
+        }
         return identity;
     }
 
@@ -286,15 +296,13 @@ public class AccountService implements IngestScopes {
      * Unbinds the account from its provider identity ({@code DELETE /api/accounts/{username}/oidc}): that identity
      * signs in as nothing from its next request on. Audited ({@code account.oidc-unbound}) when it was bound.
      */
+    @UnitOfWork
     public void unbind(String actor, String username) throws SQLException {
-        Transactions.run(dataSource, c -> {
-            UserAccount before = Account.bind(username, null, Instant.now())
-                    .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
-            if (before.oidc() != null) {
-                AuditTrail.record(actor, "account.oidc-unbound", "account:" + username, before.oidc().json(), null);
-            }
-            return null;
-        });
+        UserAccount before = Account.bind(username, null, Instant.now())
+                .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
+        if (before.oidc() != null) {
+            AuditTrail.record(actor, "account.oidc-unbound", "account:" + username, before.oidc().json(), null);
+        }
     }
 
     /**
@@ -303,19 +311,22 @@ public class AccountService implements IngestScopes {
      * account bound to it ({@code account}, null when none). Audited ({@code account.signed-out}).
      */
     public void endOidcSessions(String actor, OidcIdentity identity, String account) throws SQLException {
-        Instant now = Instant.now();
-        Transactions.run(dataSource, c -> {
-            OidcSignOutStore.signedOut(c, identity, now);
-            if (account != null) {
-                Account.endSessions(account);
-            }
-            AuditTrail.record(actor, "account.signed-out", account != null ? "account:" + account
-                    : "oidc:" + identity.subject(), null, identity.json());
-            return null;
-        });
+        oidcSignedOut(actor, identity, account, Instant.now());
         if (account != null) {
-            verified.remove(account);
+            verified.remove(account);  // once committed, as endSessions
         }
+    }
+
+    @UnitOfWork
+    void oidcSignedOut(String actor, OidcIdentity identity, String account, Instant now) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
+            OidcSignOutStore.signedOut(c, identity, now);
+        }
+        if (account != null) {
+            Account.endSessions(account);
+        }
+        AuditTrail.record(actor, "account.signed-out", account != null ? "account:" + account
+                : "oidc:" + identity.subject(), null, identity.json());
     }
 
     /**
@@ -326,6 +337,7 @@ public class AccountService implements IngestScopes {
      * ingest role; never the built-in admin (it keeps every right). Audited ({@code account.ingest-scope-set}) when it
      * changes anything.
      */
+    @UnitOfWork
     public IngestScope scope(String actor, String username, List<String> deployments, List<String> streamPrefixes)
             throws SQLException {
         checkScopeList("deployments", deployments);
@@ -339,19 +351,16 @@ public class AccountService implements IngestScopes {
         }
         IngestScope scope = new IngestScope(deployments == null ? null : List.copyOf(new LinkedHashSet<>(deployments)),
                 streamPrefixes == null ? null : List.copyOf(new LinkedHashSet<>(streamPrefixes)));
-        Transactions.run(dataSource, c -> {
-            UserAccount current = Account.named(username)
-                    .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
-            if (!current.roles().contains(Role.R_INGEST)) {
-                throw new ProblemException(400, "an ingest scope is only for accounts that hold the ingest role");
-            }
-            UserAccount before = Account.scope(username, scope, Instant.now()).orElseThrow();
-            if (!scope.equals(before.ingestScope())) {
-                AuditTrail.record(actor, "account.ingest-scope-set", "account:" + username,
-                        before.ingestScope() == null ? null : before.ingestScope().json(), scope.json());
-            }
-            return null;
-        });
+        UserAccount current = Account.named(username)
+                .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
+        if (!current.roles().contains(Role.R_INGEST)) {
+            throw new ProblemException(400, "an ingest scope is only for accounts that hold the ingest role");
+        }
+        UserAccount before = Account.scope(username, scope, Instant.now()).orElseThrow();
+        if (!scope.equals(before.ingestScope())) {
+            AuditTrail.record(actor, "account.ingest-scope-set", "account:" + username,
+                    before.ingestScope() == null ? null : before.ingestScope().json(), scope.json());
+        }
         return scope;
     }
 
@@ -359,16 +368,14 @@ public class AccountService implements IngestScopes {
      * Unbinds the account ({@code DELETE /api/accounts/{username}/ingest-scope}): it writes every stream again, with
      * a warning. Audited ({@code account.ingest-scope-removed}) when it was bound.
      */
+    @UnitOfWork
     public void unscope(String actor, String username) throws SQLException {
-        Transactions.run(dataSource, c -> {
-            UserAccount before = Account.scope(username, null, Instant.now())
-                    .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
-            if (before.ingestScope() != null) {
-                AuditTrail.record(actor, "account.ingest-scope-removed", "account:" + username,
-                        before.ingestScope().json(), null);
-            }
-            return null;
-        });
+        UserAccount before = Account.scope(username, null, Instant.now())
+                .orElseThrow(() -> new ProblemException(404, "no account '" + username + "'"));
+        if (before.ingestScope() != null) {
+            AuditTrail.record(actor, "account.ingest-scope-removed", "account:" + username,
+                    before.ingestScope().json(), null);
+        }
     }
 
     private static void checkScopeList(String field, List<String> entries) {
@@ -402,7 +409,7 @@ public class AccountService implements IngestScopes {
         if (admin || ADMIN.equals(username)) {
             return Optional.empty();
         }
-        Optional<IngestScope> scope = Transactions.run(dataSource, c -> Account.named(username))
+        Optional<IngestScope> scope = account(username)
                 .map(UserAccount::ingestScope);
         if (scope.isEmpty() && warnedUnbound.add(username)) {
             LOG.warnf("Ingest account '%s' is bound to no deployment or stream prefix: it may write, list and flush "
@@ -414,7 +421,7 @@ public class AccountService implements IngestScopes {
 
     @Override
     public Writable ofTopic(String topic, String account) throws SQLException {
-        Optional<UserAccount> u = Transactions.run(dataSource, c -> Account.named(account));
+        Optional<UserAccount> u = account(account);
         if (u.isEmpty() || !(u.get().roles().contains(Role.R_INGEST) || u.get().roles().contains(Role.R_ADMIN))) {
             return Writable.nothing("Kafka topic '" + topic + "' is bound to ingest account '" + account
                     + "' (vigie.kafka.topic-accounts), which " + (u.isEmpty() ? "does not exist"
@@ -446,15 +453,13 @@ public class AccountService implements IngestScopes {
         }
     }
 
-    private void lockAudit(String target, LoginThrottle.Lock lock, String address) throws SQLException {
+    @UnitOfWork
+    void lockAudit(String target, LoginThrottle.Lock lock, String address) throws SQLException {
         meters.counter("vigie.signin.locks", "key", target.substring(0, target.indexOf(':'))).increment();
         LOG.warnf("Sign-in locked for %s after %d failures (%s)", target, lock.failures(), lock.duration());
-        Transactions.run(dataSource, c -> {
-            AuditTrail.record("vigie", "signin.locked", target, null, "{\"failures\":" + lock.failures()
-                    + ",\"locked_for\":" + AuditTrail.quote(lock.duration().toString()) + ",\"address\":"
-                    + AuditTrail.quote(address) + "}");
-            return null;
-        });
+        AuditTrail.record("vigie", "signin.locked", target, null, "{\"failures\":" + lock.failures()
+                + ",\"locked_for\":" + AuditTrail.quote(lock.duration().toString()) + ",\"address\":"
+                + AuditTrail.quote(address) + "}");
     }
 
     /** bcrypt of the password's SHA-256 for new hashes; plain bcrypt for hashes made before. */
@@ -481,8 +486,9 @@ public class AccountService implements IngestScopes {
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9._@-]{0,99}");
 
     /** Every account, ordered by name. */
+    @UnitOfWork
     public List<UserAccount> everyone() throws SQLException {
-        return Transactions.run(dataSource, c -> Account.everyone());
+        return Account.everyone();
     }
 
     /**
@@ -532,21 +538,25 @@ public class AccountService implements IngestScopes {
     public Optional<UserAccount> save(String actor, String username, String password, Set<String> roles,
             String tenant) throws SQLException {
         String hash = hash(password);  // bcrypt's work, outside the transaction
-        Optional<UserAccount> saved = Transactions.run(dataSource, c -> {
-            Optional<UserAccount> before = Account.save(new UserAccount(username, hash, roles, tenant, null),
-                    Instant.now());
-            AuditTrail.record(actor, before.isPresent() ? "account.update" : "account.create", "account:" + username,
-                    before.map(AccountService::json).orElse(null),
-                    json(new UserAccount(username, null, roles, tenant, null)));
-            return before;
-        });
-        verified.remove(username);
+        Optional<UserAccount> saved = saveHashed(actor, username, hash, roles, tenant);
+        verified.remove(username);  // once committed
         return saved;
+    }
+
+    @UnitOfWork
+    Optional<UserAccount> saveHashed(String actor, String username, String hash, Set<String> roles, String tenant)
+            throws SQLException {
+        Optional<UserAccount> before = Account.save(new UserAccount(username, hash, roles, tenant, null),
+                Instant.now());
+        AuditTrail.record(actor, before.isPresent() ? "account.update" : "account.create", "account:" + username,
+                before.map(AccountService::json).orElse(null),
+                json(new UserAccount(username, null, roles, tenant, null)));
+        return before;
     }
 
     /** Creates the built-in admin on first start, and keeps its password equal to VIGIE_ADMIN_PASSWORD when set. */
     void bootstrap(@Observes StartupEvent start) throws SQLException {
-        Optional<UserAccount> admin = Transactions.run(dataSource, c -> Account.named(ADMIN));
+        Optional<UserAccount> admin = account(ADMIN);
         if (adminPassword.isPresent() && !adminPassword.get().isBlank()) {
             String wanted = adminPassword.get();
             if (wanted.length() < MIN_PASSWORD) {

@@ -24,6 +24,7 @@ import io.quarkus.runtime.StartupEvent;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.problem.ProblemException;
 
 /** The tenant directory: changes through the API, and the YAML file loaded at start ({@code vigie.tenants.file}). */
@@ -98,18 +99,21 @@ public class TenantService {
     }
 
     /** The directory, every tenant. */
+    @UnitOfWork
     public List<Tenant> list() throws SQLException {
-        return Transactions.run(dataSource, c -> TenantEntry.directory());
+        return TenantEntry.directory();
     }
 
     /** One tenant, when the directory has it. */
+    @UnitOfWork
     public Optional<Tenant> find(String id) throws SQLException {
-        return Transactions.run(dataSource, c -> TenantEntry.byId(id));
+        return TenantEntry.byId(id);
     }
 
     /** One tenant; 404 when the directory has none of that id. */
+    @UnitOfWork
     public Tenant get(String id) throws SQLException {
-        return Transactions.run(dataSource, c -> TenantEntry.byId(id))
+        return TenantEntry.byId(id)
                 .orElseThrow(() -> new ProblemException(404, "no tenant '" + id + "' in the directory"));
     }
 
@@ -117,6 +121,7 @@ public class TenantService {
      * Creates or replaces the entry {@code id} with {@code body} (its id, when given, must be {@code id}), checked;
      * answers the entry as stored.
      */
+    @UnitOfWork
     public Tenant put(String actor, String id, Tenant body) throws SQLException {
         if (body == null) {
             throw new ProblemException(400, "a tenant entry is required");
@@ -153,8 +158,9 @@ public class TenantService {
     }
 
     /** Creates or replaces an entry already checked, audited when it changed. */
+    @UnitOfWork
     public void save(String actor, Tenant t, String source) throws SQLException {
-        Transactions.run(dataSource, c -> write(c, actor, t, source, Instant.now()));
+        write(actor, t, source, Instant.now());
     }
 
     /**
@@ -171,14 +177,15 @@ public class TenantService {
      * What importing a YAML or CSV file would do, line by line: each tenant new, updated or the same as in the
      * directory, or why it cannot be saved. Nothing is saved.
      */
+    @UnitOfWork
     public List<ImportLine> preview(String name, String text) throws SQLException {
         checkSize(text);
-        return Transactions.run(dataSource, c -> TenantFile.read(name, text, TenantEntry::byId, this::refusals)
+        return TenantFile.read(name, text, TenantEntry::byId, this::refusals)
                 .stream()
                 .map(e -> new ImportLine(e.line(), e.tenant() == null ? null : e.tenant().id(),
                         !e.problems().isEmpty() ? "error" : !e.existed() ? "create" : e.changed().isEmpty() ? "same"
                                 : "update", e.changed(), e.problems()))
-                .toList());
+                .toList();
     }
 
     /**
@@ -186,25 +193,24 @@ public class TenantService {
      * {@code tenant.update}, source "import"); 400 naming each refused line when any is, and nothing saved.
      * Answers how many entries changed.
      */
+    @UnitOfWork
     public int importAll(String actor, String name, String text) throws SQLException {
         checkSize(text);
-        return Transactions.run(dataSource, c -> {
-            List<TenantFile.Entry> entries = TenantFile.read(name, text, TenantEntry::byId, this::refusals);
-            List<String> refused = entries.stream().filter(e -> !e.problems().isEmpty())
-                    .map(e -> "line " + e.line() + ": " + String.join("; ", e.problems())).toList();
-            if (!refused.isEmpty()) {
-                throw new ProblemException(400, "nothing was imported: " + String.join(" | ", refused));
-            }
-            if (entries.isEmpty()) {
-                throw new ProblemException(400, "the file holds no tenant");
-            }
-            int changed = 0;
-            Instant now = Instant.now();
-            for (TenantFile.Entry e : entries) {
-                changed += write(c, actor, e.tenant(), "import", now) ? 1 : 0;
-            }
-            return changed;
-        });
+        List<TenantFile.Entry> entries = TenantFile.read(name, text, TenantEntry::byId, this::refusals);
+        List<String> refused = entries.stream().filter(e -> !e.problems().isEmpty())
+                .map(e -> "line " + e.line() + ": " + String.join("; ", e.problems())).toList();
+        if (!refused.isEmpty()) {
+            throw new ProblemException(400, "nothing was imported: " + String.join(" | ", refused));
+        }
+        if (entries.isEmpty()) {
+            throw new ProblemException(400, "the file holds no tenant");
+        }
+        int changed = 0;
+        Instant now = Instant.now();
+        for (TenantFile.Entry e : entries) {
+            changed += write(actor, e.tenant(), "import", now) ? 1 : 0;
+        }
+        return changed;
     }
 
     private static void checkSize(String text) {
@@ -225,28 +231,29 @@ public class TenantService {
      * Creates or replaces an entry in the transaction at hand, audited and told to the listeners when it changed;
      * whether it did.
      */
-    private boolean write(Connection c, String actor, Tenant t, String source, Instant now) throws SQLException {
+    private boolean write(String actor, Tenant t, String source, Instant now) throws SQLException {
         Optional<Tenant> before = TenantEntry.put(t, source, now);
         if (before.isEmpty() || !before.get().equals(t)) {
             AuditTrail.record(actor, before.isPresent() ? "tenant.update" : "tenant.create", "tenant:" + t.id(),
                     before.map(TenantEntry::json).orElse(null), TenantEntry.json(t));
-            for (DirectoryListener l : listeners) {
-                l.entryWritten(c, before.orElse(null), t, now);
+            try (Connection c = Transactions.connection(dataSource)) {
+                for (DirectoryListener l : listeners) {
+                    l.entryWritten(c, before.orElse(null), t, now);
+                }
             }
             return true;
         }
         return false;
     }
 
+    @UnitOfWork
     public boolean delete(String actor, String id) throws SQLException {
-        return Transactions.run(dataSource, c -> {
-            Optional<Tenant> before = TenantEntry.byId(id);
-            if (before.isEmpty()) {
-                return false;
-            }
-            TenantEntry.remove(id);
-            AuditTrail.record(actor, "tenant.delete", "tenant:" + id, TenantEntry.json(before.get()), null);
-            return true;
-        });
+        Optional<Tenant> before = TenantEntry.byId(id);
+        if (before.isEmpty()) {
+            return false;
+        }
+        TenantEntry.remove(id);
+        AuditTrail.record(actor, "tenant.delete", "tenant:" + id, TenantEntry.json(before.get()), null);
+        return true;
     }
 }
