@@ -1,6 +1,7 @@
 package app.vigie.alert;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,6 +53,7 @@ import io.vertx.core.Vertx;
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.FailureLog;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.notice.DocumentRenderer;
@@ -293,10 +295,18 @@ public class AlertDelivery {
         return tenant + "|" + channel;
     }
 
+    /** The next delivery due, outside the busy lanes. */
+    @UnitOfWork
+    Optional<Long> nextDue(Instant now, String[] busy) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
+            return DeliveryStore.nextDue(c, now, busy);
+        }
+    }
+
     private Optional<Due> claimNext(Instant now) throws SQLException {
         String[] busy = inFlight.entrySet().stream().filter(e -> e.getValue() >= Math.max(1, perTenant))
                 .map(Map.Entry::getKey).toArray(String[]::new);
-        Optional<Long> next = Transactions.run(dataSource, c -> DeliveryStore.nextDue(c, now, busy));
+        Optional<Long> next = nextDue(now, busy);
         if (next.isEmpty()) {
             return Optional.empty();
         }
@@ -308,7 +318,13 @@ public class AlertDelivery {
             LOG.errorf(e, "Alert %d could not be prepared; its deliveries wait their backoff", next.get());
             return Optional.empty();
         }
-        return Transactions.run(dataSource, c -> {
+        return claim(now, busy);
+    }
+
+    /** Claims the next delivery due, held by this sender for its lease. */
+    @UnitOfWork
+    Optional<Due> claim(Instant now, String[] busy) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
             Optional<Due> due = DeliveryStore.claim(c, now, busy);
             if (due.isEmpty() || due.get().body() == null) {
                 return Optional.empty();  // taken by another worker, or its body is being fixed: still due
@@ -321,7 +337,7 @@ public class AlertDelivery {
                     ? WebhookSecret.signingSecrets(d.tenant(), now) : null;
             return Optional.of(new Due(d.id(), d.alertId(), d.channel(), d.target(), d.attempts(), d.incident(),
                     d.tenant(), d.phase(), d.key(), d.body(), secrets, claim, d.traceParent()));
-        });
+        }
     }
 
     /**
@@ -335,11 +351,11 @@ public class AlertDelivery {
     }
 
     /** An alert whose body cannot be made: its pending deliveries wait a backoff, the error kept for the DPO. */
-    private void postpone(long alertId, String error, Instant now) throws SQLException {
-        Transactions.run(dataSource, c -> {
+    @UnitOfWork
+    void postpone(long alertId, String error, Instant now) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
             DeliveryStore.postpone(c, alertId, Webhook.sanitize(error), now.plus(retryMax));
-            return null;
-        });
+        }
     }
 
     /**
@@ -373,7 +389,18 @@ public class AlertDelivery {
         String outcome = error == null ? "delivered" : d.attempts() + 1 >= maxAttempts ? "dead" : "retry";
         span.setAttribute("vigie.alert.outcome", outcome);
         long took = System.nanoTime() - started;
-        boolean recorded = Transactions.run(dataSource, c -> {
+        boolean recorded = recordOutcome(d, error);
+        // counted only when recorded: an outcome after the claim lapsed is not this delivery's
+        if (recorded) {
+            sendTimer(d.channel(), outcome).record(took, TimeUnit.NANOSECONDS);
+        }
+        return error;
+    }
+
+    /** An attempt's outcome, recorded while this sender's claim holds; whether it did. */
+    @UnitOfWork
+    boolean recordOutcome(Due d, String error) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
             if (error == null) {
                 // delivered: the controller is aware from now (EDPB Guidelines 9/2022 v2.0, section II.A.4)
                 Instant delivered = clock.instant();
@@ -398,12 +425,7 @@ public class AlertDelivery {
                 }
             }
             return true;
-        });
-        // counted only when recorded: an outcome after the claim lapsed is not this delivery's
-        if (recorded) {
-            sendTimer(d.channel(), outcome).record(took, TimeUnit.NANOSECONDS);
         }
-        return error;
     }
 
     /** {@code vigie_alert_send_seconds{channel, outcome}}: one attempt, by what came of it. */
@@ -420,11 +442,12 @@ public class AlertDelivery {
     }
 
     /** The alert's body, rendered once and kept: every attempt sends the same bytes. */
+    @UnitOfWork
     void fixBody(long alertId, Instant now) throws SQLException {
-        Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             Optional<DeliveryStore.Unfixed> unfixed = DeliveryStore.unfixed(c, alertId);
             if (unfixed.isEmpty()) {
-                return null;
+                return;
             }
             DeliveryStore.Unfixed u = unfixed.get();
             IncidentView view = IncidentQueries.get(c, u.incident()).orElseThrow();
@@ -455,8 +478,7 @@ public class AlertDelivery {
             } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
-            return null;
-        });
+        }
     }
 
     private String send(Due d, Instant now) {
@@ -516,8 +538,9 @@ public class AlertDelivery {
     }
 
     /** Alerts not acknowledged in time are escalated to the DPO (once each; an audit event says so). */
+    @UnitOfWork
     int escalateUnacknowledged(Instant now) throws SQLException {
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             int n = 0;
             for (DeliveryStore.Escalated e : DeliveryStore.escalate(c, now, now.minus(ackEscalateAfter))) {
                 AuditTrail.record("vigie", "alert.unacknowledged", "incident:" + e.incident() + "/" + e.tenant(), null,
@@ -525,6 +548,6 @@ public class AlertDelivery {
                 n++;
             }
             return n;
-        });
+        }
     }
 }

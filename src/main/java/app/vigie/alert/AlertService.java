@@ -24,6 +24,7 @@ import app.vigie.audit.AuditTrail;
 import app.vigie.compliance.service.CaseAwareness;
 import app.vigie.compliance.service.CaseStore;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.detection.ExposuresListener;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentStatus;
@@ -109,22 +110,24 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
         return new AlertRef(a.id, a.incidentId, a.tenant, a.phase, a.createdAt, a.acknowledgedAt, a.acknowledgedBy);
     }
 
+    @UnitOfWork
     public Optional<AlertRef> get(long id) throws SQLException {
-        return Transactions.run(dataSource, c -> CustomerAlert.byId(id)
-                .map(AlertService::ref));
+        return CustomerAlert.byId(id)
+                .map(AlertService::ref);
     }
 
     /**
      * The alert an acknowledgement link's token names, while the link is valid ({@code vigie.alerts.ack-valid-for}
      * from the alert's creation); looked up by the token's SHA-256, which is all the database keeps.
      */
+    @UnitOfWork
     public Optional<AlertRef> byToken(String token) throws SQLException {
         if (token == null || token.length() < 20 || token.length() > 64) {
             return Optional.empty();
         }
         Instant now = clock.instant();
-        return Transactions.run(dataSource, c -> CustomerAlert.byTokenHash(Digests.sha256Hex(token))
-                .map(AlertService::ref))
+        return CustomerAlert.byTokenHash(Digests.sha256Hex(token))
+                .map(AlertService::ref)
                 .filter(a -> a.createdAt().plus(ackLinks.validFor()).isAfter(now));
     }
 
@@ -134,9 +137,10 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
      * tenant is
      * known (an alert read in the portal) and no earlier awareness is recorded does the acknowledgement record it.
      */
+    @UnitOfWork
     public AlertRef acknowledge(long alertId, String by, String how) throws SQLException {
         Instant now = clock.instant();
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             boolean first = CustomerAlert.acknowledge(alertId, by, now);
             CustomerAlert a = CustomerAlert.byId(alertId).orElseThrow();  // as stored, after the update
             if (!first) {
@@ -151,7 +155,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
             AuditTrail.record(by, "alert.acknowledged", "incident:" + a.incidentId + "/" + a.tenant, null,
                     "{\"alert\":" + alertId + ",\"how\":" + AuditTrail.quote(how) + "}");
             return ref(a);
-        });
+        }
     }
 
     /** One alert with its deliveries, for the API and the DPO's page. */
@@ -186,6 +190,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
      * Like {@link #list(UUID, String, int)}, of those in {@code stateParam} too ({@code undelivered},
      * {@code unacknowledged}: see {@link CustomerAlert.State}; all when blank).
      */
+    @UnitOfWork
     public List<AlertView> list(UUID incident, String statusParam, String stateParam, int limit)
             throws SQLException {
         String status = statusParam == null || statusParam.isBlank() ? null : statusParam.strip();
@@ -194,17 +199,15 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
                     + ", got '" + status + "'");
         }
         CustomerAlert.State state = state(stateParam);
-        return Transactions.run(dataSource, c -> {
-            List<CustomerAlert> alerts = CustomerAlert.newest(incident, status, state, limit);
-            Map<Long, List<DeliveryView>> deliveries = new HashMap<>();
-            for (ChannelDelivery d : ChannelDelivery.ofAlerts(alerts.stream().map(a -> a.id).toList())) {
-                deliveries.computeIfAbsent(d.alertId, k -> new ArrayList<>()).add(new DeliveryView(d.id, d.channel,
-                        d.target, d.status, d.attempts, d.nextAttemptAt, d.lastError, d.deliveredAt));
-            }
-            return alerts.stream().map(a -> new AlertView(a.id, a.incidentId, a.tenant, a.phase, a.idempotencyKey,
-                    a.createdAt, a.acknowledgedAt, a.acknowledgedBy, a.escalatedAt,
-                    deliveries.getOrDefault(a.id, List.of()))).toList();
-        });
+        List<CustomerAlert> alerts = CustomerAlert.newest(incident, status, state, limit);
+        Map<Long, List<DeliveryView>> deliveries = new HashMap<>();
+        for (ChannelDelivery d : ChannelDelivery.ofAlerts(alerts.stream().map(a -> a.id).toList())) {
+            deliveries.computeIfAbsent(d.alertId, k -> new ArrayList<>()).add(new DeliveryView(d.id, d.channel,
+                    d.target, d.status, d.attempts, d.nextAttemptAt, d.lastError, d.deliveredAt));
+        }
+        return alerts.stream().map(a -> new AlertView(a.id, a.incidentId, a.tenant, a.phase, a.idempotencyKey,
+                a.createdAt, a.acknowledgedAt, a.acknowledgedBy, a.escalatedAt,
+                deliveries.getOrDefault(a.id, List.of()))).toList();
     }
 
 
@@ -217,8 +220,9 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
     }
 
     /** The incidents touching the tenant, newest first. */
+    @UnitOfWork
     public List<TenantIncident> tenantIncidents(String tenant) throws SQLException {
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             List<TenantIncident> out = new ArrayList<>();
             for (UUID id : IncidentQueries.touching(c, tenant, null)) {
                 IncidentView i = IncidentQueries.get(c, id).orElseThrow();
@@ -226,7 +230,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
                 out.add(new TenantIncident(i, exposure[0], exposure[1], CustomerAlert.unacknowledged(id, tenant)));
             }
             return out;
-        });
+        }
     }
 
     /** Sends a DEAD (or HELD, awaiting approval) delivery now; 409 when it is in neither state. */
@@ -241,15 +245,14 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
      * Sends a DEAD (or HELD) delivery again now, from attempt zero; false when there is no such delivery in
      * that state.
      */
-    private boolean retry(long deliveryId, String by) throws SQLException {
+    @UnitOfWork
+    boolean retry(long deliveryId, String by) throws SQLException {
         Instant now = clock.instant();
-        return Transactions.run(dataSource, c -> {
-            if (!ChannelDelivery.requeue(deliveryId, now)) {
-                return false;
-            }
-            AuditTrail.record(by, "alert.retry", "alert-delivery:" + deliveryId, null,
-                    "{\"status\":\"PENDING\"}");
-            return true;
-        });
+        if (!ChannelDelivery.requeue(deliveryId, now)) {
+            return false;
+        }
+        AuditTrail.record(by, "alert.retry", "alert-delivery:" + deliveryId, null,
+                "{\"status\":\"PENDING\"}");
+        return true;
     }
 }

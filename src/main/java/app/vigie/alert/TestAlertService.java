@@ -18,9 +18,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.mailer.Mail;
 import io.quarkus.mailer.Mailer;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 
 import app.vigie.audit.AuditTrail;
+import app.vigie.db.UnitOfWork;
 import app.vigie.problem.ProblemException;
 import app.vigie.tenant.Tenant;
 import app.vigie.tenant.TenantEntry;
@@ -60,7 +60,7 @@ public class TestAlertService {
     public record Result(String tenant, Instant sentAt, String idempotencyKey, List<ChannelResult> results) {
     }
 
-    private record Prepared(Tenant tenant, List<String> secrets) {
+    record Prepared(Tenant tenant, List<String> secrets) {
     }
 
     /** Sends the test alert to every channel of {@code tenant}; 404 for no such tenant, 409 when it has no channel. */
@@ -69,13 +69,7 @@ public class TestAlertService {
             throw new ProblemException(400, "choose the tenant whose channels to test");
         }
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        Prepared p = QuarkusTransaction.requiringNew().call(() -> {
-            Tenant t = TenantEntry.byId(tenant)
-                    .orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "' in the directory"));
-            boolean hooks = t.alertChannels() != null && t.alertChannels().stream()
-                    .anyMatch(c -> "webhook".equals(c.type()));
-            return new Prepared(t, hooks ? WebhookSecret.signingSecrets(tenant, now) : List.of());
-        });
+        Prepared p = prepare(tenant, now);
         List<Tenant.AlertChannel> channels = p.tenant().alertChannels() == null ? List.of()
                 : p.tenant().alertChannels();
         if (channels.isEmpty()) {
@@ -100,9 +94,24 @@ public class TestAlertService {
             });
         }
         Result result = new Result(tenant, now, key, List.copyOf(results));
-        QuarkusTransaction.requiringNew().run(() -> AuditTrail.record(actor, "tenant.test-alert", "tenant:" + tenant,
-                null, write(result)));
+        audit(actor, result);
         return result;
+    }
+
+    /** The tenant's entry and its webhook secrets, read in one transaction (none is held while sending). */
+    @UnitOfWork
+    Prepared prepare(String tenant, Instant now) {
+        Tenant t = TenantEntry.byId(tenant)
+                .orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "' in the directory"));
+        boolean hooks = t.alertChannels() != null && t.alertChannels().stream()
+                .anyMatch(c -> "webhook".equals(c.type()));
+        return new Prepared(t, hooks ? WebhookSecret.signingSecrets(tenant, now) : List.of());
+    }
+
+    /** The test's audit event, with every receiver's answer. */
+    @UnitOfWork
+    void audit(String actor, Result result) {
+        AuditTrail.record(actor, "tenant.test-alert", "tenant:" + result.tenant(), null, write(result));
     }
 
     private interface Sending {

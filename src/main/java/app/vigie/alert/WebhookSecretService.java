@@ -14,6 +14,7 @@ import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.problem.ProblemException;
 import app.vigie.tenant.TenantEntry;
 
@@ -46,29 +47,27 @@ public class WebhookSecretService {
     }
 
     /** Whether the tenant has a secret, since when, its fingerprint; 404 for an unknown tenant. */
+    @UnitOfWork
     public Info info(String tenant) throws SQLException {
-        return Transactions.run(dataSource, c -> {
-            TenantEntry.byId(tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
-            WebhookSecret.Info i = WebhookSecret.info(tenant, clock.instant());
-            return new Info(tenant, i.exists(), i.createdAt(), i.fingerprint(), i.previousValidUntil());
-        });
+        TenantEntry.byId(tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
+        WebhookSecret.Info i = WebhookSecret.info(tenant, clock.instant());
+        return new Info(tenant, i.exists(), i.createdAt(), i.fingerprint(), i.previousValidUntil());
     }
 
     /**
      * A new secret for the tenant, as {@code actor} asks; the one before keeps signing for {@code overlap} (null: the
      * configured default; at most {@link #MAX_OVERLAP}; zero stops it at once).
      */
+    @UnitOfWork
     public Secret rotate(String actor, String tenant, Duration overlap) throws SQLException {
         Duration o = overlap == null ? defaultOverlap : overlap;
         if (o.isNegative() || o.compareTo(MAX_OVERLAP) > 0) {
             throw new ProblemException(400, "query parameter 'overlap' must be between PT0S and P7D");
         }
-        return Transactions.run(dataSource, c -> {
-            TenantEntry.byId(tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
-            WebhookSecret.Rotated r = WebhookSecret.rotate(tenant, clock.instant(), o);
-            AuditTrail.record(actor, "tenant.webhook-secret", "tenant:" + tenant,
-                    null, "{\"rotated\":true,\"previous_overlap\":" + AuditTrail.quote(o.toString()) + "}");
-            return new Secret(tenant, r.secret(), r.previousValidUntil());
-        });
+        TenantEntry.byId(tenant).orElseThrow(() -> new ProblemException(404, "no tenant '" + tenant + "'"));
+        WebhookSecret.Rotated r = WebhookSecret.rotate(tenant, clock.instant(), o);
+        AuditTrail.record(actor, "tenant.webhook-secret", "tenant:" + tenant,
+                null, "{\"rotated\":true,\"previous_overlap\":" + AuditTrail.quote(o.toString()) + "}");
+        return new Secret(tenant, r.secret(), r.previousValidUntil());
     }
 }

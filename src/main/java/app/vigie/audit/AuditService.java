@@ -6,8 +6,8 @@ import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
+import app.vigie.db.UnitOfWork;
 import app.vigie.export.Csv;
 
 /** Reading the audit trail: a page of events, or a selection as CSV for a spreadsheet. */
@@ -20,7 +20,7 @@ public class AuditService {
     AuditEventRepository events;
 
     /** The events {@code f} selects, newest first, at most {@code limit}. */
-    @Transactional
+    @UnitOfWork
     public List<AuditEvent> find(AuditFilter f, int limit) {
         return events.find(f, limit);
     }
@@ -29,7 +29,7 @@ public class AuditService {
      * The events {@code f} selects (at most {@link #EXPORT_MAX}) as CSV ({@code audit-trail.csv}), times in UTC and in
      * {@code zone}.
      */
-    @Transactional
+    @UnitOfWork
     public Csv.Export csv(AuditFilter f, ZoneId zone) {
         DateTimeFormatter local = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss xxx").withZone(zone);
         StringBuilder out = new StringBuilder("id,at_utc,at_local,actor,action,target,before,after\r\n");

@@ -32,7 +32,7 @@ public final class AuditTrail {
     }
 
     /**
-     * Appends one event, in the transaction in progress (a {@code @Transactional} service's or a
+     * Appends one event, in the transaction in progress (a {@code @UnitOfWork} service's or a
      * {@link app.vigie.db.Transactions} run's: the same connection).
      */
     public static void record(String actor, String action, String target, String beforeJson, String afterJson) {

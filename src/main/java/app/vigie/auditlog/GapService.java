@@ -19,6 +19,7 @@ import app.vigie.auditlog.store.Sequencer;
 import app.vigie.auditlog.store.StreamCursor;
 import app.vigie.db.FailureLog;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 
 /** Declares missing seqs lost, on an explicit flush or after the gap timeout, and applies what they held back. */
 @ApplicationScoped
@@ -55,12 +56,8 @@ public class GapService {
      */
     public Flushed flush(String actor, IngestScope scope) throws SQLException {
         Flushed f = release(null, "FLUSH", scope);
-        Transactions.run(dataSource, c -> {
-            AuditTrail.record(actor, "audit-log.flush", "intake", null,
-                    "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied() + ",\"held_reads\":" + f.heldReads()
-                            + (scope == null ? "" : ",\"scope\":" + scope.json()) + "}");
-            return null;
-        });
+        audit(actor, "audit-log.flush", "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied() + ",\"held_reads\":"
+                + f.heldReads() + (scope == null ? "" : ",\"scope\":" + scope.json()) + "}");
         return f;
     }
 
@@ -84,12 +81,8 @@ public class GapService {
     public Flushed timedOut(Instant now) throws SQLException {
         Flushed f = release(now.minus(config.gapTimeout()), "TIMEOUT", null);
         if (f.gaps() > 0 || f.heldReads() > 0) {
-            Transactions.run(dataSource, c -> {
-                AuditTrail.record("system", "audit-log.gap-timeout", "intake", null,
-                        "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied() + ",\"held_reads\":"
-                                + f.heldReads() + "}");
-                return null;
-            });
+            audit("system", "audit-log.gap-timeout", "{\"gaps\":" + f.gaps() + ",\"applied\":" + f.applied()
+                    + ",\"held_reads\":" + f.heldReads() + "}");
             LOG.warnf("Gap timeout (%s): declared %d gap(s) lost, applied %d held-back record(s), judged %d read(s) "
                     + "whose sender's record did not come as in version 1", config.gapTimeout(), f.gaps(),
                     f.applied(), f.heldReads());
@@ -97,6 +90,16 @@ public class GapService {
         return f;
     }
 
+    /** The audit event of a flush or a timeout, once its releases committed. */
+    @UnitOfWork
+    void audit(String actor, String action, String json) {
+        AuditTrail.record(actor, action, "intake", null, json);
+    }
+
+    /**
+     * The release itself: the intake's sequencing, one stream and one batch per transaction, each with the
+     * sequencer's hooks (before its commit, at its rollback), hence {@link Transactions#run} as the intake's hot path.
+     */
     private Flushed release(Instant heldBefore, String cause, IngestScope scope) throws SQLException {
         Sequencer sequencer = ingest.sequencer();
         List<Long> ids = Transactions.run(dataSource,

@@ -1,6 +1,7 @@
 package app.vigie.auditlog;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Arrays;
@@ -16,6 +17,7 @@ import app.vigie.auditlog.intake.Source;
 import app.vigie.auditlog.intake.Utf8;
 import app.vigie.auditlog.store.QuarantineStore;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.problem.ProblemException;
 
 /**
@@ -51,21 +53,27 @@ public class QuarantineService {
     }
 
     /** Page {@code page} (from 1) of {@code size} records from {@code source} (all when null), newest first. */
+    @UnitOfWork
     public Page page(int page, int size, String source) throws SQLException {
         if (source != null && !QuarantineStore.APPLY.equals(source)
                 && Arrays.stream(Source.values()).noneMatch(s -> s.label().equals(source))) {
             throw new ProblemException(400, "query parameter 'source' must be http, kafka, file or apply");
         }
-        return Transactions.run(dataSource, c -> new Page(
-                QuarantineStore.page(c, source, (page - 1) * size, size).stream().map(QuarantineService::item)
-                        .toList(),
-                page, size, QuarantineStore.count(c, source)));
+        try (Connection c = Transactions.connection(dataSource)) {
+            return new Page(
+                    QuarantineStore.page(c, source, (page - 1) * size, size).stream().map(QuarantineService::item)
+                    .toList(),
+                    page, size, QuarantineStore.count(c, source));
+        }
     }
 
     /** One record with the bytes kept of it; 404 when there is none. */
+    @UnitOfWork
     public Detail one(long id) throws SQLException {
-        QuarantineStore.Entry e = Transactions.run(dataSource, c -> QuarantineStore.one(c, id))
-                .orElseThrow(() -> new ProblemException(404, "no quarantined record " + id));
+        QuarantineStore.Entry e;
+        try (Connection c = Transactions.connection(dataSource)) {
+            e = QuarantineStore.one(c, id).orElseThrow(() -> new ProblemException(404, "no quarantined record " + id));
+        }
         boolean utf8 = Utf8.firstInvalid(e.raw(), 0, e.raw().length) < 0;
         return new Detail(e.id(), e.receivedAt(), e.source(), e.sourceName(), e.position(), e.reason(),
                 utf8 ? new String(e.raw(), StandardCharsets.UTF_8) : null,
@@ -77,11 +85,11 @@ public class QuarantineService {
      * Keeps one record in a transaction of its own (a Kafka record whose processing kept failing); kept once per
      * source position, so keeping it again changes nothing.
      */
+    @UnitOfWork
     public void keep(QuarantineStore.Entry entry) throws SQLException {
-        Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             QuarantineStore.keep(c, List.of(entry));
-            return null;
-        });
+        }
     }
 
     static Item item(QuarantineStore.Entry e) {

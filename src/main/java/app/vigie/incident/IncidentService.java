@@ -17,6 +17,7 @@ import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.detection.DetectionService;
 import app.vigie.detection.EvidenceCheck;
 import app.vigie.detection.store.CounterStore;
@@ -43,34 +44,41 @@ public class IncidentService {
     Instance<IncidentStatusListener> listeners;
 
     /** The incidents, newest first, of one status or all; a page of them when {@code limit} is given. */
+    @UnitOfWork
     public List<IncidentView> list(IncidentStatus status, Integer limit, int offset) throws SQLException {
         String s = status == null ? null : status.name();
-        return Transactions.run(dataSource, c -> limit == null ? IncidentQueries.list(c, s)
-                : IncidentQueries.list(c, s, limit, offset));
+        try (Connection c = Transactions.connection(dataSource)) {
+            return limit == null ? IncidentQueries.list(c, s) : IncidentQueries.list(c, s, limit, offset);
+        }
     }
 
     /**
      * At most {@code limit} incidents of {@code list(status, ...)} that come after the incident {@code after} (null:
      * from the first); empty when {@code after} is no incident.
      */
+    @UnitOfWork
     public Optional<List<IncidentView>> listAfter(IncidentStatus status, UUID after, int limit) throws SQLException {
         String s = status == null ? null : status.name();
-        return Transactions.run(dataSource, c -> IncidentQueries.listAfter(c, s, after, limit));
+        try (Connection c = Transactions.connection(dataSource)) {
+            return IncidentQueries.listAfter(c, s, after, limit);
+        }
     }
 
     /**
      * Brings the incidents' counters back to what their rows say (after a rolling upgrade to V23, or rows changed by
      * hand), audited as done by {@code actor}; returns what was corrected.
      */
+    @UnitOfWork
     public CounterStore.Recount recountCounters(String actor) throws SQLException {
-        return Transactions.run(dataSource, c -> {
-            CounterStore.Recount r = CounterStore.recount(c);
-            AuditTrail.record(actor, "incident.counters-recount", "incidents", null, "{\"leaked_responses_added\":"
-                    + r.leakedResponsesAdded() + ",\"recipients_marked\":" + r.recipientsMarked()
-                    + ",\"counters_corrected\":" + r.countersCorrected() + ",\"finding_counts_corrected\":"
-                    + r.findingCountsCorrected() + "}");
-            return r;
-        });
+        CounterStore.Recount r;
+        try (Connection c = Transactions.connection(dataSource)) {
+            r = CounterStore.recount(c);
+        }
+        AuditTrail.record(actor, "incident.counters-recount", "incidents", null, "{\"leaked_responses_added\":"
+                + r.leakedResponsesAdded() + ",\"recipients_marked\":" + r.recipientsMarked()
+                + ",\"counters_corrected\":" + r.countersCorrected() + ",\"finding_counts_corrected\":"
+                + r.findingCountsCorrected() + "}");
+        return r;
     }
 
     /** Evidence checks run at once at most: each replays every record its incident rests on (the rest: 503). */
@@ -91,18 +99,16 @@ public class IncidentService {
         UUID uuid = IncidentIds.uuid(id);
         try (Permits.Permit permit = checks.take()) {
             permit.start();
-            return Transactions.run(dataSource, c -> {
-                if (IncidentQueries.get(c, uuid).isEmpty()) {
-                    throw IncidentIds.notFound(id);
-                }
-                return EvidenceCheck.check(c, uuid, detection.limits());
-            });
+            return ofIncident(id, (c, incident) -> EvidenceCheck.check(c, incident, detection.limits()));
         }
     }
 
     /** The tenants of open incidents the directory does not know (their controllers are unknown). */
+    @UnitOfWork
     public List<String> unmappedTenants() throws SQLException {
-        return Transactions.run(dataSource, IncidentQueries::unmappedTenants);
+        try (Connection c = Transactions.connection(dataSource)) {
+            return IncidentQueries.unmappedTenants(c);
+        }
     }
 
     /** One incident; 404 when there is none. */
@@ -111,13 +117,19 @@ public class IncidentService {
     }
 
     /** One incident, if there is one. */
+    @UnitOfWork
     public Optional<IncidentView> find(UUID id) throws SQLException {
-        return Transactions.run(dataSource, c -> IncidentQueries.get(c, id));
+        try (Connection c = Transactions.connection(dataSource)) {
+            return IncidentQueries.get(c, id);
+        }
     }
 
     /** Whether the incident touches the tenant: one of its requests was read by another's, or it read another's. */
+    @UnitOfWork
     public boolean touches(UUID id, String tenant) throws SQLException {
-        return Transactions.run(dataSource, c -> !IncidentQueries.touching(c, tenant, id).isEmpty());
+        try (Connection c = Transactions.connection(dataSource)) {
+            return !IncidentQueries.touching(c, tenant, id).isEmpty();
+        }
     }
 
     public List<ExposureView> exposures(String id) throws SQLException {
@@ -160,21 +172,23 @@ public class IncidentService {
         T read(Connection c, UUID id) throws SQLException;
     }
 
-    /** Runs a read of an existing incident; 404 when there is no such incident. */
-    private <T> T ofIncident(String id, IncidentRead<T> read) throws SQLException {
+    /** Runs a read of an existing incident, in one transaction; 404 when there is no such incident. */
+    @UnitOfWork
+    <T> T ofIncident(String id, IncidentRead<T> read) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             if (!IncidentQueries.exists(c, uuid)) {
                 throw IncidentIds.notFound(id);
             }
             return read.read(c, uuid);
-        });
+        }
     }
 
     /**
      * Moves an incident to {@code to}, audited as done by {@code actor}; 404 when there is no such incident, 409 when
      * its status cannot become {@code to}, 400 when a reason is required and missing or too long.
      */
+    @UnitOfWork
     public void changeStatus(UUID incident, IncidentStatus to, String reason, String actor) throws SQLException {
         String why = reason == null ? null : reason.strip();
         if (to.needsReason() && (why == null || why.isEmpty())) {
@@ -184,22 +198,21 @@ public class IncidentService {
             throw new ProblemException(400, "field 'reason' has at most " + MAX_REASON + " characters");
         }
         List<IncidentStatusListener> told = listeners.stream().toList();
-        Transactions.run(dataSource, c -> {
-            Instant now = Instant.now();
-            IncidentStatus before;
-            try {
-                before = Incident.changeStatus(incident, to, why, now)
-                        .orElseThrow(() -> IncidentIds.notFound(incident.toString()));
-            } catch (IllegalStateException e) {
-                throw new ProblemException(409, e.getMessage());
-            }
-            AuditTrail.record(actor, "incident.status", "incident:" + incident,
-                    "{\"status\":\"" + before + "\"}",
-                    "{\"status\":\"" + to + "\",\"reason\":" + AuditTrail.quote(why) + "}");
+        Instant now = Instant.now();
+        IncidentStatus before;
+        try {
+            before = Incident.changeStatus(incident, to, why, now)
+                    .orElseThrow(() -> IncidentIds.notFound(incident.toString()));
+        } catch (IllegalStateException e) {
+            throw new ProblemException(409, e.getMessage());
+        }
+        AuditTrail.record(actor, "incident.status", "incident:" + incident,
+                "{\"status\":\"" + before + "\"}",
+                "{\"status\":\"" + to + "\",\"reason\":" + AuditTrail.quote(why) + "}");
+        try (Connection c = Transactions.connection(dataSource)) {
             for (IncidentStatusListener l : told) {
                 l.statusChanged(c, incident, before, to, now);
             }
-            return null;
-        });
+        }
     }
 }

@@ -1,5 +1,6 @@
 package app.vigie.incident;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,12 +12,12 @@ import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.incident.IncidentMeasure.Measure;
 import app.vigie.problem.ProblemException;
 
@@ -32,7 +33,7 @@ public class MeasureService {
     Clock clock;
 
     /** The measures of an incident, in the order they were taken; 404 when there is no such incident. */
-    @Transactional
+    @UnitOfWork
     public List<Measure> list(String id) throws SQLException {
         UUID uuid = existing(id);
         return IncidentMeasure.of(uuid);
@@ -42,7 +43,7 @@ public class MeasureService {
      * Records a measure taken at {@code takenAt} (RFC 3339; now when absent), as the notices will state it; 400 for
      * a missing or too long text or a time in the future.
      */
-    @Transactional
+    @UnitOfWork
     public Measure add(String id, String takenAt, String text, String actor) throws SQLException {
         String t = text == null ? "" : text.strip();
         if (t.isEmpty() || t.length() > TEXT_MAX) {
@@ -77,7 +78,11 @@ public class MeasureService {
 
     private UUID existing(String id) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        if (!Transactions.run(dataSource, c -> IncidentQueries.exists(c, uuid))) {
+        boolean exists;
+        try (Connection c = Transactions.connection(dataSource)) {
+            exists = IncidentQueries.exists(c, uuid);
+        }
+        if (!exists) {
             throw IncidentIds.notFound(id);
         }
         return uuid;

@@ -20,6 +20,7 @@ import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.incident.IncidentStatus;
 
 /**
@@ -81,16 +82,17 @@ public class StateGauges {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     public void refresh() {
         try {
-            Transactions.run(dataSource, c -> {
-                read(c);
-                return null;
-            });
+            read();
         } catch (SQLException | RuntimeException e) {
             LOG.warnf("Metrics: the state gauges could not be read (%s); they keep their last values", e.toString());
         }
     }
 
-    private void read(Connection c) throws SQLException {
-        values.putAll(StateQueries.read(c, clock.instant()));
+    /** The values, read in one transaction. */
+    @UnitOfWork
+    void read() throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
+            values.putAll(StateQueries.read(c, clock.instant()));
+        }
     }
 }

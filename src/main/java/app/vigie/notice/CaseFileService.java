@@ -1,5 +1,6 @@
 package app.vigie.notice;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -15,6 +16,7 @@ import io.agroal.api.AgroalDataSource;
 
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.incident.FindingView;
 import app.vigie.incident.IncidentMeasure;
 import app.vigie.incident.IncidentQueries;
@@ -64,9 +66,10 @@ public class CaseFileService {
      * The incident's file at {@code now}, its times in {@code zone}, with page {@code findingsPage} (from 1; the last
      * one when past it) of its findings, {@code perPage} a page; empty when there is no such incident.
      */
+    @UnitOfWork
     public Optional<IncidentFile> incident(UUID id, Instant now, ZoneId zone, Locale locale, int findingsPage,
             int perPage) throws SQLException {
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             Optional<IncidentView> found = IncidentQueries.get(c, id);
             if (found.isEmpty()) {
                 return Optional.empty();
@@ -82,16 +85,17 @@ public class CaseFileService {
                     obligations.plan(c, id, now, false).orElseThrow(), counts, total, page, pages,
                     IncidentQueries.findingsPage(c, id, (page - 1) * perPage, perPage), IncidentMeasure.of(id),
                     Timeline.of(c, i, zone, locale), rootCauses.of(c, id)));
-        });
+        }
     }
 
     /** The tenant's file of an incident touching it (the caller has checked it does), at {@code now}. */
+    @UnitOfWork
     public ControllerFile controller(UUID id, String tenant, Instant now, ZoneId zone, Locale locale)
             throws SQLException {
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             ObligationService.Plan plan = obligations.plan(c, id, now, false).orElseThrow();
             return new ControllerFile(notices.processorAlert(c, IncidentQueries.get(c, id).orElseThrow(), tenant,
                     locale, zone, now, plan), notices.statements(c, id, tenant), plan.severity().get(tenant));
-        });
+        }
     }
 }

@@ -19,6 +19,7 @@ import io.agroal.api.AgroalDataSource;
 import app.vigie.audit.AuditTrail;
 import app.vigie.compliance.service.CaseStore;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
@@ -58,25 +59,33 @@ public class DocumentService {
         ZoneId zone = Zones.parse(zoneParam);
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        DocumentRenderer.Rendered r = Transactions.run(dataSource, c -> {
+        DocumentRenderer.Rendered r = controllerRendered(kindAndFormat, uuid, id, tenant, langParam, zone, now);
+        return Download.of(renderer, r, kindAndFormat[1], kindAndFormat[0] + "-" + IncidentIds.shortId(uuid)
+                + "-" + tenant);
+    }
+
+    /** A controller's document read and laid out in one transaction (its PDF is made after it). */
+    @UnitOfWork
+    DocumentRenderer.Rendered controllerRendered(String[] kindAndFormat, UUID uuid, String id, String tenant,
+            String langParam, ZoneId zone, Instant now) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
             IncidentView incident = kindAndFormat[0].equals(DocumentRenderer.PROCESSOR_ALERT)
                     ? IncidentQueries.affectedOrPossibly(c, uuid, id, tenant)
                     : IncidentQueries.affected(c, uuid, id, tenant);
             String lang = lang(c, langParam, tenant);
             return build(c, kindAndFormat[0], incident, tenant, Locale.forLanguageTag(lang), zone, now);
-        });
-        return Download.of(renderer, r, kindAndFormat[1], kindAndFormat[0] + "-" + IncidentIds.shortId(uuid)
-                + "-" + tenant);
+        }
     }
 
     /** The versions of the authority notification issued so far. */
+    @UnitOfWork
     public List<VersionView> versions(String id, String tenant) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             IncidentQueries.affected(c, uuid, id, tenant);
             return IssuedDocument.versions(uuid, tenant, NoticeService.AUTHORITY).stream().map(VersionView::of)
                     .toList();
-        });
+        }
     }
 
     /**
@@ -94,7 +103,14 @@ public class DocumentService {
                     + "environment's VIGIE_PROVIDER_NAME and VIGIE_PROVIDER_CONTACT are the default) before a "
                     + "notification to an authority is issued; previews show the fields to complete");
         }
-        IssuedDocument.Version v = Transactions.run(dataSource, c -> {
+        return VersionView.of(issued(uuid, id, tenant, langParam, zone, now, actor));
+    }
+
+    /** The next version, numbered, kept and audited in one transaction. */
+    @UnitOfWork
+    IssuedDocument.Version issued(UUID uuid, String id, String tenant, String langParam, ZoneId zone, Instant now,
+            String actor) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
             IncidentView incident = IncidentQueries.affected(c, uuid, id, tenant);
             CaseStore.incident(c, uuid, true);  // one issuer at a time per incident: versions are numbered in order
             String lang = lang(c, langParam, tenant);
@@ -107,8 +123,7 @@ public class DocumentService {
                     + NoticeService.AUTHORITY, null, "{\"version\":" + next + ",\"phase\":\"" + n.phase()
                     + "\",\"sha256\":\"" + issued.sha256() + "\"}");
             return issued;
-        });
-        return VersionView.of(v);
+        }
     }
 
     /** An issued version ({number}.{html|pdf|json}), as it was issued: its JSON exactly, or rendered from it. */
@@ -122,16 +137,22 @@ public class DocumentService {
             throw new ProblemException(404, "no version '" + file + "': versions are numbered, as 1.pdf, 2.json");
         }
         UUID uuid = IncidentIds.uuid(id);
-        IssuedDocument.Version v = Transactions.run(dataSource, c -> {
-            IncidentQueries.affected(c, uuid, id, tenant);
-            return IssuedDocument.versions(uuid, tenant, NoticeService.AUTHORITY).stream()
-                    .filter(x -> x.version() == number).findFirst().orElseThrow(() -> new ProblemException(404,
-                            "no version " + number + " of the authority notification of tenant " + tenant));
-        });
+        IssuedDocument.Version v = issuedVersion(uuid, id, tenant, number);
         DocumentRenderer.Rendered r = renderer.renderIssued(v.body());
         return Download.of(renderer, r, numberAndFormat[1], NoticeService.AUTHORITY + "-"
                 + IncidentIds.shortId(uuid) + "-"
                 + tenant + "-v" + number);
+    }
+
+    /** Issued version {@code number}; 404 when there is none. */
+    @UnitOfWork
+    IssuedDocument.Version issuedVersion(UUID uuid, String id, String tenant, int number) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
+            IncidentQueries.affected(c, uuid, id, tenant);
+            return IssuedDocument.versions(uuid, tenant, NoticeService.AUTHORITY).stream()
+                    .filter(x -> x.version() == number).findFirst().orElseThrow(() -> new ProblemException(404,
+                            "no version " + number + " of the authority notification of tenant " + tenant));
+        }
     }
 
     /** The provider's incident report ({@code incident-report.{html|pdf|json}}) for a regulator. */
@@ -148,12 +169,18 @@ public class DocumentService {
         ZoneId z = Zones.parse(zoneParam);
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        DocumentRenderer.Rendered r = Transactions.run(dataSource, c -> {
+        DocumentRenderer.Rendered r = report(uuid, id, lang, z, now);
+        return Download.of(renderer, r, format, NoticeService.REPORT + "-" + IncidentIds.shortId(uuid));
+    }
+
+    /** The incident report read and laid out in one transaction (its PDF is made after it). */
+    @UnitOfWork
+    DocumentRenderer.Rendered report(UUID uuid, String id, String lang, ZoneId z, Instant now) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
             IncidentView incident = IncidentQueries.get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id));
             IncidentReport report = notices.incidentReport(c, incident, Locale.forLanguageTag(lang), z, now);
             return renderer.render(NoticeService.REPORT, lang, report, "r");
-        });
-        return Download.of(renderer, r, format, NoticeService.REPORT + "-" + IncidentIds.shortId(uuid));
+        }
     }
 
     /** A version as listed. */

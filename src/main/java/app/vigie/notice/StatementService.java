@@ -1,5 +1,6 @@
 package app.vigie.notice;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -16,6 +17,7 @@ import app.vigie.compliance.service.CaseService;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.compliance.severity.EnisaSeverity;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.problem.ProblemException;
@@ -53,15 +55,17 @@ public class StatementService {
     }
 
     /** A tenant's statements; 404 when the incident is unknown or the tenant not affected by it. */
+    @UnitOfWork
     public Statements get(String id, String tenant) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             IncidentQueries.affected(c, uuid, id, tenant);
             return notices.statements(c, uuid, tenant);
-        });
+        }
     }
 
     /** Replaces a controller's statements, checked, audited as done by {@code actor}. */
+    @UnitOfWork
     public Statements record(String id, String tenant, Statements body, String actor) throws SQLException {
         if (body == null) {
             throw new ProblemException(400, "a body of statements is required (see docs/documents.md)");
@@ -73,7 +77,7 @@ public class StatementService {
         Statements s = body.normalized();
         UUID uuid = IncidentIds.uuid(id);
         Instant now = clock.instant();
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             IncidentQueries.affected(c, uuid, id, tenant);
             Statements before = notices.statements(c, uuid, tenant);
             String json = renderer.json(s);
@@ -81,7 +85,7 @@ public class StatementService {
             AuditTrail.record(actor, "case.statements", "incident:" + uuid + "/tenant:" + tenant,
                     before == Statements.NONE ? null : renderer.json(before), json);
             return s;
-        });
+        }
     }
 
     /**
@@ -89,10 +93,11 @@ public class StatementService {
      * the statements (the rest kept), and ENISA's inputs are scored (the controller's override of the level kept).
      * Nothing is recorded when any part is refused.
      */
+    @UnitOfWork
     public void answer(String id, String tenant, Questionnaire q, String actor) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
         // one transaction (the runs below join it), retried whole on a deadlock
-        Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             Statements before = notices.statements(c, uuid, tenant);  // record() checks the incident and tenant
             record(id, tenant, new Statements(q.dataCategories(), q.specialCategories(), before.approximateRecords(),
                     before.personCategories(), q.persons(), before.likelyConsequences(),
@@ -108,7 +113,6 @@ public class StatementService {
             cases.assessSeverity(id, tenant, new CaseService.SeverityBody(new EnisaSeverity.Inputs(
                     q.dataProcessingContext(), 0, q.easeOfIdentification(), "known_recipients", "none", "none",
                     false), keep), actor);
-            return null;
-        });
+        }
     }
 }

@@ -1,5 +1,6 @@
 package app.vigie.register;
 
+import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -19,6 +20,7 @@ import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.export.Csv;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
@@ -59,13 +61,14 @@ public class RegisterService {
     }
 
     /** Appends an entry built from the incident's facts as they stand, audited as done by {@code actor}. */
+    @UnitOfWork
     public Register.Stored append(AppendBody body, String actor) throws SQLException {
         if (body == null || body.incidentId() == null) {
             throw new ProblemException(400, "field 'incident_id' is required; 'tenant' names the tenant whose "
                     + "register it is (absent: the provider's own)");
         }
         UUID id = IncidentIds.uuid(body.incidentId());
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             IncidentView incident = IncidentQueries.get(c, id)
                     .orElseThrow(() -> IncidentIds.notFound(body.incidentId()));
             // the tenant exactly as named ('acme ' is not 'acme'); absent or empty: the provider's own
@@ -82,21 +85,23 @@ public class RegisterService {
             AuditTrail.record(actor, "register.append", "register:" + s.register(), null,
                     "{\"entry\":" + s.id() + ",\"incident\":\"" + id + "\",\"hash\":\"" + s.hash() + "\"}");
             return s;
-        });
+        }
     }
 
     /** The entries of one register ({@code reg}) or all, of one incident ({@code inc}) or all, in chain order. */
+    @UnitOfWork
     public List<Register.Stored> list(String reg, String inc) throws SQLException {
         UUID incident = inc == null || inc.isBlank() ? null : IncidentIds.uuid(inc);
-        return Transactions.run(dataSource, c -> register.list(blankToNull(reg), incident));
+        return register.list(blankToNull(reg), incident);
     }
 
     /**
      * The entries of the tenant {@code tenant}'s own register (its id matched exactly, never the provider's own) of
      * one incident: what a controller's regulator pack holds.
      */
+    @UnitOfWork
     public List<Register.Stored> ofTenant(String tenant, UUID incident) throws SQLException {
-        return Transactions.run(dataSource, c -> register.ofTenant(tenant, incident));
+        return register.ofTenant(tenant, incident);
     }
 
     /** {@link #ofTenant} as CSV ({@code violation-register.csv}), times in UTC and in the zone {@code zoneName}. */
@@ -105,8 +110,9 @@ public class RegisterService {
     }
 
     /** Proves the chain, or names its first broken entry. */
+    @UnitOfWork
     public RegisterChain.Verdict verify() throws SQLException {
-        return Transactions.run(dataSource, c -> register.verify());
+        return register.verify();
     }
 
     /**
@@ -118,9 +124,10 @@ public class RegisterService {
     }
 
     /** As {@link #csv(String, String)}, of one incident's entries only ({@code incident} null: every entry). */
+    @UnitOfWork
     public Csv.Export csv(String reg, UUID incident, String zoneName) throws SQLException {
         ZoneId zone = Zones.parse(zoneName);
-        return csvOf(Transactions.run(dataSource, c -> register.list(blankToNull(reg), incident)), zone.getId());
+        return csvOf(register.list(blankToNull(reg), incident), zone.getId());
     }
 
     private Csv.Export csvOf(List<Register.Stored> entries, String zoneName) {
@@ -163,42 +170,46 @@ public class RegisterService {
         String lang = Reader.language(langParam, "fr");
         Locale locale = Locale.forLanguageTag(lang);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
-        RegisterExport export = Transactions.run(dataSource, c -> {
-            RegisterChain.Verdict v = register.verify();
-            List<RegisterExport.Line> lines = new ArrayList<>();
-            for (Register.Stored s : register.list(blankToNull(reg), null)) {
-                RegisterEntry e = s.entry();
-                if (e == null) {
-                    continue;  // unreadable: the chain's verdict above says so
-                }
-                lines.add(new RegisterExport.Line(s.id(), s.register(), e.controller(), s.incidentId().toString(),
-                        When.of(s.recordedAt(), zone, locale), notices.word(lang, "nature", e.nature()),
-                        When.of(e.firstExposureAt(), zone, locale),
-                        When.of(e.lastExposureAt(), zone, locale), e.records(), e.persons(),
-                        notices(e.authorities(), zone, locale), notices(e.dataSubjects(), zone, locale),
-                        e.measures().stream().map(m -> When.of(m.takenAt(), zone, locale).local()
-                                + (lang.equals("fr") ? " : " : ": ")
-                                + m.text())
-                                .toList(), e.severity() == null || e.severity().level() == null ? null
-                                : notices.word(lang, "severity", e.severity().level()), s.hash(),
-                        e.findings() == null ? List.of() : e.findings().entrySet().stream().map(f ->
-                                notices.word(lang, "finding", f.getKey()) + " (" + f.getValue() + ")").toList(),
-                        e.likelyConsequences(), e.dataCategories() == null ? List.of() : e.dataCategories(),
-                        e.specialCategories() == null ? List.of() : e.specialCategories(),
-                        When.of(e.controllerAwareAt(), zone, locale), e.delayReasons(),
-                        e.decisions() == null ? List.of() : e.decisions().stream().map(d -> (lang.equals("fr")
-                                ? "« " + notices.word(lang, "decision", d.name()) + " » : "
-                                        + (d.value() ? "oui" : "non")
-                                : "\"" + notices.word(lang, "decision", d.name()) + "\": " + (d.value() ? "yes" : "no"))
-                                + ", "
-                                + When.of(d.at(), zone, locale).local() + (d.justification() == null ? ""
-                                : " — " + d.justification())).toList()));
-            }
-            return new RegisterExport(lang, zone.getId(), When.of(now, zone, locale), blankToNull(reg), v.valid(),
-                    v.entries(), v.head(), v.firstBroken(), lines);
-        });
+        RegisterExport export = export(reg, lang, zone, locale, now);
         DocumentRenderer.Rendered r = renderer.render(DocumentRenderer.REGISTER, lang, export, "reg");
         return Download.of(renderer, r, "pdf", "violation-register");
+    }
+
+    /** The register's lines and its chain's verdict, read in one transaction (the rendering comes after it). */
+    @UnitOfWork
+    RegisterExport export(String reg, String lang, ZoneId zone, Locale locale, Instant now) throws SQLException {
+        RegisterChain.Verdict v = register.verify();
+        List<RegisterExport.Line> lines = new ArrayList<>();
+        for (Register.Stored s : register.list(blankToNull(reg), null)) {
+            RegisterEntry e = s.entry();
+            if (e == null) {
+                continue;  // unreadable: the chain's verdict above says so
+            }
+            lines.add(new RegisterExport.Line(s.id(), s.register(), e.controller(), s.incidentId().toString(),
+                    When.of(s.recordedAt(), zone, locale), notices.word(lang, "nature", e.nature()),
+                    When.of(e.firstExposureAt(), zone, locale),
+                    When.of(e.lastExposureAt(), zone, locale), e.records(), e.persons(),
+                    notices(e.authorities(), zone, locale), notices(e.dataSubjects(), zone, locale),
+                    e.measures().stream().map(m -> When.of(m.takenAt(), zone, locale).local()
+                            + (lang.equals("fr") ? " : " : ": ")
+                            + m.text())
+                            .toList(), e.severity() == null || e.severity().level() == null ? null
+                            : notices.word(lang, "severity", e.severity().level()), s.hash(),
+                    e.findings() == null ? List.of() : e.findings().entrySet().stream().map(f ->
+                            notices.word(lang, "finding", f.getKey()) + " (" + f.getValue() + ")").toList(),
+                    e.likelyConsequences(), e.dataCategories() == null ? List.of() : e.dataCategories(),
+                    e.specialCategories() == null ? List.of() : e.specialCategories(),
+                    When.of(e.controllerAwareAt(), zone, locale), e.delayReasons(),
+                    e.decisions() == null ? List.of() : e.decisions().stream().map(d -> (lang.equals("fr")
+                            ? "« " + notices.word(lang, "decision", d.name()) + " » : "
+                                    + (d.value() ? "oui" : "non")
+                            : "\"" + notices.word(lang, "decision", d.name()) + "\": " + (d.value() ? "yes" : "no"))
+                            + ", "
+                            + When.of(d.at(), zone, locale).local() + (d.justification() == null ? ""
+                            : " — " + d.justification())).toList()));
+        }
+        return new RegisterExport(lang, zone.getId(), When.of(now, zone, locale), blankToNull(reg), v.valid(),
+                v.entries(), v.head(), v.firstBroken(), lines);
     }
 
     /** Notifications in the document's language; an entry written before reason codes keeps its stored reason. */

@@ -23,6 +23,7 @@ import app.vigie.auditlog.intake.RecordParser;
 import app.vigie.auditlog.store.RecordStore;
 import app.vigie.auditlog.store.StoredRecord;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.detection.DetectionService;
 
 /**
@@ -102,13 +103,16 @@ public class RetentionService {
     }
 
     /** Bytes on disk and rows of the largest kinds. */
+    @UnitOfWork
     public Storage storage() throws SQLException {
-        return Transactions.run(dataSource, RetentionStore::storage);
+        try (Connection c = Transactions.connection(dataSource)) {
+            return RetentionStore.storage(c);
+        }
     }
 
     /** One step of a run, in one transaction: pairs (counter index, count); the second is 0 when nothing is left. */
     @FunctionalInterface
-    private interface Step {
+    interface Step {
         long[] apply(Connection c) throws SQLException;
     }
 
@@ -125,7 +129,7 @@ public class RetentionService {
         Instant alertCutoff = now.minus(config.alertBodies());
         int batch = config.batch();
         int rows = batch * 20;
-        // added once a step's transaction committed: an attempt retried by Transactions.run counts once
+        // added once a step's transaction committed: an attempt retried (UnitOfWork) counts once
         long[] n = new long[7];  // boots, records, segments, facts, quarantine, alert bodies, deployments found
         List<Step> steps = List.of(
                 c -> new long[] {6, findDeployments(c, batch)},
@@ -146,7 +150,7 @@ public class RetentionService {
         for (Step step : steps) {
             try {
                 while (true) {
-                    long[] done = Transactions.run(dataSource, c -> RetentionStore.tryLock(c) ? step.apply(c) : null);
+                    long[] done = step(step);
                     if (done == null) {
                         skipped = true;
                         break;
@@ -172,12 +176,23 @@ public class RetentionService {
         quarantined.increment(run.quarantine());
         alertBodies.increment(run.alertBodies());
         if (run.deletedSomething()) {
-            Transactions.run(dataSource, c -> {
-                AuditTrail.record(actor, "retention.purge", "retention", null, json(run));
-                return null;
-            });
+            audit(actor, run);
         }
         return run;
+    }
+
+    /** One batch of a step, in its transaction; null when another instance holds the job. */
+    @UnitOfWork
+    long[] step(Step step) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
+            return RetentionStore.tryLock(c) ? step.apply(c) : null;
+        }
+    }
+
+    /** The run's audit event, once its batches committed. */
+    @UnitOfWork
+    void audit(String actor, Run run) {
+        AuditTrail.record(actor, "retention.purge", "retention", null, json(run));
     }
 
     /** Reads the deployment of boots made before V25 from their first stored record. */

@@ -7,7 +7,6 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -15,6 +14,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import app.vigie.audit.AuditTrail;
+import app.vigie.db.UnitOfWork;
 import app.vigie.problem.ProblemException;
 
 /**
@@ -76,12 +76,12 @@ public class SettingsService {
     }
 
     /** The provider's identity as documents state it now (joins the transaction at hand, if any). */
-    @Transactional
+    @UnitOfWork
     public ProviderIdentity identity() {
         return ProviderSettings.saved().map(ProviderSettings::identity).orElseGet(this::fromEnvironment);
     }
 
-    @Transactional
+    @UnitOfWork
     public View view() {
         return ProviderSettings.saved().map(s -> new View(s.identity(), true, s.updatedBy, s.updatedAt,
                 s.identity().identified())).orElseGet(() -> {
@@ -91,7 +91,7 @@ public class SettingsService {
     }
 
     /** Saves {@code body} as the provider's identity, audited with its value before; 400 naming each problem. */
-    @Transactional
+    @UnitOfWork
     public View save(String actor, ProviderIdentity body) {
         if (body == null) {
             throw new ProblemException(400, "the provider's identity is required");

@@ -179,6 +179,37 @@ class ArchitectureTest {
                 .check(CLASSES);
     }
 
+    /**
+     * The intake's hot path: its chunks and the gap releases of its sequencer run their own JDBC transactions, with
+     * the sequencer's hooks at commit and rollback (docs/architecture.md, "Transactions").
+     */
+    static final Set<String> INTAKE_HOT_PATH = Set.of("app.vigie.auditlog.IngestService",
+            "app.vigie.auditlog.GapService");
+
+    @Test
+    void aUseCaseIsAUnitOfWorkAndOnlyTheIntakesHotPathRunsItsOwnTransactions() {
+        noClasses().that(new DescribedPredicate<JavaClass>("are not the intake's hot path nor app.vigie.db") {
+            @Override
+            public boolean test(JavaClass c) {
+                String name = c.getName().replaceAll("\\$.*", "");
+                return !INTAKE_HOT_PATH.contains(name) && !name.startsWith("app.vigie.db.");
+            }
+        }).should().callMethodWhere(new DescribedPredicate<JavaMethodCall>("run a transaction of their own "
+                + "(Transactions.run, QuarkusTransaction.requiringNew/joiningExisting/run/call)") {
+            @Override
+            public boolean test(JavaMethodCall call) {
+                String owner = call.getTargetOwner().getName();
+                String method = call.getName();
+                return owner.equals("app.vigie.db.Transactions") && method.equals("run")
+                        || owner.equals("io.quarkus.narayana.jta.QuarkusTransaction") && !method.equals("isActive");
+            }
+        }).orShould().dependOnClassesThat().haveFullyQualifiedName("jakarta.transaction.Transactional")
+                .because("a service's use case is a method marked @UnitOfWork: one transaction, begun and ended "
+                        + "there, retried on a deadlock, with one rule for checked exceptions (rolled back); a reader "
+                        + "finds where a transaction begins by its annotation")
+                .check(CLASSES);
+    }
+
     /** Classes that may hold SQL: the stores and query classes, the entities' repositories, the database's set-up. */
     static final DescribedPredicate<JavaClass> MAY_HOLD_SQL = new DescribedPredicate<>(
             "stores, queries, repositories and the database's set-up") {

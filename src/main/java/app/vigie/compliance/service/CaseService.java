@@ -33,6 +33,7 @@ import app.vigie.compliance.plan.Decision;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.severity.EnisaSeverity;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 import app.vigie.incident.IncidentIds;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
@@ -172,14 +173,15 @@ public class CaseService {
     }
 
     /** The escalations sent for the incident's deadlines. */
+    @UnitOfWork
     public List<Escalation.Row> escalations(String id) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             if (CaseStore.incident(c, uuid, false).isEmpty()) {
                 throw IncidentIds.notFound(id);
             }
             return Escalation.after(uuid, 0, Integer.MAX_VALUE);
-        });
+        }
     }
 
     /** An open incident and its plan (none when the incident has no plan yet). */
@@ -198,9 +200,10 @@ public class CaseService {
      * The open incidents {@code filter} selects, newest first, {@code size} a page, with their plans at {@code now},
      * and the last summary, read in one transaction; a page past the last gives the last.
      */
+    @UnitOfWork
     public OpenIncidents openIncidents(IncidentQueries.OpenFilter filter, int page, int size, Instant now)
             throws SQLException {
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             // incidents detected since the last reminder check: planned here, so that the counts include them
             List<CaseStore.IncidentRow> unplanned = CaseStore.unplanned(c, size);
             if (!unplanned.isEmpty()) {
@@ -227,12 +230,13 @@ public class CaseService {
             return new OpenIncidents(total, pages, shown, open.stream()
                     .map(i -> new OpenIncident(i, Optional.ofNullable(plans.get(i.id())))).toList(), all,
                     summary);
-        });
+        }
     }
 
     /** Every escalation written, oldest first, from after the id {@code after}: at most {@code limit}, as a feed. */
+    @UnitOfWork
     public List<Escalation.Row> escalations(long after, int limit) throws SQLException {
-        return Transactions.run(dataSource, c -> Escalation.after(null, after, limit));
+        return Escalation.after(null, after, limit);
     }
 
     /** Records a decision of a tenant's case ({@code tenant} null: the provider's), one the plan allows. */
@@ -326,15 +330,19 @@ public class CaseService {
         T answer(ObligationService.Plan plan, String tenant);
     }
 
-    private <T> T read(String id, PlanRead<T> read) throws SQLException {
+    @UnitOfWork
+    <T> T read(String id, PlanRead<T> read) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        return Transactions.run(dataSource, c -> read.read(c, service.plan(c, uuid, clock.instant(), false)
-                .orElseThrow(() -> IncidentIds.notFound(id))));
+        try (Connection c = Transactions.connection(dataSource)) {
+            return read.read(c, service.plan(c, uuid, clock.instant(), false)
+                    .orElseThrow(() -> IncidentIds.notFound(id)));
+        }
     }
 
-    private <T> T write(String id, CaseChange change, AfterChange<T> answer) throws SQLException {
+    @UnitOfWork
+    <T> T write(String id, CaseChange change, AfterChange<T> answer) throws SQLException {
         UUID uuid = IncidentIds.uuid(id);
-        return Transactions.run(dataSource, c -> {
+        try (Connection c = Transactions.connection(dataSource)) {
             Instant now = clock.instant();
             ObligationService.Plan plan = service.plan(c, uuid, now, true)
                     .orElseThrow(() -> IncidentIds.notFound(id));
@@ -347,7 +355,7 @@ public class CaseService {
             ObligationService.Plan after = service.plan(c, uuid, now, false).orElseThrow();
             DeadlineStore.save(c, List.of(after), now);  // the overview's counts and filters follow at once
             return answer.answer(after, tenant);
-        });
+        }
     }
 
     private CaseView view(ObligationService.Plan plan, String tenant) {

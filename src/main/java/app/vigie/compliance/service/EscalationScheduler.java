@@ -28,6 +28,7 @@ import app.vigie.audit.AuditTrail;
 import app.vigie.compliance.plan.Escalations;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.db.Transactions;
+import app.vigie.db.UnitOfWork;
 
 /**
  * Writes the escalations every running incident's deadlines have reached, planning only the incidents whose plan may
@@ -86,6 +87,34 @@ public class EscalationScheduler {
         return written;
     }
 
+    /** The incidents a check plans (filling {@code changes} with the changes read), read in one transaction. */
+    @UnitOfWork
+    List<UUID> toCheck(Instant now, boolean full, String with, Map<UUID, List<Long>> changes) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
+            changes.putAll(DeadlineStore.changes(c, CHANGES_READ));
+            Set<UUID> out = new LinkedHashSet<>(full ? CaseStore.running(c).stream().map(CaseStore.IncidentRow::id)
+                    .toList() : DeadlineStore.due(c, now, with));
+            out.addAll(changes.keySet());
+            return List.copyOf(out);
+        }
+    }
+
+    /** One batch of a check, in its transaction; the reminders written. */
+    @UnitOfWork
+    int checkBatch(List<UUID> batch, Instant now, Map<UUID, List<Long>> changes, String with) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
+            return check(c, batch, now, changes, with);
+        }
+    }
+
+    /** The overview's summary counted again, in a transaction of its own. */
+    @UnitOfWork
+    void refreshSummary(Instant now) throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
+            DeadlineStore.refresh(c, now);
+        }
+    }
+
     /**
      * {@link #tick(Instant)}, planning every running incident when {@code full}. The incidents are planned
      * {@value ObligationService#BATCH} at a time, each batch in one transaction that reads its incidents again (one
@@ -98,20 +127,14 @@ public class EscalationScheduler {
         long started = System.nanoTime();
         String with = rules.plannedWith();
         Map<UUID, List<Long>> changes = new HashMap<>();
-        List<UUID> incidents = Transactions.run(dataSource, c -> {
-            changes.putAll(DeadlineStore.changes(c, CHANGES_READ));
-            Set<UUID> out = new LinkedHashSet<>(full ? CaseStore.running(c).stream().map(CaseStore.IncidentRow::id)
-                    .toList() : DeadlineStore.due(c, now, with));
-            out.addAll(changes.keySet());
-            return List.copyOf(out);
-        });
+        List<UUID> incidents = toCheck(now, full, with, changes);
         int written = 0;
         SQLException sqlFailure = null;
         RuntimeException failure = null;
         for (int from = 0; from < incidents.size(); from += ObligationService.BATCH) {
             List<UUID> batch = incidents.subList(from, Math.min(incidents.size(), from + ObligationService.BATCH));
             try {
-                written += Transactions.run(dataSource, c -> check(c, batch, now, changes, with));
+                written += checkBatch(batch, now, changes, with);
             } catch (SQLException e) {
                 LOG.errorf(e, "Escalation check of %d incidents failed; the next ones are checked", batch.size());
                 sqlFailure = sqlFailure == null ? e : sqlFailure;
@@ -121,7 +144,7 @@ public class EscalationScheduler {
             }
         }
         try {
-            Transactions.run(dataSource, c -> DeadlineStore.refresh(c, now));
+            refreshSummary(now);
         } catch (SQLException | RuntimeException e) {
             LOG.errorf(e, "The overview's summary could not be counted; it keeps the last one");
         }

@@ -43,6 +43,7 @@ import io.smallrye.mutiny.Multi;
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.service.CaseService;
 import app.vigie.compliance.service.ObligationService;
+import app.vigie.incident.IncidentChanges;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.notice.DutyWords;
@@ -91,7 +92,7 @@ public class PageResource {
     SecurityIdentity identity;
 
     @Inject
-    DashboardEvents changes;
+    IncidentChanges changes;
 
     @Inject
     NoticeService notices;

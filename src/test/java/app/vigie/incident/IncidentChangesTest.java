@@ -1,4 +1,4 @@
-package app.vigie.web;
+package app.vigie.incident;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -17,8 +17,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 
 import app.vigie.testing.Api;
+import app.vigie.web.DashboardActionsTest;
 import app.vigie.testing.EventStream;
-import app.vigie.web.pages.DashboardEvents;
 
 /**
  * The overview's server-sent events come from PostgreSQL's notifications (V24): a change committed by any writer
@@ -26,9 +26,9 @@ import app.vigie.web.pages.DashboardEvents;
  * open dashboard as an {@code incidents} event, counted as a notification received.
  */
 @QuarkusTest
-class DashboardEventsTest {
+class IncidentChangesTest {
     @Inject
-    DashboardEvents events;
+    IncidentChanges events;
 
     @Inject
     AgroalDataSource dataSource;

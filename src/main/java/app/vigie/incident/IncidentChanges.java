@@ -1,4 +1,4 @@
-package app.vigie.web.pages;
+package app.vigie.incident;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -27,10 +27,10 @@ import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 
 import app.vigie.db.FailureLog;
 import app.vigie.db.Transactions;
-import app.vigie.incident.IncidentQueries;
+import app.vigie.db.UnitOfWork;
 
 /**
- * Tells the open dashboards when incidents change. Each instance listens on PostgreSQL's channel
+ * Tells the open dashboards (through the pages' event stream) when incidents change. Each instance listens on PostgreSQL's channel
  * {@code vigie_dashboard}, which every transaction that changes what the overview shows notifies at its commit
  * (V24's triggers), whichever instance wrote it; every subscriber then gets an {@code incidents} event and reloads
  * its table, at most one event per {@code vigie.dashboard.push-min-gap} (a burst of commits is one reload). While the
@@ -38,8 +38,8 @@ import app.vigie.incident.IncidentQueries;
  * (counts and highest ids, from indexes) read every {@code vigie.dashboard.push-check-every}.
  */
 @ApplicationScoped
-public class DashboardEvents {
-    private static final Logger LOG = Logger.getLogger(DashboardEvents.class);
+public class IncidentChanges {
+    private static final Logger LOG = Logger.getLogger(IncidentChanges.class);
     private final FailureLog checkLog = new FailureLog(LOG, "Dashboard change check");
     static final String CHANGED = "incidents";
     static final String PING = "ping";
@@ -138,7 +138,7 @@ public class DashboardEvents {
             return;
         }
         try {
-            String now = Transactions.run(dataSource, IncidentQueries::changeMark);
+            String now = mark();
             if (last != null && !last.equals(now)) {
                 changes.onNext(CHANGED);
             }
@@ -151,6 +151,14 @@ public class DashboardEvents {
     }
 
     /** Whether this instance listens on the channel now. */
+    /** The fingerprint of what the overview shows, read in a transaction of its own. */
+    @UnitOfWork
+    String mark() throws SQLException {
+        try (Connection c = Transactions.connection(dataSource)) {
+            return IncidentQueries.changeMark(c);
+        }
+    }
+
     public boolean listening() {
         return listening;
     }
