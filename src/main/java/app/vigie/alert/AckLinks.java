@@ -1,13 +1,11 @@
 package app.vigie.alert;
 
 import java.time.Duration;
-import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
-import app.vigie.platform.Digests;
+import app.vigie.platform.ServiceKey;
 
 /**
  * The acknowledgement links of alerts, for customers without an account here: the link's token is derived from the
@@ -18,11 +16,11 @@ public class AckLinks {
     /** Where the link's token goes in a stored body; replaced at each send. */
     static final String ACK_TOKEN_SLOT = "{ack-token}";
 
-    @ConfigProperty(name = "vigie.alerts.ack-valid-for", defaultValue = "P90D")
-    Duration ackValidFor;
+    @Inject
+    AlertConfig config;
 
-    @ConfigProperty(name = "quarkus.http.auth.session.encryption-key")
-    Optional<String> serviceKey;
+    @Inject
+    ServiceKey serviceKey;
 
     /**
      * The acknowledgement link's token of the alert with this idempotency key: an HMAC under the service's key
@@ -30,7 +28,7 @@ public class AckLinks {
      * Rotating that key ends the links already sent (the portal still acknowledges).
      */
     public String ackToken(String idempotencyKey) {
-        return Digests.keyed(serviceKey.orElse(""), "vigie-ack-link", idempotencyKey);
+        return serviceKey.keyed("vigie-ack-link", idempotencyKey);
     }
 
     /** A stored body with the link's token of the alert {@code idempotencyKey} put in. */
@@ -40,6 +38,6 @@ public class AckLinks {
 
     /** How long an acknowledgement link is valid from the alert's creation. */
     Duration validFor() {
-        return ackValidFor;
+        return config.ackValidFor();
     }
 }

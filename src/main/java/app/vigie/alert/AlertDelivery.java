@@ -46,7 +46,7 @@ import io.quarkus.mailer.Mail;
 import io.quarkus.mailer.Mailer;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.quarkus.qute.Engine;
+import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.vertx.core.Vertx;
 
@@ -100,42 +100,25 @@ public class AlertDelivery {
     @Inject
     KafkaAlerts kafka;
 
+    /** The alert e-mail's text, in each language (its subject a fragment), checked by the build. */
     @Inject
-    Engine engine;
+    @Location("mail/processor-alert.en.txt")
+    Template mailEn;
+
+    @Inject
+    @Location("mail/processor-alert.fr.txt")
+    Template mailFr;
 
     @Inject
     AckLinks ackLinks;
 
-    @ConfigProperty(name = "vigie.alerts.max-attempts", defaultValue = "8")
-    int maxAttempts;
-
-    @ConfigProperty(name = "vigie.alerts.retry-base", defaultValue = "PT5S")
-    Duration retryBase;
-
-    @ConfigProperty(name = "vigie.alerts.retry-max", defaultValue = "PT1H")
-    Duration retryMax;
-
-    @ConfigProperty(name = "vigie.alerts.ack-escalate-after", defaultValue = "PT4H")
-    Duration ackEscalateAfter;
+    @Inject
+    AlertConfig config;
 
     /** Where customers reach this service (the acknowledgement links). */
     @ConfigProperty(name = "vigie.public-url", defaultValue = "http://localhost:8080")
     String publicUrl;
 
-    /** Deliveries sent at the same time, at most (each waits at most {@code attempt-deadline}). */
-    @ConfigProperty(name = "vigie.alerts.concurrency", defaultValue = "16")
-    int concurrency;
-
-    /**
-     * Deliveries of one tenant on one channel in flight at the same time, at most: a slow receiver holds that many
-     * senders, not all. (Order is kept by the claim itself: a tenant's later alert waits for its earlier one.)
-     */
-    @ConfigProperty(name = "vigie.alerts.per-tenant", defaultValue = "1")
-    int perTenant;
-
-    /** One attempt, whole: connection, TLS, request and answer. */
-    @ConfigProperty(name = "vigie.alerts.attempt-deadline", defaultValue = "PT10S")
-    Duration attemptDeadline;
 
     @Inject
     WebhookPolicy webhookPolicy;
@@ -153,9 +136,6 @@ public class AlertDelivery {
         return webhook;
     }
 
-    /** How often due deliveries are looked for (Quarkus's scheduler does not go below a second: a thread of ours). */
-    @ConfigProperty(name = "vigie.alerts.deliver-every", defaultValue = "250ms")
-    Duration deliverEvery;
 
     private ScheduledExecutorService worker;
 
@@ -166,10 +146,10 @@ public class AlertDelivery {
                 sendTimer(channel, outcome);
             }
         }
-        webhook = new Webhook(vertx, webhookPolicy.targets(), attemptDeadline);
-        slots = new Semaphore(Math.max(1, concurrency));
+        webhook = new Webhook(vertx, webhookPolicy.targets(), config.attemptDeadline());
+        slots = new Semaphore(Math.max(1, config.concurrency()));
         AtomicInteger n = new AtomicInteger();
-        senders = Executors.newFixedThreadPool(Math.max(1, concurrency), r -> {
+        senders = Executors.newFixedThreadPool(Math.max(1, config.concurrency()), r -> {
             Thread t = new Thread(r, "vigie-alert-sender-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
@@ -179,7 +159,7 @@ public class AlertDelivery {
             t.setDaemon(true);
             return t;
         });
-        long ms = Math.max(10, deliverEvery.toMillis());
+        long ms = Math.max(10, config.deliverEvery().toMillis());
         worker.scheduleWithFixedDelay(this::tick, ms, ms, TimeUnit.MILLISECONDS);
     }
 
@@ -304,7 +284,7 @@ public class AlertDelivery {
     }
 
     private Optional<Due> claimNext(Instant now) throws SQLException {
-        String[] busy = inFlight.entrySet().stream().filter(e -> e.getValue() >= Math.max(1, perTenant))
+        String[] busy = inFlight.entrySet().stream().filter(e -> e.getValue() >= Math.max(1, config.perTenant()))
                 .map(Map.Entry::getKey).toArray(String[]::new);
         Optional<Long> next = nextDue(now, busy);
         if (next.isEmpty()) {
@@ -347,14 +327,14 @@ public class AlertDelivery {
      * claim is the sender's own), so a lapse costs at most one more send, never a lost or contradicted outcome.
      */
     Duration lease() {
-        return attemptDeadline.multipliedBy(2).plusSeconds(20);
+        return config.attemptDeadline().multipliedBy(2).plusSeconds(20);
     }
 
     /** An alert whose body cannot be made: its pending deliveries wait a backoff, the error kept for the DPO. */
     @UnitOfWork
     void postpone(long alertId, String error, Instant now) throws SQLException {
         try (Connection c = Transactions.connection(dataSource)) {
-            DeliveryStore.postpone(c, alertId, Webhook.sanitize(error), now.plus(retryMax));
+            DeliveryStore.postpone(c, alertId, Webhook.sanitize(error), now.plus(config.retryMax()));
         }
     }
 
@@ -386,7 +366,7 @@ public class AlertDelivery {
             span.setAttribute("vigie.alert.outcome", "interrupted");
             return null;  // stopping: no outcome is known; the claim lapses and the delivery is attempted again
         }
-        String outcome = error == null ? "delivered" : d.attempts() + 1 >= maxAttempts ? "dead" : "retry";
+        String outcome = error == null ? "delivered" : d.attempts() + 1 >= config.maxAttempts() ? "dead" : "retry";
         span.setAttribute("vigie.alert.outcome", outcome);
         long took = System.nanoTime() - started;
         boolean recorded = recordOutcome(d, error);
@@ -413,7 +393,7 @@ public class AlertDelivery {
             } else {
                 Instant now = clock.instant();
                 int attempts = d.attempts() + 1;
-                boolean dead = attempts >= maxAttempts;
+                boolean dead = attempts >= config.maxAttempts();
                 Instant next = dead ? now : now.plus(backoff(attempts));
                 if (!DeliveryStore.record(c, d, dead ? "DEAD" : "PENDING", attempts, next, error, null)) {
                     return false;
@@ -437,8 +417,8 @@ public class AlertDelivery {
 
     /** base x 2^(attempts-1), at most {@code retry-max}. */
     Duration backoff(int attempts) {
-        Duration d = retryBase.multipliedBy(1L << Math.min(20, attempts - 1));
-        return d.compareTo(retryMax) > 0 ? retryMax : d;
+        Duration d = config.retryBase().multipliedBy(1L << Math.min(20, attempts - 1));
+        return d.compareTo(config.retryMax()) > 0 ? config.retryMax() : d;
     }
 
     /** The alert's body, rendered once and kept: every attempt sends the same bytes. */
@@ -515,7 +495,7 @@ public class AlertDelivery {
             String noticeJson = json.writeValueAsString(body.path(french ? "notice_fr" : "notice"));
             DocumentRenderer.Rendered r = renderer.renderProcessorAlert(noticeJson);
             byte[] pdf = renderer.pdf(r, "processor-alert.json");
-            Template template = engine.getTemplate("mail/processor-alert." + (french ? "fr" : "en") + ".txt");
+            Template template = french ? mailFr : mailEn;
             AlertMail mail = new AlertMail(r.title(), alert.path("incident_id").asText(), d.phase(),
                     alert.path("acknowledge_url").asText(), d.key());
             String subject = template.getFragment("subject").data("mail", mail).render().strip();
@@ -542,9 +522,9 @@ public class AlertDelivery {
     int escalateUnacknowledged(Instant now) throws SQLException {
         try (Connection c = Transactions.connection(dataSource)) {
             int n = 0;
-            for (DeliveryStore.Escalated e : DeliveryStore.escalate(c, now, now.minus(ackEscalateAfter))) {
+            for (DeliveryStore.Escalated e : DeliveryStore.escalate(c, now, now.minus(config.ackEscalateAfter()))) {
                 AuditTrail.record("vigie", "alert.unacknowledged", "incident:" + e.incident() + "/" + e.tenant(), null,
-                        "{\"alert\":" + e.alertId() + ",\"after\":\"" + ackEscalateAfter + "\"}");
+                        "{\"alert\":" + e.alertId() + ",\"after\":\"" + config.ackEscalateAfter() + "\"}");
                 n++;
             }
             return n;

@@ -14,18 +14,18 @@ import java.util.Set;
 import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Any;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.agroal.api.AgroalDataSource;
 
 import app.vigie.audit.AuditTrail;
-import app.vigie.compliance.service.CaseAwareness;
-import app.vigie.compliance.service.CaseStore;
 import app.vigie.db.Transactions;
 import app.vigie.db.UnitOfWork;
 import app.vigie.detection.ExposuresListener;
+import app.vigie.incident.AcknowledgementListener;
 import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentStatus;
 import app.vigie.incident.IncidentStatusListener;
@@ -58,13 +58,17 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
     AckLinks ackLinks;
 
 
-    @ConfigProperty(name = "vigie.alerts.hold-initial", defaultValue = "false")
-    boolean holdInitial;
+    @Inject
+    AlertConfig config;
+
+    @Inject
+    @Any
+    Instance<AcknowledgementListener> acknowledgements;
 
     /** Called by detection inside the transaction that wrote exposures. */
     @Override
     public void exposuresChanged(Connection tx, Map<UUID, Set<String>> touched, Instant now) throws SQLException {
-        linkTokens(tx, AlertPlanner.exposuresChanged(tx, touched, holdInitial, now));
+        linkTokens(tx, AlertPlanner.exposuresChanged(tx, touched, config.holdInitial(), now));
     }
 
     /**
@@ -74,7 +78,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
     @Override
     public void possibleDecided(Connection tx, UUID incident, Set<String> tenants, boolean breach, Instant now)
             throws SQLException {
-        linkTokens(tx, AlertPlanner.possibleDecided(tx, incident, tenants, holdInitial, now));
+        linkTokens(tx, AlertPlanner.possibleDecided(tx, incident, tenants, config.holdInitial(), now));
     }
 
     /** Each new alert's acknowledgement link: the hash of its token, never the token. */
@@ -89,7 +93,7 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
     /** A customer now in the directory with channels: its alerts that waited for one go out. */
     @Override
     public void entryWritten(Connection tx, Tenant before, Tenant after, Instant now) throws SQLException {
-        AlertPlanner.channelsKnown(tx, after, holdInitial, now);
+        AlertPlanner.channelsKnown(tx, after, config.holdInitial(), now);
     }
 
     /** A dismissed or closed incident: its FINAL alerts, in the transaction of the change. */
@@ -132,10 +136,9 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
     }
 
     /**
-     * Acknowledges an alert (once; a repeat changes nothing): a receipt. The controller's awareness is the alert's
-     * delivery (EDPB Guidelines 9/2022 v2.0, section II.A.4); only when no delivery of the incident's alerts to the
-     * tenant is
-     * known (an alert read in the portal) and no earlier awareness is recorded does the acknowledgement record it.
+     * Acknowledges an alert (once; a repeat changes nothing): a receipt, audited; its first acknowledgement is told to
+     * the listeners in the same transaction (compliance records the controller's awareness from it when no delivery
+     * is known: {@code compliance.service.AwarenessOnAcknowledgement}).
      */
     @UnitOfWork
     public AlertRef acknowledge(long alertId, String by, String how) throws SQLException {
@@ -146,11 +149,8 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
             if (!first) {
                 return ref(a);
             }
-            CaseAwareness.Awareness before = CaseAwareness.of(a.incidentId).get(a.tenant);
-            Instant delivered = CaseStore.alertsDelivered(c, a.incidentId).get(a.tenant);
-            if (delivered == null && (before == null || before.awareAt().isAfter(now))) {
-                CaseAwareness.record(a.incidentId, a.tenant, new CaseAwareness.Awareness(now,
-                        "acknowledged alert " + alertId + " (" + how + ")", by, now));
+            for (AcknowledgementListener l : acknowledgements) {
+                l.acknowledged(c, a.incidentId, a.tenant, "acknowledged alert " + alertId + " (" + how + ")", by, now);
             }
             AuditTrail.record(by, "alert.acknowledged", "incident:" + a.incidentId + "/" + a.tenant, null,
                     "{\"alert\":" + alertId + ",\"how\":" + AuditTrail.quote(how) + "}");

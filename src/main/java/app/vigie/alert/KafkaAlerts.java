@@ -15,9 +15,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import app.vigie.kafka.KafkaClients;
+import app.vigie.platform.Mode;
 
 /**
  * Alerts on the Kafka topic {@code vigie.alerts.topic} (vigie.customer-alerts.v1), keyed by tenant (all of a
@@ -31,11 +31,9 @@ public class KafkaAlerts {
     @Inject
     KafkaClients clients;
 
-    @ConfigProperty(name = "vigie.mode", defaultValue = "embedded")
-    String mode;
 
-    @ConfigProperty(name = "vigie.alerts.topic", defaultValue = "vigie.customer-alerts.v1")
-    String topic;
+    @Inject
+    AlertConfig config;
 
     private KafkaProducer<byte[], byte[]> producer;
 
@@ -57,11 +55,11 @@ public class KafkaAlerts {
 
     /** Sends; null when the broker acknowledged it, else what went wrong. */
     String send(String tenant, String key, String phase, byte[] body) {
-        if (!"production".equals(mode)) {
+        if (Mode.current() != Mode.PRODUCTION) {
             return "Kafka alerts need the production mode (no broker in embedded mode)";
         }
-        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, tenant.getBytes(StandardCharsets.UTF_8),
-                body);
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(config.topic(),
+                tenant.getBytes(StandardCharsets.UTF_8), body);
         record.headers().add("Idempotency-Key", key.getBytes(StandardCharsets.UTF_8));
         record.headers().add("Vigie-Alert-Phase", phase.getBytes(StandardCharsets.UTF_8));
         try {

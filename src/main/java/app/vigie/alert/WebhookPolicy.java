@@ -5,8 +5,6 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import app.vigie.platform.Mode;
 import app.vigie.tenant.ChannelCheck;
 import app.vigie.tenant.Tenant;
@@ -20,9 +18,9 @@ import app.vigie.tenant.Tenant;
 public class WebhookPolicy implements ChannelCheck {
     private final WebhookTargets targets;
 
-    public WebhookPolicy(@ConfigProperty(name = "vigie.alerts.webhook.allowed-networks") Optional<List<String>> allowed,
-            @ConfigProperty(name = "vigie.alerts.webhook.allow-http", defaultValue = "false") boolean allowHttp) {
-        this.targets = new WebhookTargets(allowed.orElse(List.of()), Mode.current() == Mode.PRODUCTION && !allowHttp);
+    public WebhookPolicy(AlertConfig config) {
+        this.targets = new WebhookTargets(config.webhook().allowedNetworks().orElse(List.of()),
+                Mode.current() == Mode.PRODUCTION && !config.webhook().allowHttp());
     }
 
     public WebhookTargets targets() {

@@ -8,7 +8,6 @@ import java.time.Instant;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.agroal.api.AgroalDataSource;
 
@@ -33,9 +32,8 @@ public class WebhookSecretService {
     @Inject
     Clock clock;
 
-    @ConfigProperty(name = "vigie.alerts.webhook.secret-overlap",
-            defaultValue = "P1D")
-    Duration defaultOverlap;
+    @Inject
+    AlertConfig config;
 
     /** A new secret, shown once, and until when the one before still signs. */
     public record Secret(String tenant, String secret, Instant previousValidUntil) {
@@ -60,7 +58,7 @@ public class WebhookSecretService {
      */
     @UnitOfWork
     public Secret rotate(String actor, String tenant, Duration overlap) throws SQLException {
-        Duration o = overlap == null ? defaultOverlap : overlap;
+        Duration o = overlap == null ? config.webhook().secretOverlap() : overlap;
         if (o.isNegative() || o.compareTo(MAX_OVERLAP) > 0) {
             throw new ProblemException(400, "query parameter 'overlap' must be between PT0S and P7D");
         }

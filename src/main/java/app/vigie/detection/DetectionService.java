@@ -23,7 +23,6 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Gauge;
@@ -76,31 +75,8 @@ public class DetectionService implements AppliedRecordListener {
     @Inject
     TransactionSynchronizationRegistry transactions;
 
-    @ConfigProperty(name = "vigie.detection.idle-eviction", defaultValue = "1H")
-    Duration idleEviction;
-
-    @ConfigProperty(name = "vigie.detection.snapshot-every", defaultValue = "50000")
-    long snapshotEvery;
-
-    /** The memory the freed page tables of one detector may take before the oldest leave (docs/detection.md). */
-    @ConfigProperty(name = "vigie.detection.freed-tables-budget", defaultValue = "16M")
-    MemorySize freedTablesBudget;
-
-    /** The memory detectors may take; a quarter of the heap when unset. */
-    @ConfigProperty(name = "vigie.detection.memory-budget")
-    Optional<MemorySize> memoryBudget;
-
-    /** The largest pool a CONFIG may declare, in slots (DetectorLimits). */
-    @ConfigProperty(name = "vigie.detection.max-pool-slots", defaultValue = "134217728")
-    long maxPoolSlots;
-
-    /** The most logical pages the tables of one boot's live requests may hold together (DetectorLimits). */
-    @ConfigProperty(name = "vigie.detection.max-table-entries", defaultValue = "16777216")
-    long maxTableEntries;
-
-    /** The most requests of one boot that may hold a page table at once (DetectorLimits). */
-    @ConfigProperty(name = "vigie.detection.max-live-requests", defaultValue = "262144")
-    int maxLiveRequests;
+    @Inject
+    DetectionConfig config;
 
     private DetectorLimits limits;
 
@@ -112,7 +88,8 @@ public class DetectionService implements AppliedRecordListener {
 
     @PostConstruct
     void meters() {
-        limits = new DetectorLimits(maxPoolSlots, maxTableEntries, maxLiveRequests, this::allocatePool);
+        limits = new DetectorLimits(config.maxPoolSlots(), config.maxTableEntries(), config.maxLiveRequests(),
+                this::allocatePool);
         stored = Timer.builder("vigie.detection.store")
                 .description("Per transaction: the findings, exposures and facts the detectors concluded, written,"
                         + " and the alerts they call for planned")
@@ -142,7 +119,7 @@ public class DetectionService implements AppliedRecordListener {
     public void applied(Connection tx, AuditRecord record) throws SQLException {
         Live l = live(tx, record.stream(), record.boot(), record.seq());
         l.detector.apply(record, buffer(tx));
-        if (++l.sinceSnapshot >= snapshotEvery) {
+        if (++l.sinceSnapshot >= config.snapshotEvery()) {
             DetectorSnapshotStore.save(tx, l.detector);
             l.sinceSnapshot = 0;
         }
@@ -275,9 +252,10 @@ public class DetectionService implements AppliedRecordListener {
 
     @Scheduled(every = "1m", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void evictIdleDetectors() {
-        int n = evictIdle(idleEviction);
+        int n = evictIdle(config.idleEviction());
         if (n > 0) {
-            LOG.infof("Evicted %d idle detectors (unused for %s); %d stay in memory", n, idleEviction, live.size());
+            LOG.infof("Evicted %d idle detectors (unused for %s); %d stay in memory", n, config.idleEviction(),
+                    live.size());
         }
     }
 
@@ -328,7 +306,7 @@ public class DetectionService implements AppliedRecordListener {
 
     @Scheduled(every = "${vigie.detection.memory-check-every:5s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void keepWithinMemoryBudget() {
-        long budget = memoryBudget.map(MemorySize::asLongValue).orElse(Runtime.getRuntime().maxMemory() / 4);
+        long budget = config.memoryBudget().map(MemorySize::asLongValue).orElse(Runtime.getRuntime().maxMemory() / 4);
         int n = evictOverBudget(budget, Duration.ofSeconds(2));
         remeasure(System.nanoTime());
         if (n > 0) {
@@ -344,7 +322,7 @@ public class DetectionService implements AppliedRecordListener {
 
     /** What the detectors may take, in bytes. */
     long budget() {
-        return memoryBudget.map(MemorySize::asLongValue).orElse(Runtime.getRuntime().maxMemory() / 4);
+        return config.memoryBudget().map(MemorySize::asLongValue).orElse(Runtime.getRuntime().maxMemory() / 4);
     }
 
     /**
@@ -431,7 +409,7 @@ public class DetectionService implements AppliedRecordListener {
 
     private StreamDetector detector(String stream, String boot) {
         StreamDetector d = new StreamDetector(stream, boot);
-        d.keptTablesBudget(freedTablesBudget.asLongValue());
+        d.keptTablesBudget(config.freedTablesBudget().asLongValue());
         d.limits(limits);
         return d;
     }
@@ -444,7 +422,7 @@ public class DetectionService implements AppliedRecordListener {
         // the snapshot's pool is taken from the budget as a CONFIG's is (a restart must not overrun it either)
         StreamDetector d = DetectorSnapshotStore.load(tx, stream, boot, seq, limits.budget())
                 .orElseGet(() -> detector(stream, boot));
-        d.keptTablesBudget(freedTablesBudget.asLongValue());
+        d.keptTablesBudget(config.freedTablesBudget().asLongValue());
         d.limits(limits);
         long fromSnapshot = d.nextSeq() - 1;
         long started = System.nanoTime();

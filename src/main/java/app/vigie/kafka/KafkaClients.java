@@ -41,8 +41,8 @@ public class KafkaClients {
     @Identifier("default-kafka-broker")
     Map<String, Object> passThrough;
 
-    @ConfigProperty(name = "vigie.kafka-users.sasl-mechanism", defaultValue = "SCRAM-SHA-512")
-    String mechanism;
+    @Inject
+    KafkaUsersConfig users;
 
     /** The broker every client of Vigie connects to: the intake's consumer, the alerts' producer. */
     @ConfigProperty(name = "vigie.kafka.bootstrap-servers", defaultValue = "localhost:9092")
@@ -52,34 +52,12 @@ public class KafkaClients {
         return bootstrapServers;
     }
 
-    @ConfigProperty(name = "vigie.kafka-users.intake.username")
-    Optional<String> intakeUser;
-    @ConfigProperty(name = "vigie.kafka-users.intake.password")
-    Optional<String> intakePassword;
-    @ConfigProperty(name = "vigie.kafka-users.intake.keystore-location")
-    Optional<String> intakeKeystore;
-    @ConfigProperty(name = "vigie.kafka-users.intake.keystore-type")
-    Optional<String> intakeKeystoreType;
-    @ConfigProperty(name = "vigie.kafka-users.intake.keystore-password")
-    Optional<String> intakeKeystorePassword;
-
-    @ConfigProperty(name = "vigie.kafka-users.alerts.username")
-    Optional<String> alertsUser;
-    @ConfigProperty(name = "vigie.kafka-users.alerts.password")
-    Optional<String> alertsPassword;
-    @ConfigProperty(name = "vigie.kafka-users.alerts.keystore-location")
-    Optional<String> alertsKeystore;
-    @ConfigProperty(name = "vigie.kafka-users.alerts.keystore-type")
-    Optional<String> alertsKeystoreType;
-    @ConfigProperty(name = "vigie.kafka-users.alerts.keystore-password")
-    Optional<String> alertsKeystorePassword;
-
     /** The shared settings and the role's identity; the caller adds its own (servers, group, serialisers...). */
     public Properties properties(Role role) {
-        Identity id = role == Role.INTAKE
-                ? new Identity(intakeUser, intakePassword, intakeKeystore, intakeKeystoreType, intakeKeystorePassword)
-                : new Identity(alertsUser, alertsPassword, alertsKeystore, alertsKeystoreType, alertsKeystorePassword);
-        return properties(passThrough, mechanism, id);
+        KafkaUsersConfig.User u = role == Role.INTAKE ? users.intake() : users.alerts();
+        Identity id = new Identity(u.username(), u.password(), u.keystoreLocation(), u.keystoreType(),
+                u.keystorePassword());
+        return properties(passThrough, users.saslMechanism(), id);
     }
 
     /** Plain function of {@link #properties(Role)}, for tests. */

@@ -9,13 +9,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.quarkus.qute.Engine;
+import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.runtime.StartupEvent;
 
@@ -26,8 +25,42 @@ import io.quarkus.runtime.StartupEvent;
 @ApplicationScoped
 public class DocumentRenderer {
 
+    /**
+     * The documents' templates, each by its file (a legal team edits them there), found and checked when the service
+     * is built: a missing file, or an expression its declared data ({@code {@app.vigie.notice.ProcessorAlert alert}})
+     * does not have, stops the build. A document is chosen by its type and its language, never by a string.
+     */
     @Inject
-    Engine engine;
+    @Location("notices/authority-notification.en.html")
+    Template authorityEn;
+
+    @Inject
+    @Location("notices/authority-notification.fr.html")
+    Template authorityFr;
+
+    @Inject
+    @Location("notices/data-subject-communication.en.html")
+    Template dataSubjectsEn;
+
+    @Inject
+    @Location("notices/data-subject-communication.fr.html")
+    Template dataSubjectsFr;
+
+    @Inject
+    @Location("notices/processor-alert.en.html")
+    Template processorAlertEn;
+
+    @Inject
+    @Location("notices/processor-alert.fr.html")
+    Template processorAlertFr;
+
+    @Inject
+    @Location("notices/incident-report.en.html")
+    Template reportEn;
+
+    @Inject
+    @Location("notices/incident-report.fr.html")
+    Template reportFr;
 
     @Inject
     ObjectMapper json;
@@ -35,24 +68,18 @@ public class DocumentRenderer {
     @Inject
     Words words;
 
-    @ConfigProperty(name = "vigie.documents.signing.keystore")
-    Optional<String> keystore;
-
-    @ConfigProperty(name = "vigie.documents.signing.password")
-    Optional<String> keystorePassword;
-
-    @ConfigProperty(name = "vigie.documents.signing.alias")
-    Optional<String> keyAlias;
+    @Inject
+    SigningConfig signingConfig;
 
     private PdfSigning signing;
 
     /** Reads the signing key when one is configured: a keystore that cannot be read stops the start. */
     void start(@Observes StartupEvent e) {
-        if (keystore.isPresent()) {
-            signing = PdfSigning.load(Path.of(keystore.get()),
-                    keystorePassword.orElse("").toCharArray(), keyAlias.orElse(null));
+        if (signingConfig.keystore().isPresent()) {
+            signing = PdfSigning.load(Path.of(signingConfig.keystore().get()),
+                    signingConfig.password().orElse("").toCharArray(), signingConfig.alias().orElse(null));
             Logger.getLogger(DocumentRenderer.class).infof("PDFs are signed with the key of %s",
-                    keystore.get());
+                    signingConfig.keystore().get());
         }
     }
 
@@ -83,8 +110,6 @@ public class DocumentRenderer {
     /** The processor's alert to a controller. */
     public static final String PROCESSOR_ALERT = "processor-alert";
 
-    /** The violation register's export. */
-    public static final String REGISTER = "register";
 
     /**
      * The text of a page's {@code <title>}: a document's title (its PDF's, its signature's reason) is the one its
@@ -100,12 +125,36 @@ public class DocumentRenderer {
                 .replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&");
     }
 
-    /** Renders a document's data with its template {@code notices/<kind>.<lang>.html}. */
-    public Rendered render(String kind, String lang, Object data, String param) {
-        Template t = engine.getTemplate("notices/" + kind + "." + lang + ".html");
-        if (t == null) {
-            throw new IllegalStateException("no template notices/" + kind + "." + lang + ".html");
-        }
+    /** The authority notification ({@code notices/authority-notification.<lang>.html}). */
+    public Rendered authorityNotification(AuthorityNotification n, String lang) {
+        return render(inLanguage(lang, authorityEn, authorityFr), lang, n, "n");
+    }
+
+    /** The communication to the people concerned ({@code notices/data-subject-communication.<lang>.html}). */
+    public Rendered dataSubjectCommunication(DataSubjectCommunication d, String lang) {
+        return render(inLanguage(lang, dataSubjectsEn, dataSubjectsFr), lang, d, "d");
+    }
+
+    /** The processor's alert to a controller ({@code notices/processor-alert.<lang>.html}). */
+    public Rendered processorAlert(ProcessorAlert alert, String lang) {
+        return render(inLanguage(lang, processorAlertEn, processorAlertFr), lang, alert, "alert");
+    }
+
+    /** The provider's incident report ({@code notices/incident-report.<lang>.html}). */
+    public Rendered incidentReport(IncidentReport report, String lang) {
+        return render(inLanguage(lang, reportEn, reportFr), lang, report, "r");
+    }
+
+    /** A document's template in {@code lang}: French for fr, English otherwise (the languages documents have). */
+    public static Template inLanguage(String lang, Template english, Template french) {
+        return "fr".equals(lang) ? french : english;
+    }
+
+    /**
+     * A document of another feature (the register's export) from its own template, {@code param} the name its
+     * template declares its data by.
+     */
+    public Rendered render(Template t, String lang, Object data, String param) {
         try {
             return withAnnexes(Rendered.of(lang, t.data(param, data).setLocale(lang).render(), json.writeValueAsBytes(data)), data);
         } catch (JsonProcessingException e) {
@@ -139,7 +188,7 @@ public class DocumentRenderer {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("an issued version does not read back", e);
         }
-        Template t = engine.getTemplate("notices/" + NoticeService.AUTHORITY + "." + n.language() + ".html");
+        Template t = inLanguage(n.language(), authorityEn, authorityFr);
         return Rendered.of(n.language(), t.data("n", n).setLocale(n.language()).render(), body.getBytes(StandardCharsets.UTF_8));
     }
 
@@ -151,8 +200,8 @@ public class DocumentRenderer {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a processor alert does not read back", e);
         }
-        return withAnnexes(Rendered.of(a.language(), engine.getTemplate("notices/" + PROCESSOR_ALERT + "."
-                + a.language() + ".html").data("alert", a).setLocale(a.language()).render(), noticeJson.getBytes(StandardCharsets.UTF_8)), a);
+        return withAnnexes(Rendered.of(a.language(), inLanguage(a.language(), processorAlertEn, processorAlertFr)
+                .data("alert", a).setLocale(a.language()).render(), noticeJson.getBytes(StandardCharsets.UTF_8)), a);
     }
 
     /** The PDF/A-3u of a rendered document, signed when a keystore is configured. */

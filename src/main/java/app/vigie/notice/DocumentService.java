@@ -179,7 +179,7 @@ public class DocumentService {
         try (Connection c = Transactions.connection(dataSource)) {
             IncidentView incident = IncidentQueries.get(c, uuid).orElseThrow(() -> IncidentIds.notFound(id));
             IncidentReport report = notices.incidentReport(c, incident, Locale.forLanguageTag(lang), z, now);
-            return renderer.render(NoticeService.REPORT, lang, report, "r");
+            return renderer.incidentReport(report, lang);
         }
     }
 
@@ -195,14 +195,14 @@ public class DocumentService {
         if (kind.equals(NoticeService.AUTHORITY)) {
             // a preview: no version number (issue() numbers what it issues)
             AuthorityNotification n = notices.authorityNotification(c, incident, tenant, lang, zone, now, null);
-            return renderer.render(kind, lang.getLanguage(), n, "n");
+            return renderer.authorityNotification(n, lang.getLanguage());
         }
         if (kind.equals(NoticeService.DATA_SUBJECTS)) {
             DataSubjectCommunication d = notices.dataSubjectCommunication(c, incident, tenant, lang, zone, now);
-            return renderer.render(kind, lang.getLanguage(), d, "d");
+            return renderer.dataSubjectCommunication(d, lang.getLanguage());
         }
         ProcessorAlert alert = notices.processorAlert(c, incident, tenant, lang, zone, now);
-        return renderer.render(kind, lang.getLanguage(), alert, "alert");
+        return renderer.processorAlert(alert, lang.getLanguage());
     }
 
     /** {kind}.{format}, both checked. */

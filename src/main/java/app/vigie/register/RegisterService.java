@@ -17,6 +17,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import io.agroal.api.AgroalDataSource;
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
 
 import app.vigie.audit.AuditTrail;
 import app.vigie.db.Transactions;
@@ -40,6 +42,15 @@ import app.vigie.time.Zones;
  */
 @ApplicationScoped
 public class RegisterService {
+
+    /** The export's templates, found and checked by the build ({@code {@app.vigie.register.RegisterExport reg}}). */
+    @Inject
+    @Location("notices/register.en.html")
+    Template pdfEn;
+
+    @Inject
+    @Location("notices/register.fr.html")
+    Template pdfFr;
 
     @Inject
     AgroalDataSource dataSource;
@@ -171,7 +182,8 @@ public class RegisterService {
         Locale locale = Locale.forLanguageTag(lang);
         Instant now = clock.instant().truncatedTo(ChronoUnit.SECONDS);
         RegisterExport export = export(reg, lang, zone, locale, now);
-        DocumentRenderer.Rendered r = renderer.render(DocumentRenderer.REGISTER, lang, export, "reg");
+        DocumentRenderer.Rendered r = renderer.render(DocumentRenderer.inLanguage(lang, pdfEn, pdfFr), lang, export,
+                "reg");
         return Download.of(renderer, r, "pdf", "violation-register");
     }
 

@@ -45,6 +45,7 @@ import app.vigie.db.UnitOfWork;
 import app.vigie.platform.Digests;
 import app.vigie.platform.Mode;
 import app.vigie.platform.PrivateFiles;
+import app.vigie.platform.ServiceKey;
 import app.vigie.problem.ProblemException;
 
 /**
@@ -71,17 +72,8 @@ public class AccountService implements IngestScopes {
     /** The shortest password an account may have (the built-in admin's too). */
     public static final int MIN_PASSWORD = 12;
 
-    @ConfigProperty(name = "vigie.signin.free-tries", defaultValue = "5")
-    int freeTries;
-
-    @ConfigProperty(name = "vigie.signin.address-free-tries", defaultValue = "30")
-    int addressFreeTries;
-
-    @ConfigProperty(name = "vigie.signin.lock-base", defaultValue = "PT1S")
-    Duration lockBase;
-
-    @ConfigProperty(name = "vigie.signin.lock-max", defaultValue = "PT15M")
-    Duration lockMax;
+    @Inject
+    SigninConfig signin;
 
     @Inject
     MeterRegistry meters;
@@ -95,10 +87,10 @@ public class AccountService implements IngestScopes {
 
     @PostConstruct
     void throttles() {
-        accountTries = new LoginThrottle(freeTries, lockBase, lockMax, Duration.ofHours(1), 100_000,
-                System::nanoTime);
-        addressTries = new LoginThrottle(addressFreeTries, lockBase, lockMax, Duration.ofHours(1), 100_000,
-                System::nanoTime);
+        accountTries = new LoginThrottle(signin.freeTries(), signin.lockBase(), signin.lockMax(), Duration.ofHours(1),
+                100_000, System::nanoTime);
+        addressTries = new LoginThrottle(signin.addressFreeTries(), signin.lockBase(), signin.lockMax(),
+                Duration.ofHours(1), 100_000, System::nanoTime);
         // at zero from the start, so that a rule on their increase sees the first one
         for (String key : new String[] {"account", "address"}) {
             meters.counter("vigie.signin.locks", "key", key);
@@ -203,8 +195,8 @@ public class AccountService implements IngestScopes {
     /** The cookie that binds a dashboard session to the account's session version at sign-in. */
     public static final String SESSION_VERSION_COOKIE = "vigie-sv";
 
-    @ConfigProperty(name = "quarkus.http.auth.session.encryption-key")
-    Optional<String> sessionKey;
+    @Inject
+    ServiceKey serviceKey;
 
     /**
      * What the {@value #SESSION_VERSION_COOKIE} cookie holds for this account at this session version: an
@@ -212,7 +204,7 @@ public class AccountService implements IngestScopes {
      * moves on.
      */
     public String sessionProof(String username, int version) {
-        return Digests.keyed(sessionKey.orElse(""), "vigie-session-version", username + "\u0000" + version);
+        return serviceKey.keyed("vigie-session-version", username + "\u0000" + version);
     }
 
     /** Signing out: every dashboard session of the account ends, in this browser and any other. */

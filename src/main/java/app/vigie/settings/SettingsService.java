@@ -8,7 +8,6 @@ import java.util.Optional;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -32,23 +31,8 @@ public class SettingsService {
     @Inject
     ObjectMapper json;
 
-    @ConfigProperty(name = "vigie.provider.legal-name")
-    Optional<String> legalName;
-
-    @ConfigProperty(name = "vigie.provider.address")
-    Optional<String> address;
-
-    @ConfigProperty(name = "vigie.provider.dpo-name")
-    Optional<String> dpoName;
-
-    @ConfigProperty(name = "vigie.provider.dpo-email")
-    Optional<String> dpoEmail;
-
-    @ConfigProperty(name = "vigie.provider.contact")
-    Optional<String> contact;
-
-    @ConfigProperty(name = "vigie.provider.registration")
-    Optional<String> registration;
+    @Inject
+    ProviderConfig environment;
 
     /** The identity and where it comes from: saved (by whom, when) or the environment's default. */
     public record View(ProviderIdentity identity, boolean saved, String updatedBy, Instant updatedAt,
@@ -71,8 +55,9 @@ public class SettingsService {
 
     /** The environment's values, the default until an identity is saved. */
     ProviderIdentity fromEnvironment() {
-        return new ProviderIdentity(legalName.orElse(null), address.orElse(null), dpoName.orElse(null),
-                dpoEmail.orElse(null), contact.orElse(null), registration.orElse(null)).normalized();
+        return new ProviderIdentity(environment.legalName().orElse(null), environment.address().orElse(null),
+                environment.dpoName().orElse(null), environment.dpoEmail().orElse(null),
+                environment.contact().orElse(null), environment.registration().orElse(null)).normalized();
     }
 
     /** The provider's identity as documents state it now (joins the transaction at hand, if any). */

@@ -28,8 +28,12 @@ import io.quarkus.qute.i18n.MessageBundle;
 import io.quarkus.test.junit.QuarkusTest;
 
 import app.vigie.alert.web.TestAlertMessages;
+import app.vigie.detection.core.Rule;
+import app.vigie.incident.IncidentStatus;
 import app.vigie.settings.web.SettingsMessages;
 import app.vigie.web.pages.CockpitMessages;
+import app.vigie.web.pages.CodeMessages;
+import app.vigie.web.pages.CodeWords;
 import app.vigie.web.pages.PageMessages;
 import app.vigie.web.pages.PageWords;
 
@@ -167,21 +171,52 @@ class PageMessagesTest {
 
     @Test
     void statusesAreWordsOfThePagesLanguage() {
-        assertThat(fr.common_incident_status("OPEN")).isEqualTo("ouvert");
-        assertThat(fr.common_incident_status("DISMISSED")).isEqualTo("écarté");
-        assertThat(en.common_incident_status("TRIAGED")).isEqualTo("triaged");
-        assertThat(fr.common_obligation_status("PENDING")).isEqualTo("à faire");
-        assertThat(fr.common_obligation_status("NOT_REQUIRED")).isEqualTo("non requise");
-        assertThat(fr.common_obligation_status("DONE")).isEqualTo("faite");
-        assertThat(fr.common_obligation_status("TARGET_PASSED")).isEqualTo("objectif dépassé");
-        assertThat(fr.common_incident_status("TRIAGED")).isEqualTo("qualifié");
-        assertThat(en.common_obligation_status("LATE")).isEqualTo("late");
-        assertThat(fr.common_delivery_status("DEAD")).isEqualTo("abandonné");
-        assertThat(en.common_delivery_status("DELIVERED")).isEqualTo("delivered");
-        assertThat(fr.common_alert_phase("INITIAL")).isEqualTo("initiale");
-        assertThat(en.common_alert_phase("UPDATE")).isEqualTo("update");
+        assertThat(CodeWords.incidentStatus("OPEN", "fr")).isEqualTo("ouvert");
+        assertThat(CodeWords.incidentStatus("DISMISSED", "fr")).isEqualTo("écarté");
+        assertThat(CodeWords.incidentStatus("TRIAGED", "en")).isEqualTo("triaged");
+        assertThat(CodeWords.obligationStatus("PENDING", "fr")).isEqualTo("à faire");
+        assertThat(CodeWords.obligationStatus("NOT_REQUIRED", "fr")).isEqualTo("non requise");
+        assertThat(CodeWords.obligationStatus("DONE", "fr")).isEqualTo("faite");
+        assertThat(CodeWords.obligationStatus("TARGET_PASSED", "fr")).isEqualTo("objectif dépassé");
+        assertThat(CodeWords.incidentStatus("TRIAGED", "fr")).isEqualTo("qualifié");
+        assertThat(CodeWords.obligationStatus("LATE", "en")).isEqualTo("late");
+        assertThat(CodeWords.deliveryStatus("DEAD", "fr")).isEqualTo("abandonné");
+        assertThat(CodeWords.deliveryStatus("DELIVERED", "en")).isEqualTo("delivered");
+        assertThat(CodeWords.alertPhase("INITIAL", "fr")).isEqualTo("initiale");
+        assertThat(CodeWords.alertPhase("UPDATE", "en")).isEqualTo("update");
+        assertThat(CodeWords.customerRole("POSSIBLY_VICTIM", "fr")).endsWith("(non établi)");
+        assertThat(CodeWords.timelineAction("alert.delivered", "fr")).isEqualTo(fr.incident_customer_alerted());
         // a status the words do not know yet is shown as it is, not as nothing
-        assertThat(fr.common_incident_status("ARCHIVED")).isEqualTo("ARCHIVED");
+        assertThat(CodeWords.incidentStatus("ARCHIVED", "fr")).isEqualTo("ARCHIVED");
+        assertThat(CodeWords.deliveryStatus("LOST", "en")).isEqualTo("LOST");
+        assertThat(CodeWords.rule(null, "en")).isEmpty();
+    }
+
+    /**
+     * Every incident status and every detector rule has its word in both languages (the switch over the enum does
+     * not compile without it); a word is not its code.
+     */
+    @Test
+    void everyCodeOfAnEnumHasItsWordInBothLanguages() {
+        for (IncidentStatus s : IncidentStatus.values()) {
+            assertThat(CodeWords.incidentStatus(s.name(), "fr")).as(s.name()).isNotEqualTo(s.name())
+                    .isNotEqualTo(CodeWords.incidentStatus(s.name(), "en"));
+        }
+        for (Rule r : Rule.values()) {
+            assertThat(CodeWords.rule(r.name(), "en")).as(r.name()).isNotEqualTo(r.name()).isNotBlank();
+            assertThat(CodeWords.rule(r.name(), "fr")).as(r.name()).isNotEqualTo(CodeWords.rule(r.name(), "en"));
+        }
+    }
+
+    /** No message of any bundle chooses its words at run time ({@code {#when}}/{@code {#switch}}): one per word. */
+    @Test
+    void noMessageChoosesItsWordsAtRunTime() throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("src/main/resources/messages"))) {
+            for (Path f : files.filter(x -> x.toString().endsWith(".properties")).toList()) {
+                assertThat(read(f.getFileName().toString())).as(f.toString()).allSatisfy((k, v) ->
+                        assertThat(v).as(k).doesNotContain("{#when").doesNotContain("{#switch"));
+            }
+        }
     }
 
     private static Map<String, String> read(String file) throws IOException {
@@ -200,7 +235,7 @@ class PageMessagesTest {
      */
     @Test
     void eachFeaturePagesWordsExistInBothLanguages() throws IOException {
-        for (Class<?> bundle : List.of(SettingsMessages.class, TestAlertMessages.class)) {
+        for (Class<?> bundle : List.of(SettingsMessages.class, TestAlertMessages.class, CodeMessages.class)) {
             String name = bundle.getAnnotation(MessageBundle.class).value();
             Map<String, String> english = read(name + "_en.properties");
             Map<String, String> french = read(name + "_fr.properties");

@@ -55,7 +55,6 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Counter;
@@ -81,6 +80,7 @@ import app.vigie.auditlog.record.AuditRecord;
 import app.vigie.auditlog.store.QuarantineStore;
 import app.vigie.detection.core.DetectorLimits;
 import app.vigie.kafka.KafkaClients;
+import app.vigie.platform.Mode;
 import app.vigie.platform.Traces;
 
 /**
@@ -130,8 +130,6 @@ public class AuditLogConsumer {
     @Inject
     IngestConfig ingestConfig;
 
-    @ConfigProperty(name = "vigie.mode", defaultValue = "embedded")
-    String mode;
 
     private volatile boolean running;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
@@ -183,7 +181,7 @@ public class AuditLogConsumer {
     static final long CLOSE_WAIT_MILLIS = 20_000;
 
     public boolean enabled() {
-        return "production".equals(mode);
+        return Mode.current() == Mode.PRODUCTION;
     }
 
     void start(@Observes StartupEvent start) {

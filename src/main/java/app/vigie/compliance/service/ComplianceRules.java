@@ -21,7 +21,6 @@ import java.util.Set;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.quarkus.runtime.Startup;
@@ -33,6 +32,7 @@ import app.vigie.compliance.rules.InvalidRules;
 import app.vigie.compliance.rules.RuleLoader;
 import app.vigie.compliance.rules.RuleSet;
 import app.vigie.compliance.severity.EnisaSeverity;
+import app.vigie.settings.ProviderConfig;
 
 /**
  * compliance-rules/ read and checked at start (a broken file stops start-up, naming its file and line), with the
@@ -55,10 +55,12 @@ public class ComplianceRules {
     private final Escalations escalations;
 
     @Inject
-    public ComplianceRules(@ConfigProperty(name = "vigie.compliance.rules-dir") Optional<String> dir,
-            @ConfigProperty(name = "vigie.provider.country") String country,
-            @ConfigProperty(name = "vigie.provider.regimes") Optional<List<String>> regimes,
-            @ConfigProperty(name = "vigie.compliance.escalations") List<Duration> steps) {
+    public ComplianceRules(ComplianceConfig config, ProviderConfig provider) {
+        this(config.rulesDir(), provider.country(), provider.regimes(), config.escalations(), true);
+    }
+
+    /** The rules of {@code dir} (the bundled ones when empty), for a provider of {@code country}. */
+    public ComplianceRules(Optional<String> dir, String country, Optional<List<String>> regimes, List<Duration> steps) {
         this(dir, country, regimes, steps, true);
     }
 

@@ -18,7 +18,6 @@ import java.util.UUID;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import io.agroal.api.AgroalDataSource;
@@ -53,8 +52,8 @@ public class EscalationScheduler {
     Clock clock;
 
     /** How often every running incident is planned, whether or not it changed (a net under V26's triggers). */
-    @ConfigProperty(name = "vigie.compliance.full-check-every")
-    Duration fullEvery;
+    @Inject
+    ComplianceConfig config;
 
     /** The most changes one check reads (the rest wait for the next). */
     static final int CHANGES_READ = 100_000;
@@ -79,7 +78,7 @@ public class EscalationScheduler {
      */
     public int tick(Instant now) throws SQLException {
         Instant last = lastFull;
-        boolean full = last == null || now.isBefore(last) || !now.isBefore(last.plus(fullEvery));
+        boolean full = last == null || now.isBefore(last) || !now.isBefore(last.plus(config.fullCheckEvery()));
         int written = tick(now, full);
         if (full) {
             lastFull = now;

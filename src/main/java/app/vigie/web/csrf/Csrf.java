@@ -10,7 +10,6 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.inject.Named;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.quarkus.security.identity.SecurityIdentity;
 import io.vertx.core.http.Cookie;
@@ -19,6 +18,8 @@ import io.vertx.ext.web.RoutingContext;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+
+import app.vigie.platform.ServiceKey;
 
 /**
  * The dashboard's CSRF tokens: a signed double-submit bound to the user. The browser holds a random value in an
@@ -42,8 +43,8 @@ public class Csrf {
     @Inject
     SecurityIdentity identity;
 
-    @ConfigProperty(name = "quarkus.http.auth.session.encryption-key")
-    String sessionKey;
+    @Inject
+    ServiceKey serviceKey;
 
     private String cookie;
 
@@ -64,7 +65,7 @@ public class Csrf {
                         .setSameSite(CookieSameSite.STRICT).setSecure(routing.request().isSSL()));
             }
         }
-        return sign(sessionKey, cookie, user());
+        return sign(serviceKey.value(), cookie, user());
     }
 
     /** Whether {@code field}, from a posted form, is this browser's token for the signed-in user. */
@@ -73,7 +74,7 @@ public class Csrf {
         if (field == null || given == null || identity.isAnonymous()) {
             return false;
         }
-        byte[] expected = sign(sessionKey, given.getValue(), user()).getBytes(StandardCharsets.US_ASCII);
+        byte[] expected = sign(serviceKey.value(), given.getValue(), user()).getBytes(StandardCharsets.US_ASCII);
         return MessageDigest.isEqual(expected, field.getBytes(StandardCharsets.US_ASCII));
     }
 

@@ -353,4 +353,60 @@ public interface CockpitMessages {
     /** The import's preview: {@code valid} tenants to save, {@code errors} lines refused. */
     @Message
     String directory_preview_counts(int valid, int errors);
+
+    /** The incident page's customers table: its title, caption, columns and alert states. */
+    @Message
+    String customers_title();
+
+    @Message
+    String customers_caption();
+
+    @Message
+    String customers_how();
+
+    @Message
+    String customers_requests();
+
+    @Message
+    String customers_tokens_read();
+
+    @Message
+    String customers_tokens_received();
+
+    @Message
+    String customers_alert();
+
+    @Message
+    String customers_its_next();
+
+    @Message
+    String customers_not_acknowledged();
+
+    @Message
+    String customers_not_delivered();
+
+    @Message
+    String customers_none();
+
+    @Message
+    String customers_see_alerts();
+
+    /** The incident page's "what to do next" table: title, none, caption, who, action, record. */
+    @Message
+    String next_title();
+
+    @Message
+    String next_none();
+
+    @Message
+    String next_caption();
+
+    @Message
+    String next_who();
+
+    @Message
+    String next_action();
+
+    @Message
+    String next_record();
 }

@@ -94,7 +94,7 @@ public class IncidentPageAssembler {
         List<IncidentPage.AlertLine> alertLines = alertViews.stream()
                 .map(a -> new IncidentPage.AlertLine(a.tenant(), a.phase(), When.of(a.createdAt(), zone, locale),
                         a.deliveries().isEmpty() ? "" : String.join(", ", a.deliveries().stream()
-                                .map(d -> d.channel() + " " + words.common_delivery_status(d.status())).toList()),
+                                .map(d -> d.channel() + " " + CodeWords.deliveryStatus(d.status(), language)).toList()),
                         a.acknowledgedAt() == null ? null : When.of(a.acknowledgedAt(), zone, locale)))
                 .toList();
         CaseFileService.IncidentFile file = files.incident(uuid, now, zone, locale, findingsPage, FINDINGS_SHOWN)
@@ -125,8 +125,8 @@ public class IncidentPageAssembler {
                 total == 0 ? 0 : (shown - 1) * FINDINGS_SHOWN + 1,
                 (int) Math.min(total, (long) shown * FINDINGS_SHOWN));
         List<IncidentPage.FindingLine> findings = file.findings().stream()
-                .map(f -> new IncidentPage.FindingLine(f.rule(), words.finding_name(f.rule()), f.subject(), f.stream(),
-                        f.firstSeq(), When.of(f.seenAt(), zone, locale))).toList();
+                .map(f -> new IncidentPage.FindingLine(f.rule(), CodeWords.rule(f.rule(), language), f.subject(),
+                        f.stream(), f.firstSeq(), When.of(f.seenAt(), zone, locale))).toList();
         List<IncidentPage.FindingKind> kinds = findingKinds(file.findingCounts(), words, language, zone, locale);
         List<IncidentPage.MeasureLine> taken = file.measures().stream()
                 .map(m -> new IncidentPage.MeasureLine(When.of(m.takenAt(), zone, locale), m.text(),
@@ -147,7 +147,7 @@ public class IncidentPageAssembler {
                 picture(file, zone, locale, language), evidence, decisions(plan, names, words, language),
                 who.isUserInRole(Role.R_DPO), form == null ? Map.of() : form.map(),
                 TechnicalCause.of(file.causes(), rootCauses.catalogue().version(), language, zone, locale,
-                        words::finding_name, documentWords), possibleDecision(i, plan));
+                        rule -> CodeWords.rule(rule, language), documentWords), possibleDecision(i, plan));
         return Templates.incident(page).setLocale(page.language()).render();
     }
 
@@ -281,7 +281,7 @@ public class IncidentPageAssembler {
             PageMessages words, String language, ZoneId zone, Locale locale) {
         return counts.stream().sorted(Comparator.comparingInt((IncidentQueries.FindingCount f) -> Rule.orderOf(f.rule()))
                 .thenComparing(IncidentQueries.FindingCount::rule))
-                .map(f -> new IncidentPage.FindingKind(f.rule(), words.finding_name(f.rule()),
+                .map(f -> new IncidentPage.FindingKind(f.rule(), CodeWords.rule(f.rule(), language),
                         TechnicalCause.sentence(dutyWords.finding(f.rule(), language), locale), (int) f.findings(),
                         When.of(f.firstSeenAt(), zone, locale))).toList();
     }

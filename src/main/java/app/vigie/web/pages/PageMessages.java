@@ -166,28 +166,10 @@ public interface PageMessages {
     @Message
     String colon();
 
-    /** An alert's phase (INITIAL, UPDATE, FINAL) in words; an unknown one as it is. */
-    @Message
-    String common_alert_phase(String phase);
 
-    /** An incident's status (OPEN, TRIAGED, CONFIRMED, DISMISSED, CLOSED) in words; an unknown one as it is. */
-    @Message
-    String common_incident_status(String status);
 
-    /**
-     * An obligation's status as {@code Obligation.statusWord} says it (PENDING, DONE, LATE, TARGET_PASSED,
-     * NOT_REQUIRED) in words; an unknown one as it is.
-     */
-    @Message
-    String common_obligation_status(String status);
 
-    /** A delivery's status (HELD, PENDING, DELIVERED, DEAD) in words; an unknown one as it is. */
-    @Message
-    String common_delivery_status(String status);
 
-    /** A detector rule's short name (CROSS_TENANT_READ...); an unknown one as it is. */
-    @Message
-    String finding_name(String rule);
 
     @Message
     String common_acknowledged();
@@ -897,8 +879,6 @@ public interface PageMessages {
     @Message
     String tenants_missing_explained();
 
-    @Message
-    String incident_customer_role(String role);
 
     @Message
     String incident_alert_delivered(String when);
@@ -906,17 +886,5 @@ public interface PageMessages {
     @Message
     String incident_alert_acknowledged(String when);
 
-    /**
-     * The words of the incident page's "what to do next" list, by {@code key}: title, none, caption, who, action,
-     * record. (One message for the section: this bundle must stay within 300 methods, see the class comment.)
-     */
-    @Message
-    String incident_next(String key);
 
-    /**
-     * The words of the incident page's customers table, by {@code key}: title, caption, how, requests, tokens_read,
-     * tokens_received, alert, its_next, not_acknowledged, not_delivered, none, see_alerts.
-     */
-    @Message
-    String incident_customer(String key);
 }
