@@ -95,10 +95,10 @@ public final class Transactions {
 
     /**
      * A {@link UnitOfWork} method's body in its transaction: joined when one is active (a failure other than a
-     * {@link ProblemException} marks it for rollback), else begun, committed or rolled back, and retried whole when
-     * the failure is retryable.
+     * {@link ProblemException} marks it for rollback), else begun with its connection, committed or rolled back, and
+     * retried whole when the failure is retryable.
      */
-    static Object around(TransactionManager tm, Body body) throws Exception {
+    static Object around(TransactionManager tm, DataSource ds, Body body) throws Exception {
         if (joinable(tm)) {
             try {
                 return body.call();
@@ -113,6 +113,11 @@ public final class Transactions {
             boolean committed = false;
             try {
                 tm.begin();
+                // the transaction's connection, taken first (as run does): a database out of reach is an
+                // SQLException before the body starts, whether the body then uses entities or stores
+                try (Connection first = ds.getConnection()) {
+                    first.isClosed();
+                }
                 Object result = body.call();
                 tm.commit();
                 committed = true;

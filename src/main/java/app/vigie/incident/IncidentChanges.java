@@ -43,7 +43,7 @@ public class IncidentChanges {
     private final FailureLog checkLog = new FailureLog(LOG, "Dashboard change check");
     static final String CHANGED = "incidents";
     static final String PING = "ping";
-    static final String CHANNEL = IncidentQueries.CHANGES;
+    static final String CHANNEL = ChangeQueries.CHANGES;
 
     @Inject
     AgroalDataSource dataSource;
@@ -94,7 +94,7 @@ public class IncidentChanges {
         while (running) {
             try (Connection c = dataSource.getConnection()) {
                 c.setAutoCommit(true);
-                IncidentQueries.listenToChanges(c);
+                ChangeQueries.listenToChanges(c);
                 PGConnection pg = c.unwrap(PGConnection.class);
                 listening = true;
                 changed();  // what changed while nobody listened
@@ -155,7 +155,7 @@ public class IncidentChanges {
     @UnitOfWork
     String mark() throws SQLException {
         try (Connection c = Transactions.connection(dataSource)) {
-            return IncidentQueries.changeMark(c);
+            return ChangeQueries.changeMark(c);
         }
     }
 

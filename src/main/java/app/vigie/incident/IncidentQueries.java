@@ -6,7 +6,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +23,10 @@ import java.util.stream.Stream;
 
 import app.vigie.tenant.TenantEntry;
 
-/** Reads of incidents, their exposures, tenants and findings, counted exactly as api.md defines. */
+/**
+ * Reads of incidents, their exposures, tenants and findings, counted exactly as api.md defines. The overview's own
+ * reads are {@link OverviewQueries}; the dashboard's change channel is {@link ChangeQueries}.
+ */
 public final class IncidentQueries {
     /**
      * An incident with its counts, read from the counters the intake keeps (V23) rather than recounted over its
@@ -39,11 +41,8 @@ public final class IncidentQueries {
               coalesce(n.leaked_responses, 0), coalesce(n.victim_tenants, '{}'), coalesce(n.recipient_tenants, '{}')
             from incident i left join incident_counter n on n.incident_id = i.id""";
 
-    /** Where the dashboard's overview lists incidents: neither closed nor dismissed. */
     /** An incident still open, whose clocks run: neither dismissed nor closed (SQL, on {@code incident}). */
     public static final String RUNNING = "status not in ('CLOSED', 'DISMISSED')";
-
-    private static final String OPEN = " where i." + RUNNING;
 
     private IncidentQueries() {
     }
@@ -77,84 +76,10 @@ public final class IncidentQueries {
     }
 
     /**
-     * Which open incidents the overview shows, by the deadlines their last plan saved ({@code incident_deadline}):
-     * all; those with an obligation due within a day; those with an obligation late.
-     */
-    public enum OpenFilter {
-        ALL(""),
-        DUE_SOON(" and exists (select 1 from incident_deadline d, unnest(d.due_at) t where d.incident_id = i.id"
-                + " and t > ? and t <= ?)"),
-        LATE(" and exists (select 1 from incident_deadline d, unnest(d.late_after) t where d.incident_id = i.id"
-                + " and t < ?)");
-
-        final String where;
-
-        OpenFilter(String where) {
-            this.where = where;
-        }
-
-        /** The filter's parameters at {@code now} ({@code soon}: how far ahead "due soon" looks). */
-        Object[] params(Instant now, Duration soon) {
-            return switch (this) {
-                case ALL -> new Object[0];
-                case DUE_SOON -> new Object[] {Timestamp.from(now), Timestamp.from(now.plus(soon))};
-                case LATE -> new Object[] {Timestamp.from(now)};
-            };
-        }
-    }
-
-    /** A page of the open incidents {@code filter} selects, newest first. */
-    public static List<IncidentView> listOpen(Connection c, OpenFilter filter, Instant now, Duration soon, int limit,
-            int offset) throws SQLException {
-        return page(c, OPEN + filter.where, limit, offset, filter.params(now, soon));
-    }
-
-    /**
-     * The tenants exposed in, or receiving in, an open incident that the directory does not know (their controllers
-     * are unknown), by id. The distinct tenants are found one index probe each, then each is kept when it is not in
-     * the directory and has an open incident.
-     */
-    public static List<String> unmappedTenants(Connection c) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("""
-                with recursive t(tenant) as (
-                  (select tenant from incident_tenant_exposure order by tenant limit 1)
-                  union all
-                  select (select x.tenant from incident_tenant_exposure x where x.tenant > t.tenant
-                          order by x.tenant limit 1)
-                  from t where t.tenant is not null)
-                select t.tenant from t where t.tenant is not null
-                  and not exists (select 1 from tenant d where d.id = t.tenant)
-                  and exists (select 1 from incident_tenant_exposure x join incident i on i.id = x.incident_id
-                              where x.tenant = t.tenant and i.%s)
-                order by t.tenant collate "C\"""".formatted(RUNNING));
-                ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
-    }
-
-    /** How many open incidents {@code filter} selects. */
-    public static int countOpen(Connection c, OpenFilter filter, Instant now, Duration soon) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("select count(*) from incident i" + OPEN + filter.where)) {
-            int k = 1;
-            for (Object p : filter.params(now, soon)) {
-                ps.setObject(k++, p);
-            }
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
-    }
-
-    /**
      * A page of the incidents {@code where} selects, newest first. The page is chosen first: the select list's counts
      * are then made for its rows only, not for those skipped.
      */
-    private static List<IncidentView> page(Connection c, String where, int limit, int offset, Object... params)
+    static List<IncidentView> page(Connection c, String where, int limit, int offset, Object... params)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(SELECT + " join (select i.id from incident i" + where
                 + " order by i.detected_at desc, i.id limit ? offset ?) p on p.id = i.id"
@@ -723,30 +648,5 @@ public final class IncidentQueries {
             }
         }
         return out;
-    }
-
-    /** The channel V24's triggers notify when what the dashboard shows changed. */
-    public static final String CHANGES = "vigie_dashboard";
-
-    /** Makes {@code c} (in autocommit) receive the notifications on {@link #CHANGES}. */
-    public static void listenToChanges(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("listen " + CHANGES)) {
-            ps.execute();
-        }
-    }
-
-    /**
-     * A mark that changes whenever what the dashboard shows may have: incidents (count, last update), findings,
-     * exposures, audit events, escalations.
-     */
-    public static String changeMark(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("""
-                select (select count(*) from incident) || '/' || coalesce((select max(updated_at) from incident)::text, '')
-                    || '/' || coalesce((select max(id) from finding), 0) || '/' || coalesce((select max(id) from exposure), 0)
-                    || '/' || coalesce((select max(id) from audit_event), 0) || '/' || coalesce((select max(id) from escalation), 0)""");
-                ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            return rs.getString(1);
-        }
     }
 }

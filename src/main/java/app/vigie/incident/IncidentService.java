@@ -107,7 +107,7 @@ public class IncidentService {
     @UnitOfWork
     public List<String> unmappedTenants() throws SQLException {
         try (Connection c = Transactions.connection(dataSource)) {
-            return IncidentQueries.unmappedTenants(c);
+            return OverviewQueries.unmappedTenants(c);
         }
     }
 

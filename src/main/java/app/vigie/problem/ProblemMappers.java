@@ -103,6 +103,21 @@ public class ProblemMappers {
         return internal(e);
     }
 
+    /**
+     * An unchecked failure with a database failure behind it (an entity's statement, whose exceptions Hibernate ORM
+     * makes unchecked; a use case that declares no SQLException) is answered as that SQLException: 503 when the
+     * database is out of reach. Anything else is an internal error.
+     */
+    @ServerExceptionMapper
+    public Response unchecked(RuntimeException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql) {
+                return database(sql);
+            }
+        }
+        return internal(e);
+    }
+
     @ServerExceptionMapper
     public Response internal(Throwable e) {
         String ref = UUID.randomUUID().toString();

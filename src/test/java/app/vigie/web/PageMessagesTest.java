@@ -208,6 +208,30 @@ class PageMessagesTest {
         }
     }
 
+    /**
+     * No page template chooses its words with {@code {#when}}/{@code {#switch}} either: a code's word comes from
+     * {@link CodeWords} ({@code {word:severity(..)}}), chosen in Java.
+     */
+    @Test
+    void noPageTemplateChoosesItsWordsBySwitch() throws IOException {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> pages = Files.list(Path.of("templates/pages"))) {
+            for (Path p : pages.toList()) {
+                String text = Files.readString(p);
+                if (text.contains("{#when") || text.contains("{#switch")) {
+                    found.add(p.getFileName().toString());
+                }
+            }
+        }
+        assertThat(found).as("page templates with {#when}/{#switch}").isEmpty();
+        assertThat(CodeWords.severity("VERY_HIGH", "fr")).isEqualTo(fr.severity_very_high());
+        assertThat(CodeWords.severity(null, "en")).isEqualTo(en.severity_not_assessed());
+        assertThat(CodeWords.nextStatus("DISMISSED", "fr")).isEqualTo(fr.incident_dismissed_reason_required());
+        assertThat(CodeWords.tenantField("legal_name", "fr")).isEqualTo(fr.tenants_legal_name());
+        assertThat(CodeWords.tenantField("processor_is_agent", "en"))
+                .isEqualTo(PageWords.cockpit("en").directory_processor_is_agent());
+    }
+
     /** No message of any bundle chooses its words at run time ({@code {#when}}/{@code {#switch}}): one per word. */
     @Test
     void noMessageChoosesItsWordsAtRunTime() throws IOException {

@@ -35,7 +35,7 @@ import app.vigie.compliance.severity.EnisaSeverity;
 import app.vigie.db.Transactions;
 import app.vigie.db.UnitOfWork;
 import app.vigie.incident.IncidentIds;
-import app.vigie.incident.IncidentQueries;
+import app.vigie.incident.OverviewQueries;
 import app.vigie.incident.IncidentView;
 import app.vigie.incident.PossibleDecisionListener;
 import app.vigie.problem.ProblemException;
@@ -201,7 +201,7 @@ public class CaseService {
      * and the last summary, read in one transaction; a page past the last gives the last.
      */
     @UnitOfWork
-    public OpenIncidents openIncidents(IncidentQueries.OpenFilter filter, int page, int size, Instant now)
+    public OpenIncidents openIncidents(OverviewQueries.OpenFilter filter, int page, int size, Instant now)
             throws SQLException {
         try (Connection c = Transactions.connection(dataSource)) {
             // incidents detected since the last reminder check: planned here, so that the counts include them
@@ -210,12 +210,12 @@ public class CaseService {
                 DeadlineStore.save(c, service.plans(c, unplanned, now, (i, e) -> LOG.errorf(e,
                         "Incident %s could not be planned for the overview", i.id())), now);
             }
-            int all = IncidentQueries.countOpen(c, IncidentQueries.OpenFilter.ALL, now, DeadlineStore.SOON);
-            int total = filter == IncidentQueries.OpenFilter.ALL ? all
-                    : IncidentQueries.countOpen(c, filter, now, DeadlineStore.SOON);
+            int all = OverviewQueries.countOpen(c, OverviewQueries.OpenFilter.ALL, now, DeadlineStore.SOON);
+            int total = filter == OverviewQueries.OpenFilter.ALL ? all
+                    : OverviewQueries.countOpen(c, filter, now, DeadlineStore.SOON);
             int pages = Math.max(1, (total + size - 1) / size);
             int shown = Math.min(page, pages);
-            List<IncidentView> open = IncidentQueries.listOpen(c, filter, now, DeadlineStore.SOON, size,
+            List<IncidentView> open = OverviewQueries.listOpen(c, filter, now, DeadlineStore.SOON, size,
                     (shown - 1) * size);
             Map<UUID, ObligationService.Plan> plans = new HashMap<>();
             service.plans(c, open.stream().map(i -> new CaseStore.IncidentRow(i.id(), i.detectedAt(), i.status(),

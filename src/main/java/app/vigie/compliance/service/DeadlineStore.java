@@ -18,6 +18,7 @@ import java.util.function.Function;
 
 import app.vigie.compliance.plan.Obligation;
 import app.vigie.incident.IncidentQueries;
+import app.vigie.incident.OverviewQueries;
 
 /**
  * The deadlines of each running incident's open obligations as its last plan gave them ({@code incident_deadline}),
@@ -145,7 +146,7 @@ public final class DeadlineStore {
 
     /**
      * Counts the summary at {@code now} and saves it (one row). The alerts are counted as {@code CustomerAlert.State}
-     * selects them for the alerts page; the tenants as {@code IncidentQueries.unmappedTenants} lists them.
+     * selects them for the alerts page; the tenants as {@code OverviewQueries.unmappedTenants} lists them.
      */
     public static Summary refresh(Connection c, Instant now) throws SQLException {
         Summary s;
@@ -173,7 +174,7 @@ public final class DeadlineStore {
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 s = new Summary(rs.getInt(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
-                        IncidentQueries.unmappedTenants(c).size(), now);
+                        OverviewQueries.unmappedTenants(c).size(), now);
             }
         }
         try (PreparedStatement ps = c.prepareStatement("""

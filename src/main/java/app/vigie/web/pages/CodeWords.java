@@ -80,6 +80,63 @@ public final class CodeWords {
         };
     }
 
+    @TemplateExtension(namespace = "word")
+    static String severity(String code, @TemplateAttribute("locale") Object locale) {
+        return severity(code, language(locale));
+    }
+
+    @TemplateExtension(namespace = "word")
+    static String nextStatus(String code, @TemplateAttribute("locale") Object locale) {
+        return nextStatus(code, language(locale));
+    }
+
+    @TemplateExtension(namespace = "word")
+    static String tenantField(String code, @TemplateAttribute("locale") Object locale) {
+        return tenantField(code, language(locale));
+    }
+
+    /** A severity level (ENISA's LOW to VERY_HIGH); none: not assessed. */
+    public static String severity(String code, String language) {
+        PageMessages w = PageWords.of(language);
+        return code == null ? w.severity_not_assessed() : switch (code) {
+            case "LOW" -> w.severity_low();
+            case "MEDIUM" -> w.severity_medium();
+            case "HIGH" -> w.severity_high();
+            case "VERY_HIGH" -> w.severity_very_high();
+            default -> code;
+        };
+    }
+
+    /** A status the incident may move to, as the form offers it (with what it asks: a reason). */
+    public static String nextStatus(String code, String language) {
+        PageMessages w = PageWords.of(language);
+        return code == null ? "" : switch (code) {
+            case "TRIAGED" -> w.incident_triaged_being_analysed();
+            case "CONFIRMED" -> w.incident_confirmed();
+            case "DISMISSED" -> w.incident_dismissed_reason_required();
+            case "CLOSED" -> w.incident_closed_reason_required();
+            default -> code;
+        };
+    }
+
+    /** A field of a tenant's directory entry, as the import's preview names what a line changes. */
+    public static String tenantField(String code, String language) {
+        PageMessages w = PageWords.of(language);
+        CockpitMessages ck = PageWords.cockpit(language);
+        return code == null ? "" : switch (code) {
+            case "legal_name" -> w.tenants_legal_name();
+            case "country" -> w.tenants_country();
+            case "dpo" -> "DPO";
+            case "alert_channels" -> w.tenants_alert_channels();
+            case "alert_delay" -> w.tenants_contract_delay();
+            case "jurisdictions" -> w.tenants_jurisdictions();
+            case "sectors" -> w.tenants_sectors();
+            case "company_id" -> ck.directory_company_id();
+            case "processor_is_agent" -> ck.directory_processor_is_agent();
+            default -> code;
+        };
+    }
+
     /** An incident's status (OPEN, TRIAGED, CONFIRMED, DISMISSED, CLOSED) in {@code language}. */
     public static String incidentStatus(String code, String language) {
         IncidentStatus status = constant(IncidentStatus.class, code);

@@ -44,8 +44,8 @@ import app.vigie.compliance.plan.Obligation;
 import app.vigie.compliance.service.CaseService;
 import app.vigie.compliance.service.ObligationService;
 import app.vigie.incident.IncidentChanges;
-import app.vigie.incident.IncidentQueries;
 import app.vigie.incident.IncidentView;
+import app.vigie.incident.OverviewQueries;
 import app.vigie.notice.DutyWords;
 import app.vigie.notice.NoticeService;
 import app.vigie.notice.When;
@@ -202,13 +202,13 @@ public class PageResource {
     }
 
     /** The overview's filter: all open incidents when absent; {@code due-soon} or {@code late}; a clear 400 else. */
-    static IncidentQueries.OpenFilter filter(String filter) {
+    static OverviewQueries.OpenFilter filter(String filter) {
         if (filter == null || filter.isBlank()) {
-            return IncidentQueries.OpenFilter.ALL;
+            return OverviewQueries.OpenFilter.ALL;
         }
         return switch (filter.strip()) {
-            case Overview.DUE_SOON -> IncidentQueries.OpenFilter.DUE_SOON;
-            case Overview.LATE -> IncidentQueries.OpenFilter.LATE;
+            case Overview.DUE_SOON -> OverviewQueries.OpenFilter.DUE_SOON;
+            case Overview.LATE -> OverviewQueries.OpenFilter.LATE;
             default -> throw new ProblemException(400, "query parameter 'filter' must be " + Overview.DUE_SOON
                     + " or " + Overview.LATE + ", got '" + filter.strip() + "'");
         };
@@ -220,7 +220,7 @@ public class PageResource {
                 : (int) Params.number("page", page, 1, Integer.MAX_VALUE);
     }
 
-    Overview overview(String lang, ZoneId zone, String user, int page, IncidentQueries.OpenFilter filter)
+    Overview overview(String lang, ZoneId zone, String user, int page, OverviewQueries.OpenFilter filter)
             throws SQLException {
         Locale locale = Locale.forLanguageTag(lang);
         Instant now = clock.instant();
