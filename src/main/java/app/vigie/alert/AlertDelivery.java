@@ -245,6 +245,15 @@ public class AlertDelivery {
         slots.release();
     }
 
+    /**
+     * Alerts were just committed (told by {@link AlertService} after the transaction that wrote them): look for due
+     * deliveries now rather than at the next poll, so that a leak's alert leaves within milliseconds of its commit;
+     * the poll stays, for alerts written by another instance and for retries.
+     */
+    public void wake() {
+        kick();
+    }
+
     /** A sender freed: look for the next due delivery now rather than at the next round. */
     private void kick() {
         try {

@@ -17,6 +17,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Any;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import jakarta.transaction.Status;
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 
 
 import io.agroal.api.AgroalDataSource;
@@ -65,6 +68,12 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
     @Any
     Instance<AcknowledgementListener> acknowledgements;
 
+    @Inject
+    TransactionSynchronizationRegistry transactions;
+
+    @Inject
+    AlertDelivery delivery;
+
     /** Called by detection inside the transaction that wrote exposures. */
     @Override
     public void exposuresChanged(Connection tx, Map<UUID, Set<String>> touched, Instant now) throws SQLException {
@@ -83,6 +92,9 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
 
     /** Each new alert's acknowledgement link: the hash of its token, never the token. */
     private void linkTokens(Connection tx, List<AlertPlanner.Written> written) throws SQLException {
+        if (!written.isEmpty()) {
+            wakeSenderAtCommit();
+        }
         Map<Long, String> hashes = new LinkedHashMap<>();
         for (AlertPlanner.Written w : written) {
             hashes.put(w.id(), Digests.sha256Hex(ackLinks.ackToken(w.idempotencyKey())));
@@ -94,6 +106,37 @@ public class AlertService implements ExposuresListener, IncidentStatusListener, 
     @Override
     public void entryWritten(Connection tx, Tenant before, Tenant after, Instant now) throws SQLException {
         AlertPlanner.channelsKnown(tx, after, config.holdInitial(), now);
+        wakeSenderAtCommit();
+    }
+
+    /** Marks the transaction in progress as one that writes alerts (once per transaction). */
+    private static final Object WAKES_SENDER = new Object();
+
+    /**
+     * The sender looks for due deliveries as soon as the transaction in progress commits (in this instance; others
+     * find them at their next poll): the alert's way out does not wait for the poll. Nothing when it rolls back.
+     */
+    private void wakeSenderAtCommit() {
+        try {
+            if (transactions.getResource(WAKES_SENDER) != null) {
+                return;
+            }
+            transactions.putResource(WAKES_SENDER, Boolean.TRUE);
+            transactions.registerInterposedSynchronization(new Synchronization() {
+                @Override
+                public void beforeCompletion() {
+                }
+
+                @Override
+                public void afterCompletion(int status) {
+                    if (status == Status.STATUS_COMMITTED) {
+                        delivery.wake();
+                    }
+                }
+            });
+        } catch (IllegalStateException noTransaction) {
+            // written outside a JTA transaction (a plain JDBC test): the poll finds it
+        }
     }
 
     /** A dismissed or closed incident: its FINAL alerts, in the transaction of the change. */
