@@ -21,6 +21,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -137,7 +138,7 @@ public class AlertDelivery {
     }
 
 
-    private ScheduledExecutorService worker;
+    private volatile ScheduledExecutorService worker;
 
     void start(@Observes StartupEvent event) {
         // at zero from the start, so that a rule on their increase sees the first one
@@ -251,8 +252,29 @@ public class AlertDelivery {
      * the poll stays, for alerts written by another instance and for retries.
      */
     public void wake() {
-        kick();
+        // a burst of commits is one look (a look already queued finds what they wrote)
+        if (!wakePending.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            if (worker != null && !worker.isShutdown()) {
+                worker.execute(() -> {
+                    wakePending.set(false);
+                    try {
+                        deliverDue(100);
+                    } catch (SQLException | RuntimeException e) {
+                        roundLog.failed(e);
+                    }
+                });
+                return;
+            }
+        } catch (RejectedExecutionException stopping) {
+            // shutting down
+        }
+        wakePending.set(false);
     }
+
+    private final AtomicBoolean wakePending = new AtomicBoolean();
 
     /** A sender freed: look for the next due delivery now rather than at the next round. */
     private void kick() {

@@ -37,4 +37,17 @@ public interface DetectionConfig {
     /** The most requests of one boot that may hold a page table at once (DetectorLimits). */
     @WithDefault("262144")
     int maxLiveRequests();
+
+    /** How often the detectors' memory is checked against {@link #memoryBudget()} (a scheduler's period). */
+    @WithDefault("5s")
+    String memoryCheckEvery();
+
+    /**
+     * Retired (docs/operations.md): read no more, kept so that a configuration that still sets them starts as it did
+     * (a mapping refuses a key of its prefix that it does not know).
+     */
+    Optional<String> transferSendTimeout();
+
+    /** Retired, as {@link #transferSendTimeout()}. */
+    Optional<String> transferCheckEvery();
 }

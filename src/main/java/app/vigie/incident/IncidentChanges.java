@@ -150,7 +150,6 @@ public class IncidentChanges {
         }
     }
 
-    /** Whether this instance listens on the channel now. */
     /** The fingerprint of what the overview shows, read in a transaction of its own. */
     @UnitOfWork
     String mark() throws SQLException {
@@ -159,6 +158,7 @@ public class IncidentChanges {
         }
     }
 
+    /** Whether this instance listens on the channel now. */
     public boolean listening() {
         return listening;
     }

@@ -164,10 +164,10 @@ public class AccountService implements IngestScopes {
             Optional<LoginThrottle.Lock> addressLock = byAddress == null ? Optional.empty()
                     : addressTries.failed(byAddress);
             if (accountLock.isPresent() && account.isPresent()) {
-                lockAudit("account:" + username, accountLock.get(), address);
+                locked("account:" + username, accountLock.get(), address);
             }
             if (addressLock.isPresent()) {
-                lockAudit("address:" + from, addressLock.get(), address);
+                locked("address:" + from, addressLock.get(), address);
             }
             return Optional.empty();
         }
@@ -445,10 +445,15 @@ public class AccountService implements IngestScopes {
         }
     }
 
-    @UnitOfWork
-    void lockAudit(String target, LoginThrottle.Lock lock, String address) throws SQLException {
+    /** A lock counted and logged at once, then audited in a transaction of its own. */
+    private void locked(String target, LoginThrottle.Lock lock, String address) throws SQLException {
         meters.counter("vigie.signin.locks", "key", target.substring(0, target.indexOf(':'))).increment();
         LOG.warnf("Sign-in locked for %s after %d failures (%s)", target, lock.failures(), lock.duration());
+        lockAudit(target, lock, address);
+    }
+
+    @UnitOfWork
+    void lockAudit(String target, LoginThrottle.Lock lock, String address) throws SQLException {
         AuditTrail.record("vigie", "signin.locked", target, null, "{\"failures\":" + lock.failures()
                 + ",\"locked_for\":" + AuditTrail.quote(lock.duration().toString()) + ",\"address\":"
                 + AuditTrail.quote(address) + "}");
