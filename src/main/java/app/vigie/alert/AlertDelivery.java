@@ -252,7 +252,16 @@ public class AlertDelivery {
      * the poll stays, for alerts written by another instance and for retries.
      */
     public void wake() {
-        // a burst of commits is one look (a look already queued finds what they wrote)
+        kick();
+    }
+
+    private final AtomicBoolean wakePending = new AtomicBoolean();
+
+    /**
+     * A sender freed, or alerts committed: look for the next due deliveries now rather than at the next round. A burst
+     * of them is one look: a look already queued finds what they left.
+     */
+    private void kick() {
         if (!wakePending.compareAndSet(false, true)) {
             return;
         }
@@ -272,25 +281,6 @@ public class AlertDelivery {
             // shutting down
         }
         wakePending.set(false);
-    }
-
-    private final AtomicBoolean wakePending = new AtomicBoolean();
-
-    /** A sender freed: look for the next due delivery now rather than at the next round. */
-    private void kick() {
-        try {
-            if (worker != null && !worker.isShutdown()) {
-                worker.execute(() -> {
-                    try {
-                        deliverDue(100);
-                    } catch (SQLException | RuntimeException e) {
-                        roundLog.failed(e);
-                    }
-                });
-            }
-        } catch (RejectedExecutionException stopping) {
-            // shutting down
-        }
     }
 
     /**

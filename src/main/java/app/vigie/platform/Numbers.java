@@ -32,7 +32,8 @@ public final class Numbers {
         return format.format(n);
     }
 
-    private static String language(Object locale) {
+    /** The language of a template instance's locale attribute (a Locale or its tag); English when none. */
+    public static String language(Object locale) {
         if (locale instanceof Locale l) {
             return l.getLanguage();
         }

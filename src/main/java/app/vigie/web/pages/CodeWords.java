@@ -1,7 +1,5 @@
 package app.vigie.web.pages;
 
-import java.util.Locale;
-
 import io.quarkus.qute.TemplateExtension;
 import io.quarkus.qute.TemplateExtension.TemplateAttribute;
 import io.quarkus.qute.i18n.Localized;
@@ -9,6 +7,7 @@ import io.quarkus.qute.i18n.MessageBundles;
 
 import app.vigie.detection.core.Rule;
 import app.vigie.incident.IncidentStatus;
+import app.vigie.platform.Numbers;
 
 /**
  * A code's word in the page's language ({@link CodeMessages}): {@code {word:incidentStatus(i.status)}} in a page
@@ -246,9 +245,6 @@ public final class CodeWords {
     }
 
     private static String language(Object locale) {
-        if (locale instanceof Locale l) {
-            return l.getLanguage();
-        }
-        return locale == null ? "en" : Locale.forLanguageTag(locale.toString()).getLanguage();
+        return Numbers.language(locale);
     }
 }
