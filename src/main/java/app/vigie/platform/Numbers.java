@@ -18,7 +18,7 @@ public final class Numbers {
     }
 
     static String grouped(Number n, @TemplateAttribute("locale") Object locale) {
-        return grouped(n, language(locale));
+        return grouped(n, Languages.of(locale));
     }
 
     /** {@code n} grouped by thousands in {@code language} (fr or en). */
@@ -30,13 +30,5 @@ public final class Numbers {
         symbols.setGroupingSeparator("fr".equals(language) ? '\u00a0' : ',');
         DecimalFormat format = new DecimalFormat("#,##0.###", symbols);
         return format.format(n);
-    }
-
-    /** The language of a template instance's locale attribute (a Locale or its tag); English when none. */
-    public static String language(Object locale) {
-        if (locale instanceof Locale l) {
-            return l.getLanguage();
-        }
-        return locale == null ? "en" : Locale.forLanguageTag(locale.toString()).getLanguage();
     }
 }

@@ -29,6 +29,7 @@ import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
@@ -190,6 +191,32 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAPackage("app.vigie.compliance..")
                 .because("a cross-feature write goes through an event its listener handles, in the same transaction")
                 .check(CLASSES);
+    }
+
+    /**
+     * A class marked {@code @TemplateExtension} lends each of its non-private static methods to every template, as a
+     * property of the type of its first parameter: one taking an {@code Object} (without a namespace) becomes a
+     * property of every object and shadows the view models' own. A public {@code Numbers.language(Object)} once made
+     * every page render {@code lang=""}.
+     */
+    @Test
+    void noTemplateExtensionShadowsEveryObjectsProperties() {
+        List<String> shadowing = new ArrayList<>();
+        for (JavaClass type : CLASSES) {
+            if (!type.isAnnotatedWith("io.quarkus.qute.TemplateExtension")) {
+                continue;
+            }
+            type.getMethods().stream()
+                    .filter(m -> m.getModifiers().contains(JavaModifier.STATIC))
+                    .filter(m -> !m.getModifiers().contains(JavaModifier.PRIVATE))
+                    .filter(m -> !m.getRawParameterTypes().isEmpty()
+                            && m.getRawParameterTypes().get(0).isEquivalentTo(Object.class))
+                    .filter(m -> !m.isAnnotatedWith("io.quarkus.qute.TemplateExtension")
+                            || "".equals(m.getAnnotationOfType("io.quarkus.qute.TemplateExtension")
+                                    .get("namespace").orElse("")))
+                    .forEach(m -> shadowing.add(m.getFullName()));
+        }
+        assertThat(shadowing).as("template extensions on Object, outside a namespace").isEmpty();
     }
 
     /**

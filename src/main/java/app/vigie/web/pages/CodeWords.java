@@ -7,7 +7,7 @@ import io.quarkus.qute.i18n.MessageBundles;
 
 import app.vigie.detection.core.Rule;
 import app.vigie.incident.IncidentStatus;
-import app.vigie.platform.Numbers;
+import app.vigie.platform.Languages;
 
 /**
  * A code's word in the page's language ({@link CodeMessages}): {@code {word:incidentStatus(i.status)}} in a page
@@ -245,6 +245,6 @@ public final class CodeWords {
     }
 
     private static String language(Object locale) {
-        return Numbers.language(locale);
+        return Languages.of(locale);
     }
 }
