@@ -91,6 +91,32 @@ class RulesTest {
                 .contains("5 positions (3-7) last written by a of tenant acme on pages 0-1");
     }
 
+    /**
+     * A read of many writers' content: every writer gets its exposure, the finding names the first
+     * {@link StreamDetector#EVIDENCE_WRITERS} in the order the read met them and counts the others exactly (issue 45:
+     * uncapped, a read of 1,000 victims made a finding of 88 KB).
+     */
+    @Test
+    void aReadOfManyWritersNamesTheFirstAndCountsTheOthers() throws Exception {
+        int writers = StreamDetector.EVIDENCE_WRITERS + 3;
+        for (int i = 0; i < writers; i++) {
+            writer("w" + i, "tenant" + i, i, PS, null, true);
+        }
+        w.alloc(T, "r", "reader", pages(0, writers), "PREFILL", null);
+        w.attach(T, "r", "reader", writers * PS);
+        run();
+        assertThat(rec.rules()).containsExactly(Rule.CROSS_TENANT_READ);
+        assertThat(rec.exposures).hasSize(writers);
+        String detail = rec.findings.values().iterator().next().evidence().detail();
+        for (int i = 0; i < StreamDetector.EVIDENCE_WRITERS; i++) {
+            assertThat(detail).contains(PS + " positions (" + (i * PS) + "-" + (i * PS + PS - 1) + ") last written by w"
+                    + i + " of tenant tenant" + i + " on pages " + i);
+        }
+        assertThat(detail).doesNotContain("by w" + StreamDetector.EVIDENCE_WRITERS + " ")
+                .endsWith("; and " + 3 * PS + " positions last written by 3 other requests, each in its own exposure"
+                        + " of this read");
+    }
+
     @Test
     void staleSlotsOfTheSameTenantAreAnIntraTenantExposure() throws Exception {
         writer("a", "acme", 0, 8, null, true);
