@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 
 import app.vigie.audit.AuditEvent;
+import app.vigie.compliance.service.Escalation;
 import app.vigie.incident.IncidentView;
 
 /**
@@ -18,6 +19,9 @@ import app.vigie.incident.IncidentView;
  * reminders), oldest first.
  */
 public final class Timeline {
+    /** A deadline reminder's action on the timeline. */
+    static final String REMINDER = "obligation.escalation";
+
     private Timeline() {
     }
 
@@ -46,10 +50,16 @@ public final class Timeline {
         out.add(new IncidentReport.Event(When.of(incident.detectedAt(), zone, lang), "detected", "detector", null));
         String prefix = "incident:" + incident.id();
         for (AuditEvent e : AuditEvent.ofTarget(prefix)) {
-            out.add(new IncidentReport.Event(When.of(e.at, zone, lang), e.action, e.actor,
-                    party(e.action, e.target.substring(prefix.length()))));
+            if (!REMINDER.equals(e.action)) {
+                out.add(new IncidentReport.Event(When.of(e.at, zone, lang), e.action, e.actor,
+                        party(e.action, e.target.substring(prefix.length()))));
+            }
         }
-        // each reminder is in the audit trail already (obligation.escalation, written with its row)
+        // each reminder sent, from its row: the audit trail holds one event per batch of a check, with its counts
+        // (before issue 45, one per reminder: those are left out above, their rows say the same)
+        for (Escalation.Row r : Escalation.sent(incident.id())) {
+            out.add(new IncidentReport.Event(When.of(r.firedAt(), zone, lang), REMINDER, "system", r.tenant()));
+        }
         out.sort(Comparator.comparing(e -> e.at().utc() == null ? Instant.MAX : e.at().utc()));
         return out;
     }

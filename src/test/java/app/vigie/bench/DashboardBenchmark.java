@@ -374,7 +374,7 @@ public final class DashboardBenchmark {
         return accepted;
     }
 
-    private static String signIn(HttpClient http, String base, String password) throws Exception {
+    static String signIn(HttpClient http, String base, String password) throws Exception {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base + "/j_security_check"))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString("j_username=admin&j_password="
@@ -390,7 +390,7 @@ public final class DashboardBenchmark {
         return String.join("; ", cookies);
     }
 
-    private static HttpResponse<String> get(HttpClient http, String url, String cookie) throws Exception {
+    static HttpResponse<String> get(HttpClient http, String url, String cookie) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(url)).header("Cookie", cookie)
                 .timeout(Duration.ofMinutes(2)).build(), HttpResponse.BodyHandlers.ofString());
     }

@@ -114,6 +114,13 @@ public class Escalation extends PanacheEntityBase {
                 .setParameter(9, o.status().name()).setParameter(10, skipped).executeUpdate() == 1;
     }
 
+    /** The reminders sent for an incident (skipped steps left out), oldest first: its timeline's. */
+    public static List<Row> sent(UUID incident) {
+        return Escalation.<Escalation>find("incidentId = ?1 and skipped = false order by firedAt, id", incident)
+                .stream().map(e -> new Row(e.id, e.incidentId, e.tenant.isEmpty() ? null : e.tenant, e.rule,
+                        e.recipient, e.step, e.dueAt, e.fireAt, e.firedAt, e.status, e.skipped)).toList();
+    }
+
     /** Escalations of one incident ({@code incident} non-null) or of all, after the id {@code after}, oldest first. */
     public static List<Row> after(UUID incident, long after, int limit) {
         return (incident == null ? Escalation.<Escalation>find("id > ?1 order by id", after)

@@ -170,14 +170,11 @@ public class EscalationScheduler {
                 .filter(r -> r != null && CaseStore.running(r.status())).toList();
         Set<Escalation.Key> done = Escalation.written(batch);
         Set<UUID> failed = new HashSet<>();
-        int n = 0;
         List<ObligationService.Plan> plans = service.plans(c, still, now, (incident, e) -> {
             failed.add(incident.id());
             LOG.errorf(e, "Incident %s could not be planned: its reminders wait until it can", incident.id());
         });
-        for (ObligationService.Plan plan : plans) {
-            n += write(plan, done, now);
-        }
+        int n = write(c, plans, done, now);
         DeadlineStore.save(c, plans, now, p -> checkAt(p, now), with);  // what the overview counts and filters on
         DeadlineStore.planned(c, batch.stream().filter(id -> !failed.contains(id))
                 .flatMap(id -> changes.getOrDefault(id, List.of()).stream()).toList());
@@ -199,40 +196,74 @@ public class EscalationScheduler {
         return at;
     }
 
+    /** How many reminders of a batch are logged one by one; the others are counted in one line. */
+    static final int LOGGED = 10;
+
+    /** An obligation's reminder to send at this check, and the earlier steps of its deadline recorded as skipped. */
+    private record Due(UUID incident, Obligation o, Escalations.Step latest, List<Escalations.Step> skipped) {
+    }
+
     /**
-     * Writes each obligation's steps reached and not written yet. When several are (the service was down across
-     * them, or an incident is first planned late in its clock), only the latest is sent, that is logged and in the
-     * audit trail as a reminder; the earlier ones are recorded as skipped, named in its audit event.
+     * Writes each obligation's steps reached and not written yet, by one statement for the batch, and one audit event
+     * for the batch with its counts and the ids written (each reminder's row is its record: who, which step, when).
+     * When several steps of a deadline are reached (the service was down across them, or an incident is first planned
+     * late in its clock), only the latest is sent; the earlier ones are recorded as skipped. The first
+     * {@value #LOGGED} reminders are logged one by one, the others counted in one line.
      */
-    private int write(ObligationService.Plan plan, Set<Escalation.Key> done, Instant now) {
-        UUID id = plan.incident().id();
-        int n = 0;
-        for (Obligation o : plan.obligations()) {
-            List<Escalations.Step> missing = rules.escalations().reached(o, now).stream()
-                    .filter(s -> !done.contains(Escalation.Key.of(id, o, s.name(), s.dueAt()))).toList();
-            if (missing.isEmpty()) {
-                continue;
-            }
-            Escalations.Step latest = missing.stream().max(Comparator.comparing(Escalations.Step::fireAt))
-                    .orElseThrow();
-            List<String> skipped = new ArrayList<>();
-            for (Escalations.Step s : missing) {
-                if (s != latest && Escalation.write(id, o, s.name(), s.dueAt(), s.fireAt(), now, true)) {
-                    skipped.add(s.name());
+    private int write(Connection c, List<ObligationService.Plan> plans, Set<Escalation.Key> done, Instant now)
+            throws SQLException {
+        List<Due> dues = new ArrayList<>();
+        List<EscalationStore.Pending> rows = new ArrayList<>();
+        for (ObligationService.Plan plan : plans) {
+            UUID id = plan.incident().id();
+            for (Obligation o : plan.obligations()) {
+                List<Escalations.Step> missing = rules.escalations().reached(o, now).stream()
+                        .filter(s -> !done.contains(Escalation.Key.of(id, o, s.name(), s.dueAt()))).toList();
+                if (missing.isEmpty()) {
+                    continue;
                 }
-            }
-            if (Escalation.write(id, o, latest.name(), latest.dueAt(), latest.fireAt(), now, false)) {
-                n++;
-                AuditTrail.record("system", "obligation.escalation", "incident:" + id + "/"
-                        + (o.tenant() == null ? "provider" : "tenant:" + o.tenant()) + "/" + o.rule() + "/"
-                        + o.recipient(), null, "{\"step\":\"" + latest.name() + "\",\"due_at\":\"" + latest.dueAt()
-                        + "\",\"status\":\"" + o.status() + "\"" + (skipped.isEmpty() ? "" : ",\"skipped\":[\""
-                        + String.join("\",\"", skipped) + "\"]") + "}");
-                LOG.warnf("Escalation %s: %s toward %s (%s) is due %s, %s%s", latest.name(), o.rule(), o.recipient(),
-                        o.tenant() == null ? "the provider" : "tenant " + o.tenant(), latest.dueAt(), o.status(),
-                        skipped.isEmpty() ? "" : " (" + String.join(", ", skipped) + " passed unsent: no check ran)");
+                Escalations.Step latest = missing.stream().max(Comparator.comparing(Escalations.Step::fireAt))
+                        .orElseThrow();
+                for (Escalations.Step s : missing) {
+                    rows.add(new EscalationStore.Pending(Escalation.Key.of(id, o, s.name(), s.dueAt()), s.fireAt(),
+                            o.status().name(), s != latest));
+                }
+                dues.add(new Due(id, o, latest, missing.stream().filter(s -> s != latest).toList()));
             }
         }
-        return n;
+        Map<Escalation.Key, Long> written = EscalationStore.insert(c, rows, now);
+        if (written.isEmpty()) {
+            return 0;
+        }
+        int sent = 0;
+        Set<UUID> incidents = new HashSet<>();
+        for (Due d : dues) {
+            if (!written.containsKey(Escalation.Key.of(d.incident(), d.o(), d.latest().name(), d.latest().dueAt()))) {
+                continue;   // another instance wrote it meanwhile, and sent it
+            }
+            sent++;
+            incidents.add(d.incident());
+            if (sent <= LOGGED) {
+                List<String> skipped = d.skipped().stream().filter(s -> written.containsKey(
+                        Escalation.Key.of(d.incident(), d.o(), s.name(), s.dueAt()))).map(Escalations.Step::name)
+                        .toList();
+                Obligation o = d.o();
+                LOG.warnf("Escalation %s: %s toward %s (%s) is due %s, %s%s", d.latest().name(), o.rule(),
+                        o.recipient(), o.tenant() == null ? "the provider" : "tenant " + o.tenant(),
+                        d.latest().dueAt(), o.status(), skipped.isEmpty() ? "" : " (" + String.join(", ", skipped)
+                                + " passed unsent: no check ran)");
+            }
+        }
+        long first = written.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+        long last = written.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        if (sent > LOGGED) {
+            LOG.warnf("Escalation: %d more reminders written (ids %d to %d: GET /api/escalations?after=%d)",
+                    sent - LOGGED, first, last, first - 1);
+        }
+        AuditTrail.record("system", "obligation.escalations", "escalations:" + first + "-" + last, null,
+                "{\"sent\":" + sent + ",\"skipped\":" + (written.size() - sent) + ",\"incidents\":"
+                        + incidents.size() + ",\"first_id\":" + first + ",\"last_id\":" + last + ",\"at\":\""
+                        + now + "\"}");
+        return sent;
     }
 }
