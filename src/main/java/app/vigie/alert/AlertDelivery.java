@@ -52,6 +52,7 @@ import io.quarkus.qute.Template;
 import io.vertx.core.Vertx;
 
 import app.vigie.audit.AuditTrail;
+import app.vigie.db.ChannelListener;
 import app.vigie.db.FailureLog;
 import app.vigie.db.Transactions;
 import app.vigie.db.UnitOfWork;
@@ -162,9 +163,20 @@ public class AlertDelivery {
         });
         long ms = Math.max(10, config.deliverEvery().toMillis());
         worker.scheduleWithFixedDelay(this::tick, ms, ms, TimeUnit.MILLISECONDS);
+        // deliveries another instance (or any writer) commits: V39's trigger notifies at their commit
+        written = new ChannelListener(dataSource, WRITTEN, this::kick, LOG, "the sender's poll covers");
+        written.start();
     }
 
-    void stop(@Observes ShutdownEvent event) {
+    /** The channel V39's trigger notifies on when deliveries are written. */
+    static final String WRITTEN = "vigie_alerts";
+
+    private ChannelListener written;
+
+    void stop(@Observes ShutdownEvent event) throws InterruptedException {
+        if (written != null) {
+            written.stop();
+        }
         if (worker != null) {
             worker.shutdownNow();
         }
@@ -248,8 +260,9 @@ public class AlertDelivery {
 
     /**
      * Alerts were just committed (told by {@link AlertService} after the transaction that wrote them): look for due
-     * deliveries now rather than at the next poll, so that a leak's alert leaves within milliseconds of its commit;
-     * the poll stays, for alerts written by another instance and for retries.
+     * deliveries now rather than at the next poll, so that a leak's alert leaves within milliseconds of its commit.
+     * Alerts written by another instance wake this one through PostgreSQL's notification (V39, {@value #WRITTEN});
+     * the poll stays, for retries and for while the listening connection is down.
      */
     public void wake() {
         kick();

@@ -16,13 +16,6 @@ public final class ChangeQueries {
     /** The channel V24's triggers notify when what the dashboard shows changed. */
     public static final String CHANGES = "vigie_dashboard";
 
-    /** Makes {@code c} (in autocommit) receive the notifications on {@link #CHANGES}. */
-    public static void listenToChanges(Connection c) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("listen " + CHANGES)) {
-            ps.execute();
-        }
-    }
-
     /**
      * A mark that changes whenever what the dashboard shows may have: incidents (count, last update), findings,
      * exposures, audit events, escalations.

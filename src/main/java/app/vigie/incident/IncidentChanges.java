@@ -7,7 +7,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -15,8 +14,6 @@ import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
-import org.postgresql.PGConnection;
-import org.postgresql.PGNotification;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.runtime.ShutdownEvent;
@@ -25,6 +22,7 @@ import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 
+import app.vigie.db.ChannelListener;
 import app.vigie.db.FailureLog;
 import app.vigie.db.Transactions;
 import app.vigie.db.UnitOfWork;
@@ -57,64 +55,30 @@ public class IncidentChanges {
 
     private final BroadcastProcessor<String> changes = BroadcastProcessor.create();
     private volatile String last;
-    private volatile boolean running;
-    private volatile boolean listening;
-    private final AtomicLong notifications = new AtomicLong();
     private final AtomicBoolean pending = new AtomicBoolean();
     private volatile long lastSent;
-    private Thread listener;
+    private ChannelListener listener;
     private ScheduledExecutorService sender;
 
     void start(@Observes StartupEvent event) {
-        running = true;
         sender = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "vigie-dashboard-events");
             t.setDaemon(true);
             return t;
         });
         if (listen) {
-            listener = new Thread(this::listen, "vigie-dashboard-listen");
-            listener.setDaemon(true);
+            listener = new ChannelListener(dataSource, CHANNEL, this::changed, LOG, "the dashboards' periodic check "
+                    + "covers");
             listener.start();
         }
     }
 
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
-        running = false;
         if (listener != null) {
-            listener.join(3000);
+            listener.stop();
         }
         if (sender != null) {
             sender.shutdownNow();
-        }
-    }
-
-    /** Holds one connection listening on the channel; on a failure, tries again after a pause (the check covers). */
-    private void listen() {
-        while (running) {
-            try (Connection c = dataSource.getConnection()) {
-                c.setAutoCommit(true);
-                ChangeQueries.listenToChanges(c);
-                PGConnection pg = c.unwrap(PGConnection.class);
-                listening = true;
-                changed();  // what changed while nobody listened
-                LOG.debug("Dashboard events: listening on " + CHANNEL);
-                while (running) {
-                    PGNotification[] n = pg.getNotifications(1000);
-                    if (n != null && n.length > 0) {
-                        notifications.addAndGet(n.length);
-                        changed();
-                    }
-                }
-            } catch (SQLException | RuntimeException e) {
-                if (running) {
-                    LOG.warnf("Dashboard events: listening on %s failed (%s); the periodic check covers until it"
-                            + " listens again", CHANNEL, e.toString());
-                }
-            } finally {
-                listening = false;
-            }
-            sleep(Duration.ofSeconds(5));
         }
     }
 
@@ -133,7 +97,7 @@ public class IncidentChanges {
     /** The fallback while nobody listens: a change of the fingerprint is a change. */
     @Scheduled(every = "${vigie.dashboard.push-check-every:2s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void check() {
-        if (listening) {
+        if (listening()) {
             last = null;  // read afresh when listening stops
             return;
         }
@@ -160,12 +124,12 @@ public class IncidentChanges {
 
     /** Whether this instance listens on the channel now. */
     public boolean listening() {
-        return listening;
+        return listener != null && listener.listening();
     }
 
     /** How many notifications this instance has received. */
     public long notifications() {
-        return notifications.get();
+        return listener == null ? 0 : listener.notifications();
     }
 
     /** {@value #CHANGED} when the incidents change, {@value #PING} every {@code keepAlive} to hold the connection. */
@@ -174,11 +138,4 @@ public class IncidentChanges {
                 .map(tick -> PING));
     }
 
-    private static void sleep(Duration d) {
-        try {
-            Thread.sleep(d.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }
