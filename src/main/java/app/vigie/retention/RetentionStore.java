@@ -217,7 +217,26 @@ final class RetentionStore {
             rs.next();
             return Storage.of(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
                     rs.getLong(6), rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11),
-                    rs.getLong(12), rs.getLong(13), rs.getLong(14));
+                    rs.getLong(12), rs.getLong(13), rs.getLong(14), parts(c, "exposure"));
+        }
+    }
+
+    /** Where {@code table}'s bytes are, and its row versions (docs/operations.md, "Storage"). */
+    static Storage.TableParts parts(Connection c, String table) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                select pg_relation_size(t.relid), pg_indexes_size(t.relid),
+                  coalesce(pg_total_relation_size(k.reltoastrelid), 0), t.n_live_tup, t.n_dead_tup, t.n_tup_ins,
+                  t.n_tup_upd, t.n_tup_hot_upd
+                from pg_stat_user_tables t join pg_class k on k.oid = t.relid
+                where t.relid = to_regclass(?)""")) {
+            ps.setString(1, table);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return new Storage.TableParts(0, 0, 0, 0, 0, 0, 0, 0);
+                }
+                return new Storage.TableParts(rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4),
+                        rs.getLong(5), rs.getLong(6), rs.getLong(7), rs.getLong(8));
+            }
         }
     }
 }

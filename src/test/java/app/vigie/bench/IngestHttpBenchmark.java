@@ -248,6 +248,13 @@ public final class IngestHttpBenchmark {
                 s.get("findings").asLong(), s.get("finding_bytes").asLong(), s.get("request_facts").asLong(),
                 s.get("request_fact_bytes").asLong(), s.get("transfer_sends").asLong(), s.get("transfer_reads").asLong(),
                 s.get("transfer_bytes").asLong(), s.get("database_bytes").asLong());
+        JsonNode e = s.get("exposure_parts");
+        long rows = Math.max(1, s.get("exposures").asLong());
+        System.out.printf("storage of an exposure: %.1f bytes of rows, %.1f of indexes, %.1f of TOAST per exposure; "
+                + "%,d live and %,d dead row versions (%,d inserted, %,d updated of which %,d in place)%n",
+                e.get("heap_bytes").asDouble() / rows, e.get("index_bytes").asDouble() / rows,
+                e.get("toast_bytes").asDouble() / rows, e.get("live_rows").asLong(), e.get("dead_rows").asLong(),
+                e.get("inserted").asLong(), e.get("updated").asLong(), e.get("hot_updated").asLong());
     }
 
     private static double ingest(String url, String password, List<List<String>> perThread, int batch)

@@ -4,6 +4,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -101,8 +105,10 @@ public final class IngestKafkaBenchmark {
             double[] chunksBefore = sums(services, "vigie_intake_chunk_seconds_count");
             double[] txBefore = sums(services, "vigie_intake_chunk_seconds_sum");
             double[] flushBefore = sums(services, "vigie_detection_store_seconds_sum");
+            String walBefore = wal(pg, null);
             double seconds = run(bootstrap, topic, measured, live);
             double rate = measured.size() / seconds;
+            long walBytes = Long.parseLong(wal(pg, walBefore));
             double[] after = sums(services, "vigie_intake_records_total{");
             double[] chunksAfter = sums(services, "vigie_intake_chunk_seconds_count");
             double[] txAfter = sums(services, "vigie_intake_chunk_seconds_sum");
@@ -116,9 +122,11 @@ public final class IngestKafkaBenchmark {
                 flush += flushAfter[i] - flushBefore[i];
             }
             System.out.printf("  %,d transactions of the intake, %,.0f records each on average, %.0f ms each (of which"
-                    + " %.0f ms writing detection's conclusions: the incident is locked from there to the commit); "
+                    + " %.0f ms in detection's store: waiting for the incident's lock, then writing the conclusions under it); "
                     + "%.1f transactions open on average%n", chunks, (double) measured.size() / Math.max(1, chunks),
                     1000 * tx / Math.max(1, chunks), 1000 * flush / Math.max(1, chunks), tx / seconds);
+            System.out.printf("  WAL: %,d bytes written by PostgreSQL meanwhile, %.0f bytes per record, %.1f MB/s%n",
+                    walBytes, (double) walBytes / measured.size(), walBytes / seconds / 1e6);
             if (instances > 1) {
                 for (int i = 0; i < instances; i++) {
                     System.out.printf("  instance %d: %,.0f records taken in, %,.0f records/s%n", i,
@@ -230,5 +238,15 @@ public final class IngestKafkaBenchmark {
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.printf("  stored and judged %,d records in %.1f s%n", lines.size(), seconds);
         return seconds;
+    }
+
+    /** PostgreSQL's WAL position now ({@code since} null), or the bytes written since {@code since}. */
+    private static String wal(PgServer pg, String since) throws SQLException {
+        try (Connection c = pg.connect("vigie"); Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(since == null ? "select pg_current_wal_lsn()::text"
+                        : "select pg_wal_lsn_diff(pg_current_wal_lsn(), '" + since + "')::bigint::text")) {
+            rs.next();
+            return rs.getString(1);
+        }
     }
 }

@@ -96,8 +96,8 @@ public final class ReminderStormBenchmark {
             long events;
             try (Connection c = DriverManager.getConnection(jdbc, "postgres", owner); Statement s = c.createStatement();
                     ResultSet rs = s.executeQuery("select count(*), count(*) filter (where skipped), (select count(*) "
-                            + "from audit_event where action = 'obligation.escalations' and after->>'at' > "
-                            + "(select min(fired_at) from escalation)::text) from escalation")) {
+                            + "from audit_event where action = 'obligation.escalations' and (after->>'at')::timestamptz >= "
+                            + "(select min(fired_at) from escalation)) from escalation")) {
                 rs.next();
                 rows = rs.getLong(1);
                 skipped = rs.getLong(2);

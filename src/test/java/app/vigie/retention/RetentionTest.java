@@ -260,6 +260,8 @@ class RetentionTest {
     void thePolicyAndTheStorageAreShownToTheDpoAndARunIsForAdmins() {
         String p = Api.uniquePrefix();
         benign(p + "/s", p + "/dep");
+        String leak = Api.uniquePrefix();
+        Api.leakingIncident(leak, leak + "-acme", leak + "-globex");
         Api.account(p + "-dpo", "dpo", null);
         JsonPath state = Api.as(p + "-dpo", p + "-dpo-password").get("/api/retention").then().statusCode(200)
                 .extract().jsonPath();
@@ -267,6 +269,14 @@ class RetentionTest {
         assertThat(state.getString("policy.basis")).contains("Art. 5(1)(e)").contains("no article sets these periods");
         assertThat(state.getLong("storage.records")).isPositive();
         assertThat(state.getDouble("storage.bytes_per_record")).isPositive();
+        // where an exposure's bytes are: its rows and indexes, within the table's total (which adds the free space
+        // and visibility maps)
+        long heap = state.getLong("storage.exposure_parts.heap_bytes");
+        long indexes = state.getLong("storage.exposure_parts.index_bytes");
+        assertThat(heap).isPositive();
+        assertThat(indexes).isPositive();
+        assertThat(heap + indexes + state.getLong("storage.exposure_parts.toast_bytes"))
+                .isLessThanOrEqualTo(state.getLong("storage.exposure_bytes"));
         Api.as(p + "-dpo", p + "-dpo-password").contentType("application/json").body("{}")
                 .post("/api/retention/run").then().statusCode(403);
         Api.admin().contentType("application/json").body("{}").post("/api/retention/run").then().statusCode(200)
