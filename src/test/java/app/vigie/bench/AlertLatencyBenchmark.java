@@ -33,12 +33,18 @@ public final class AlertLatencyBenchmark {
     public static void main(String[] args) throws Exception {
         int incidents = 1000;
         double rate = 20;
+        Map<String, String> serviceEnv = new HashMap<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--incidents" -> incidents = Integer.parseInt(args[++i]);
                 case "--rate" -> rate = Double.parseDouble(args[++i]);
+                case "--service-env" -> {
+                    String kv = args[++i];
+                    serviceEnv.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+                }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (--incidents N, --rate R)");
+                        + " (--incidents N, --rate R, --service-env NAME=VALUE: a setting of the service, e.g."
+                        + " VIGIE_COMPLIANCE_ESCALATION_CHECK_EVERY=off)");
             }
         }
         String password = "bench-" + Long.toHexString(System.nanoTime());
@@ -65,6 +71,7 @@ public final class AlertLatencyBenchmark {
         Path tmp = Files.createTempDirectory("vigie-bench-alerts");
         Map<String, String> env = new HashMap<>(Map.of("VIGIE_ADMIN_PASSWORD", password,
                 "VIGIE_WEBHOOK_ALLOWED_NETWORKS", "127.0.0.0/8"));  // the receiver is on loopback
+        env.putAll(serviceEnv);
         String options = System.getenv().getOrDefault("VIGIE_BENCH_JAVA_OPTIONS", "-Xms2g -Xmx2g -XX:+AlwaysPreTouch");
         if (!options.isBlank()) {
             env.put("JAVA_TOOL_OPTIONS", options.trim());
@@ -84,13 +91,23 @@ public final class AlertLatencyBenchmark {
             waitFor(received, "m", incidents);
             double seconds = (System.nanoTime() - start) / 1e9;
             double[] ms = new double[incidents];
+            Integer[] order = new Integer[incidents];
             for (int i = 0; i < incidents; i++) {
                 ms[i] = (received.get("bench/m-" + i) - posted[i]) / 1e6;
+                order[i] = i;
+            }
+            // the slowest, with when they were posted: a tail that comes in bursts points at something periodic
+            Arrays.sort(order, (a, b) -> Double.compare(ms[b], ms[a]));
+            StringBuilder slowest = new StringBuilder();
+            for (int k = 0; k < Math.min(10, incidents); k++) {
+                int i = order[k];
+                slowest.append(String.format(" %.0f ms at %.1f s;", ms[i], (posted[i] - start) / 1e9));
             }
             Arrays.sort(ms);
             System.out.printf("alert latency, leaking ATTACH posted -> signed webhook received, %d incidents at %.0f/s "
-                    + "(%.1f s in all):%n  p50 %.0f ms, p90 %.0f ms, p99 %.0f ms, max %.0f ms (goal: p99 <= 2000 ms)%n",
+                    + "(%.1f s in all):%n  p50 %.0f ms, p90 %.0f ms, p99 %.0f ms, max %.0f ms (goal: p99 <= 100 ms, issue 45; 2,000 ms before)%n",
                     incidents, rate, seconds, pct(ms, 50), pct(ms, 90), pct(ms, 99), ms[ms.length - 1]);
+            System.out.println("  the slowest (latency, posted at):" + slowest);
         } finally {
             hook.stop(0);
             hookThreads.shutdownNow();
