@@ -171,7 +171,7 @@ public class AlertDelivery {
     /** The channel V39's trigger notifies on when deliveries are written. */
     static final String WRITTEN = "vigie_alerts";
 
-    private ChannelListener written;
+    private volatile ChannelListener written;
 
     void stop(@Observes ShutdownEvent event) throws InterruptedException {
         if (written != null) {

@@ -29,7 +29,7 @@ public final class ChannelListener {
     private final AtomicLong notifications = new AtomicLong();
     private volatile boolean running;
     private volatile boolean listening;
-    private Thread thread;
+    private volatile Thread thread;
 
     /**
      * @param fallback what covers while the connection is down, for the log ("the periodic check covers")
@@ -81,11 +81,18 @@ public final class ChannelListener {
                 listening = true;
                 onNotify.run();
                 log.debugf("Listening on %s", channel);
-                while (running) {
-                    PGNotification[] n = pg.getNotifications(1000);
-                    if (n != null && n.length > 0) {
-                        notifications.addAndGet(n.length);
-                        onNotify.run();
+                try {
+                    while (running) {
+                        PGNotification[] n = pg.getNotifications(1000);
+                        if (n != null && n.length > 0) {
+                            notifications.addAndGet(n.length);
+                            onNotify.run();
+                        }
+                    }
+                } finally {
+                    // the connection goes back to the pool: it must not keep collecting notifications nobody reads
+                    try (Statement s = c.createStatement()) {
+                        s.execute("unlisten " + channel);
                     }
                 }
             } catch (SQLException | RuntimeException e) {

@@ -57,7 +57,7 @@ public class IncidentChanges {
     private volatile String last;
     private final AtomicBoolean pending = new AtomicBoolean();
     private volatile long lastSent;
-    private ChannelListener listener;
+    private volatile ChannelListener listener;
     private ScheduledExecutorService sender;
 
     void start(@Observes StartupEvent event) {

@@ -201,19 +201,19 @@ class ArchitectureTest {
      */
     @Test
     void noTemplateExtensionShadowsEveryObjectsProperties() {
+        String extension = "io.quarkus.qute.TemplateExtension";
         List<String> shadowing = new ArrayList<>();
         for (JavaClass type : CLASSES) {
-            if (!type.isAnnotatedWith("io.quarkus.qute.TemplateExtension")) {
-                continue;
-            }
+            boolean wholeClass = type.isAnnotatedWith(extension);
             type.getMethods().stream()
                     .filter(m -> m.getModifiers().contains(JavaModifier.STATIC))
                     .filter(m -> !m.getModifiers().contains(JavaModifier.PRIVATE))
+                    .filter(m -> m.isAnnotatedWith(extension) || wholeClass)
                     .filter(m -> !m.getRawParameterTypes().isEmpty()
-                            && m.getRawParameterTypes().get(0).isEquivalentTo(Object.class))
-                    .filter(m -> !m.isAnnotatedWith("io.quarkus.qute.TemplateExtension")
-                            || "".equals(m.getAnnotationOfType("io.quarkus.qute.TemplateExtension")
-                                    .get("namespace").orElse("")))
+                            && (m.getRawParameterTypes().get(0).isEquivalentTo(Object.class)
+                                    || m.getRawParameterTypes().get(0).isEquivalentTo(Record.class)))
+                    .filter(m -> !m.isAnnotatedWith(extension)
+                            || "".equals(m.getAnnotationOfType(extension).get("namespace").orElse("")))
                     .forEach(m -> shadowing.add(m.getFullName()));
         }
         assertThat(shadowing).as("template extensions on Object, outside a namespace").isEmpty();

@@ -53,29 +53,30 @@ public final class DeadlineStore {
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into incident_deadline (incident_id, due_at, late_after, planned_at, check_at, planned_with)
-                values (?, ?, ?, ?, ?, ?)
+                values (?, ?::timestamptz[], ?::timestamptz[], ?, ?, ?)
                 on conflict (incident_id) do update set due_at = excluded.due_at, late_after = excluded.late_after,
                   planned_at = excluded.planned_at, check_at = excluded.check_at,
                   planned_with = excluded.planned_with""")) {
             for (ObligationService.Plan plan : plans) {
-                List<Timestamp> due = new ArrayList<>();
-                List<Timestamp> late = new ArrayList<>();
+                List<String> due = new ArrayList<>();
+                List<String> late = new ArrayList<>();
                 for (Obligation o : plan.obligations()) {
                     if (!o.open()) {
                         continue;
                     }
                     if (o.dueAt() != null) {
-                        due.add(Timestamp.from(o.dueAt()));
+                        due.add(o.dueAt().toString());
                     }
                     // past a target the law does not bound, an obligation is not late (Obligation.statusWord)
                     if (o.bound() && o.lateAfter() != null) {
-                        late.add(Timestamp.from(o.lateAfter()));
+                        late.add(o.lateAfter().toString());
                     }
                 }
                 Instant check = checkAt.apply(plan);
                 ps.setObject(1, plan.incident().id());
-                ps.setArray(2, c.createArrayOf("timestamptz", due.toArray()));
-                ps.setArray(3, c.createArrayOf("timestamptz", late.toArray()));
+                // ISO-8601 instants as text: a java.sql.Timestamp in an array goes in the JVM's zone, without an offset
+                ps.setArray(2, c.createArrayOf("text", due.toArray()));
+                ps.setArray(3, c.createArrayOf("text", late.toArray()));
                 ps.setTimestamp(4, Timestamp.from(now));
                 ps.setTimestamp(5, check == null ? null : Timestamp.from(check));
                 ps.setString(6, plannedWith);

@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -196,6 +197,25 @@ public class EscalationScheduler {
         return at;
     }
 
+    /**
+     * The ids written, as runs {@code [[first, last], ...]}: one run when no other instance wrote meanwhile, and
+     * exactly this batch's rows when one did (their ids then interleave).
+     */
+    static String runs(Collection<Long> ids) {
+        long[] sorted = ids.stream().mapToLong(Long::longValue).sorted().toArray();
+        StringBuilder out = new StringBuilder("[");
+        for (int i = 0; i < sorted.length; i++) {
+            int j = i;
+            while (j + 1 < sorted.length && sorted[j + 1] == sorted[j] + 1) {
+                j++;
+            }
+            out.append(out.length() > 1 ? "," : "").append('[').append(sorted[i]).append(',').append(sorted[j])
+                    .append(']');
+            i = j;
+        }
+        return out.append(']').toString();
+    }
+
     /** How many reminders of a batch are logged one by one; the others are counted in one line. */
     static final int LOGGED = 10;
 
@@ -205,7 +225,8 @@ public class EscalationScheduler {
 
     /**
      * Writes each obligation's steps reached and not written yet, by one statement for the batch, and one audit event
-     * for the batch with its counts and the ids written (each reminder's row is its record: who, which step, when).
+     * for the batch with its counts and the ids written, as runs (each reminder's row is its record: who, which
+     * step, when).
      * When several steps of a deadline are reached (the service was down across them, or an incident is first planned
      * late in its clock), only the latest is sent; the earlier ones are recorded as skipped. The first
      * {@value #LOGGED} reminders are logged one by one, the others counted in one line.
@@ -262,8 +283,8 @@ public class EscalationScheduler {
         }
         AuditTrail.record("system", "obligation.escalations", "escalations:" + first + "-" + last, null,
                 "{\"sent\":" + sent + ",\"skipped\":" + (written.size() - sent) + ",\"incidents\":"
-                        + incidents.size() + ",\"first_id\":" + first + ",\"last_id\":" + last + ",\"at\":\""
-                        + now + "\"}");
+                        + incidents.size() + ",\"first_id\":" + first + ",\"last_id\":" + last + ",\"ids\":"
+                        + runs(written.values()) + ",\"at\":\"" + now + "\"}");
         return sent;
     }
 }

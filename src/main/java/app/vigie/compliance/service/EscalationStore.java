@@ -39,8 +39,10 @@ final class EscalationStore {
         String[] rule = new String[n];
         String[] recipient = new String[n];
         String[] step = new String[n];
-        Timestamp[] dueAt = new Timestamp[n];
-        Timestamp[] fireAt = new Timestamp[n];
+        // as microseconds since the epoch: a java.sql.Timestamp in an array goes as text in the JVM's zone, without
+        // an offset, and the session's zone (UTC) would read it shifted wherever the JVM's is not UTC
+        Long[] dueAt = new Long[n];
+        Long[] fireAt = new Long[n];
         String[] status = new String[n];
         Boolean[] skipped = new Boolean[n];
         for (int i = 0; i < n; i++) {
@@ -50,17 +52,18 @@ final class EscalationStore {
             rule[i] = p.key().rule();
             recipient[i] = p.key().recipient();
             step[i] = p.key().step();
-            dueAt[i] = Timestamp.from(p.key().dueAt());
-            fireAt[i] = Timestamp.from(p.fireAt());
+            dueAt[i] = micros(p.key().dueAt());
+            fireAt[i] = micros(p.fireAt());
             status[i] = p.status();
             skipped[i] = p.skipped();
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into escalation (incident_id, tenant, rule, recipient, step, due_at, fire_at, fired_at, status,
                   skipped)
-                select u.i, u.t, u.r, u.rc, u.s, u.d, u.f, ?, u.st, u.sk
-                from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::timestamptz[],
-                  ?::timestamptz[], ?::text[], ?::boolean[]) as u(i, t, r, rc, s, d, f, st, sk)
+                select u.i, u.t, u.r, u.rc, u.s, timestamptz 'epoch' + u.d * interval '1 microsecond',
+                  timestamptz 'epoch' + u.f * interval '1 microsecond', ?, u.st, u.sk
+                from unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[],
+                  ?::text[], ?::boolean[]) as u(i, t, r, rc, s, d, f, st, sk)
                 on conflict (incident_id, tenant, rule, recipient, step, due_at) do nothing
                 returning id, incident_id, tenant, rule, recipient, step, due_at""")) {
             ps.setTimestamp(1, Timestamp.from(now));
@@ -69,8 +72,8 @@ final class EscalationStore {
             ps.setArray(4, c.createArrayOf("text", rule));
             ps.setArray(5, c.createArrayOf("text", recipient));
             ps.setArray(6, c.createArrayOf("text", step));
-            ps.setArray(7, c.createArrayOf("timestamptz", dueAt));
-            ps.setArray(8, c.createArrayOf("timestamptz", fireAt));
+            ps.setArray(7, c.createArrayOf("bigint", dueAt));
+            ps.setArray(8, c.createArrayOf("bigint", fireAt));
             ps.setArray(9, c.createArrayOf("text", status));
             ps.setArray(10, c.createArrayOf("boolean", skipped));
             try (ResultSet rs = ps.executeQuery()) {
@@ -82,5 +85,9 @@ final class EscalationStore {
             }
         }
         return written;
+    }
+
+    private static long micros(Instant t) {
+        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
     }
 }

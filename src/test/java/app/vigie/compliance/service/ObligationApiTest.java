@@ -288,6 +288,17 @@ class ObligationApiTest {
         List<Object> reminders = Api.admin().get("/api/incidents/" + id + "/documents/incident-report.json").then()
                 .statusCode(200).extract().jsonPath().getList("timeline.findAll { it.action == 'obligation.escalation' }");
         assertThat(reminders).hasSize((int) sent);
+        // a database of before issue 45 also holds one audit event per reminder: the timeline, which reads the
+        // reminders from their rows, does not show them twice
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "insert into audit_event (at, actor, action, target, after) values (now(), 'system',"
+                        + " 'obligation.escalation', ?, '{\"step\":\"T-24H\"}'::jsonb)")) {
+            ps.setString(1, "incident:" + id + "/tenant:" + acme + "/gdpr-33-2/controller");
+            ps.executeUpdate();
+        }
+        assertThat(Api.admin().get("/api/incidents/" + id + "/documents/incident-report.json").then().statusCode(200)
+                .extract().jsonPath().getList("timeline.findAll { it.action == 'obligation.escalation' }"))
+                .as("an older per-reminder event beside the rows").hasSize((int) sent);
         Api.admin().get("/api/escalations?limit=0").then().statusCode(400);
         Api.admin().get("/api/escalations?after=abc").then().statusCode(400)
                 .contentType("application/problem+json").body("detail", containsString("'after' must be"));
@@ -406,27 +417,38 @@ class ObligationApiTest {
                         + "' && it.rule == 'gdpr-33-2' }");
         assertThat(rows).extracting(r -> r.get("step") + (Boolean.TRUE.equals(r.get("skipped")) ? " skipped" : ""))
                 .containsExactly("T-24H", "T-6H skipped", "T-1H skipped", "OVERDUE");
-        // the audit trail: one event per batch of a check, with its counts and the ids it wrote (issue 45: not one per
-        // reminder); the check that wrote the OVERDUE row counted it as sent and the three steps before as skipped
-        long overdue = rows.stream().filter(r -> "OVERDUE".equals(r.get("step"))).map(r -> ((Number) r.get("id"))
-                .longValue()).findFirst().orElseThrow();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
-                select (after->>'sent')::int, (after->>'skipped')::int from audit_event
-                where action = 'obligation.escalations' and actor = 'system'
-                  and (after->>'first_id')::bigint <= ? and (after->>'last_id')::bigint >= ?""");
+        // the audit trail: one event per batch of a check, with its counts and the ids it wrote as runs (issue 45: not
+        // one per reminder); the event that wrote the OVERDUE row wrote T-6H and T-1H too (skipped), not T-24H
+        Map<String, Long> ids = new HashMap<>();
+        rows.forEach(r -> ids.put((String) r.get("step"), ((Number) r.get("id")).longValue()));
+        String holds = "exists (select 1 from jsonb_array_elements(after->'ids') r"
+                + " where (r->>0)::bigint <= ? and (r->>1)::bigint >= ?)";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "select id, (after->>'sent')::int, (after->>'skipped')::int from audit_event"
+                        + " where action = 'obligation.escalations' and actor = 'system' and " + holds);
+                PreparedStatement in = c.prepareStatement("select " + holds + " from audit_event where id = ?");
                 PreparedStatement perReminder = c.prepareStatement(
                         "select count(*) from audit_event where action = 'obligation.escalation' and target like ?")) {
-            ps.setLong(1, overdue);
-            ps.setLong(2, overdue);
-            List<int[]> events = new ArrayList<>();
+            ps.setLong(1, ids.get("OVERDUE"));
+            ps.setLong(2, ids.get("OVERDUE"));
+            List<long[]> events = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    events.add(new int[] {rs.getInt(1), rs.getInt(2)});
+                    events.add(new long[] {rs.getLong(1), rs.getInt(2), rs.getInt(3)});
                 }
             }
             assertThat(events).as("the one event of the batch that wrote the OVERDUE reminder").hasSize(1);
-            assertThat(events.get(0)[0]).as("sent").isPositive();
-            assertThat(events.get(0)[1]).as("skipped: T-6H and T-1H at least").isGreaterThanOrEqualTo(2);
+            assertThat(events.get(0)[1]).as("sent").isPositive();
+            assertThat(events.get(0)[2]).as("skipped: T-6H and T-1H at least").isGreaterThanOrEqualTo(2);
+            for (String step : List.of("T-24H", "T-6H", "T-1H", "OVERDUE")) {
+                in.setLong(1, ids.get(step));
+                in.setLong(2, ids.get(step));
+                in.setLong(3, events.get(0)[0]);
+                try (ResultSet rs = in.executeQuery()) {
+                    rs.next();
+                    assertThat(rs.getBoolean(1)).as(step + " among the event's ids").isEqualTo(!"T-24H".equals(step));
+                }
+            }
             perReminder.setString(1, "incident:" + id + "/%");
             try (ResultSet rs = perReminder.executeQuery()) {
                 rs.next();
