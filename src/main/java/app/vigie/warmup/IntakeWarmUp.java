@@ -1,7 +1,6 @@
 package app.vigie.warmup;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -23,7 +22,6 @@ import jakarta.interceptor.Interceptor;
 
 import org.jboss.logging.Logger;
 
-import io.agroal.api.AgroalDataSource;
 import io.quarkus.runtime.StartupEvent;
 
 import app.vigie.auditlog.IngestConfig;
@@ -84,49 +82,9 @@ public class IntakeWarmUp {
                     + " responses simulated), every transaction rolled back%s", seconds, r.records(), threads,
                     r.applied(), r.leakingResponses(), r.records() < target
                             ? "; stopped at vigie.ingest.warm-up-max (" + config.warmUpMax() + ")" : "");
-            vacuumWhatItLeft();
         } catch (SQLException | RuntimeException e) {
             LOG.warnf(e, "The intake's warm-up stopped (the service starts without it; its first records are taken"
                     + " at a cold JVM's rate): %s", e.getMessage());
-        }
-    }
-
-    /** Dead row versions a table must hold, at least, to be vacuumed after the warm-up. */
-    static final long MIN_DEAD = 1_000;
-
-    @Inject
-    AgroalDataSource dataSource;
-
-    /**
-     * Vacuums the tables the warm-up left mostly dead (its rolled-back rows outnumber a tenth of the live ones): on a
-     * young database, those rows made the intake 15 % slower afterwards (bench/ingest-http, pd-example: 97,408 to
-     * 103,486 records/s with them, 106,969 to 122,385 without, issue 45). On a large database no table qualifies and
-     * nothing is scanned. Returns the tables vacuumed.
-     */
-    List<String> vacuumWhatItLeft() {
-        long started = System.nanoTime();
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(true);
-            List<String> tables = List.of();
-            // the statistics count a rolled-back insert a moment after its rollback
-            for (int i = 0; i < 20 && tables.isEmpty(); i++) {
-                tables = WarmUpStore.mostlyDead(c, MIN_DEAD);
-                if (tables.isEmpty()) {
-                    Thread.sleep(100);
-                }
-            }
-            WarmUpStore.vacuum(c, tables);
-            if (!tables.isEmpty()) {
-                LOG.infof("Vacuumed what the warm-up left in %d table(s) in %.1f s: %s", tables.size(),
-                        (System.nanoTime() - started) / 1e9, String.join(", ", tables));
-            }
-            return tables;
-        } catch (SQLException | RuntimeException e) {
-            LOG.warnf("The tables the warm-up wrote were not vacuumed (autovacuum will): %s", e.getMessage());
-            return List.of();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return List.of();
         }
     }
 

@@ -6,7 +6,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
@@ -79,40 +78,6 @@ class IntakeWarmUpTest {
         }
         assertThat(naming).as("rows naming the warm-up's streams, requests or deployment").isEmpty();
         assertThat(detection.detectorsInMemory("vigie-warm-up/")).as("the warm-up's detectors in memory").isZero();
-    }
-
-    /**
-     * A table the warm-up left mostly dead (rolled-back inserts) is vacuumed before the service says it is ready; a
-     * table whose dead rows are a speck beside its live ones is left to autovacuum.
-     */
-    @Test
-    void theTablesTheWarmUpLeftMostlyDeadAreVacuumed() throws Exception {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(true);
-            try (Statement s = c.createStatement()) {
-                s.execute("drop table if exists warm_up_probe_dead, warm_up_probe_live");
-                s.execute("create table warm_up_probe_dead (id int primary key)");
-                s.execute("create table warm_up_probe_live (id int primary key)");
-                s.execute("insert into warm_up_probe_live select generate_series(1, 50000)");
-                c.setAutoCommit(false);
-                s.execute("insert into warm_up_probe_dead select generate_series(1, 5000)");
-                s.execute("insert into warm_up_probe_live select generate_series(50001, 52000)");
-                c.rollback();
-                c.setAutoCommit(true);
-            }
-            long until = System.nanoTime() + 10_000_000_000L;
-            while (!WarmUpStore.mostlyDead(c, IntakeWarmUp.MIN_DEAD).contains("public.warm_up_probe_dead")) {
-                assertThat(System.nanoTime()).as("the statistics count the rolled-back rows").isLessThan(until);
-                Thread.sleep(100);
-            }
-            List<String> vacuumed = warmUp.vacuumWhatItLeft();
-            assertThat(vacuumed).contains("public.warm_up_probe_dead").doesNotContain("public.warm_up_probe_live");
-            assertThat(count(c, "select count(*) from pg_stat_user_tables where relname = 'warm_up_probe_dead'"
-                    + " and last_vacuum is not null and n_dead_tup = 0")).isOne();
-            try (Statement s = c.createStatement()) {
-                s.execute("drop table warm_up_probe_dead, warm_up_probe_live");
-            }
-        }
     }
 
     /** Every text, varchar and jsonb column of the application's tables, as {table, column}. */
