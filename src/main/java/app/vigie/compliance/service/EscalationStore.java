@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import app.vigie.db.Micros;
+
 /**
  * The reminders of a reminder check written by one statement per batch of incidents (issue 45: 200,000 steps falling
  * due in the same minute took 289 s as one insert, one audit event and one log line each).
@@ -52,8 +54,8 @@ final class EscalationStore {
             rule[i] = p.key().rule();
             recipient[i] = p.key().recipient();
             step[i] = p.key().step();
-            dueAt[i] = micros(p.key().dueAt());
-            fireAt[i] = micros(p.fireAt());
+            dueAt[i] = Micros.of(p.key().dueAt());
+            fireAt[i] = Micros.of(p.fireAt());
             status[i] = p.status();
             skipped[i] = p.skipped();
         }
@@ -85,9 +87,5 @@ final class EscalationStore {
             }
         }
         return written;
-    }
-
-    private static long micros(Instant t) {
-        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
     }
 }

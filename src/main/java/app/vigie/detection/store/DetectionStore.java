@@ -22,6 +22,7 @@ import java.util.UUID;
 
 import app.vigie.auditlog.intake.CanonicalJson;
 import app.vigie.auditlog.store.QuarantineStore;
+import app.vigie.db.Micros;
 import app.vigie.detection.core.ExposureKind;
 import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Finding;
@@ -491,7 +492,7 @@ public final class DetectionStore {
             first[k] = f.evidence().firstSeq();
             last[k] = f.evidence().lastSeq();
             detail[k] = f.evidence().detail();
-            at[k] = micros(f.at());
+            at[k] = Micros.of(f.at());
             k++;
         }
         try (PreparedStatement ps = c.prepareStatement("""
@@ -559,8 +560,8 @@ public final class DetectionStore {
             victimTenant[k] = e.victimTenant();
             positions[k] = text(union);
             tokens[k] = union.size();
-            first[k] = micros(e.firstSeenAt());
-            last[k] = micros(e.attachAt());
+            first[k] = Micros.of(e.firstSeenAt());
+            last[k] = Micros.of(e.attachAt());
         }
         try (PreparedStatement ps = c.prepareStatement("""
                 insert into exposure (incident_id, kind, reader_request, reader_tenant, victim_request, victim_tenant,
@@ -587,10 +588,6 @@ public final class DetectionStore {
             ps.setArray(10, c.createArrayOf("bigint", last));
             ps.executeUpdate();
         }
-    }
-
-    static long micros(Instant t) {
-        return t.getEpochSecond() * 1_000_000 + t.getNano() / 1000;
     }
 
     /** Positions as PostgreSQL's text of an integer array of [from, to) pairs, flattened: "{0,4,8,12}". */

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import app.vigie.db.Micros;
 import app.vigie.detection.core.ExposureRead;
 import app.vigie.detection.core.Ranges;
 
@@ -90,9 +91,9 @@ final class PossibleExposureStore {
             bindPairs(c, ps, pairs);
             ps.setArray(4, c.createArrayOf("text", possible.stream().map(e -> DetectionStore.text(e.positions()))
                     .toArray()));
-            ps.setArray(5, c.createArrayOf("bigint", possible.stream().map(e -> DetectionStore.micros(
+            ps.setArray(5, c.createArrayOf("bigint", possible.stream().map(e -> Micros.of(
                     e.firstSeenAt())).toArray()));
-            ps.setArray(6, c.createArrayOf("bigint", possible.stream().map(e -> DetectionStore.micros(e.attachAt()))
+            ps.setArray(6, c.createArrayOf("bigint", possible.stream().map(e -> Micros.of(e.attachAt()))
                     .toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -127,9 +128,9 @@ final class PossibleExposureStore {
             ps.setArray(6, c.createArrayOf("text", rest.stream().map(ExposureRead::victimTenant).toArray()));
             ps.setArray(7, c.createArrayOf("text", rest.stream().map(e -> DetectionStore.text(e.positions()))
                     .toArray()));
-            ps.setArray(8, c.createArrayOf("bigint", rest.stream().map(e -> DetectionStore.micros(e.firstSeenAt()))
+            ps.setArray(8, c.createArrayOf("bigint", rest.stream().map(e -> Micros.of(e.firstSeenAt()))
                     .toArray()));
-            ps.setArray(9, c.createArrayOf("bigint", rest.stream().map(e -> DetectionStore.micros(e.attachAt()))
+            ps.setArray(9, c.createArrayOf("bigint", rest.stream().map(e -> Micros.of(e.attachAt()))
                     .toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

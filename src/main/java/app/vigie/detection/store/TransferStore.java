@@ -23,6 +23,7 @@ import java.util.UUID;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
 
+import app.vigie.db.Micros;
 import app.vigie.detection.core.Provenance;
 import app.vigie.detection.core.TransferRead;
 import app.vigie.detection.core.TransferSend;
@@ -292,7 +293,7 @@ public final class TransferStore {
             from[i] = s.from();
             to[i] = s.end();
             foreign[i] = encode(s.foreign());
-            at[i] = micros(s.at());
+            at[i] = Micros.of(s.at());
             possible[i] = s.possible();
             byKey.put(s.stream() + FIELD + s.boot() + FIELD + s.seq(), s);
         }
@@ -389,8 +390,8 @@ public final class TransferStore {
             cols[10][i] = r.stream();
             cols[11][i] = r.boot();
             cols[12][i] = r.seq();
-            cols[13][i] = micros(r.at());
-            cols[15][i] = micros(r.lastAt());
+            cols[13][i] = Micros.of(r.at());
+            cols[15][i] = Micros.of(r.lastAt());
             cols[16][i] = r.viaTransfer();
             cols[17][i] = covered[i];
         }
@@ -492,12 +493,6 @@ public final class TransferStore {
         }
         return out;
     }
-
-    /** Microseconds since the epoch: no time zone between the JVM and PostgreSQL (a DST hour is never ambiguous). */
-    private static long micros(Instant t) {
-        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000L), t.getNano() / 1_000);
-    }
-
     /** The row key of a read: the first 16 bytes of the SHA-256 of {@link TransferRead#key()}. */
     static UUID key(TransferRead r) {
         try {
@@ -603,8 +598,8 @@ public final class TransferStore {
                 + " where not checked and stored_at < timestamptz 'epoch' + ? * interval '1 microsecond'"
                 + " and (stored_at, key) > (timestamptz 'epoch' + ? * interval '1 microsecond', ?::uuid)"
                 + " order by stored_at, key limit ?")) {
-            ps.setLong(1, micros(storedBefore == null ? WHENEVER : storedBefore));
-            ps.setLong(2, micros(afterStoredAt == null ? Instant.EPOCH : afterStoredAt));
+            ps.setLong(1, Micros.of(storedBefore == null ? WHENEVER : storedBefore));
+            ps.setLong(2, Micros.of(afterStoredAt == null ? Instant.EPOCH : afterStoredAt));
             ps.setObject(3, afterKey == null ? new UUID(Long.MIN_VALUE, Long.MIN_VALUE) : afterKey);
             ps.setInt(4, limit);
             try (ResultSet rs = ps.executeQuery()) {
