@@ -15,8 +15,6 @@ import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-import org.hibernate.query.NativeQuery;
-
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 
 import app.vigie.compliance.plan.Obligation;
@@ -25,7 +23,8 @@ import app.vigie.compliance.plan.Obligation;
  * A deadline reminder written for an obligation (table {@code escalation}): which step (T-24H, T-6H, T-1H, OVERDUE)
  * of which deadline, when it was due to fire and when it was written, and the obligation's status then. Written
  * once per (obligation, step, deadline): the schedulers of every instance plan the same reminders, and the insert
- * that finds one already there does nothing, so that exactly one of them writes (and sends) it.
+ * that finds one already there does nothing ({@link EscalationStore#insert}), so that exactly one of them writes
+ * (and sends) it.
  */
 @Entity
 @Table(name = "escalation")
@@ -94,24 +93,6 @@ public class Escalation extends PanacheEntityBase {
                 .forEach(r -> out.add(new Key((UUID) r[0], (String) r[1], (String) r[2], (String) r[3],
                         (String) r[4], ((Instant) r[5]).truncatedTo(ChronoUnit.MICROS))));
         return out;
-    }
-
-    /**
-     * Writes the escalation unless the same (obligation, step, deadline) is already there; true when written.
-     * {@code skipped}: recorded, not sent (a later step of the deadline is).
-     */
-    public static boolean write(UUID incident, Obligation o, String step, Instant dueAt, Instant fireAt,
-            Instant now, boolean skipped) {
-        return getEntityManager().createNativeQuery("""
-                insert into escalation (incident_id, tenant, rule, recipient, step, due_at, fire_at, fired_at, status,
-                  skipped)
-                values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-                on conflict (incident_id, tenant, rule, recipient, step, due_at) do nothing""")
-                .unwrap(NativeQuery.class).addSynchronizedEntityClass(Escalation.class)
-                .setParameter(1, incident).setParameter(2, o.tenant() == null ? "" : o.tenant())
-                .setParameter(3, o.rule()).setParameter(4, o.recipient()).setParameter(5, step)
-                .setParameter(6, dueAt).setParameter(7, fireAt).setParameter(8, now)
-                .setParameter(9, o.status().name()).setParameter(10, skipped).executeUpdate() == 1;
     }
 
     /** The reminders sent for an incident (skipped steps left out), oldest first: its timeline's. */

@@ -220,7 +220,7 @@ public class EscalationScheduler {
     static final int LOGGED = 10;
 
     /** An obligation's reminder to send at this check, and the earlier steps of its deadline recorded as skipped. */
-    private record Due(UUID incident, Obligation o, Escalations.Step latest, List<Escalations.Step> skipped) {
+    private record Due(Obligation o, Escalation.Key latest, List<Escalation.Key> skipped) {
     }
 
     /**
@@ -245,11 +245,18 @@ public class EscalationScheduler {
                 }
                 Escalations.Step latest = missing.stream().max(Comparator.comparing(Escalations.Step::fireAt))
                         .orElseThrow();
+                Escalation.Key latestKey = null;
+                List<Escalation.Key> skipped = new ArrayList<>();
                 for (Escalations.Step s : missing) {
-                    rows.add(new EscalationStore.Pending(Escalation.Key.of(id, o, s.name(), s.dueAt()), s.fireAt(),
-                            o.status().name(), s != latest));
+                    Escalation.Key key = Escalation.Key.of(id, o, s.name(), s.dueAt());
+                    rows.add(new EscalationStore.Pending(key, s.fireAt(), o.status().name(), s != latest));
+                    if (s == latest) {
+                        latestKey = key;
+                    } else {
+                        skipped.add(key);
+                    }
                 }
-                dues.add(new Due(id, o, latest, missing.stream().filter(s -> s != latest).toList()));
+                dues.add(new Due(o, latestKey, skipped));
             }
         }
         Map<Escalation.Key, Long> written = EscalationStore.insert(c, rows, now);
@@ -259,17 +266,16 @@ public class EscalationScheduler {
         int sent = 0;
         Set<UUID> incidents = new HashSet<>();
         for (Due d : dues) {
-            if (!written.containsKey(Escalation.Key.of(d.incident(), d.o(), d.latest().name(), d.latest().dueAt()))) {
+            if (!written.containsKey(d.latest())) {
                 continue;   // another instance wrote it meanwhile, and sent it
             }
             sent++;
-            incidents.add(d.incident());
+            incidents.add(d.latest().incident());
             if (sent <= LOGGED) {
-                List<String> skipped = d.skipped().stream().filter(s -> written.containsKey(
-                        Escalation.Key.of(d.incident(), d.o(), s.name(), s.dueAt()))).map(Escalations.Step::name)
+                List<String> skipped = d.skipped().stream().filter(written::containsKey).map(Escalation.Key::step)
                         .toList();
                 Obligation o = d.o();
-                LOG.warnf("Escalation %s: %s toward %s (%s) is due %s, %s%s", d.latest().name(), o.rule(),
+                LOG.warnf("Escalation %s: %s toward %s (%s) is due %s, %s%s", d.latest().step(), o.rule(),
                         o.recipient(), o.tenant() == null ? "the provider" : "tenant " + o.tenant(),
                         d.latest().dueAt(), o.status(), skipped.isEmpty() ? "" : " (" + String.join(", ", skipped)
                                 + " passed unsent: no check ran)");
